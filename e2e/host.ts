@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { test as base } from '@playwright/test'
+
+export const root = resolve(import.meta.dirname, '..')
+
+export interface RunningHost {
+  url: string
+  dataDir: string
+  process: ChildProcess
+  output: () => string
+  stop: () => Promise<void>
+}
+
+/** Starts `out/main/host.js` as the user would (`npm run start:browser`), on a free port. */
+export async function launchHost(
+  options: { config?: string; dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningHost> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'rc-e2e-'))
+  const args = [join(root, 'out/main/host.js'), '--port', '0']
+  if (options.config) args.push('--config', options.config)
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, RAG_CONSOLE_HOME: dataDir, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output}`)), 20_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /Open: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolveUrl(match[1]!)
+      }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`host exited with ${code}:\n${output}`))
+    })
+  })
+  return {
+    url,
+    dataDir,
+    process: child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done()
+        child.once('exit', () => done())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/** Screenshots land in e2e/screenshots/ for a reviewer to look at. */
+export const screenshotPath = (name: string): string => join(root, 'e2e/screenshots', `${name}.png`)
+
+export const test = base.extend<{ host: RunningHost }>({
+  host: async ({}, use) => {
+    const host = await launchHost()
+    await use(host)
+    await host.stop()
+  },
+})
+
+export { expect } from '@playwright/test'

@@ -1,0 +1,94 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import { builtinModules } from 'node:module'
+
+const nodeBuiltins = builtinModules.flatMap((m) => [m, `node:${m}`])
+
+/** Import boundaries between process folders (see ARCHITECTURE.md). */
+const restrict = (message, { paths = [], patterns = [] }) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: paths.map((name) => ({ name, message })),
+      patterns: patterns.map((group) => ({ group: [group], message })),
+    },
+  ],
+})
+
+export default tseslint.config(
+  {
+    ignores: [
+      'out/**',
+      'node_modules/**',
+      '.tools/**',
+      'test-results/**',
+      'playwright-report/**',
+      'src/demo/corpus/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-empty-object-type': [
+        'error',
+        { allowInterfaces: 'with-single-extends' },
+      ],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: restrict('src/shared is pure TypeScript: no electron, node or react imports', {
+      paths: ['electron', 'react', 'react-dom', ...nodeBuiltins],
+      patterns: ['node:*', '**/main/**', '**/renderer/**', '**/preload/**', '**/demo/**'],
+    }),
+  },
+  {
+    files: ['src/main/core/**/*.ts'],
+    rules: restrict('src/main/core must run under plain Node: never import electron or UI code', {
+      paths: ['electron', 'react', 'react-dom'],
+      patterns: ['electron/*', '**/renderer/**', '**/preload/**', '**/main/ipc/**', '**/demo/**'],
+    }),
+  },
+  {
+    files: ['src/main/cli/**/*.ts', 'src/main/host/**/*.ts'],
+    rules: restrict('the CLI and the browser host run without Electron', {
+      paths: ['electron', 'react', 'react-dom'],
+      patterns: ['electron/*', '**/renderer/**'],
+    }),
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}', 'src/preload/web-bridge.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict('the renderer reaches the main process only through window.ragConsole', {
+      paths: ['electron', ...nodeBuiltins],
+      patterns: ['node:*', '**/main/**', '**/preload/**', '**/demo/**'],
+    }),
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // Playwright fixtures must destructure their (possibly empty) dependencies.
+    files: ['e2e/**/*.ts'],
+    rules: { 'no-empty-pattern': 'off' },
+  },
+  {
+    files: ['src/demo/**/*.ts'],
+    rules: restrict('demo servers are stand-alone programs: they share no code with the console', {
+      paths: ['electron', 'react'],
+      patterns: ['**/main/**', '**/renderer/**', '**/preload/**', '**/shared/**'],
+    }),
+  },
+)

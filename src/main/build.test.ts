@@ -1,0 +1,40 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { PRELOAD_FILE, RENDERER_DIR } from './paths'
+
+const out = resolve(import.meta.dirname, '../../out')
+const mainDir = resolve(out, 'main')
+
+describe('built layout', () => {
+  it('main points at the preload file the build produced', () => {
+    // Paths are resolved against import.meta.url, so every bundle must sit in out/main itself.
+    const entries = readdirSync(mainDir, { withFileTypes: true })
+    expect(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name)).toEqual([])
+    const bundles = entries.map((entry) => readFileSync(resolve(mainDir, entry.name), 'utf8'))
+    expect(bundles.some((code) => code.includes(PRELOAD_FILE))).toBe(true)
+    expect(existsSync(resolve(mainDir, PRELOAD_FILE))).toBe(true)
+    expect(existsSync(resolve(mainDir, RENDERER_DIR, 'index.html'))).toBe(true)
+  })
+
+  it('the sandboxed preload requires nothing but electron', () => {
+    const preload = readFileSync(resolve(mainDir, PRELOAD_FILE), 'utf8')
+    const required = [...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1])
+    expect(required).toEqual(['electron'])
+    expect(preload).toContain('exposeInMainWorld("ragConsole"')
+  })
+
+  it('the window keeps renderer isolation on', () => {
+    const main = readFileSync(resolve(mainDir, 'index.js'), 'utf8')
+    expect(main).toMatch(/contextIsolation: true/)
+    expect(main).toMatch(/sandbox: true/)
+    expect(main).toMatch(/nodeIntegration: false/)
+    expect(main).toMatch(/setWindowOpenHandler\(\(\) => \(\{ action: "deny" \}\)\)/)
+  })
+
+  it('the browser bridge is emitted beside index.html', () => {
+    expect(
+      existsSync(resolve(dirname(resolve(mainDir, PRELOAD_FILE)), '../renderer/web-bridge.js')),
+    ).toBe(true)
+  })
+})

@@ -1,0 +1,42 @@
+import {
+  invokeRequests,
+  isInvokeChannel,
+  type IpcResponse,
+  type InvokeChannel,
+} from '../../../shared/ipc/contract'
+import { ConsoleError, toErrorInfo } from '../../../shared/errors'
+import type { Handlers } from './handlers'
+
+/**
+ * Runs one request from a renderer: the channel must be known and the request must match its
+ * schema. Never throws; every failure becomes `{ ok: false, error: {code, message, details} }`.
+ */
+export async function dispatch(
+  handlers: Handlers,
+  channel: unknown,
+  request: unknown,
+): Promise<IpcResponse<unknown>> {
+  try {
+    if (!isInvokeChannel(channel)) {
+      throw new ConsoleError({
+        code: 'invalid_argument',
+        message: `unknown channel ${JSON.stringify(String(channel)).slice(0, 80)}`,
+      })
+    }
+    const parsed = invokeRequests[channel].safeParse(request)
+    if (!parsed.success) {
+      throw new ConsoleError({
+        code: 'invalid_argument',
+        message: `${channel}: invalid request: ${parsed.error.issues
+          .map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`)
+          .join('; ')}`,
+      })
+    }
+    const handler = handlers[channel] as (request: unknown) => unknown
+    return { ok: true, value: await handler(parsed.data) }
+  } catch (error) {
+    return { ok: false, error: toErrorInfo(error) }
+  }
+}
+
+export type { InvokeChannel }

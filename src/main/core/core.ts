@@ -1,0 +1,62 @@
+import packageJson from '../../../package.json'
+import type { AppInfo } from '../../shared/ipc/app'
+import type { RegistrySource } from '../../shared/model/registry'
+import { resolveRegistrySource } from './config/lookup'
+import { EventBus } from './events'
+import { PRODUCT_NAME, defaultDataDir } from './paths'
+
+export interface CoreOptions {
+  /** `--config FILE`; otherwise the layered lookup decides. */
+  configPath?: string
+  /** Defaults to {@link defaultDataDir}. */
+  dataDir?: string
+  env?: NodeJS.ProcessEnv
+  /** Extra runtime versions to report, e.g. Electron's. */
+  versions?: Record<string, string>
+}
+
+/**
+ * The whole console without a window: every service, composed in one place. Electron main,
+ * the browser host, the CLI and the tests all build it through {@link createCore}.
+ */
+export class Core {
+  readonly events = new EventBus()
+  readonly dataDir: string
+  readonly env: NodeJS.ProcessEnv
+  private readonly registrySource: RegistrySource
+  private disposed = false
+
+  private constructor(private readonly options: CoreOptions) {
+    this.env = options.env ?? process.env
+    this.dataDir = options.dataDir ?? defaultDataDir(this.env)
+    this.registrySource = resolveRegistrySource({
+      dataDir: this.dataDir,
+      env: this.env,
+      ...(options.configPath ? { configPath: options.configPath } : {}),
+    })
+  }
+
+  static async create(options: CoreOptions = {}): Promise<Core> {
+    return new Core(options)
+  }
+
+  info(): AppInfo {
+    return {
+      productName: PRODUCT_NAME,
+      version: packageJson.version,
+      versions: { node: process.versions.node, ...this.options.versions },
+      platform: process.platform,
+      dataDir: this.dataDir,
+      registry: this.registrySource,
+    }
+  }
+
+  /** Stops every watcher, child process, connection and timer the core owns. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    this.events.clear()
+  }
+}
+
+export const createCore = (options?: CoreOptions): Promise<Core> => Core.create(options)

@@ -1,0 +1,174 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize, sep } from 'node:path'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { contentSecurityPolicy } from '../../shared/csp'
+import type { IpcEvent } from '../../shared/ipc/contract'
+import type { Core } from '../core/core'
+import { dispatch } from '../core/api/dispatch'
+import { createHandlers } from '../core/api/handlers'
+
+/** Messages on the host's WebSocket. */
+export type HostClientMessage = { id: number; channel: string; request?: unknown }
+export type HostServerMessage = { id: number; response: unknown } | { event: IpcEvent }
+
+export interface BrowserHost {
+  /** The URL to open, token included (in the fragment, so it never reaches logs or Referer). */
+  url: string
+  origin: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+}
+
+export const WS_PATH = '/ipc'
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/**
+ * Serves the built renderer on 127.0.0.1 and carries the IPC contract over a WebSocket that
+ * demands this launch's random token and our own Origin. The renderer cannot tell it apart
+ * from Electron: `web-bridge.js` gives it the same `window.ragConsole`.
+ */
+export async function startBrowserHost(options: {
+  core: Core
+  rendererDir: string
+  port?: number
+}): Promise<BrowserHost> {
+  const { core, rendererDir } = options
+  const token = randomBytes(24).toString('base64url')
+  const handlers = createHandlers(core)
+  let origin = ''
+
+  const server = createServer((req, res) => {
+    void serveStatic(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500)
+      res.end()
+    })
+  })
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end()
+      return
+    }
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname)
+    const file = normalize(join(rendererDir, pathname === '/' ? 'index.html' : pathname))
+    if (!file.startsWith(rendererDir + sep)) {
+      res.writeHead(404).end()
+      return
+    }
+    let body: Buffer
+    try {
+      body = await readFile(file)
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found')
+      return
+    }
+    if (file.endsWith('index.html')) body = Buffer.from(injectBridge(body.toString('utf8')))
+    res.writeHead(200, {
+      'Content-Type': MIME[extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': contentSecurityPolicy({
+        connectSrc: [`${origin.replace('http:', 'ws:')}`],
+      }),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    })
+    res.end(req.method === 'HEAD' ? undefined : body)
+  }
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+  })
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', origin)
+    const allowed =
+      url.pathname === WS_PATH &&
+      req.headers.origin === origin &&
+      sameSecret(url.searchParams.get('token') ?? '', token)
+    if (!allowed) {
+      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
+      socket.destroy()
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
+  })
+
+  const clients = new Set<WebSocket>()
+  wss.on('connection', (ws) => {
+    clients.add(ws)
+    ws.on('close', () => clients.delete(ws))
+    ws.on('message', (data) => {
+      let message: HostClientMessage
+      try {
+        message = JSON.parse(data.toString()) as HostClientMessage
+      } catch {
+        ws.close(1003, 'invalid message')
+        return
+      }
+      if (typeof message?.id !== 'number') return
+      void dispatch(handlers, message.channel, message.request).then((response) => {
+        if (ws.readyState === ws.OPEN) {
+          ws.send(JSON.stringify({ id: message.id, response } satisfies HostServerMessage))
+        }
+      })
+    })
+  })
+
+  const unsubscribe = core.events.onAny((name, payload) => {
+    const text = JSON.stringify({ event: { name, payload } } satisfies HostServerMessage)
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text)
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  origin = `http://127.0.0.1:${port}`
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    port,
+    token,
+    async close() {
+      unsubscribe()
+      for (const ws of clients) ws.terminate()
+      wss.close()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      // Browsers keep idle HTTP connections open; don't wait for them.
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}
+
+/** Loads the bridge before the app's own module so `window.ragConsole` exists when it runs. */
+export function injectBridge(html: string): string {
+  const tag = '<script type="module" src="./web-bridge.js"></script>'
+  const at = html.indexOf('<script')
+  return at >= 0
+    ? `${html.slice(0, at)}${tag}\n    ${html.slice(at)}`
+    : html.replace('</head>', `${tag}</head>`)
+}

@@ -1,0 +1,52 @@
+import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron'
+import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/contract'
+import type { EventBus } from '../core/events'
+import { dispatch } from '../core/api/dispatch'
+import type { Handlers } from '../core/api/handlers'
+
+/**
+ * Binds the contract to Electron: one `ipcMain.handle` for the `rag:` prefix, accepting only
+ * requests from the main frame of our own window showing our own page, and forwarding every
+ * core event to that window.
+ */
+export function bindIpc(options: {
+  ipcMain: IpcMain
+  window: BrowserWindow
+  handlers: Handlers
+  events: EventBus
+  isAppUrl: (url: string) => boolean
+}): () => void {
+  const { ipcMain, window, handlers, events, isAppUrl } = options
+  const channel = `${IPC_PREFIX}invoke`
+
+  const trusted = (event: IpcMainInvokeEvent): boolean => {
+    const frame = event.senderFrame
+    return (
+      event.sender === window.webContents &&
+      frame !== null &&
+      frame === window.webContents.mainFrame &&
+      isAppUrl(frame.url)
+    )
+  }
+
+  ipcMain.handle(channel, async (event, name: unknown, request: unknown) => {
+    if (!trusted(event)) {
+      return { ok: false, error: { code: 'invalid_argument', message: 'untrusted sender' } }
+    }
+    if (typeof name !== 'string' || !name.startsWith(IPC_PREFIX)) {
+      return { ok: false, error: { code: 'invalid_argument', message: 'bad channel prefix' } }
+    }
+    return dispatch(handlers, name.slice(IPC_PREFIX.length), request)
+  })
+
+  const unsubscribe = events.onAny((name, payload) => {
+    if (window.isDestroyed()) return
+    const message: IpcEvent = { name, payload }
+    window.webContents.send(IPC_EVENT_CHANNEL, message)
+  })
+
+  return () => {
+    unsubscribe()
+    ipcMain.removeHandler(channel)
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The browser host's stand-in for the Electron preload: gives the page the same
+ * `window.ragConsole`, carried over the host's token-protected WebSocket.
+ */
+import { type IpcResponse, type RagConsoleApi } from '../shared/ipc/wire'
+import { isEventName, type EventMap, type EventName } from '../shared/ipc/events'
+import { isExternalHttpUrl } from '../shared/csp'
+
+type ServerMessage =
+  { id: number; response: IpcResponse<unknown> } | { event: { name: EventName; payload: unknown } }
+
+const TOKEN_KEY = 'rag-console-host-token'
+
+function takeToken(): string {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token')
+  if (fromHash) {
+    sessionStorage.setItem(TOKEN_KEY, fromHash)
+    // Keep the token out of the visible URL and the history.
+    history.replaceState(null, '', location.pathname + location.search)
+    return fromHash
+  }
+  return sessionStorage.getItem(TOKEN_KEY) ?? ''
+}
+
+const token = takeToken()
+const pending = new Map<number, (response: IpcResponse<unknown>) => void>()
+const listeners = new Map<EventName, Set<(payload: unknown) => void>>()
+let queue: string[] = []
+let socket: WebSocket | null = null
+let nextId = 1
+let retryMs = 250
+
+function connect(): void {
+  const url = `${location.origin.replace(/^http/, 'ws')}/ipc?token=${encodeURIComponent(token)}`
+  const ws = new WebSocket(url)
+  socket = ws
+  ws.onopen = () => {
+    retryMs = 250
+    for (const text of queue) ws.send(text)
+    queue = []
+  }
+  ws.onmessage = (message) => {
+    const data = JSON.parse(String(message.data)) as ServerMessage
+    if ('event' in data) {
+      for (const listener of listeners.get(data.event.name) ?? []) listener(data.event.payload)
+      return
+    }
+    pending.get(data.id)?.(data.response)
+    pending.delete(data.id)
+  }
+  ws.onclose = () => {
+    socket = null
+    for (const resolve of pending.values()) {
+      resolve({
+        ok: false,
+        error: { code: 'unreachable', message: 'lost the connection to the console host' },
+      })
+    }
+    pending.clear()
+    setTimeout(connect, retryMs)
+    retryMs = Math.min(retryMs * 2, 5000)
+  }
+}
+
+function send(channel: string, request: unknown): Promise<IpcResponse<unknown>> {
+  const id = nextId++
+  const text = JSON.stringify({ id, channel, request })
+  return new Promise((resolve) => {
+    pending.set(id, resolve)
+    if (socket?.readyState === WebSocket.OPEN) socket.send(text)
+    else queue.push(text)
+  })
+}
+
+const api: RagConsoleApi = {
+  invoke: (channel, ...args) => send(channel, args[0]) as never,
+  on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void) {
+    if (!isEventName(event)) throw new Error(`unknown event ${String(event)}`)
+    let set = listeners.get(event)
+    if (!set) listeners.set(event, (set = new Set()))
+    set.add(listener as (payload: unknown) => void)
+    return () => set.delete(listener as (payload: unknown) => void)
+  },
+  async openExternal(url) {
+    if (!navigator.userActivation.isActive || !isExternalHttpUrl(url)) return false
+    // With noopener, window.open returns null even when the tab opened.
+    window.open(url, '_blank', 'noopener,noreferrer')
+    return true
+  },
+}
+
+Object.defineProperty(window, 'ragConsole', { value: Object.freeze(api), writable: false })
+connect()

@@ -1,0 +1,29 @@
+import { z } from 'zod'
+import type { RegistrySource } from '../model/registry'
+
+export interface AppInfo {
+  productName: string
+  version: string
+  /** Runtime versions, e.g. `{ node: '22.23.3', electron: '45.4.1' }`. */
+  versions: Record<string, string>
+  platform: string
+  /** Folder holding settings, profiles, the audit log and the layered config. */
+  dataDir: string
+  registry: RegistrySource
+}
+
+export const appRequests = {
+  'app:info': z.undefined(),
+  /** Opens an http(s) URL in the system browser (the preload demands a user click first). */
+  'app:open-external': z.object({ url: z.string().max(8192) }),
+}
+
+export interface AppResults {
+  'app:info': AppInfo
+  'app:open-external': { opened: boolean }
+}
+
+export interface AppEvents {
+  /** Something the user should see once, e.g. "demo keys passed through the environment". */
+  'app:notice': { level: 'info' | 'warning' | 'error'; message: string; at: number }
+}

@@ -1,0 +1,37 @@
+import type { z } from 'zod'
+import { appRequests, type AppResults } from './app'
+
+/**
+ * The one IPC contract between the renderer and the main process.
+ *
+ * Each feature declares, in its own file, a map of request validators (zod), a results
+ * interface and an events interface; they are merged here and in events.ts. Main implements
+ * every channel (a missing handler does not compile) and validates every request against
+ * these schemas.
+ */
+export const invokeRequests = {
+  ...appRequests,
+}
+
+export interface InvokeResults extends AppResults {}
+
+export type InvokeChannel = keyof typeof invokeRequests
+export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>
+export type ParsedRequest<C extends InvokeChannel> = z.output<(typeof invokeRequests)[C]>
+export type InvokeResult<C extends InvokeChannel> = InvokeResults[C]
+
+export type InvokeArgs<C extends InvokeChannel> =
+  undefined extends InvokeRequest<C> ? [request?: InvokeRequest<C>] : [request: InvokeRequest<C>]
+
+// Every channel has a request schema and a result type, and nothing else.
+type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : never
+const _contractIsClosed: SameKeys<InvokeChannel, keyof InvokeResults> = true
+void _contractIsClosed
+
+export function isInvokeChannel(value: unknown): value is InvokeChannel {
+  return typeof value === 'string' && Object.hasOwn(invokeRequests, value)
+}
+
+export type { EventMap, EventName } from './events'
+export type { IpcEvent, IpcResponse, RagConsoleApi } from './wire'
+export { IPC_EVENT_CHANNEL, IPC_PREFIX } from './wire'

@@ -1,0 +1,7 @@
+export type * from './user'
+export type * from './registry'
+export type * from './server'
+export type * from './rag'
+export type * from './operations'
+export { DIALECT_IDS } from './server'
+export { LINK_VERDICTS } from './rag'

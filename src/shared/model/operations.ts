@@ -1,0 +1,97 @@
+import type { ErrorInfo } from '../errors'
+import type { Answer, Hit, Resource, Violation } from './rag'
+import type { ActingUser } from './user'
+import type { ServerState } from './server'
+
+/** Sources picked for an operation: server id → source ids (empty array: the server's default). */
+export type Selection = Record<string, string[]>
+
+export type FusionMode = 'rrf' | 'score' | 'minmax'
+
+export interface SearchRequest {
+  /** Client-chosen id so progress events and cancellation can refer to the search. */
+  searchId: string
+  query: string
+  /** Up to 4 extra phrases; phrase 0 sent to servers is always `query` itself. */
+  phrases?: string[]
+  topK?: number
+  fusion?: FusionMode
+  /** Omitted: every visible server with its remembered selection. */
+  selection?: Selection
+  filters?: Record<string, unknown>
+}
+
+/** One server's part of a search; sent as a progress event as soon as that server answers. */
+export interface ServerSearchResult {
+  server: string
+  ok: boolean
+  status: ServerState
+  error?: ErrorInfo
+  latencyMs: number
+  count: number
+  hits: Hit[]
+  violations: Violation[]
+  /** Per-source errors reported inside an otherwise successful reply (e.g. unauthorized_source). */
+  sourceErrors: { sourceId: string; error: ErrorInfo }[]
+}
+
+export interface MergedHit extends Hit {
+  rank: number
+  fusedScore: number
+  /** Every server/source that returned this hit (overlap across providers). */
+  foundIn: { server: string; sourceId?: string; rank: number; score?: number }[]
+}
+
+export interface SearchResult {
+  searchId: string
+  query: string
+  phrases: string[]
+  user: ActingUser
+  fusion: FusionMode
+  elapsedMs: number
+  cancelled: boolean
+  servers: ServerSearchResult[]
+  hits: MergedHit[]
+}
+
+export interface ServerDiscovery {
+  server: string
+  ok: boolean
+  error?: ErrorInfo
+  latencyMs: number
+  sources: (Resource & { selected: boolean; visible: boolean })[]
+  /** Sources that were selected before but the server no longer reports. */
+  missing: string[]
+}
+
+export interface DiscoveryResult {
+  user: ActingUser
+  servers: ServerDiscovery[]
+}
+
+export interface SynthesisRequest {
+  query: string
+  topK?: number
+  selection?: Selection
+}
+
+export interface ServerAnswer {
+  server: string
+  ok: boolean
+  error?: ErrorInfo
+  latencyMs: number
+  answer?: Answer
+}
+
+export interface AuditEntry {
+  at: string
+  user: string
+  server: string
+  operation: string
+  tool?: string
+  sources?: string[]
+  outcome: 'ok' | 'error'
+  errorCode?: string
+  latencyMs: number
+  resultCount?: number
+}

@@ -1,0 +1,141 @@
+import type { ErrorInfo } from '../errors'
+import type { ActingUser } from './user'
+
+/** A contract breach found in a server's reply; reported, never thrown. */
+export interface Violation {
+  /** Stable id, e.g. `missing_field`, `wrong_type`, `too_many_segments`, `headline_too_long`. */
+  rule: string
+  /** JSON path into the raw reply, e.g. `segments[3].raw_text`. */
+  path: string
+  message: string
+  value?: unknown
+}
+
+export type AuthMode = 'username' | 'api_key' | 'bearer' | 'oauth' | 'capability' | 'none'
+
+/** A data source a server exposes (runtime discovery merged with config hints). */
+export interface Resource {
+  server: string
+  id: string
+  name: string
+  description?: string
+  sourceType?: string
+  authRequired: boolean
+  authMode?: AuthMode
+  groups: string[]
+  scopes: string[]
+  counts?: { docs?: number; chunks?: number }
+  lastIndexed?: string
+  defaultSelected: boolean
+  /** Dialect-specific locator, e.g. a `rag://` URI. */
+  uri?: string
+}
+
+export type HitFlag = 'suspicious' | 'violations' | 'derived_title' | 'derived_summary'
+
+/** One retrieved passage, whatever the family that returned it. */
+export interface Hit {
+  server: string
+  sourceId?: string
+  id: string
+  title: string
+  snippet: string
+  text?: string
+  summary?: string
+  score?: number
+  uri?: string
+  fileName?: string
+  fileType?: string
+  timestamp?: string
+  provenance?: unknown
+  /** Which of title/summary the console derived from the text (spec 000 fallback). */
+  derived: { title: boolean; summary: boolean }
+  flags: HitFlag[]
+  violations: Violation[]
+  /** The hit exactly as the server sent it. */
+  raw: unknown
+}
+
+export interface Citation {
+  /** 1-based number as shown in the answer text, e.g. [1]. */
+  n: number
+  server: string
+  sourceId?: string
+  hitId?: string
+  title?: string
+  uri?: string
+  snippet?: string
+}
+
+export interface Answer {
+  server: string
+  /** `server`: the server's own synthesis tool; `client`: extractive, built by the console. */
+  mode: 'server' | 'client'
+  text: string
+  citations: Citation[]
+  confidence?: number
+  silence?: { reason: string }
+  limits?: { truncated?: boolean; reason?: string }
+  violations: Violation[]
+  raw?: unknown
+}
+
+/** What a server's `verify_document_access` said. */
+export interface AccessResult {
+  server: string
+  segmentId: string
+  /** null when the server has no verification tool. */
+  hasAccess: boolean | null
+  refreshedUrl?: string
+  accessLevel?: string
+  error?: string
+  /** Whether the server was actually asked. */
+  checked: boolean
+  violations: Violation[]
+}
+
+export const LINK_VERDICTS = [
+  'ok',
+  'expired',
+  'forbidden',
+  'not_found',
+  'login_wall',
+  'rate_limited',
+  'server_error',
+  'unreachable',
+  'invalid_url',
+] as const
+export type LinkVerdict = (typeof LINK_VERDICTS)[number]
+
+export interface LinkHop {
+  url: string
+  status: number
+  latencyMs: number
+}
+
+export interface LinkCheck {
+  url: string
+  status?: number
+  ok: boolean
+  classification: LinkVerdict
+  latencyMs: number
+  redirects: LinkHop[]
+  contentType?: string
+  error?: string
+}
+
+/** Full answer to "does this citation still open, for this user?" */
+export interface AccessCheck {
+  server?: string
+  segmentId?: string
+  url?: string
+  user: ActingUser
+  access?: AccessResult
+  link?: LinkCheck
+  verdict: LinkVerdict
+  /** Plain words, e.g. "the signed link expired; the server issued a fresh one that works". */
+  explanation: string
+  checkedAt: number
+  cached: boolean
+  error?: ErrorInfo
+}

@@ -1,0 +1,48 @@
+/** One problem found in a registry file, located for a person to fix. */
+export interface Diagnostic {
+  severity: 'error' | 'warning'
+  /** Absolute path of the file, or a label such as "embedded default". */
+  file: string
+  /** Dotted JSON path, e.g. `docsRag.transport`; empty for the whole document. */
+  path: string
+  /** 1-based. */
+  line: number
+  /** 1-based. */
+  column: number
+  message: string
+  /** Stable rule id, e.g. `invalid_enum`, `unknown_field`, `plaintext_secret`. */
+  rule: string
+}
+
+export type RegistrySourceKind = 'file' | 'layered' | 'embedded'
+
+/** Where the running registry came from. */
+export interface RegistrySource {
+  kind: RegistrySourceKind
+  /** Files in use, lowest precedence first (defaults before overrides). */
+  files: string[]
+  /** The file that saves from the app go to, if any. */
+  writableFile?: string
+  /** Short label for the UI and CLI, e.g. a path or "demo registry". */
+  label: string
+}
+
+export interface RegistryDiff {
+  added: string[]
+  removed: string[]
+  changed: string[]
+  unchanged: string[]
+}
+
+export type ReloadTrigger = 'startup' | 'watch' | 'manual' | 'save' | 'import'
+
+/** One entry of the reload history (the last 50 are kept). */
+export interface ReloadEvent {
+  at: number
+  trigger: ReloadTrigger
+  outcome: 'applied' | 'invalid'
+  durationMs: number
+  source: RegistrySource
+  diff?: RegistryDiff
+  diagnostics?: Diagnostic[]
+}

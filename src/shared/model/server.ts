@@ -1,0 +1,118 @@
+import type { ErrorCode, ErrorInfo } from '../errors'
+
+export type Transport = 'http' | 'sse' | 'stdio'
+
+export const DIALECT_IDS = ['rag-search', 'rag-tools-v1', 'ragbox', 'vtex', 'generic'] as const
+export type DialectId = (typeof DIALECT_IDS)[number]
+
+/** Connection state of one server; every change is sent to the renderer as an event. */
+export type ServerStatus =
+  | { state: 'connecting'; since: number; attempt: number }
+  | { state: 'ready'; since: number }
+  | { state: 'degraded'; since: number; reason: string; lastError?: ErrorInfo }
+  | {
+      state: 'down'
+      since: number
+      lastError: ErrorInfo
+      attempt: number
+      /** Epoch ms of the next automatic retry, if one is scheduled. */
+      nextRetryAt?: number
+    }
+  | {
+      state: 'action_required'
+      since: number
+      reason: string
+      /** Secret names (as written in `${keychain:NAME}`) that must be set. */
+      missingSecrets?: string[]
+      lastError?: ErrorInfo
+    }
+  | { state: 'disabled'; since: number }
+
+export type ServerState = ServerStatus['state']
+
+export interface ToolInfo {
+  name: string
+  description?: string
+  inputSchema?: unknown
+}
+
+/** Which dialect a server speaks and why the console thinks so. */
+export interface DialectInfo {
+  id: DialectId | null
+  source: 'config' | 'detected'
+  /** Why it was chosen, or why none fits ("not a RAG server: …"). */
+  reason: string
+}
+
+export interface RateLimitInfo {
+  limit?: number
+  remaining?: number
+  /** Epoch seconds, as servers send it. */
+  reset?: number
+  at: number
+}
+
+export interface LatencyStats {
+  count: number
+  p50: number
+  p95: number
+  p99: number
+  max: number
+}
+
+export interface OperationHealth {
+  /** `search`, `discover`, `synthesize`, `verify`, `ping`, `tools/list`, … */
+  operation: string
+  latency: LatencyStats
+  calls: number
+  errors: Partial<Record<ErrorCode, number>>
+  errorRate: number
+  lastSuccessAt?: number
+  lastErrorAt?: number
+  lastError?: ErrorInfo
+}
+
+/** One point of the latency time series drawn by the Health panel. */
+export interface LatencySample {
+  at: number
+  operation: string
+  ms: number
+  ok: boolean
+}
+
+export interface ServerHealth {
+  server: string
+  status: ServerStatus
+  /** Share of the observed time the server was ready or degraded, 0..1. */
+  uptime: number
+  connectedSince?: number
+  operations: OperationHealth[]
+  overall: OperationHealth
+  rateLimit?: RateLimitInfo
+  lastCheckAt?: number
+  recent: LatencySample[]
+}
+
+/** What the Servers panel and `rag-console servers` show for each configured server. */
+export interface ServerSummary {
+  id: string
+  description?: string
+  enabled: boolean
+  transport: Transport
+  /** Redacted: secret references shown as written, never resolved. */
+  url?: string
+  command?: string
+  groups: string[]
+  ui: { icon?: string; order?: number; defaultSelected?: boolean }
+  /** File the entry came from. */
+  origin: string
+  dialect: DialectInfo
+  status: ServerStatus
+  tools: ToolInfo[]
+  serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  latency?: { p50: number; p95: number }
+  rateLimit?: RateLimitInfo
+  lastCheckAt?: number
+  /** Secret names its config references, each set or missing. */
+  secrets: { name: string; present: boolean }[]
+}

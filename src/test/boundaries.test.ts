@@ -1,0 +1,52 @@
+import { ESLint } from 'eslint'
+import { resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = resolve(import.meta.dirname, '../..')
+const eslint = new ESLint({ cwd: root })
+
+async function restrictedImports(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(root, file) })
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .map((message) => message.message)
+}
+
+describe('import boundaries', () => {
+  it('keeps node and electron out of src/shared', async () => {
+    expect(await restrictedImports('src/shared/x.ts', "import 'node:fs'\n")).not.toHaveLength(0)
+    expect(await restrictedImports('src/shared/x.ts', "import 'fs'\n")).not.toHaveLength(0)
+    expect(await restrictedImports('src/shared/x.ts', "import 'electron'\n")).not.toHaveLength(0)
+    expect(await restrictedImports('src/shared/x.ts', "import 'react'\n")).not.toHaveLength(0)
+  })
+
+  it('keeps electron out of src/main/core', async () => {
+    const messages = await restrictedImports(
+      'src/main/core/x.ts',
+      "import { app } from 'electron'\nvoid app\n",
+    )
+    expect(messages[0]).toMatch(/plain Node/)
+    expect(await restrictedImports('src/main/core/x.ts', "import 'node:fs'\n")).toEqual([])
+  })
+
+  it('lets the renderer reach main only through window.ragConsole', async () => {
+    expect(
+      await restrictedImports('src/renderer/src/x.ts', "import 'electron'\n"),
+    ).not.toHaveLength(0)
+    expect(
+      await restrictedImports('src/renderer/src/x.ts', "import 'node:path'\n"),
+    ).not.toHaveLength(0)
+    expect(
+      await restrictedImports('src/renderer/src/x.ts', "import '../../main/core/core'\n"),
+    ).not.toHaveLength(0)
+    expect(
+      await restrictedImports('src/renderer/src/x.ts', "import '../../shared/errors'\n"),
+    ).toEqual([])
+  })
+
+  it('keeps the demo servers independent of the console', async () => {
+    expect(
+      await restrictedImports('src/demo/x.ts', "import '../shared/errors'\n"),
+    ).not.toHaveLength(0)
+  })
+})
