@@ -8,6 +8,5 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Real servers and child processes: keep the suite's load within two cores.
     maxWorkers: 2,
-    globalSetup: ['./src/test/global-setup.ts'],
   },
 })

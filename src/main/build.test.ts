@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { builtFile } from '../test/built'
 import { PRELOAD_FILE, RENDERER_DIR } from './paths'
 
-const out = resolve(import.meta.dirname, '../../out')
-const mainDir = resolve(out, 'main')
+const mainDir = dirname(builtFile('main/index.js'))
 
 describe('built layout', () => {
   it('main points at the preload file the build produced', () => {

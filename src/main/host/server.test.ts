@@ -1,12 +1,13 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { builtFile } from '../../test/built'
 import { createCore, type Core } from '../core/core'
 import { startBrowserHost, WS_PATH, type BrowserHost, injectBridge } from './server'
 
-const rendererDir = resolve(import.meta.dirname, '../../../out/renderer')
+const rendererDir = dirname(builtFile('renderer/index.html'))
 
 let core: Core
 let host: BrowserHost

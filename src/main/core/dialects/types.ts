@@ -1,0 +1,72 @@
+import type { ErrorInfo } from '../../../shared/errors'
+import type { Answer, AccessResult, Hit, Resource, Violation } from '../../../shared/model/rag'
+import type { DialectId, ToolInfo } from '../../../shared/model/server'
+import type { CallOptions, ServerSession } from '../pool/types'
+
+export interface DetectResult {
+  matches: boolean
+  /** Why it matches or not, in words for the UI ("has rag_search"). */
+  reason: string
+}
+
+export interface DialectCapabilities {
+  discover: boolean
+  search: boolean
+  synthesize: boolean
+  verify: boolean
+}
+
+export interface SearchInput {
+  /** The user's exact query; always sent as phrase 0 where the family takes phrases. */
+  query: string
+  /** Up to 4 extra phrases. */
+  phrases: string[]
+  topK: number
+  /** Selected source ids; empty means the server's own default. */
+  sources: string[]
+  filters?: Record<string, unknown>
+  /** Session-only capability tokens by source id. */
+  capabilityTokens?: Record<string, string>
+}
+
+/** Parsed reply plus everything found wrong with it; adapters never throw on bad replies. */
+export interface SearchOutput {
+  hits: Hit[]
+  violations: Violation[]
+  /** Errors about single sources inside an otherwise usable reply. */
+  sourceErrors: { sourceId: string; error: ErrorInfo }[]
+  raw: unknown
+  /** Artifacts (mime + base64) for the inspector. */
+  artifacts?: { name?: string; mime: string; b64: string }[]
+}
+
+export interface DiscoverOutput {
+  resources: Resource[]
+  violations: Violation[]
+  raw: unknown
+}
+
+export interface SynthesisInput {
+  query: string
+  topK: number
+  sources: string[]
+}
+
+/**
+ * One RAG server family. Adding a dialect = one file implementing this, one entry in the
+ * registry array, and its fixtures.
+ */
+export interface DialectAdapter {
+  id: DialectId
+  /** Pure: does this tool list look like this family? */
+  detect(tools: ToolInfo[]): DetectResult
+  capabilities(tools: ToolInfo[]): DialectCapabilities
+  discover(session: ServerSession, options: CallOptions): Promise<DiscoverOutput>
+  search(session: ServerSession, input: SearchInput, options: CallOptions): Promise<SearchOutput>
+  synthesize?(session: ServerSession, input: SynthesisInput, options: CallOptions): Promise<Answer>
+  verifyAccess?(
+    session: ServerSession,
+    segmentId: string,
+    options: CallOptions,
+  ): Promise<AccessResult>
+}

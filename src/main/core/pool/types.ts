@@ -1,0 +1,57 @@
+import type { ServerConfig } from '../../../shared/config/schema'
+import type { ActingUser } from '../../../shared/model/user'
+import type { ToolInfo } from '../../../shared/model/server'
+
+/** Per-call options every pool call takes. */
+export interface CallOptions {
+  /**
+   * Name recorded in health metrics and the audit log: `search`, `discover`, `synthesize`,
+   * `verify`, `ping`, `tools/list`, `call`, …
+   */
+  operation: string
+  /**
+   * The acting user. HTTP transports send it as `x-user-id`, `x-session-tags` (JSON array) and
+   * `x-human-uid` headers on this call only; dialects that take a `username` argument read it too.
+   */
+  user?: ActingUser
+  /** Cancels the call (and its HTTP request). */
+  signal?: AbortSignal
+  /** Overrides the server's `timeoutMs` for this call. */
+  timeoutMs?: number
+}
+
+/**
+ * A `tools/call` result exactly as the server sent it: standard fields when present, and every
+ * non-standard key kept (rag-search puts `status` and `segments` at the top level).
+ */
+export interface RawToolResult {
+  content?: unknown
+  structuredContent?: unknown
+  isError?: boolean
+  [key: string]: unknown
+}
+
+/**
+ * A live, ready connection to one server, as the dialect adapters and services use it. Every
+ * call is measured, bounded by a timeout, limited by the server's concurrency cap, and fails
+ * with a {@link ConsoleError} whose code says whose fault it was (see `shared/errors.ts`).
+ */
+export interface ServerSession {
+  readonly serverId: string
+  readonly config: ServerConfig
+  /** Tools listed at connect time. */
+  readonly tools: ToolInfo[]
+  readonly serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  /** `tools/call`; an `isError` result resolves (the dialect decides what it means). */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<RawToolResult>
+  /** Any JSON-RPC request (e.g. `resources/list`); resolves with the raw `result`. */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+  ): Promise<unknown>
+}
