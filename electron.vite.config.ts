@@ -13,6 +13,7 @@ export default defineConfig({
           host: resolve('src/main/host/main.ts'),
           cli: resolve('src/main/cli/main.ts'),
           demo: resolve('src/demo/main.ts'),
+          bench: resolve('bench/main.ts'),
         },
         // Flat: shared chunks sit beside the entries, so paths relative to import.meta.url
         // (the preload, the renderer) are the same from every bundle.

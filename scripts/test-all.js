@@ -102,9 +102,7 @@ if (built) {
   count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0')
 }
 
-if (existsSync(join(root, 'scripts/bench.js'))) {
-  check('bench --quick', 'node', ['scripts/bench.js', '--quick'])
-}
+if (built) check('bench --quick', 'node', ['out/main/bench.js', '--quick'])
 
 console.log('\n=== summary')
 for (const line of lines) console.log(line)
