@@ -21,5 +21,10 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'pool:status': () => core.pool.statuses(),
+    'pool:health': (request) => core.pool.health(request?.server),
+    'pool:reconnect': ({ server }) => core.pool.reconnect(server),
+    'pool:log': ({ server, limit }) => ({ server, lines: core.pool.log(server, limit) }),
+    'pool:tools': ({ server, refresh }) => core.pool.tools(server, { refresh: refresh ?? false }),
   } satisfies Handlers
 }
