@@ -156,9 +156,26 @@ function serverText(error: unknown): string {
   return line && line !== error.message ? `: ${line.slice(0, 200)}` : ''
 }
 
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'the connection was closed by the other side',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+}
+
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
-  if (cause && typeof cause.code === 'string') return cause.code
+  if (cause && typeof cause.code === 'string') {
+    const words = NETWORK_WORDS[cause.code]
+    return words ? `${words} (${cause.code})` : cause.code
+  }
   if (cause && typeof cause.message === 'string') return cause.message
   return error instanceof Error ? error.message : String(error)
 }

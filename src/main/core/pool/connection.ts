@@ -1,3 +1,4 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 import type { PoolLogLine, PoolLogStream } from '../../../shared/ipc/servers'
@@ -397,7 +398,7 @@ export class ServerConnection {
       clientOnError?.(error)
       this.deps.logger?.debug('transport error', { server: this.serverId, error })
       // The legacy SSE stream broke: its session is gone with it.
-      if (error.name === 'SseError' && this.active === active && !active.closing) {
+      if (error instanceof SseError && this.active === active && !active.closing) {
         this.lost(`the event stream broke (${error.message})`)
       }
     }
@@ -585,41 +586,55 @@ export class ServerConnection {
     const active = this.active
     if (!active || this.closed) return
     this.health.checked()
-    let failure = await this.probeWith(active, this.probeMethod)
-    if (failure && this.probeMethod === 'ping' && this.refusedAtHttpLevel(failure)) {
+    let outcome = await this.probeWith(active, this.probeMethod)
+    if (outcome.error && this.probeMethod === 'ping' && this.refusedAtHttpLevel(outcome.error)) {
       const fallback = await this.probeWith(active, 'tools/list')
-      if (!fallback) {
+      if (!fallback.error) {
         this.probeMethod = 'tools/list'
         this.note('the server does not route "ping"; health probes use tools/list')
       }
-      failure = fallback
+      outcome = fallback
     }
     if (this.closed || this.active !== active) return
+    const failure = outcome.error
     if (!failure) {
       this.afterSuccess()
       if (this.timer === undefined) this.scheduleProbe()
       return
     }
     if (failure.code === 'unauthorized') {
-      this.setStatus({ state: 'action_required', since: this.now(), reason: failure.message, lastError: failure.toInfo() })
+      this.setStatus({
+        state: 'action_required',
+        since: this.now(),
+        reason: failure.message,
+        lastError: failure.toInfo(),
+      })
       this.scheduleProbe()
       return
     }
-    if (this.config.transport === 'sse' && failure.code === 'unreachable') this.lost('the server went away')
-    else this.retryLater(failure, () => void this.probe())
+    if (this.sessionExpired(active, outcome.context, failure)) {
+      this.lost('the server no longer knows this session')
+    } else if (this.config.transport === 'sse' && failure.code === 'unreachable') {
+      this.lost('the server went away')
+    } else this.retryLater(failure, () => void this.probe())
   }
 
-  private async probeWith(active: Active, method: 'ping' | 'tools/list'): Promise<ConsoleError | undefined> {
+  /** One probe request; any JSON-RPC reply, error or not, counts as alive. */
+  private async probeWith(active: Active, method: 'ping' | 'tools/list'): Promise<Outcome> {
     const timeoutMs = Math.min(this.deps.options.probeTimeoutMs, this.timeoutMs)
-    const outcome = await this.exchange(method, undefined, { operation: method, timeoutMs }, { limit: false, on: active })
+    const outcome = await this.exchange(
+      method,
+      undefined,
+      { operation: method, timeoutMs },
+      { limit: false, on: active },
+    )
     const { error, context } = outcome
-    if (!error) return undefined
-    // Any JSON-RPC reply, error or not, proves the server is there.
-    if (context.serverError || (context.protocolError && context.httpStatus === undefined)) {
-      return undefined
-    }
-    if (context.httpStatus === 429) return undefined
-    return error
+    if (!error) return outcome
+    const replied =
+      context.serverError ||
+      (context.protocolError && context.httpStatus === undefined) ||
+      context.httpStatus === 429
+    return replied ? { context } : outcome
   }
 
   private refusedAtHttpLevel(error: ConsoleError): boolean {
