@@ -40,7 +40,8 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
       { cause: error },
     )
 
-  if (call?.cancelled) return make('cancelled', 'local', `server ${server}: ${operation} was cancelled`)
+  if (call?.cancelled)
+    return make('cancelled', 'local', `server ${server}: ${operation} was cancelled`)
   if (call?.timedOut) return timeoutError(make, input)
   if (error instanceof ConsoleError) {
     return error.server ? error : new ConsoleError({ ...error.toInfo(), server }, { cause: error })
@@ -63,7 +64,11 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
     )
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return make('unreachable', 'local', `server ${server} closed the connection during ${operation}${exitText(input.exit)}; the console reconnects automatically`)
+    return make(
+      'unreachable',
+      'local',
+      `server ${server} closed the connection during ${operation}${exitText(input.exit)}; the console reconnects automatically`,
+    )
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return timeoutError(make, input)
@@ -74,16 +79,32 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   const text = error instanceof Error ? error.message : String(error)
   const errno = (error as { code?: unknown } | null)?.code
   if (errno === 'ENOENT' || errno === 'EACCES') {
-    return make('config', 'local', `cannot start server ${server}: ${errno === 'ENOENT' ? 'command not found' : 'permission denied'} (${String((error as { path?: unknown }).path ?? '')}). Check "command" in rag-mcp.json`)
+    return make(
+      'config',
+      'local',
+      `cannot start server ${server}: ${errno === 'ENOENT' ? 'command not found' : 'permission denied'} (${String((error as { path?: unknown }).path ?? '')}). Check "command" in rag-mcp.json`,
+    )
   }
   if (/not running|not connected/i.test(text)) {
-    return make('not_connected', 'local', `server ${server} is not connected (${text}); the console reconnects automatically`)
+    return make(
+      'not_connected',
+      'local',
+      `server ${server} is not connected (${text}); the console reconnects automatically`,
+    )
   }
   if (isSchemaError(error) || /initialize result|protocol version is not supported/i.test(text)) {
-    return make('protocol', 'server', `server ${server} sent a reply to ${operation} that does not follow MCP: ${firstLine(text)}`)
+    return make(
+      'protocol',
+      'server',
+      `server ${server} sent a reply to ${operation} that does not follow MCP: ${firstLine(text)}`,
+    )
   }
   if (error instanceof SseError) {
-    return make('unreachable', 'local', `lost the event stream of server ${server}${at(input.url)}: ${firstLine(text)}; the console reconnects automatically`)
+    return make(
+      'unreachable',
+      'local',
+      `lost the event stream of server ${server}${at(input.url)}: ${firstLine(text)}; the console reconnects automatically`,
+    )
   }
   return make('unreachable', 'local', `server ${server}: ${operation} failed: ${firstLine(text)}`)
 }
@@ -109,21 +130,46 @@ function httpError(make: Make, input: ClassifyInput, status: number, error: unkn
   const { serverId: server, operation } = input
   const details: Record<string, unknown> = { httpStatus: status }
   if (status === 401 || status === 403) {
-    return make('unauthorized', 'server', `server ${server} refused the credentials (HTTP ${status}). Set its key in Settings → Secrets, then reconnect it`, details)
+    return make(
+      'unauthorized',
+      'server',
+      `server ${server} refused the credentials (HTTP ${status}). Set its key in Settings → Secrets, then reconnect it`,
+      details,
+    )
   }
   if (status === 429) {
     const retryAfter = input.call?.retryAfter
     if (retryAfter !== undefined) details.retryAfter = retryAfter
     const when = retryAfter === undefined ? 'later' : `in ${retryAfter} s`
-    return make('rate_limited', 'server', `server ${server} is rate limiting requests (HTTP 429); try again ${when}`, details)
+    return make(
+      'rate_limited',
+      'server',
+      `server ${server} is rate limiting requests (HTTP 429); try again ${when}`,
+      details,
+    )
   }
   if (status >= 500) {
-    return make('server_error', 'server', `server ${server} failed on ${operation} with HTTP ${status}${serverText(error)}`, details)
+    return make(
+      'server_error',
+      'server',
+      `server ${server} failed on ${operation} with HTTP ${status}${serverText(error)}`,
+      details,
+    )
   }
   if (status === 404 || status === 405) {
-    return make('config', 'server', `no MCP endpoint${at(input.url)} (HTTP ${status}) for server ${server}. Check its "url" in rag-mcp.json`, details)
+    return make(
+      'config',
+      'server',
+      `no MCP endpoint${at(input.url)} (HTTP ${status}) for server ${server}. Check its "url" in rag-mcp.json`,
+      details,
+    )
   }
-  return make('protocol', 'server', `server ${server} rejected ${operation} with HTTP ${status}${serverText(error)}`, details)
+  return make(
+    'protocol',
+    'server',
+    `server ${server} rejected ${operation} with HTTP ${status}${serverText(error)}`,
+    details,
+  )
 }
 
 function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): ConsoleError {
@@ -133,12 +179,27 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
   const httpish = Number(data?.httpStatusCode ?? data?.status)
   const said = `${rpc.message} (JSON-RPC ${rpc.code})`
   if (httpish === 401 || httpish === 403 || AUTH_WORDS.test(rpc.message)) {
-    return make('unauthorized', 'server', `server ${server} refused ${operation}: ${said}. Check its key in Settings → Secrets and the user's rights`, details)
+    return make(
+      'unauthorized',
+      'server',
+      `server ${server} refused ${operation}: ${said}. Check its key in Settings → Secrets and the user's rights`,
+      details,
+    )
   }
   if (httpish === 429 || RATE_WORDS.test(rpc.message)) {
-    return make('rate_limited', 'server', `server ${server} is rate limiting: ${said}. Try again later`, details)
+    return make(
+      'rate_limited',
+      'server',
+      `server ${server} is rate limiting: ${said}. Try again later`,
+      details,
+    )
   }
-  return make('server_error', 'server', `server ${server} answered ${operation} with an error: ${said}`, details)
+  return make(
+    'server_error',
+    'server',
+    `server ${server} answered ${operation} with an error: ${said}`,
+    details,
+  )
 }
 
 function httpStatusOf(error: unknown): number | undefined {
@@ -182,9 +243,7 @@ function networkReason(error: unknown): string {
 
 function isSchemaError(error: unknown): boolean {
   return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'ZodError'
+    typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'ZodError'
   )
 }
 

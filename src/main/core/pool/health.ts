@@ -239,7 +239,12 @@ function latency(values: number[]): LatencyStats {
 }
 
 function quantile(values: number[], q: number): number {
-  return values.length === 0 ? 0 : quantileSorted([...values].sort((a, b) => a - b), q)
+  return values.length === 0
+    ? 0
+    : quantileSorted(
+        [...values].sort((a, b) => a - b),
+        q,
+      )
 }
 
 function quantileSorted(sorted: number[], q: number): number {

@@ -112,7 +112,8 @@ const withCallContext =
     // Only a request is bound to the call: its cancellation notification must still go out.
     if (call && request.rpc?.kind === 'request') {
       const signals = [request.init.signal, call.signal].filter((s): s is AbortSignal => !!s)
-      if (signals.length > 0) init.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
+      if (signals.length > 0)
+        init.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
       return next({ ...request, init, call })
     }
     return next({ ...request, init })
@@ -189,7 +190,11 @@ const refuseGetStream =
       const type = response.headers.get('content-type') ?? ''
       if (response.ok && type.includes('text/event-stream')) return response
       await response.body?.cancel()
-      return refuse(response.ok ? `GET answered ${type || 'without a content type'}` : `GET answered HTTP ${response.status}`)
+      return refuse(
+        response.ok
+          ? `GET answered ${type || 'without a content type'}`
+          : `GET answered HTTP ${response.status}`,
+      )
     }
   }
 
@@ -206,7 +211,8 @@ const repairReplies =
     }
     if (type.includes('text/event-stream')) {
       const isStream =
-        request.rpc?.kind === 'request' || (options.transport === 'sse' && request.httpMethod === 'GET')
+        request.rpc?.kind === 'request' ||
+        (options.transport === 'sse' && request.httpMethod === 'GET')
       if (!isStream) return response
       return new Response(repairEventStream(response.body, onOutcome), {
         status: response.status,
@@ -281,7 +287,9 @@ const perMethodEndpoints =
       }
       await response.body?.cancel()
       mode = 'per-method'
-      options.onNote(`no single MCP endpoint at ${request.url.pathname}; using per-method endpoints (${request.url.pathname}/<method>)`)
+      options.onNote(
+        `no single MCP endpoint at ${request.url.pathname}; using per-method endpoints (${request.url.pathname}/<method>)`,
+      )
       return alternative
     }
   }

@@ -7,9 +7,9 @@ import { z } from 'zod'
 import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogStream } from '../../../shared/ipc/servers'
-import type { RateLimitInfo, ToolInfo } from '../../../shared/model/server'
+import type { RateLimitInfo } from '../../../shared/model/server'
 import type { ResolvedConnection } from '../secrets/types'
-import type { CallContext, CallTracker } from './call-context'
+import type { CallTracker } from './call-context'
 import { createHttpFetch } from './http-fetch'
 import { ObservedTransport } from './observed-transport'
 import type { RepairOutcome } from './repair'
@@ -20,8 +20,6 @@ export const ANY_RESULT = z.unknown()
 
 /** Extra time the SDK's own request timer gets, so the pool's deadline always fires first. */
 export const SDK_BACKSTOP_MS = 60_000
-
-const MAX_TOOL_PAGES = 50
 
 /** What the transports report back to the connection that owns them. */
 export interface WireHooks {
@@ -121,52 +119,6 @@ export function rawRequest(
 ): Promise<unknown> {
   const request = (params === undefined ? { method } : { method, params }) as ClientRequest
   return client.request(request, ANY_RESULT, { signal, timeout: timeoutMs + SDK_BACKSTOP_MS })
-}
-
-/** Every page of `tools/list` (bounded), as the console's ToolInfo. */
-export async function listTools(
-  send: (method: string, params: Record<string, unknown> | undefined) => Promise<unknown>,
-): Promise<ToolInfo[]> {
-  const tools: ToolInfo[] = []
-  let cursor: string | undefined
-  for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-    const result = (await send('tools/list', cursor ? { cursor } : undefined)) as {
-      tools?: unknown
-      nextCursor?: unknown
-    } | null
-    for (const tool of Array.isArray(result?.tools) ? result.tools : []) {
-      const info = toToolInfo(tool)
-      if (info) tools.push(info)
-    }
-    cursor = typeof result?.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined
-    if (!cursor) break
-  }
-  return tools
-}
-
-function toToolInfo(value: unknown): ToolInfo | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const { name, description, inputSchema } = value as Record<string, unknown>
-  if (typeof name !== 'string' || name === '') return undefined
-  const info: ToolInfo = { name }
-  if (typeof description === 'string') info.description = description
-  if (inputSchema !== undefined) info.inputSchema = inputSchema
-  return info
-}
-
-/**
- * Whether a failed `initialize` means "this server does not do the handshake" (so the console
- * talks to it without one) rather than "the server is unwell or refuses us".
- */
-export function rejectsInitialize(context: CallContext, error: unknown): boolean {
-  if (context.timedOut || context.cancelled || context.networkError) return false
-  if (context.serverError || context.protocolError) return true
-  if (context.httpStatus !== undefined) return [400, 404, 405, 406, 415, 501].includes(context.httpStatus)
-  const text = error instanceof Error ? error.message : ''
-  return (
-    (error as { name?: unknown } | null)?.name === 'ZodError' ||
-    /initialize result|protocol version is not supported/i.test(text)
-  )
 }
 
 function parseUrl(config: ServerConfig, url: string | undefined): URL {

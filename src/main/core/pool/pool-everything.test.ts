@@ -16,7 +16,9 @@ import {
 // project did not write. Its HTTP modes listen on every interface, so they run with a preload
 // that keeps them on 127.0.0.1.
 const everything = join(
-  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  dirname(
+    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
+  ),
   'dist/index.js',
 )
 
@@ -52,7 +54,12 @@ describe('server-everything over every transport', () => {
     {
       transport: 'stdio',
       config: async () =>
-        serverConfig({ id: 'everything', command: process.execPath, args: [everything, 'stdio'], timeoutMs: 10_000 }),
+        serverConfig({
+          id: 'everything',
+          command: process.execPath,
+          args: [everything, 'stdio'],
+          timeoutMs: 10_000,
+        }),
     },
     { transport: 'sse', config: () => launched('everything', 'sse', 'Server is running on port') },
     {
@@ -67,7 +74,11 @@ describe('server-everything over every transport', () => {
     expect(session.serverInfo?.name).toBeTruthy()
     expect(session.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'get-sum']))
 
-    const echo = await session.callTool('echo', { message: 'hello everything' }, { operation: 'call' })
+    const echo = await session.callTool(
+      'echo',
+      { message: 'hello everything' },
+      { operation: 'call' },
+    )
     expect(textOf(echo)).toMatch(/hello everything/)
     const sum = await session.callTool('get-sum', { a: 2, b: 40 }, { operation: 'call' })
     expect(textOf(sum)).toMatch(/42/)

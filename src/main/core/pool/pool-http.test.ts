@@ -116,7 +116,9 @@ describe('HTTP fetch layers', () => {
     const { pool } = testPool()
     await pool.apply([http('slow', server.url)])
     await pool.session('slow')
-    const error = await rejection(pool.callTool('slow', 'hang', {}, { operation: 'search', timeoutMs: 200 }))
+    const error = await rejection(
+      pool.callTool('slow', 'hang', {}, { operation: 'search', timeoutMs: 200 }),
+    )
     expect(error).toMatchObject({ code: 'timeout', origin: 'local', server: 'slow' })
     const hung = server.requests.find((r) => r.rpcMethod === 'tools/call')
     await waitFor(() => hung?.aborted, 2000, 'the server to see the request aborted')
@@ -128,7 +130,12 @@ describe('HTTP fetch layers', () => {
     await pool.apply([http('slow', server.url)])
     await pool.session('slow')
     const controller = new AbortController()
-    const call = pool.callTool('slow', 'hang', {}, { operation: 'search', signal: controller.signal })
+    const call = pool.callTool(
+      'slow',
+      'hang',
+      {},
+      { operation: 'search', signal: controller.signal },
+    )
     await waitFor(() => server.requests.some((r) => r.rpcMethod === 'tools/call'))
     controller.abort()
     expect((await rejection(call)).code).toBe('cancelled')
@@ -161,8 +168,14 @@ describe('HTTP fetch layers', () => {
     const server = await quirky({ tooManyRequests: true })
     const { pool } = testPool()
     await pool.apply([http('ragbox', server.url)])
-    const error = await rejection(pool.callTool('ragbox', 'rag_search', {}, { operation: 'search' }))
-    expect(error).toMatchObject({ code: 'rate_limited', origin: 'server', details: { retryAfter: 7 } })
+    const error = await rejection(
+      pool.callTool('ragbox', 'rag_search', {}, { operation: 'search' }),
+    )
+    expect(error).toMatchObject({
+      code: 'rate_limited',
+      origin: 'server',
+      details: { retryAfter: 7 },
+    })
   })
 
   it('puts a server that answers 401 in action_required with an unauthorized error', async () => {
@@ -182,7 +195,12 @@ describe('HTTP fetch layers', () => {
     const server = await quirky({})
     const { pool } = testPool()
     await pool.apply([http('mindset', server.url)])
-    const result = await pool.callTool('mindset', 'rag_search', { search_phrases: ['q'] }, { operation: 'search' })
+    const result = await pool.callTool(
+      'mindset',
+      'rag_search',
+      { search_phrases: ['q'] },
+      { operation: 'search' },
+    )
     expect(result).toMatchObject({ status: 'success', segments: [{ segment_uid: 's1' }] })
   })
 })
@@ -252,7 +270,8 @@ describe('HTTP protocol repairs', () => {
     const { pool } = testPool()
     await pool.apply([http('noget', server.url)])
     await pool.session('noget')
-    for (let i = 0; i < 3; i++) await pool.callTool('noget', 'rag_search', {}, { operation: 'search' })
+    for (let i = 0; i < 3; i++)
+      await pool.callTool('noget', 'rag_search', {}, { operation: 'search' })
     await waitFor(() => pool.log('noget').some((l) => /no server-to-client stream/.test(l.text)))
     expect(server.requests.filter((r) => r.httpMethod === 'GET').length).toBeLessThanOrEqual(1)
     expect(pool.status('noget').state).toBe('ready')
@@ -279,7 +298,9 @@ describe('HTTP faults', () => {
     await pool.session('docs')
     await first.close()
 
-    const error = await rejection(pool.callTool('docs', 'echo', { text: 'x' }, { operation: 'call' }))
+    const error = await rejection(
+      pool.callTool('docs', 'echo', { text: 'x' }, { operation: 'call' }),
+    )
     expect(error).toMatchObject({ code: 'unreachable', origin: 'local' })
     expect(error.message).toMatch(/connection refused|closed by the other side/)
     const down = await waitForState('docs', 'down')
@@ -305,7 +326,12 @@ describe('HTTP faults', () => {
     await waitForState('docs', 'down')
     await waitFor(() => second.requests.some((r) => r.rpcMethod === 'initialize'))
     await waitForState('docs', 'ready')
-    const result = await pool.callTool('docs', 'echo', { text: 'new session' }, { operation: 'call' })
+    const result = await pool.callTool(
+      'docs',
+      'echo',
+      { text: 'new session' },
+      { operation: 'call' },
+    )
     expect(textOf(result)).toBe('new session')
   })
 
@@ -337,7 +363,9 @@ describe('health probe', () => {
     await pool.session('p')
     await waitFor(() => pool.log('p').some((l) => /health probes use tools\/list/.test(l.text)))
     const listed = server.requests.filter((r) => r.rpcMethod === 'tools/list').length
-    await waitFor(() => server.requests.filter((r) => r.rpcMethod === 'tools/list').length > listed + 1)
+    await waitFor(
+      () => server.requests.filter((r) => r.rpcMethod === 'tools/list').length > listed + 1,
+    )
     expect(pool.status('p').state).toBe('ready')
   })
 })

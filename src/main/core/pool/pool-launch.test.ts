@@ -44,9 +44,9 @@ describe('launched servers', () => {
     const session = await pool.session('local', { timeoutMs: 15_000 })
     const result = await session.callTool('echo', { text: 'launched' }, { operation: 'call' })
     expect(textOf(result)).toBe('launched')
-    expect(pool.log('local').some((l) => l.stream === 'launch' && /listening on/.test(l.text))).toBe(
-      true,
-    )
+    expect(
+      pool.log('local').some((l) => l.stream === 'launch' && /listening on/.test(l.text)),
+    ).toBe(true)
   })
 
   it('waits for the URL port when there is no readyPattern', async () => {
@@ -93,8 +93,16 @@ describe('launched servers', () => {
     const [pid] = pool.pids()
     process.kill(pid!, 'SIGKILL')
     await waitForState('local', 'down')
-    await waitFor(() => pool.pids().some((p) => p !== pid) && pool.status('local').state === 'ready', 15_000)
-    const result = await pool.callTool('local', 'echo', { text: 'relaunched' }, { operation: 'call' })
+    await waitFor(
+      () => pool.pids().some((p) => p !== pid) && pool.status('local').state === 'ready',
+      15_000,
+    )
+    const result = await pool.callTool(
+      'local',
+      'echo',
+      { text: 'relaunched' },
+      { operation: 'call' },
+    )
     expect(textOf(result)).toBe('relaunched')
   })
 })

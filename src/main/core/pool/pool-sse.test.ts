@@ -41,10 +41,15 @@ describe('pool over legacy SSE', () => {
     await pool.session('legacy')
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, n) =>
-        pool.callTool('legacy', 'whoami', {}, {
-          operation: 'search',
-          user: { userId: `u${n}`, sessionTags: [`t${n}`], groups: [] },
-        }),
+        pool.callTool(
+          'legacy',
+          'whoami',
+          {},
+          {
+            operation: 'search',
+            user: { userId: `u${n}`, sessionTags: [`t${n}`], groups: [] },
+          },
+        ),
       ),
     )
     results.forEach((result, n) => {
@@ -64,7 +69,9 @@ describe('pool over legacy SSE', () => {
     await first.close()
     const down = await waitForState('legacy', 'down')
     expect(down).toMatchObject({ lastError: { code: 'unreachable' } })
-    const error = await pool.callTool('legacy', 'echo', { text: 'x' }, { operation: 'call' }).catch((e: unknown) => e)
+    const error = await pool
+      .callTool('legacy', 'echo', { text: 'x' }, { operation: 'call' })
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ConsoleError)
 
     const second = await fixture(first.port)

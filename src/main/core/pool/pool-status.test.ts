@@ -84,7 +84,9 @@ describe('status', () => {
       ['a', 'connecting'],
       ['a', 'ready'],
     ])
-    expect(pool.statuses()).toEqual([{ server: 'a', status: expect.objectContaining({ state: 'ready' }) }])
+    expect(pool.statuses()).toEqual([
+      { server: 'a', status: expect.objectContaining({ state: 'ready' }) },
+    ])
   })
 
   it('shows a disabled server as disabled and refuses its calls', async () => {
@@ -104,7 +106,8 @@ describe('status', () => {
     for (let i = 0; i < 4; i++) await pool.callTool('a', 'fail', {}, { operation: 'search' })
     const degraded = await waitForState('a', 'degraded')
     expect((degraded as { reason: string }).reason).toMatch(/failed \(tool_error\)/)
-    for (let i = 0; i < 8; i++) await pool.callTool('a', 'echo', { text: 'ok' }, { operation: 'search' })
+    for (let i = 0; i < 8; i++)
+      await pool.callTool('a', 'echo', { text: 'ok' }, { operation: 'search' })
     await waitForState('a', 'ready')
   })
 
@@ -112,7 +115,8 @@ describe('status', () => {
     const { pool, waitForState } = testPool({ degraded: { minCalls: 3, p95Ms: 40 } })
     await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
     await pool.session('a')
-    for (let i = 0; i < 5; i++) await pool.callTool('a', 'sleep', { ms: 60 }, { operation: 'search' })
+    for (let i = 0; i < 5; i++)
+      await pool.callTool('a', 'sleep', { ms: 60 }, { operation: 'search' })
     const degraded = await waitForState('a', 'degraded')
     expect((degraded as { reason: string }).reason).toMatch(/slow: p95/)
   })
@@ -121,7 +125,9 @@ describe('status', () => {
     const { pool } = testPool()
     await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
     await pool.dispose()
-    expect(await codeOf(pool.callTool('a', 'echo', {}, { operation: 'call' }))).toBe('not_connected')
+    expect(await codeOf(pool.callTool('a', 'echo', {}, { operation: 'call' }))).toBe(
+      'not_connected',
+    )
   })
 })
 
@@ -129,8 +135,11 @@ describe('health', () => {
   it('measures every call per operation', async () => {
     const { pool } = testPool()
     await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
-    for (let i = 0; i < 5; i++) await pool.callTool('a', 'echo', { text: 'x' }, { operation: 'search' })
-    await pool.callTool('a', 'sleep', { ms: 100 }, { operation: 'discover', timeoutMs: 20 }).catch(() => {})
+    for (let i = 0; i < 5; i++)
+      await pool.callTool('a', 'echo', { text: 'x' }, { operation: 'search' })
+    await pool
+      .callTool('a', 'sleep', { ms: 100 }, { operation: 'discover', timeoutMs: 20 })
+      .catch(() => {})
     const [health] = pool.health('a')
     const search = health!.operations.find((o) => o.operation === 'search')!
     expect(search.calls).toBe(5)

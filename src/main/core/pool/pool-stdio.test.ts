@@ -64,7 +64,10 @@ describe('pool over stdio', () => {
 
   it('passes resolved env secrets to the child', async () => {
     const { pool } = testPool({}, { KB_TOKEN: 's3cr3t' })
-    const config = { ...stdioFixture('kb', 'stdio-server.mjs'), env: { KB_TOKEN: '${env:KB_TOKEN}' } }
+    const config = {
+      ...stdioFixture('kb', 'stdio-server.mjs'),
+      env: { KB_TOKEN: '${env:KB_TOKEN}' },
+    }
     await pool.apply([config])
     const result = await pool.callTool('kb', 'env', { name: 'KB_TOKEN' }, { operation: 'call' })
     expect(textOf(result)).toBe('s3cr3t')
@@ -72,7 +75,10 @@ describe('pool over stdio', () => {
 
   it('waits in action_required naming a missing secret, and recovers on reconnect once set', async () => {
     const { pool, secrets, waitForState } = testPool()
-    const config = { ...stdioFixture('kb', 'stdio-server.mjs'), env: { KB_TOKEN: '${env:KB_TOKEN}' } }
+    const config = {
+      ...stdioFixture('kb', 'stdio-server.mjs'),
+      env: { KB_TOKEN: '${env:KB_TOKEN}' },
+    }
     await pool.apply([config])
     const status = await waitForState('kb', 'action_required')
     expect(status).toMatchObject({ missingSecrets: ['KB_TOKEN'] })
@@ -113,7 +119,9 @@ describe('stdio faults', () => {
     const [pid] = pool.pids()
     const call = pool.callTool('kb', 'sleep', { ms: 10_000 }, { operation: 'search' })
     await waitFor(async () => {
-      const stats = JSON.parse(textOf(await pool.callTool('kb', 'stats', {}, { operation: 'call' })))
+      const stats = JSON.parse(
+        textOf(await pool.callTool('kb', 'stats', {}, { operation: 'call' })),
+      )
       return stats.inFlight === 1
     })
     const killedAt = Date.now()
@@ -180,7 +188,12 @@ describe('stdio faults', () => {
     const stats = async () =>
       JSON.parse(textOf(await pool.callTool('kb', 'stats', {}, { operation: 'call' })))
     const controller = new AbortController()
-    const call = pool.callTool('kb', 'sleep', { ms: 5000 }, { operation: 'search', signal: controller.signal })
+    const call = pool.callTool(
+      'kb',
+      'sleep',
+      { ms: 5000 },
+      { operation: 'search', signal: controller.signal },
+    )
     await waitFor(async () => (await stats()).inFlight === 1)
     controller.abort()
     const error = await rejection(call)
@@ -193,10 +206,15 @@ describe('stdio faults', () => {
 describe('stdio protocol repairs', () => {
   it('tolerates replies without "jsonrpc" and with extra top-level keys', async () => {
     const { pool } = testPool()
-    await pool.apply([stdioFixture('raw', 'raw-stdio-server.mjs', ['--no-jsonrpc', '--extra-keys'])])
+    await pool.apply([
+      stdioFixture('raw', 'raw-stdio-server.mjs', ['--no-jsonrpc', '--extra-keys']),
+    ])
     const result = await pool.callTool('raw', 'echo', { text: 'bent' }, { operation: 'call' })
     expect(textOf(result)).toBe('bent')
-    const notes = pool.log('raw').filter((l) => l.stream === 'pool').map((l) => l.text)
+    const notes = pool
+      .log('raw')
+      .filter((l) => l.stream === 'pool')
+      .map((l) => l.text)
     expect(notes.some((n) => /jsonrpc/.test(n))).toBe(true)
     expect(notes.some((n) => /served_by/.test(n))).toBe(true)
   })
