@@ -41,7 +41,10 @@ export const serversRequests = {
   /** Drops the server's connection (and launched process) and connects again now. */
   'pool:reconnect': z.object({ server: serverId }),
   /** The last lines of a server's stderr / launch output / pool notes, oldest first. */
-  'pool:log': z.object({ server: serverId, limit: z.number().int().positive().max(5000).optional() }),
+  'pool:log': z.object({
+    server: serverId,
+    limit: z.number().int().positive().max(5000).optional(),
+  }),
   /** Tools the server listed at connect time (`refresh` lists them again). */
   'pool:tools': z.object({ server: serverId, refresh: z.boolean().optional() }),
 }
