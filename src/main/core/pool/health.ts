@@ -156,9 +156,15 @@ export class HealthTracker {
     const now = this.now()
     const limited = this.rateLimitExhausted(now)
     if (limited) return { reason: limited }
-    const window = this.overall.samples
-      .filter((s) => s.at >= now - this.options.windowMs && (!s.code || SERVER_FAULTS.has(s.code)))
-      .slice(-thresholds.calls)
+    // Newest first, only as far back as needed: this runs after every call.
+    const window: Sample[] = []
+    const since = now - this.options.windowMs
+    const samples = this.overall.samples
+    for (let i = samples.length - 1; i >= 0 && window.length < thresholds.calls; i--) {
+      const sample = samples[i]!
+      if (sample.at < since) break
+      if (!sample.code || SERVER_FAULTS.has(sample.code)) window.unshift(sample)
+    }
     if (window.length < thresholds.minCalls) return undefined
     const failed = window.filter((s) => s.code)
     if (failed.length / window.length >= thresholds.errorRate) {

@@ -220,7 +220,8 @@ const repairReplies =
         headers: response.headers,
       })
     }
-    if (request.rpc?.kind !== 'request') return response
+    // Legacy SSE answers POSTs with 202 and sends replies on its stream (repaired above).
+    if (request.rpc?.kind !== 'request' || options.transport === 'sse') return response
     return repairJsonReply(response, request.rpc, options, onOutcome)
   }
 
@@ -231,9 +232,18 @@ async function repairJsonReply(
   onOutcome: (outcome: RepairOutcome) => void,
 ): Promise<Response> {
   const text = await response.text()
-  const headers = new Headers(response.headers)
-  headers.set('content-type', 'application/json')
-  const init = { status: response.status, statusText: response.statusText, headers }
+  const init = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  }
+  const isJson = (response.headers.get('content-type') ?? '').includes('application/json')
+  if (!isJson) {
+    // Some servers label JSON as text/plain (or nothing); what matters is the body.
+    const headers = new Headers(response.headers)
+    headers.set('content-type', 'application/json')
+    init.headers = headers
+  }
   if (text.trim() === '') {
     const problem = `empty HTTP ${response.status} body`
     options.tracker.markProtocolError(rpc.id, problem)

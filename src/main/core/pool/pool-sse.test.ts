@@ -61,6 +61,20 @@ describe('pool over legacy SSE', () => {
     })
   })
 
+  it('classifies a JSON-RPC error sent on the stream as server_error from the server', async () => {
+    const server = await fixture()
+    const { pool } = testPool()
+    await pool.apply([sse('legacy', server.url)])
+    const error = await pool
+      .request('legacy', 'resources/list', undefined, { operation: 'discover' })
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: 'server_error',
+      origin: 'server',
+      details: { rpcCode: -32601 },
+    })
+  })
+
   it('reconnects with a new session after the server restarts', async () => {
     const first = await startHttpFixture({ transport: 'sse' })
     const { pool, waitForState } = testPool()

@@ -3,50 +3,56 @@ import { repairText, type RepairOutcome } from './repair'
 /**
  * Repairs the JSON-RPC messages inside a `text/event-stream` body, event by event, leaving every
  * other event (the legacy SSE `endpoint` event, comments, keep-alives) untouched. Events whose
- * data needs no repair are passed through as they came.
+ * data needs no repair are passed through as they came. One transform stage, so a clean
+ * stream costs little more than the bytes it carries.
  */
 export function repairEventStream(
   body: ReadableStream<Uint8Array>,
   onOutcome: (outcome: RepairOutcome) => void,
 ): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
   let pending = ''
-  let event: string[] = []
 
-  const flushEvent = (controller: TransformStreamDefaultController<string>): void => {
-    const lines = event
-    event = []
-    if (lines.length === 0) return
-    controller.enqueue(`${repairEvent(lines, onOutcome).join('\n')}\n\n`)
+  /** Emits every complete event in `pending`; keeps an unfinished one for the next chunk. */
+  const drain = (controller: TransformStreamDefaultController<Uint8Array>, final: boolean) => {
+    let out = ''
+    for (;;) {
+      const end = eventEnd(pending)
+      if (!end) break
+      out += repairEvent(pending.slice(0, end.index), onOutcome)
+      pending = pending.slice(end.index + end.length)
+    }
+    if (final && pending.trim() !== '') {
+      out += repairEvent(pending, onOutcome)
+      pending = ''
+    }
+    if (out !== '') controller.enqueue(encoder.encode(out))
   }
 
-  const splitter = new TransformStream<string, string>({
-    transform(chunk, controller) {
-      pending += chunk
-      let start = 0
-      for (let i = 0; i < pending.length; i++) {
-        const char = pending[i]
-        if (char !== '\n' && char !== '\r') continue
-        const line = pending.slice(start, i)
-        if (char === '\r' && pending[i + 1] === '\n') i++
-        start = i + 1
-        if (line === '') flushEvent(controller)
-        else event.push(line)
-      }
-      pending = pending.slice(start)
-    },
-    flush(controller) {
-      if (pending !== '') event.push(pending)
-      flushEvent(controller)
-    },
-  })
-
-  return body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(splitter)
-    .pipeThrough(new TextEncoderStream())
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true })
+        drain(controller, false)
+      },
+      flush(controller) {
+        pending += decoder.decode()
+        drain(controller, true)
+      },
+    }),
+  )
 }
 
-function repairEvent(lines: string[], onOutcome: (outcome: RepairOutcome) => void): string[] {
+/** Where the first event ends: its blank-line separator, in any of SSE's line endings. */
+function eventEnd(text: string): { index: number; length: number } | undefined {
+  const match = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/.exec(text)
+  return match ? { index: match.index, length: match[0].length } : undefined
+}
+
+/** One event's text (without its separator) → the text to emit, separator included. */
+function repairEvent(raw: string, onOutcome: (outcome: RepairOutcome) => void): string {
+  const lines = raw.split(/\r\n|\r|\n/)
   let type = 'message'
   const data: string[] = []
   const other: string[] = []
@@ -61,18 +67,19 @@ function repairEvent(lines: string[], onOutcome: (outcome: RepairOutcome) => voi
       other.push(line)
     }
   }
-  if (type !== 'message' || data.length === 0) return lines
+  const same = `${lines.join('\n')}\n\n`
+  if (type !== 'message' || data.length === 0) return same
   const outcomes = repairText(data.join('\n'))
-  const clean = outcomes.length === 1 && outcomes[0]!.fixes.length === 0 && !outcomes[0]!.problem
-  if (clean) return lines
-  const repaired: string[] = [...other]
+  if (outcomes.length === 1 && outcomes[0]!.fixes.length === 0 && !outcomes[0]!.problem) {
+    return same
+  }
+  // One message per event; an event left without data is dropped by SSE parsers, which is
+  // what an unusable one needs.
+  let out = ''
   for (const outcome of outcomes) {
     onOutcome(outcome)
-    if (!outcome.message) continue
-    // One message per event: a blank line ends the previous one.
-    if (repaired.length > other.length) repaired.push('')
-    repaired.push(`data: ${JSON.stringify(outcome.message)}`)
+    if (outcome.message)
+      out += `${[...other, `data: ${JSON.stringify(outcome.message)}`].join('\n')}\n\n`
   }
-  // An event left without data is dropped by SSE parsers, which is what an unusable one needs.
-  return repaired
+  return out === '' ? `${other.join('\n')}\n\n` : out
 }
