@@ -5,7 +5,8 @@ import { runInCall, type CallContext } from './call-context'
  * Runs `fn` as part of `context` with a deadline and an optional outside signal. Either one
  * aborts the signal `fn` receives (which the HTTP layer passes to `fetch`, so the request is
  * really cancelled) and settles the result at once, even if `fn` ignores its signal. The
- * context records which of the two it was, so the error is ours, not the server's.
+ * context records which of the two it was, so the error is ours, not the server's. A call that
+ * fails for any other reason has its signal aborted too.
  */
 export async function runBounded<T>(
   context: CallContext,
@@ -33,6 +34,10 @@ export async function runBounded<T>(
   context.signal = signal
   try {
     return await Promise.race([runInCall(context, () => fn(signal)), aborted])
+  } catch (error) {
+    // Whatever ended the call, nothing it started (an HTTP request) may linger.
+    controller.abort(error)
+    throw error
   } finally {
     clock.clearTimeout(timer)
     outside?.removeEventListener('abort', onOutsideAbort)

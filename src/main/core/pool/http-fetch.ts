@@ -73,7 +73,7 @@ export function createHttpFetch(options: HttpFetchOptions): FetchLike {
 
 function describe(url: string | URL, init: RequestInit): WireRequest {
   const httpMethod = (init.method ?? 'GET').toUpperCase()
-  const request: WireRequest = { url: new URL(url), init, httpMethod }
+  const request: WireRequest = { url: url instanceof URL ? url : new URL(url), init, httpMethod }
   if (httpMethod === 'POST' && typeof init.body === 'string') request.rpc = rpcInfo(init.body)
   return request
 }
@@ -98,7 +98,9 @@ const withCallContext =
   (options: HttpFetchOptions): Layer =>
   (next) =>
   (request) => {
-    const headers = new Headers(request.init.headers)
+    // The SDK builds a fresh Headers object per request: adding to it is safe.
+    const given = request.init.headers
+    const headers = given instanceof Headers ? given : new Headers(given)
     for (const [name, value] of Object.entries(options.headers)) {
       if (!headers.has(name)) headers.set(name, value)
     }
@@ -109,11 +111,11 @@ const withCallContext =
       if (call.user.humanUid) headers.set('x-human-uid', call.user.humanUid)
     }
     const init: RequestInit = { ...request.init, headers }
-    // Only a request is bound to the call: its cancellation notification must still go out.
+    // A request follows its call's signal (which the pool also aborts when the call fails for
+    // any reason, a closed connection included). A notification keeps the transport's: the
+    // cancellation of an aborted call must still go out.
     if (call && request.rpc?.kind === 'request') {
-      const signals = [request.init.signal, call.signal].filter((s): s is AbortSignal => !!s)
-      if (signals.length > 0)
-        init.signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals)
+      if (call.signal) init.signal = call.signal
       return next({ ...request, init, call })
     }
     return next({ ...request, init })
