@@ -66,6 +66,17 @@ describe.each([
   })
 })
 
+describe('connecting', () => {
+  it('shares one pending connect between concurrent callers', async () => {
+    const server = await fixture({ transport: 'http', json: true })
+    const { pool } = testPool()
+    await pool.apply([http('docs', server.url)])
+    const sessions = await Promise.all(Array.from({ length: 5 }, () => pool.session('docs')))
+    expect(new Set(sessions).size).toBe(1)
+    expect(server.requests.filter((r) => r.rpcMethod === 'initialize')).toHaveLength(1)
+  })
+})
+
 describe('HTTP fetch layers', () => {
   it('sends each concurrent call the headers of its own user on one Client', async () => {
     const server = await fixture({ transport: 'http', json: true })
@@ -189,6 +200,46 @@ describe('HTTP fetch layers', () => {
 
     secrets.env.KEY = 'right-key'
     expect((await pool.reconnect('ragbox')).status.state).toBe('ready')
+  })
+
+  it("classifies a server's -32000/-32001 by origin, not by number", async () => {
+    const server = await quirky({
+      hangTools: ['hang'],
+      rpcErrors: {
+        locked: { code: -32000, message: 'Unauthorized: invalid API key' },
+        busy: { code: -32001, message: 'Rate limited' },
+        odd: { code: -32001, message: 'Vault is being re-indexed' },
+      },
+    })
+    const { pool } = testPool()
+    await pool.apply([http('ragbox', server.url)])
+    const call = (tool: string, timeoutMs?: number) =>
+      rejection(
+        pool.callTool(
+          'ragbox',
+          tool,
+          {},
+          { operation: 'search', ...(timeoutMs ? { timeoutMs } : {}) },
+        ),
+      )
+    expect(await call('locked')).toMatchObject({
+      code: 'unauthorized',
+      origin: 'server',
+      details: { rpcCode: -32000 },
+    })
+    expect(await call('busy')).toMatchObject({
+      code: 'rate_limited',
+      origin: 'server',
+      details: { rpcCode: -32001 },
+    })
+    expect(await call('odd')).toMatchObject({
+      code: 'server_error',
+      origin: 'server',
+      details: { rpcCode: -32001 },
+    })
+    expect(await call('hang', 100)).toMatchObject({ code: 'timeout', origin: 'local' })
+    // A JSON-RPC "unauthorized" on one call does not mark the server as needing a new key.
+    expect(pool.status('ragbox').state).not.toBe('action_required')
   })
 
   it('keeps non-standard result keys (spec 000) as the server sent them', async () => {

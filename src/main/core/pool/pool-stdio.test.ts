@@ -140,6 +140,18 @@ describe('stdio faults', () => {
     expect(textOf(result)).toBe('back')
   })
 
+  it('kills the child of a connect whose initialize fails', async () => {
+    const { pool, waitForState } = testPool()
+    await pool.apply([
+      { ...stdioFixture('stuck', 'raw-stdio-server.mjs', ['--hang-initialize']), timeoutMs: 300 },
+    ])
+    const down = await waitForState('stuck', 'down')
+    expect(down).toMatchObject({ lastError: { code: 'timeout', origin: 'local' } })
+    const line = pool.log('stuck').find((l) => /raw stdio server pid/.test(l.text))
+    const pid = Number(/pid (\d+)/.exec(line!.text)![1])
+    await waitFor(() => !isAlive(pid), 3000, 'the child to be gone')
+  })
+
   it('leaves no child process alive after dispose', async () => {
     const { pool } = testPool()
     await pool.apply([stdioFixture('a', 'stdio-server.mjs'), stdioFixture('b', 'stdio-server.mjs')])
