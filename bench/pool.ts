@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ServerConfig } from '../src/shared/config/schema'
 import { EventBus } from '../src/main/core/events'
 import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
+import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
 import { ConnectionPool } from '../src/main/core/pool/pool'
 import {
   median,
@@ -74,22 +75,12 @@ function bareTransport(variant: Variant, url: string | undefined): Transport {
 }
 
 function poolConfig(variant: Variant, url: string | undefined): ServerConfig {
-  return {
+  return serverConfig({
     id: 'bench',
     transport: variant.transport,
-    ...(url ? { url } : { command: process.execPath, args: [fixture('stdio-server.mjs')] }),
-    args: url ? [] : [fixture('stdio-server.mjs')],
-    env: {},
-    headers: {},
-    groups: [],
-    isExclusive: false,
-    enabled: true,
-    dialect: 'auto',
     timeoutMs: 15_000,
-    ui: {},
-    dataSources: [],
-    origin: 'bench',
-  }
+    ...(url ? { url } : { command: process.execPath, args: [fixture('stdio-server.mjs')] }),
+  })
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {

@@ -1,16 +1,8 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../../shared/config/schema'
-import {
-  createTestPool,
-  fixture,
-  freePort,
-  isAlive,
-  serverConfig,
-  textOf,
-  type TestPool,
-} from './fixtures/helpers'
+import { fixture, freePort, isAlive, serverConfig, textOf, useTestScope } from './fixtures/helpers'
 
 // @modelcontextprotocol/server-everything: the reference server of the MCP project, which this
 // project did not write. Its HTTP modes listen on every interface, so they run with a preload
@@ -22,11 +14,7 @@ const everything = join(
   'dist/index.js',
 )
 
-let current: TestPool | undefined
-afterEach(async () => {
-  await current?.pool.dispose()
-  current = undefined
-})
+const testPool = useTestScope().pool
 
 async function launched(
   id: string,
@@ -67,8 +55,7 @@ describe('server-everything over every transport', () => {
       config: () => launched('everything', 'streamableHttp', 'listening on port'),
     },
   ])('connects, lists tools, calls echo, pings and closes over $transport', async ({ config }) => {
-    current = createTestPool()
-    const { pool } = current
+    const { pool } = testPool()
     await pool.apply([await config()])
     const session = await pool.session('everything', { timeoutMs: 20_000 })
     expect(session.serverInfo?.name).toBeTruthy()

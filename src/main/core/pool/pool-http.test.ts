@@ -1,44 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { describe, expect, it } from 'vitest'
 import type { ActingUser } from '../../../shared/model/user'
-import { createTestPool, serverConfig, textOf, waitFor, type TestPool } from './fixtures/helpers'
+import { rejection, serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
 import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
 import { startQuirkyServer, type QuirkyOptions, type QuirkyServer } from './fixtures/quirky-http'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function testPool(...args: Parameters<typeof createTestPool>): TestPool {
-  const pool = createTestPool(...args)
-  cleanups.push(() => pool.pool.dispose())
-  return pool
-}
+const scope = useTestScope()
+const testPool = scope.pool
 
 async function fixture(options: Parameters<typeof startHttpFixture>[0]): Promise<HttpFixture> {
   const server = await startHttpFixture(options)
-  cleanups.push(() => server.close())
+  scope.defer(() => server.close())
   return server
 }
 
 async function quirky(options: QuirkyOptions): Promise<QuirkyServer> {
   const server = await startQuirkyServer(options)
-  cleanups.push(() => server.close())
+  scope.defer(() => server.close())
   return server
 }
 
 const http = (id: string, url: string, extra: Parameters<typeof serverConfig>[0] | object = {}) =>
   serverConfig({ id, transport: 'http', url, ...extra })
-
-const rejection = async (promise: Promise<unknown>): Promise<ConsoleError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ConsoleError)
-  return error as ConsoleError
-}
 
 const user = (n: number): ActingUser => ({
   userId: `user${n}@example.com`,

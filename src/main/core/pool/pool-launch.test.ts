@@ -1,25 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
-  createTestPool,
   fixture,
   freePort,
   isAlive,
   serverConfig,
   textOf,
+  useTestScope,
   waitFor,
-  type TestPool,
 } from './fixtures/helpers'
 
-let current: TestPool | undefined
-afterEach(async () => {
-  await current?.pool.dispose()
-  current = undefined
-})
-
-function testPool(...args: Parameters<typeof createTestPool>): TestPool {
-  current = createTestPool(...args)
-  return current
-}
+const testPool = useTestScope().pool
 
 /** An HTTP fixture server the pool launches itself on a free loopback port. */
 async function launchedHttp(id: string, readyPattern?: string, extraArgs: string[] = []) {

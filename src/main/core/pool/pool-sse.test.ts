@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
-import { createTestPool, serverConfig, textOf, waitFor, type TestPool } from './fixtures/helpers'
+import { serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
 import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-function testPool(...args: Parameters<typeof createTestPool>): TestPool {
-  const pool = createTestPool(...args)
-  cleanups.push(() => pool.pool.dispose())
-  return pool
-}
+const scope = useTestScope()
+const testPool = scope.pool
 
 async function fixture(port?: number): Promise<HttpFixture> {
   const server = await startHttpFixture({ transport: 'sse', ...(port ? { port } : {}) })
-  cleanups.push(() => server.close())
+  scope.defer(() => server.close())
   return server
 }
 

@@ -1,24 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
-import {
-  createTestPool,
-  isAlive,
-  stdioFixture,
-  textOf,
-  waitFor,
-  type TestPool,
-} from './fixtures/helpers'
+import { isAlive, stdioFixture, textOf, useTestScope, waitFor } from './fixtures/helpers'
 
-let current: TestPool | undefined
-afterEach(async () => {
-  await current?.pool.dispose()
-  current = undefined
-})
-
-function testPool(...args: Parameters<typeof createTestPool>): TestPool {
-  current = createTestPool(...args)
-  return current
-}
+const testPool = useTestScope().pool
 
 const codeOf = (promise: Promise<unknown>): Promise<unknown> =>
   promise.then(

@@ -1,33 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
-import {
-  createTestPool,
-  isAlive,
-  stdioFixture,
-  textOf,
-  waitFor,
-  type TestPool,
-} from './fixtures/helpers'
+import { describe, expect, it } from 'vitest'
+import type { ConsoleError } from '../../../shared/errors'
+import { isAlive, rejection, stdioFixture, textOf, useTestScope, waitFor } from './fixtures/helpers'
 
-let current: TestPool | undefined
-afterEach(async () => {
-  await current?.pool.dispose()
-  current = undefined
-})
-
-function testPool(...args: Parameters<typeof createTestPool>): TestPool {
-  current = createTestPool(...args)
-  return current
-}
-
-const rejection = async (promise: Promise<unknown>): Promise<ConsoleError> => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ConsoleError)
-  return error as ConsoleError
-}
+const testPool = useTestScope().pool
 
 describe('pool over stdio', () => {
   it('connects, lists the tools and calls one', async () => {
