@@ -427,7 +427,9 @@ export class ServerConnection {
     if (this.closed || this.active !== active) return
     const failure = outcome.error
     if (!failure) {
-      this.afterSuccess()
+      // A probe carries no user and may not need credentials: only a real call clears
+      // `action_required`.
+      if (this.keeper.current.state !== 'action_required') this.afterSuccess()
       if (!this.keeper.scheduled) this.scheduleProbe()
     } else if (failure.code === 'unauthorized') {
       this.keeper.actionRequired(failure)
@@ -447,6 +449,8 @@ export class ServerConnection {
     timeoutMs?: number,
     used: OpenedClient | undefined = this.active,
   ): ConsoleError {
+    // Whatever a call ran into while its server was being removed, the removal is the cause.
+    if (this.closed && !context.cancelled && !context.timedOut) return removedError(this.serverId)
     return classifyError(error, {
       serverId: this.serverId,
       operation: context.operation,

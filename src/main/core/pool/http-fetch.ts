@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { ConsoleError } from '../../../shared/errors'
 import type { RateLimitInfo } from '../../../shared/model/server'
 import { currentCall, type CallContext, type CallTracker } from './call-context'
 import { malformedReply, repairText, type RepairOutcome } from './repair'
@@ -106,9 +107,10 @@ const withCallContext =
     }
     const call = request.httpMethod === 'POST' ? currentCall() : undefined
     if (call?.user) {
-      headers.set('x-user-id', call.user.userId)
-      headers.set('x-session-tags', JSON.stringify(call.user.sessionTags))
-      if (call.user.humanUid) headers.set('x-human-uid', call.user.humanUid)
+      headers.set('x-user-id', headerValue('user id', call.user.userId))
+      headers.set('x-session-tags', asciiJson(call.user.sessionTags))
+      if (call.user.humanUid)
+        headers.set('x-human-uid', headerValue('human uid', call.user.humanUid))
     }
     const init: RequestInit = { ...request.init, headers }
     // A request follows its call's signal (which the pool also aborts when the call fails for
@@ -120,6 +122,24 @@ const withCallContext =
     }
     return next({ ...request, init })
   }
+
+/** HTTP header values carry visible ASCII only; anything else is refused up front. */
+function headerValue(what: string, value: string): string {
+  if (/^[\x20-\x7e]*$/.test(value)) return value
+  throw new ConsoleError({
+    code: 'invalid_argument',
+    origin: 'local',
+    message: `the acting user's ${what} ${JSON.stringify(value)} has characters an HTTP header cannot carry; use an ASCII id`,
+  })
+}
+
+/** JSON with every non-ASCII character escaped, so any tag fits in a header and parses back. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
 
 const observe =
   (options: HttpFetchOptions): Layer =>

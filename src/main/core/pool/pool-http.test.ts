@@ -81,6 +81,42 @@ describe('HTTP fetch layers', () => {
     expect(server.requests.filter((r) => r.rpcMethod === 'initialize')).toHaveLength(1)
   })
 
+  it('escapes non-ASCII session tags so they parse back exactly', async () => {
+    const server = await fixture({ transport: 'http', json: true })
+    const { pool } = testPool()
+    await pool.apply([http('docs', server.url)])
+    const tags = ['région:nord', '部署:営業']
+    const result = await pool.callTool(
+      'docs',
+      'whoami',
+      {},
+      {
+        operation: 'search',
+        user: { userId: 'u1', sessionTags: tags, groups: [] },
+      },
+    )
+    expect(JSON.parse(JSON.parse(textOf(result)).sessionTags)).toEqual(tags)
+  })
+
+  it('refuses a user id that an HTTP header cannot carry, naming it', async () => {
+    const server = await fixture({ transport: 'http', json: true })
+    const { pool } = testPool()
+    await pool.apply([http('docs', server.url)])
+    const error = await rejection(
+      pool.callTool(
+        'docs',
+        'whoami',
+        {},
+        {
+          operation: 'search',
+          user: { userId: 'zoë@example.com', sessionTags: [], groups: [] },
+        },
+      ),
+    )
+    expect(error).toMatchObject({ code: 'invalid_argument', origin: 'local' })
+    expect(error.message).toMatch(/zoë@example.com/)
+  })
+
   it('sends no user headers on a call without a user', async () => {
     const server = await fixture({ transport: 'http', json: true })
     const { pool } = testPool()

@@ -47,6 +47,18 @@ describe('apply', () => {
     expect((await pool.apply([a], { a: 'h2' })).changed).toEqual(['a'])
   })
 
+  it('fails a call in flight on a removed server with not_connected', async () => {
+    const { pool } = testPool()
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
+    const call = pool.callTool('a', 'sleep', { ms: 5000 }, { operation: 'search' })
+    await waitFor(async () => {
+      const stats = JSON.parse(textOf(await pool.callTool('a', 'stats', {}, { operation: 'call' })))
+      return stats.inFlight === 1
+    })
+    await pool.apply([])
+    expect(await codeOf(call)).toBe('not_connected')
+  })
+
   it('fails the calls of a replaced connection with not_connected', async () => {
     const { pool } = testPool()
     const a = stdioFixture('a', 'stdio-server.mjs')
