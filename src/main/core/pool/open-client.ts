@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { ServerConfig } from '../../../shared/config/schema'
@@ -46,8 +46,6 @@ export interface CreateClientOptions {
   skipHandshake: boolean
   hooks: WireHooks
   clientInfo: { name: string; version: string }
-  /** Underlying fetch for HTTP transports (tests and benchmarks only). */
-  fetch?: FetchLike
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -75,7 +73,6 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       onRepair: hooks.onRepair,
       onRateLimit: hooks.onRateLimit,
       onNote: hooks.onNote,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
     })
     inner =
       config.transport === 'sse'
