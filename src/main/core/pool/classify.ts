@@ -174,7 +174,7 @@ function httpError(make: Make, input: ClassifyInput, status: number, error: unkn
 
 function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): ConsoleError {
   const { serverId: server, operation } = input
-  const details: Record<string, unknown> = { rpcCode: rpc.code }
+  const details: Record<string, unknown> = { code: rpc.code }
   const data = rpc.data as { httpStatusCode?: unknown; status?: unknown } | undefined
   const httpish = Number(data?.httpStatusCode ?? data?.status)
   const said = `${rpc.message} (JSON-RPC ${rpc.code})`

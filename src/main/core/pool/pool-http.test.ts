@@ -243,17 +243,17 @@ describe('HTTP fetch layers', () => {
     expect(await call('locked')).toMatchObject({
       code: 'unauthorized',
       origin: 'server',
-      details: { rpcCode: -32000 },
+      details: { code: -32000 },
     })
     expect(await call('busy')).toMatchObject({
       code: 'rate_limited',
       origin: 'server',
-      details: { rpcCode: -32001 },
+      details: { code: -32001 },
     })
     expect(await call('odd')).toMatchObject({
       code: 'server_error',
       origin: 'server',
-      details: { rpcCode: -32001 },
+      details: { code: -32001 },
     })
     expect(await call('hang', 100)).toMatchObject({ code: 'timeout', origin: 'local' })
     // A JSON-RPC "unauthorized" on one call does not mark the server as needing a new key.

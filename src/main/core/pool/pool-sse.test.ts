@@ -63,7 +63,7 @@ describe('pool over legacy SSE', () => {
     expect(error).toMatchObject({
       code: 'server_error',
       origin: 'server',
-      details: { rpcCode: -32601 },
+      details: { code: -32601 },
     })
   })
 
