@@ -1,7 +1,6 @@
 import packageJson from '../../../package.json'
 import type { AppInfo } from '../../shared/ipc/app'
-import type { RegistrySource } from '../../shared/model/registry'
-import { resolveRegistrySource } from './config/lookup'
+import { RegistryStore } from './config/store'
 import { EventBus } from './events'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
 
@@ -13,6 +12,8 @@ export interface CoreOptions {
   env?: NodeJS.ProcessEnv
   /** Extra runtime versions to report, e.g. Electron's. */
   versions?: Record<string, string>
+  /** Reload the registry when its files change (default true; one-shot CLI commands say false). */
+  watch?: boolean
 }
 
 /**
@@ -23,21 +24,33 @@ export class Core {
   readonly events = new EventBus()
   readonly dataDir: string
   readonly env: NodeJS.ProcessEnv
-  private readonly registrySource: RegistrySource
+  /** rag-mcp.json: the running registry, live reload, safe save and import. */
+  readonly registry: RegistryStore
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
-    this.registrySource = resolveRegistrySource({
-      dataDir: this.dataDir,
-      env: this.env,
-      ...(options.configPath ? { configPath: options.configPath } : {}),
+    this.registry = new RegistryStore({
+      lookup: {
+        dataDir: this.dataDir,
+        env: this.env,
+        ...(options.configPath ? { configPath: options.configPath } : {}),
+      },
+      events: this.events,
+      watch: options.watch ?? true,
     })
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {
-    return new Core(options)
+    const core = new Core(options)
+    try {
+      await core.registry.start()
+    } catch (error) {
+      await core.dispose()
+      throw error
+    }
+    return core
   }
 
   info(): AppInfo {
@@ -47,7 +60,7 @@ export class Core {
       versions: { node: process.versions.node, ...this.options.versions },
       platform: process.platform,
       dataDir: this.dataDir,
-      registry: this.registrySource,
+      registry: this.registry.current().source,
     }
   }
 
@@ -55,6 +68,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.registry.dispose()
     this.events.clear()
   }
 }

@@ -1,6 +1,7 @@
 import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared/ipc/contract'
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
+import { registryHandlers } from '../config/handlers'
 
 /** One handler per channel; a channel without a handler does not compile. */
 export type Handlers = {
@@ -21,5 +22,6 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    ...registryHandlers(core.registry, core.env),
   } satisfies Handlers
 }
