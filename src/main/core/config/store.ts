@@ -69,13 +69,17 @@ export class RegistryStore {
   private queue: Promise<unknown> = Promise.resolve()
   private watchReloadQueued = false
   private disposed = false
+  private readonly counts = { watchEvents: 0, reloads: 0, unchangedOnDisk: 0 }
 
   constructor(private readonly options: RegistryStoreOptions) {
     this.embedded = options.embedded ?? (() => loadEmbeddedRegistry())
     this.now = options.now ?? Date.now
     this.registry = { source: this.resolveSource(), servers: [], hashes: {}, warnings: [] }
     this.watchers = new FileWatchers(
-      () => this.scheduleWatchReload(),
+      () => {
+        this.counts.watchEvents++
+        this.scheduleWatchReload()
+      },
       (path, error) => options.log?.warn('registry watcher failed', { path, error }),
     )
   }
@@ -109,6 +113,22 @@ export class RegistryStore {
   /** Diagnostics while the files on disk are invalid (the registry is then the last good one). */
   invalidState(): { at: number; diagnostics: Diagnostic[] } | undefined {
     return this.invalid
+  }
+
+  /**
+   * How many watcher events arrived, how many reloads ran, and how many watch reloads found
+   * the files exactly as last read (our own saves, touches) and so did nothing.
+   */
+  counters(): { watchEvents: number; reloads: number; unchangedOnDisk: number } {
+    return { ...this.counts }
+  }
+
+  /** Resolves once every queued reload and save has finished. */
+  async whenIdle(): Promise<void> {
+    for (let queue = this.queue; ; queue = this.queue) {
+      await queue
+      if (queue === this.queue && !this.watchReloadQueued) return
+    }
   }
 
   /** The last {@link HISTORY_LIMIT} reloads, oldest first. */
@@ -325,12 +345,15 @@ export class RegistryStore {
     const unchangedOnDisk = readKey === this.lastReadKey
     this.lastReadKey = readKey
     const at = this.now()
-    const durationMs = performance.now() - started
-    const previous = this.lastEvent()
-    if (trigger === 'watch' && unchangedOnDisk && previous)
+    const previous = this.events.at(-1)
+    if (trigger === 'watch' && unchangedOnDisk && previous) {
+      this.counts.unchangedOnDisk++
       return { event: previous, emitted: false }
+    }
+    this.counts.reloads++
 
     if (!result.build.ok) {
+      const durationMs = performance.now() - started
       const diagnostics = result.build.diagnostics
       const event: ReloadEvent = {
         at,
@@ -358,21 +381,18 @@ export class RegistryStore {
         this.invalid !== undefined ||
         stableStringify([next.source, next.warnings]) !==
           stableStringify([this.registry.source, this.registry.warnings]))
+    const durationMs = performance.now() - started
     const event: ReloadEvent = { at, trigger, outcome: 'applied', durationMs, source, diff }
     this.registry = next
     this.invalid = undefined
     if (emitted || trigger === 'startup') this.appliedAt = at
-    if (emitted || trigger !== 'watch') this.record(event)
+    this.record(event)
     if (emitted) {
       this.options.events?.emit('registry:updated', { ...diff, at, durationMs, source, trigger })
       for (const listener of this.updatedListeners) safely(() => listener(next, diff))
       this.options.log?.info('registry applied', { trigger, ...diff, durationMs })
     }
     return { event, emitted }
-  }
-
-  private lastEvent(): ReloadEvent | undefined {
-    return this.events.at(-1)
   }
 
   private record(event: ReloadEvent): void {
