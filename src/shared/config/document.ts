@@ -271,7 +271,8 @@ function readForm(doc: RegistryDocument, root: Node): void {
 /** Ids appear in keychain accounts (`<id>/<NAME>`) and CLI selectors (`SERVER:SOURCE`). */
 export function checkServerId(id: string): string | undefined {
   if (id.trim() === '') return 'a server id must not be empty: name the server'
-  if (/[/:\\]|\$\{|[\u0000-\u001f]/.test(id)) {
+  const control = [...id].some((char) => char.charCodeAt(0) < 0x20)
+  if (control || /[/:\\]|\$\{/.test(id)) {
     return `server id '${id.slice(0, 40)}' must not contain '/', '\\', ':', '\${' or control characters: rename it`
   }
   return undefined

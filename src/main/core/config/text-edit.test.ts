@@ -32,7 +32,7 @@ describe('text edits that keep the file as the user wrote it', () => {
   it('adds a whole entry to the root, laid out on its own lines', () => {
     const text = '{\r\n  "a": { "url": "x" }\r\n}\r\n'
     expect(setValue(text, ['b'], { url: 'y', args: ['1'] })).toBe(
-      '{\r\n  "a": { "url": "x" },\r\n  "b": {\r\n    "url": "y",\r\n    "args": [\r\n      "1"\r\n    ]\r\n  }\r\n}\r\n',
+      '{\r\n  "a": { "url": "x" },\r\n  "b": {\r\n    "url": "y",\r\n    "args": ["1"]\r\n  }\r\n}\r\n',
     )
   })
 

@@ -43,8 +43,28 @@ function inlineJson(value: unknown): string {
   return JSON.stringify(value)
 }
 
-const blockJson = (value: unknown, indent: string, layout: Layout): string =>
-  JSON.stringify(value, null, layout.unit).split('\n').join(`${layout.eol}${indent}`)
+/** Multi-line JSON at `indent`; short lists of plain values stay on one line. */
+function blockJson(value: unknown, indent: string, layout: Layout): string {
+  const inner = indent + layout.unit
+  if (Array.isArray(value)) {
+    const inline = inlineJson(value)
+    if (value.every((item) => item === null || typeof item !== 'object') && inline.length <= 60) {
+      return inline
+    }
+    if (value.length === 0) return '[]'
+    const items = value.map((item) => `${inner}${blockJson(item, inner, layout)}`)
+    return `[${layout.eol}${items.join(`,${layout.eol}`)}${layout.eol}${indent}]`
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+    if (entries.length === 0) return '{}'
+    const lines = entries.map(
+      ([k, v]) => `${inner}${JSON.stringify(k)}: ${blockJson(v, inner, layout)}`,
+    )
+    return `{${layout.eol}${lines.join(`,${layout.eol}`)}${layout.eol}${indent}}`
+  }
+  return JSON.stringify(value)
+}
 
 function lineStart(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1
