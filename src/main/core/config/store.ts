@@ -19,12 +19,12 @@ import type {
 } from '../../../shared/model/registry'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
-import { backupPath, writeFileAtomic } from './atomic-write'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './embedded'
 import { FileWatchers } from './file-watch'
-import { contentHash, diffRegistries, isNoop, stableStringify } from './hash'
+import { diffRegistries, isNoop, stableStringify } from './hash'
 import { planImport, type ImportSource } from './import-plan'
 import { loadSource, snapshot, toRegistry, type LoadResult } from './load'
+import { saveRegistryFile, type SaveRequest } from './safe-save'
 import { layeredPaths, resolveRegistrySource, type LookupOptions } from './lookup'
 import { definesServer, editEntries } from './text-edit'
 import type { Registry } from './types'
@@ -84,11 +84,13 @@ export class RegistryStore {
     )
   }
 
-  /** Loads the registry and starts watching. An invalid file leaves an empty registry. */
+  /**
+   * Starts watching, then loads the registry (so no write in between is missed). An invalid
+   * file leaves an empty registry and the diagnostics in {@link invalidState}.
+   */
   async start(): Promise<ReloadResult> {
-    const result = await this.serialized(() => this.reload('startup'))
     if (this.options.watch ?? true) await this.watchers.set(this.watchedPaths())
-    return result
+    return this.serialized(() => this.reload('startup'))
   }
 
   /** The registry in use: the last one that loaded without errors. */
@@ -191,7 +193,7 @@ export class RegistryStore {
    * changed on disk since `baseHash` (unless `force`); else written atomically with `.bak` and
    * applied through the reload path once.
    */
-  save(request: { text: string; baseHash: string; force?: boolean }): Promise<SaveResult> {
+  save(request: SaveRequest): Promise<SaveResult> {
     return this.serialized(() => this.saveLocked(request, 'save'))
   }
 
@@ -303,34 +305,15 @@ export class RegistryStore {
     }).catch((error: unknown) => this.options.log?.error('registry reload failed', { error }))
   }
 
-  private async saveLocked(
-    request: { text: string; baseHash: string; force?: boolean | undefined },
-    trigger: ReloadTrigger,
-  ): Promise<SaveResult> {
+  private async saveLocked(request: SaveRequest, trigger: ReloadTrigger): Promise<SaveResult> {
     const source = this.resolveSource()
-    const path = this.writablePath(source)
-    const check = loadSource(source, this.embedded, { path, text: request.text })
-    if (!check.build.ok) return { status: 'invalid', path, diagnostics: check.build.diagnostics }
-    const disk = snapshot(path)
-    if (disk.hash !== request.baseHash && !request.force) {
-      return {
-        status: 'conflict',
-        path,
-        diskExists: disk.exists,
-        diskText: disk.text,
-        diskHash: disk.hash,
-        proposedText: request.text,
-      }
-    }
-    await writeFileAtomic(path, request.text, { backup: true })
-    const reload = await this.reload(trigger)
-    return {
-      status: 'saved',
-      path,
-      hash: contentHash(request.text),
-      ...(disk.exists ? { backup: backupPath(path) } : {}),
-      reload,
-    }
+    const written = await saveRegistryFile(
+      source,
+      this.writablePath(source),
+      request,
+      this.embedded,
+    )
+    return written.status === 'saved' ? { ...written, reload: await this.reload(trigger) } : written
   }
 
   /**

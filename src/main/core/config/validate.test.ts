@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { repoRoot } from '../../../test/built'
 import { loadSource, type LoadResult } from './load'
 import { tempDir, writeFile } from './test-support'
 
@@ -439,6 +441,20 @@ describe('secret references and plaintext secrets', () => {
     expect(result.build.diagnostics[1]!.message).toContain('"Bearer ${keychain:token}"')
     for (const diagnostic of result.build.diagnostics) {
       for (const secret of secrets) expect(diagnostic.message).not.toContain(secret)
+    }
+  })
+})
+
+describe('README', () => {
+  it('has configuration examples that load without warnings', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('## Configuration reference'))
+    const examples = [...section.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((match) => match[1]!)
+    expect(examples.length).toBeGreaterThanOrEqual(3)
+    for (const example of examples) {
+      const result = loadText(example)
+      expect(result.build.diagnostics, example).toEqual([])
+      expect(result.build.servers.length).toBeGreaterThan(0)
     }
   })
 })
