@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '../../../shared/config/schema'
+import { validateText } from '../../../shared/config/validate'
 import { configHash, diffRegistries, stableStringify } from './hash'
 
-const base: ServerConfig = {
-  id: 'a',
-  transport: 'http',
-  url: 'https://x/mcp',
-  args: [],
-  env: {},
-  headers: { A: '1', B: '2' },
-  groups: [],
-  isExclusive: false,
-  enabled: true,
-  dialect: 'auto',
-  timeoutMs: 15000,
-  ui: {},
-  dataSources: [],
-  origin: '/etc/rag-mcp.json',
-}
+const base: ServerConfig = validateText(
+  '/etc/rag-mcp.json',
+  JSON.stringify({ a: { url: 'https://x/mcp', headers: { A: '1', B: '2' } } }),
+).servers[0]!
 
 describe('effective-config hash', () => {
   it('does not depend on key order', () => {

@@ -76,19 +76,7 @@ describe('import preview', () => {
   })
 
   it('turns VS Code password inputs into keychain references the user must set', async () => {
-    const vscode = JSON.stringify({
-      inputs: [
-        { type: 'promptString', id: 'ragKey', description: 'RAG key', password: true },
-        { type: 'promptString', id: 'tenant' },
-      ],
-      servers: {
-        rag: {
-          type: 'http',
-          url: 'https://rag.example/mcp',
-          headers: { Authorization: 'Bearer ${input:ragKey}', 'X-Tenant': '${input:tenant}' },
-        },
-      },
-    })
+    const vscode = readFileSync(join(import.meta.dirname, 'fixtures', 'vscode-mcp.json'), 'utf8')
     const { from, store } = await setup(vscode, 'mcp.json')
     const preview = await store.previewImport({ path: from })
     expect(preview.servers[0]).toMatchObject({

@@ -339,27 +339,13 @@ describe('forms of other MCP clients', () => {
   })
 
   it('reads the VS Code form, turning password inputs into keychain references', () => {
-    const result = loadText(
-      JSON.stringify({
-        inputs: [
-          { id: 'apiKey', type: 'promptString', password: true },
-          { id: 'tenant', type: 'promptString' },
-        ],
-        servers: {
-          docs: {
-            type: 'http',
-            url: 'https://x.example/mcp',
-            headers: { Authorization: 'Bearer ${input:apiKey}', 'X-Tenant': '${input:tenant}' },
-          },
-        },
-      }),
-    )
+    const result = load(join(fixtures, 'vscode-mcp.json'))
     expect(result.build.ok).toBe(true)
-    expect(server(result, 'docs')!.headers).toEqual({
-      Authorization: 'Bearer ${keychain:apiKey}',
+    expect(server(result, 'rag')!.headers).toEqual({
+      Authorization: 'Bearer ${keychain:ragKey}',
       'X-Tenant': '${keychain:tenant}',
     })
-    expect(rules(result)).toEqual(['warning:input_reference:servers.docs.headers.X-Tenant'])
+    expect(rules(result)).toEqual(['warning:input_reference:servers.rag.headers.X-Tenant'])
   })
 
   it('rejects an input reference that no input declares', () => {
