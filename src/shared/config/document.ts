@@ -27,6 +27,7 @@ export interface EntryNode {
   valueNode: Node
 }
 
+/** A parsed registry file: its text, tree, form, server entries and own problems. */
 export interface RegistryDocument {
   /** Absolute path, or a label for text that has no file. */
   file: string
@@ -126,9 +127,12 @@ export function offsetInString(doc: RegistryDocument, node: Node, index: number)
   return raw === node.value ? node.offset + 1 + index : node.offset
 }
 
+/** The key node of a property node. */
 export const keyOf = (property: Node): Node | undefined => property.children?.[0]
+/** The value node of a property node. */
 export const valueOf = (property: Node): Node | undefined => property.children?.[1]
 
+/** "an object", "a string", …: a node's type as a message says it. */
 export function describeType(node: Node | undefined): string {
   if (!node) return 'nothing'
   if (node.type === 'object') return 'an object'

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 type Issue = z.core.$ZodIssue
 type Segment = string | number
 
+/** One problem of a value, with its path relative to the validated entry. */
 export interface LocatedIssue {
   path: Segment[]
   /** `invalid_enum`, `invalid_type` or `invalid_value`. */
@@ -24,7 +25,8 @@ function valueAt(root: unknown, path: readonly Segment[]): unknown {
   return value
 }
 
-export function typeName(value: unknown): string {
+/** "an array", "a whole number", …: a value's type as a message says it. */
+function typeName(value: unknown): string {
   if (value === undefined) return 'nothing'
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'

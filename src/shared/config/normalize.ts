@@ -29,6 +29,7 @@ function mapValues(
   return Object.fromEntries(Object.entries(map ?? {}).map(([k, v]) => [k, convert(v)]))
 }
 
+/** What normalisation needs to know about where an entry was written. */
 export interface NormalizeContext {
   /** The file the entry is reported as coming from. */
   origin: string

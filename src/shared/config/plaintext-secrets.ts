@@ -52,7 +52,7 @@ export function plaintextSecretReason(key: string, value: string): string | unde
 }
 
 /** A keychain name to suggest for a value stored under `key`. */
-export function suggestedSecretName(key: string): string {
+function suggestedSecretName(key: string): string {
   const name = key.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '')
   return name === '' || /^authorization$/i.test(name) ? 'token' : name
 }
@@ -93,6 +93,7 @@ function decodeSafely(text: string): string {
   }
 }
 
+/** What a masked value reads as in views sent to the renderer. */
 export const MASK = '••••••'
 
 const maskMap = (map: unknown): unknown =>

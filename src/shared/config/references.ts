@@ -4,6 +4,7 @@
  * `headers`, `env` and `launch.env` values and are resolved only at connect time.
  */
 
+/** Where a reference is resolved from: OS keychain, environment, or this session's memory. */
 export const REFERENCE_KINDS = ['keychain', 'env', 'session'] as const
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number]
 

@@ -14,6 +14,7 @@ interface SchemaDef {
 
 const defOf = (schema: z.ZodType): SchemaDef => schema._zod.def as unknown as SchemaDef
 
+/** A JSON object (not an array, not null). */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
@@ -28,6 +29,7 @@ function resolve(schema: z.ZodType, value: unknown): SchemaDef {
   return def
 }
 
+/** A field the schema does not declare, where it is, and what is known there. */
 export interface UnknownField {
   path: Segment[]
   /** The field names known at that level, for "did you mean" hints. */

@@ -189,4 +189,5 @@ export interface ServerConfig {
   origin: string
 }
 
+/** Per-call timeout when an entry sets no `timeoutMs`. */
 export const DEFAULT_TIMEOUT_MS = 15_000

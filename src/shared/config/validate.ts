@@ -17,6 +17,7 @@ export interface BuildResult {
   diagnostics: Diagnostic[]
 }
 
+/** Host-specific steps of normalisation. */
 export interface BuildOptions {
   /** Makes a working directory absolute against the file it came from (main passes node:path). */
   resolveCwd?: (origin: string, cwd: string | undefined) => string | undefined

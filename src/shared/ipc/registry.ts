@@ -46,6 +46,7 @@ export interface RawConfig {
   fromEmbedded: boolean
 }
 
+/** What saving a draft would do, without writing it. */
 export interface DraftValidation {
   valid: boolean
   /** Errors and warnings, located in the draft (or in the files it is layered over). */
@@ -76,6 +77,7 @@ export type SaveResult =
       proposedText: string
     }
 
+/** MCP clients whose config files can be imported. */
 export type ImportClient = 'claude-desktop' | 'cursor' | 'vscode'
 
 /** A config file of another MCP client found on this machine. */
@@ -93,6 +95,7 @@ export interface RequiredSecret {
   reason: string
 }
 
+/** One server of an import preview. */
 export interface ImportedServer {
   id: string
   status: 'added' | 'changed' | 'unchanged'
@@ -104,6 +107,7 @@ export interface ImportedServer {
   diagnostics: Diagnostic[]
 }
 
+/** What importing a file would add or change; nothing is written. */
 export interface ImportPreview {
   /** The imported file (or the name given with its text). */
   from: string
@@ -116,6 +120,7 @@ export interface ImportPreview {
   diagnostics: Diagnostic[]
 }
 
+/** A save result, plus which servers were merged and which secrets they need. */
 export type ImportApplyResult = SaveResult & {
   imported: string[]
   requiredSecrets: RequiredSecret[]
@@ -138,6 +143,7 @@ export const importSourceSchema = z
     message: 'give either path or text',
   })
 
+/** Request schemas of the `registry:*` and `config:*` channels. */
 export const registryRequests = {
   /** The running registry, its source and warnings, and the current invalid state if any. */
   'registry:get': z.undefined(),
@@ -170,6 +176,7 @@ export const registryRequests = {
   }),
 }
 
+/** Result types of the `registry:*` and `config:*` channels. */
 export interface RegistryResults {
   'registry:get': RegistryView
   'registry:reload': ReloadResult
@@ -200,6 +207,7 @@ export interface ConfigInvalidEvent {
   diagnostics: Diagnostic[]
 }
 
+/** Events the registry pushes to the renderer. */
 export interface RegistryEvents {
   'registry:updated': RegistryUpdatedEvent
   'config:invalid': ConfigInvalidEvent

@@ -12,10 +12,13 @@ import type { Diagnostic } from '../../../shared/model/registry'
 /** Built layout: every entry and chunk sits flat in out/main/, so this is out/main. */
 const bundleDir = (): string => dirname(fileURLToPath(import.meta.url))
 
+/** `resources/default-registry.json` as seen from the running bundle. */
 export const defaultEmbeddedFile = (): string =>
   join(bundleDir(), '..', '..', 'resources', 'default-registry.json')
+/** The built demo servers' entry (`out/main/demo.js`) beside the running bundle. */
 export const defaultDemoEntry = (): string => join(bundleDir(), 'demo.js')
 
+/** Overrides of the template path and the placeholder values (tests, packaging). */
 export interface EmbeddedOptions {
   /** The registry template; default `resources/default-registry.json` beside the bundle. */
   file?: string
@@ -25,6 +28,7 @@ export interface EmbeddedOptions {
   demo?: string
 }
 
+/** The embedded registry, ready to parse. */
 export interface EmbeddedRegistry {
   /** Where the template was read from (diagnostics point there). */
   file: string

@@ -40,10 +40,6 @@ export class FileWatchers {
     await Promise.all(ready)
   }
 
-  watched(): string[] {
-    return [...this.watchers.keys()]
-  }
-
   async close(): Promise<void> {
     this.closed = true
     const all = [...this.watchers.values()]

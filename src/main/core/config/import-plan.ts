@@ -15,6 +15,7 @@ export interface ImportSource {
   name?: string | undefined
 }
 
+/** A worked-out import: the preview, and the text that applying it would save. */
 export interface ImportPlan {
   preview: ImportPreview
   /** The writable file's text with the selected servers merged in. */

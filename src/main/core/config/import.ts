@@ -21,6 +21,7 @@ export interface ConvertedServer {
   fields: Record<string, unknown>
 }
 
+/** An imported file, converted: its servers, the secrets to set, and its problems. */
 export interface ConvertedFile {
   doc: RegistryDocument
   servers: ConvertedServer[]

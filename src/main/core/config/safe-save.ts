@@ -5,6 +5,7 @@ import type { EmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'
 import { loadSource, snapshot } from './load'
 
+/** A proposed new text for the writable registry file. */
 export interface SaveRequest {
   text: string
   /** Content hash of the file as the caller read it (of `''` when it did not exist). */

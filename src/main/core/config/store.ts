@@ -29,8 +29,10 @@ import { layeredPaths, resolveRegistrySource, type LookupOptions } from './looku
 import { definesServer, editEntries } from './text-edit'
 import type { Registry } from './types'
 
+/** How many reload events {@link RegistryStore.history} keeps. */
 export const HISTORY_LIMIT = 50
 
+/** The store's dependencies, given explicitly by the composition root (or a test). */
 export interface RegistryStoreOptions {
   /** How the registry file(s) are found; re-resolved on every reload (a save may create one). */
   lookup: LookupOptions
@@ -47,6 +49,7 @@ export interface RegistryStoreOptions {
 
 /** Called after a reload applied a different registry; `diff` says which servers changed. */
 export type UpdatedListener = (registry: Registry, diff: RegistryDiff) => void
+/** Called with every diagnostic of a load that failed (the last good registry stays). */
 export type InvalidListener = (diagnostics: Diagnostic[]) => void
 
 /**

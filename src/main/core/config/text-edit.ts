@@ -18,7 +18,7 @@ import { parseRegistryDocument } from '../../../shared/config/document'
  */
 
 /** Indentation and line ends as the file already uses them. */
-export function formattingOf(text: string): FormattingOptions {
+function formattingOf(text: string): FormattingOptions {
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  '
   return indent.startsWith('\t')
