@@ -10,7 +10,7 @@ export const KEYCHAIN_SERVICE = 'rag-mcp-console'
 export const KEYCHAIN_TIMEOUT_MS = 60_000
 
 // Without the pin, keyring-rs silently falls back to the Linux kernel keyring when no Secret
-// Service answers: secrets would land in a store that forgets them at logout.
+// Service answers: secrets would land in a store that does not keep them across reboots.
 const ENTRY_OPTIONS: EntryOptions = { linux: { store: 'secret-service' } }
 
 /** The part of `@napi-rs/keyring`'s `AsyncEntry` the store uses. */
