@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { secretsRequests, type SecretsResults } from './secrets'
 
 /**
  * The one IPC contract between the renderer and the main process.
@@ -11,9 +12,10 @@ import { appRequests, type AppResults } from './app'
  */
 export const invokeRequests = {
   ...appRequests,
+  ...secretsRequests,
 }
 
-export interface InvokeResults extends AppResults {}
+export interface InvokeResults extends AppResults, SecretsResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>
