@@ -1,11 +1,11 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkLink, urlExpiry } from './link-check'
 
 let server: Server
 let base: string
-const hanging = new Set<import('node:http').ServerResponse>()
+const hanging = new Set<ServerResponse>()
 
 beforeAll(async () => {
   server = createServer((req, res) => {
