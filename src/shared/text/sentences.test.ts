@@ -39,7 +39,11 @@ describe('splitSentences', () => {
   })
 
   it('splits at CJK terminators without whitespace', () => {
-    expect(splitSentences('これは文です。次の文！最後？')).toEqual(['これは文です。', '次の文！', '最後？'])
+    expect(splitSentences('これは文です。次の文！最後？')).toEqual([
+      'これは文です。',
+      '次の文！',
+      '最後？',
+    ])
   })
 
   it('treats a blank line as a boundary and a single newline as a space', () => {

@@ -72,7 +72,11 @@ export function splitSentences(text: string): string[] {
       while (end < text.length && CLOSERS.includes(text[end] as string)) end++
       const atBoundary = end >= text.length || /\s/.test(text[end] as string)
       if (atBoundary) {
-        const token = text.slice(0, i + 1).split(/\s/).pop() ?? ''
+        const token =
+          text
+            .slice(0, i + 1)
+            .split(/\s/)
+            .pop() ?? ''
         if (!(ch === '.' && end === i + 1 && isAbbreviation(token))) push(end)
       }
       i = end

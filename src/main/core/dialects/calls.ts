@@ -3,7 +3,7 @@ import type { Violation } from '../../../shared/model/rag'
 import type { ActingUser } from '../../../shared/model/user'
 import type { CallOptions, RawToolResult } from '../pool/types'
 import { isRecord, jsonType, type Violations } from './shape'
-import type { SearchOutput } from './types'
+import type { DiscoverOutput, SearchOutput } from './types'
 
 /** Helpers shared by the adapters around making calls and reporting their failures. */
 
@@ -81,7 +81,8 @@ export function prefixPaths(violations: Violation[], index: number): void {
   const prefix = `[${index}]`
   for (const violation of violations) {
     const path = violation.path
-    violation.path = path === '' ? prefix : path.startsWith('[') ? prefix + path : `${prefix}.${path}`
+    violation.path =
+      path === '' ? prefix : path.startsWith('[') ? prefix + path : `${prefix}.${path}`
   }
 }
 
@@ -93,7 +94,12 @@ export function prefixPaths(violations: Violation[], index: number): void {
 export async function searchPerSource(calls: SourceCall<SearchOutput>[]): Promise<SearchOutput> {
   const { done, sourceErrors } = await fanOut(calls)
   if (calls.length === 1 && done[0]) return done[0].value
-  const merged: SearchOutput = { hits: [], violations: [], sourceErrors, raw: calls.map(() => null) }
+  const merged: SearchOutput = {
+    hits: [],
+    violations: [],
+    sourceErrors,
+    raw: calls.map(() => null),
+  }
   for (const { value, index } of done) {
     prefixPaths(value.violations, index)
     merged.hits.push(...value.hits)
@@ -103,4 +109,32 @@ export async function searchPerSource(calls: SourceCall<SearchOutput>[]): Promis
     ;(merged.raw as unknown[])[index] = value.raw
   }
   return merged
+}
+
+/**
+ * Merges the pages of a paged discovery; violation paths are prefixed with the page's index
+ * into `raw` (an array of the pages' raw replies). A single page is returned as it is.
+ */
+export function mergePages(pages: DiscoverOutput[]): DiscoverOutput {
+  if (pages.length === 1 && pages[0]) {
+    const { resources, violations, raw } = pages[0]
+    return { resources, violations, raw }
+  }
+  pages.forEach((page, index) => prefixPaths(page.violations, index))
+  return {
+    resources: pages.flatMap((page) => page.resources),
+    violations: pages.flatMap((page) => page.violations),
+    raw: pages.map((page) => page.raw),
+  }
+}
+
+/** Whether the server listed a tool of that name. */
+export function hasTool(session: { tools: { name: string }[] }, name: string): boolean {
+  return session.tools.some((tool) => tool.name === name)
+}
+
+/** Clamps a requested count into a tool's documented range. */
+export function clampInt(value: number, min: number, max: number): number {
+  if (!Number.isFinite(value)) return min
+  return Math.min(max, Math.max(min, Math.round(value)))
 }

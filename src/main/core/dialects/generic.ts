@@ -141,10 +141,16 @@ export function parseGenericResult(
   if (!list.found) {
     out.add('missing_field', list.path || '', `no hit list at \`${mapping.hits ?? ''}\``)
   } else if (!Array.isArray(list.value)) {
-    out.add('wrong_type', list.path, `the hit list should be an array, got ${jsonType(list.value)}`, list.value)
+    out.add(
+      'wrong_type',
+      list.path,
+      `the hit list should be an array, got ${jsonType(list.value)}`,
+      list.value,
+    )
   } else {
     const fields = mapping.fields ?? {}
-    const pathOf = (name: keyof typeof DEFAULT_FIELDS): string => fields[name] ?? DEFAULT_FIELDS[name]
+    const pathOf = (name: keyof typeof DEFAULT_FIELDS): string =>
+      fields[name] ?? DEFAULT_FIELDS[name]
     const isMapped = (name: string): boolean => typeof fields[name] === 'string'
     eachRecord(list.value, list.path, out, (item) => {
       const text = (name: keyof typeof DEFAULT_FIELDS): string | undefined =>
@@ -153,8 +159,15 @@ export function parseGenericResult(
         const score = readPath(item.obj, pathOf('score'), item.path)
         let scoreValue: number | undefined
         if (score.found && score.value !== null) {
-          if (typeof score.value === 'number' && Number.isFinite(score.value)) scoreValue = score.value
-          else out.add('score_not_number', score.path, `score is ${jsonType(score.value)}, not a number`, score.value)
+          if (typeof score.value === 'number' && Number.isFinite(score.value))
+            scoreValue = score.value
+          else
+            out.add(
+              'score_not_number',
+              score.path,
+              `score is ${jsonType(score.value)}, not a number`,
+              score.value,
+            )
         } else if (isMapped('score')) {
           out.add('missing_field', score.path, `mapped field \`${pathOf('score')}\` is missing`)
         }
@@ -185,7 +198,11 @@ export function genericMapping(session: ServerSession): GenericSearchMapping {
   })
 }
 
-function templateValues(session: ServerSession, input: SearchInput, options: CallOptions): TemplateValues {
+function templateValues(
+  session: ServerSession,
+  input: SearchInput,
+  options: CallOptions,
+): TemplateValues {
   return {
     query: input.query,
     topK: input.topK,
@@ -210,7 +227,10 @@ export const genericAdapter: DialectAdapter = {
 
   async search(session, input, options) {
     const mapping = genericMapping(session)
-    const args = fillTemplate(mapping.arguments ?? { query: '{query}' }, templateValues(session, input, options))
+    const args = fillTemplate(
+      mapping.arguments ?? { query: '{query}' },
+      templateValues(session, input, options),
+    )
     const raw = await session.callTool(mapping.tool, args as Record<string, unknown>, options)
     throwIfToolError(raw, session, mapping.tool)
     return parseGenericResult(raw, session.serverId, mapping)

@@ -57,7 +57,12 @@ export class HitCollector {
     const serverId = present(draft.id)
     if (serverId !== undefined) {
       if (this.seen.has(serverId)) {
-        this.out.add('duplicate_id', joinPath(path, idKey), `id ${serverId} appears twice`, serverId)
+        this.out.add(
+          'duplicate_id',
+          joinPath(path, idKey),
+          `id ${serverId} appears twice`,
+          serverId,
+        )
       }
       this.seen.add(serverId)
     }
@@ -78,10 +83,7 @@ export function finishHit(server: string, draft: HitDraft, raw: unknown, fallbac
 
   const derivedTitle = serverTitle === undefined
   const title =
-    serverTitle ??
-    deriveHeadline(text ?? draft.snippet ?? '') ??
-    present(draft.fileName) ??
-    id
+    serverTitle ?? deriveHeadline(text ?? draft.snippet ?? '') ?? present(draft.fileName) ?? id
   const derivedSummaryText = serverSummary === undefined && text ? deriveSummary(text) : undefined
   const summary = serverSummary ?? derivedSummaryText
   const snippetSource = present(draft.snippet) ?? text ?? summary ?? title

@@ -84,14 +84,3 @@ export function throwIfToolError(result: unknown, session: ServerSession, tool: 
     details: { tool },
   })
 }
-
-/** Whether the server listed a tool of that name. */
-export function hasTool(session: { tools: { name: string }[] }, name: string): boolean {
-  return session.tools.some((tool) => tool.name === name)
-}
-
-/** Clamps a requested count into a tool's documented range. */
-export function clampInt(value: number, min: number, max: number): number {
-  if (!Number.isFinite(value)) return min
-  return Math.min(max, Math.max(min, Math.round(value)))
-}

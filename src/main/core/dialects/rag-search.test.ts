@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
 import * as fixture from './fixtures/rag-search'
-import { parseAccessResult, parseRagSearchResult, ragSearchAdapter, searchPhrases } from './rag-search'
+import {
+  parseAccessResult,
+  parseRagSearchResult,
+  ragSearchAdapter,
+  searchPhrases,
+} from './rag-search'
 import { RecordingSession, asUser, rpcError } from './testing/recording-session'
 
 const input = { query: 'key features?', phrases: [], topK: 8, sources: [] }
@@ -138,7 +143,9 @@ describe('rag-search violations', () => {
 
   it('reports segments that are not an array', () => {
     const output = parseRagSearchResult(fixture.broken.segmentsNotArray, 's')
-    expect(output.violations).toEqual([expect.objectContaining({ rule: 'wrong_type', path: 'segments' })])
+    expect(output.violations).toEqual([
+      expect.objectContaining({ rule: 'wrong_type', path: 'segments' }),
+    ])
     expect(output.hits).toEqual([])
   })
 

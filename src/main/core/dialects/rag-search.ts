@@ -2,9 +2,9 @@ import type { AccessResult } from '../../../shared/model/rag'
 import type { ToolInfo } from '../../../shared/model/server'
 import { countWords } from '../../../shared/text/sentences'
 import type { RawToolResult } from '../pool/types'
-import { asToolResult } from './calls'
+import { asToolResult, hasTool } from './calls'
 import { HitCollector } from './hits'
-import { hasTool, jsonFromText, throwIfToolError, type Located } from './payload'
+import { jsonFromText, throwIfToolError, type Located } from './payload'
 import { Fields, Violations, eachRecord, isRecord } from './shape'
 import type { DialectAdapter, SearchInput, SearchOutput } from './types'
 
@@ -63,6 +63,7 @@ function locate(result: RawToolResult, key: string, out: Violations): Located {
 export function parseRagSearchResult(raw: unknown, server: string): SearchOutput {
   const out = new Violations()
   const result = asToolResult(raw, out)
+  if (!isRecord(raw)) return { hits: [], violations: out.list, sourceErrors: [], raw }
   const { value, path } = locate(result, 'segments', out)
   const root = new Fields(value as Record<string, unknown>, path, out)
   const status = root.string('status', { required: true })
@@ -110,15 +111,17 @@ export function parseRagSearchResult(raw: unknown, server: string): SearchOutput
 export function parseAccessResult(raw: unknown, server: string, segmentId: string): AccessResult {
   const out = new Violations()
   const result = asToolResult(raw, out)
-  const { value, path } = locate(result, 'has_access', out)
-  const fields = new Fields(value as Record<string, unknown>, path, out)
   const access: AccessResult = {
     server,
     segmentId,
-    hasAccess: fields.boolean('has_access', { required: true }) ?? null,
+    hasAccess: null,
     checked: true,
     violations: out.list,
   }
+  if (!isRecord(raw)) return access
+  const { value, path } = locate(result, 'has_access', out)
+  const fields = new Fields(value as Record<string, unknown>, path, out)
+  access.hasAccess = fields.boolean('has_access', { required: true }) ?? null
   const refreshedUrl = fields.string('refreshed_url', { nullable: true })
   const accessLevel = fields.string('access_level', { nullable: true })
   const error = fields.string('error', { nullable: true })
@@ -168,11 +171,16 @@ export const ragSearchAdapter: DialectAdapter = {
 
   async verifyAccess(session, segmentId, options) {
     if (!hasTool(session, VERIFY_TOOL)) {
-      return { server: session.serverId, segmentId, hasAccess: null, checked: false, violations: [] }
+      return {
+        server: session.serverId,
+        segmentId,
+        hasAccess: null,
+        checked: false,
+        violations: [],
+      }
     }
     const raw = await session.callTool(VERIFY_TOOL, { segment_uid: segmentId }, options)
     throwIfToolError(raw, session, VERIFY_TOOL)
     return parseAccessResult(raw, session.serverId, segmentId)
   },
 }
-

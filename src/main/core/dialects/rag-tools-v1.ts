@@ -1,11 +1,12 @@
+import { authModeSchema } from '../../../shared/config/schema'
 import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 import type { Answer, AuthMode, Citation, Resource } from '../../../shared/model/rag'
 import type { ToolInfo } from '../../../shared/model/server'
 import type { ActingUser } from '../../../shared/model/user'
 import type { CallOptions, ServerSession } from '../pool/types'
-import { requireUser, searchPerSource, type SourceCall } from './calls'
+import { hasTool, requireUser, searchPerSource, type SourceCall } from './calls'
 import { HitCollector } from './hits'
-import { hasTool, throwIfToolError } from './payload'
+import { throwIfToolError } from './payload'
 import { Fields, Violations, eachRecord, isRecord, type JsonRecord } from './shape'
 import type { DialectAdapter, DiscoverOutput, SearchInput, SearchOutput } from './types'
 import { classifyErrors, readEnvelope } from './v2-envelope'
@@ -21,14 +22,7 @@ const RAW = 'rag_get_raw_results'
 const SYNTH = 'rag_get_synthesized_results'
 /** Spec 002: sensitive per-call parameter a server may declare for capability tokens. */
 const TOKEN_PARAM = 'capability_token'
-const AUTH_MODES: readonly AuthMode[] = [
-  'username',
-  'api_key',
-  'bearer',
-  'oauth',
-  'capability',
-  'none',
-]
+const AUTH_MODES: readonly AuthMode[] = authModeSchema.options
 
 /** A copy of an object without a `username` key (nested inputs must not carry another user). */
 function withoutUsername(value: Record<string, unknown>): Record<string, unknown> {
@@ -61,7 +55,7 @@ export function parseDiscoverResult(
 ): DiscoverOutput & { failure?: ErrorInfo } {
   const out = new Violations()
   const envelope = readEnvelope(raw, out)
-  const items = envelope.results.array('resources', { required: true }) ?? []
+  const items = envelope.results.array('resources', { required: envelope.found }) ?? []
   const resources: Resource[] = []
   eachRecord(items, envelope.results.at('resources'), out, (item) => {
     const id = item.string('id', { required: true })
@@ -114,14 +108,19 @@ export function parseRawResults(
 ): SearchOutput & { failure?: ErrorInfo } {
   const out = new Violations()
   const envelope = readEnvelope(raw, out)
-  const items = envelope.results.array('hits', { required: envelope.errors.length === 0 }) ?? []
+  const expectData = envelope.found && envelope.errors.length === 0
+  const items = envelope.results.array('hits', { required: expectData }) ?? []
   const hits = new HitCollector(server, out)
   eachRecord(items, envelope.results.at('hits'), out, (item) => {
     hits.add(item.obj, item.path, 'id', () => {
       const resourceId = item.string('resourceId')
       if (resourceId === undefined && !item.has('resourceId')) {
         out.add('missing_resource_id', item.at('resourceId'), 'hit has no resourceId')
-      } else if (resourceId !== undefined && requested.length > 0 && !requested.includes(resourceId)) {
+      } else if (
+        resourceId !== undefined &&
+        requested.length > 0 &&
+        !requested.includes(resourceId)
+      ) {
         out.add(
           'invalid_value',
           item.at('resourceId'),
@@ -161,14 +160,18 @@ export function parseRawResults(
 }
 
 /** Parses a `rag_get_synthesized_results` reply; never throws. */
-export function parseSynthesisResult(raw: unknown, server: string): Answer & { failure?: ErrorInfo } {
+export function parseSynthesisResult(
+  raw: unknown,
+  server: string,
+): Answer & { failure?: ErrorInfo } {
   const out = new Violations()
   const envelope = readEnvelope(raw, out)
   const results = envelope.results
   const answer: Answer & { failure?: ErrorInfo } = {
     server,
     mode: 'server',
-    text: results.string('answer', { required: envelope.errors.length === 0 }) ?? '',
+    text:
+      results.string('answer', { required: envelope.found && envelope.errors.length === 0 }) ?? '',
     citations: [],
     violations: out.list,
     raw,
@@ -277,7 +280,8 @@ export const ragToolsV1Adapter: DialectAdapter = {
     }
     const calls: SourceCall<SearchOutput>[] = []
     if (plain.length > 0 || tokened.length === 0) calls.push({ sources: plain, run: run(plain) })
-    for (const source of tokened) calls.push({ sources: [source], run: run([source], tokens[source]) })
+    for (const source of tokened)
+      calls.push({ sources: [source], run: run([source], tokens[source]) })
     return searchPerSource(calls)
   },
 

@@ -1,9 +1,9 @@
 import { ConsoleError } from '../../../shared/errors'
 import type { Answer, Citation, Resource } from '../../../shared/model/rag'
 import type { CallOptions, ServerSession } from '../pool/types'
-import { asToolResult, prefixPaths } from './calls'
+import { asToolResult, clampInt, hasTool, mergePages } from './calls'
 import { HitCollector, type HitDraft } from './hits'
-import { clampInt, hasTool, jsonFromText, throwIfToolError } from './payload'
+import { jsonFromText, throwIfToolError } from './payload'
 import { searchDocumentsSignals } from './search-documents'
 import {
   Fields,
@@ -109,7 +109,9 @@ function readList(
       : `expected a JSON array, got ${jsonType(value)}`,
     key ? undefined : value,
   )
-  return key ? { items: (value as JsonRecord)[key] as unknown[], path: joinPath(path, key) } : { items: [], path }
+  return key
+    ? { items: (value as JsonRecord)[key] as unknown[], path: joinPath(path, key) }
+    : { items: [], path }
 }
 
 function documentProvenance(doc: Fields): JsonRecord | undefined {
@@ -141,7 +143,8 @@ export function parseRagboxDocument(raw: unknown, server: string): SearchOutput 
   const out = new Violations()
   const json = readJson(raw, out)
   const hits = new HitCollector(server, out)
-  const doc = json.value === undefined ? undefined : expectRecord(json.value, json.path, out, 'a document')
+  const doc =
+    json.value === undefined ? undefined : expectRecord(json.value, json.path, out, 'a document')
   if (doc) {
     const fields = new Fields(doc, json.path, out)
     hits.add(doc, json.path, 'id', (): HitDraft => {
@@ -198,13 +201,25 @@ export function parseRagboxAnswer(raw: unknown, server: string): Answer {
   const root =
     json.value === undefined ? undefined : expectRecord(json.value, json.path, out, 'the answer')
   const fields = new Fields(root ?? {}, json.path, out)
-  const answer: Answer = { server, mode: 'server', text: '', citations: [], violations: out.list, raw }
+  const answer: Answer = {
+    server,
+    mode: 'server',
+    text: '',
+    citations: [],
+    violations: out.list,
+    raw,
+  }
   if (!root) return answer
   answer.text = fields.string('answer', { required: true, allowEmpty: true }) ?? ''
   const confidence = fields.number('confidence', { required: true })
   if (confidence !== undefined) {
     if (confidence < 0 || confidence > 1) {
-      out.add('invalid_value', fields.at('confidence'), 'confidence should be between 0 and 1', confidence)
+      out.add(
+        'invalid_value',
+        fields.at('confidence'),
+        'confidence should be between 0 and 1',
+        confidence,
+      )
     }
     answer.confidence = confidence
   }
@@ -213,7 +228,12 @@ export function parseRagboxAnswer(raw: unknown, server: string): Answer {
     const reason = fields.string('silence_reason', { required: true })
     answer.silence = { reason: reason ?? 'the server gave no reason' }
     if (answer.text.trim() !== '') {
-      out.add('invalid_value', fields.at('answer'), 'silence is true but an answer was given', answer.text)
+      out.add(
+        'invalid_value',
+        fields.at('answer'),
+        'silence is true but an answer was given',
+        answer.text,
+      )
     }
   } else if (silence === false && answer.text.trim() === '') {
     out.add('missing_field', fields.at('answer'), 'silence is false but the answer is empty')
@@ -266,13 +286,7 @@ export const ragboxAdapter: DialectAdapter = {
       pages.push(parsed)
       if (parsed.resources.length < LIST_PAGE) break
     }
-    if (pages.length === 1) return pages[0] as DiscoverOutput
-    pages.forEach((page, index) => prefixPaths(page.violations, index))
-    return {
-      resources: pages.flatMap((page) => page.resources),
-      violations: pages.flatMap((page) => page.violations),
-      raw: pages.map((page) => page.raw),
-    }
+    return mergePages(pages)
   },
 
   /**

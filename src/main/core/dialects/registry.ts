@@ -56,14 +56,17 @@ function fromConfig(tools: ToolInfo[], setting: Exclude<DialectSetting, 'auto'>)
     return {
       id: 'generic',
       source: 'config',
-      reason: 'set to generic in config, but it has no search mapping ({ "search": { "tool": … } })',
+      reason:
+        'set to generic in config, but it has no search mapping ({ "search": { "tool": … } })',
     }
   }
   const fit = adapterFor(setting).detect(tools)
   return {
     id: setting,
     source: 'config',
-    reason: fit.matches ? `set in config (${fit.reason})` : `set in config, although ${fit.reason}`,
+    reason: fit.matches
+      ? `set in config (${fit.reason})`
+      : `set in config, although its tools do not fit ${setting} (${fit.reason})`,
   }
 }
 

@@ -100,7 +100,13 @@ export class Fields {
     }
     if (!accept(value)) {
       if (value === null && options.required) this.missing(key)
-      else this.out.add('wrong_type', this.at(key), `expected ${expected}, got ${jsonType(value)}`, value)
+      else
+        this.out.add(
+          'wrong_type',
+          this.at(key),
+          `expected ${expected}, got ${jsonType(value)}`,
+          value,
+        )
       return undefined
     }
     return value
@@ -163,7 +169,12 @@ export class Fields {
       return undefined
     }
     if (!isFiniteNumber(value)) {
-      this.out.add('score_not_number', this.at(key), `score is ${jsonType(value)}, not a number`, value)
+      this.out.add(
+        'score_not_number',
+        this.at(key),
+        `score is ${jsonType(value)}, not a number`,
+        value,
+      )
       return undefined
     }
     return value

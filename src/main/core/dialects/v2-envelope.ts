@@ -19,6 +19,11 @@ import {
  */
 
 export interface Envelope {
+  /**
+   * Whether a JSON object was found at all; when not, the reason is already reported and
+   * nothing else is (no cascade of "missing" violations).
+   */
+  found: boolean
   /** Accessors over `results` (over the envelope itself when the server left `results` out). */
   results: Fields
   meta?: JsonRecord
@@ -113,7 +118,12 @@ function readErrors(value: unknown, path: string, out: Violations, into: Reporte
     }
     return
   }
-  out.add('wrong_type', path, `an error should be a code or an object, got ${jsonType(value)}`, value)
+  out.add(
+    'wrong_type',
+    path,
+    `an error should be a code or an object, got ${jsonType(value)}`,
+    value,
+  )
 }
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/
@@ -179,7 +189,8 @@ export function readEnvelope(raw: unknown, out: Violations): Envelope {
     readErrors(meta.error, joinPath(envelope.at('meta_data'), 'error'), out, errors)
     readErrors(meta.errors, joinPath(envelope.at('meta_data'), 'errors'), out, errors)
   }
-  const envelopeResult: Envelope = { results, artifacts: readArtifacts(envelope), errors }
+  const found = located !== undefined && isRecord(located.value)
+  const envelopeResult: Envelope = { found, results, artifacts: readArtifacts(envelope), errors }
   if (meta) envelopeResult.meta = meta
   return envelopeResult
 }

@@ -1,19 +1,25 @@
 import { ConsoleError } from '../../../shared/errors'
 import type { Resource } from '../../../shared/model/rag'
 import type { CallOptions, ServerSession } from '../pool/types'
-import { asToolResult, prefixPaths, searchPerSource, serverError, type SourceCall } from './calls'
-import { HitCollector, type HitDraft } from './hits'
-import { clampInt, jsonFromText, parseJson, throwIfToolError } from './payload'
-import { searchDocumentsSignals } from './search-documents'
 import {
-  Fields,
-  Violations,
-  eachRecord,
-  expectRecord,
-  isRecord,
-  type JsonRecord,
-} from './shape'
-import type { DescribeOutput, DialectAdapter, DiscoverOutput, SearchInput, SearchOutput } from './types'
+  asToolResult,
+  clampInt,
+  mergePages,
+  searchPerSource,
+  serverError,
+  type SourceCall,
+} from './calls'
+import { HitCollector, type HitDraft } from './hits'
+import { jsonFromText, parseJson, throwIfToolError } from './payload'
+import { searchDocumentsSignals } from './search-documents'
+import { Fields, Violations, eachRecord, expectRecord, isRecord, type JsonRecord } from './shape'
+import type {
+  DescribeOutput,
+  DialectAdapter,
+  DiscoverOutput,
+  SearchInput,
+  SearchOutput,
+} from './types'
 
 /**
  * Spec 004 (VTEX IO RAG server): `search_documents(query, category, tags, author, limit)`, data
@@ -85,7 +91,7 @@ function readDocuments(
   hits: HitCollector,
   source: string | undefined,
 ): void {
-  let items: unknown[] = []
+  let items: unknown[]
   let itemsPath = path
   if (Array.isArray(value)) {
     out.add('unexpected_envelope', path, `expected an object with \`${key}\`, got an array`)
@@ -119,12 +125,15 @@ export function parseVtexRead(raw: unknown, server: string, source?: string): Se
   const out = new Violations()
   const hits = new HitCollector(server, out)
   const root = expectRecord(raw, '', out, 'a resources/read result')
-  const contents = root ? (new Fields(root, '', out).array('contents', { required: true }) ?? []) : []
+  const contents = root
+    ? (new Fields(root, '', out).array('contents', { required: true }) ?? [])
+    : []
   eachRecord(contents, 'contents', out, (content) => {
     const text = content.string('text', { required: true })
     if (text === undefined) return
     const value = parseJson(text, content.at('text'), out)
-    if (value !== undefined) readDocuments(value, content.at('text'), 'documents', out, hits, source)
+    if (value !== undefined)
+      readDocuments(value, content.at('text'), 'documents', out, hits, source)
   })
   return { hits: hits.hits, violations: out.list, sourceErrors: [], raw }
 }
@@ -198,7 +207,10 @@ export const vtexAdapter: DialectAdapter = {
     const signals = searchDocumentsSignals(tools)
     if (!signals.present) return { matches: false, reason: 'no search_documents tool' }
     if (signals.ragbox.length > 0) {
-      return { matches: false, reason: `search_documents with RAGbox's ${signals.ragbox.join(', ')}` }
+      return {
+        matches: false,
+        reason: `search_documents with RAGbox's ${signals.ragbox.join(', ')}`,
+      }
     }
     if (signals.vtex.length === 0) {
       return { matches: false, reason: 'search_documents without category/tags/author parameters' }
@@ -220,16 +232,7 @@ export const vtexAdapter: DialectAdapter = {
       cursor = parsed.nextCursor
       if (!cursor) break
     }
-    if (pages.length === 1) {
-      const { resources, violations, raw } = pages[0] as DiscoverOutput
-      return { resources, violations, raw }
-    }
-    pages.forEach((page, index) => prefixPaths(page.violations, index))
-    return {
-      resources: pages.flatMap((page) => page.resources),
-      violations: pages.flatMap((page) => page.violations),
-      raw: pages.map((page) => page.raw),
-    }
+    return mergePages(pages)
   },
 
   /**
@@ -242,7 +245,8 @@ export const vtexAdapter: DialectAdapter = {
     const unknown: SearchOutput['sourceErrors'] = []
     for (const ref of input.sources) {
       const source = parseSourceRef(ref)
-      if (source) calls.push({ sources: [ref], run: () => searchOnce(session, input, source, options) })
+      if (source)
+        calls.push({ sources: [ref], run: () => searchOnce(session, input, source, options) })
       else {
         unknown.push({
           sourceId: ref,
@@ -255,7 +259,9 @@ export const vtexAdapter: DialectAdapter = {
       }
     }
     if (calls.length === 0) {
-      throw new ConsoleError(unknown[0]?.error ?? serverError(session.serverId, 'not_found', 'no source'))
+      throw new ConsoleError(
+        unknown[0]?.error ?? serverError(session.serverId, 'not_found', 'no source'),
+      )
     }
     const output = await searchPerSource(calls)
     output.sourceErrors.push(...unknown)

@@ -85,7 +85,13 @@ export class RecordingSession implements ServerSession {
 
 /** A JSON-RPC error as the pool reports one the server sent. */
 export function rpcError(server: string, code: number, message: string): ConsoleError {
-  return new ConsoleError({ code: 'server_error', origin: 'server', server, message, details: { code } })
+  return new ConsoleError({
+    code: 'server_error',
+    origin: 'server',
+    server,
+    message,
+    details: { code },
+  })
 }
 
 export function testConfig(id: string, overrides: Partial<ServerConfig> = {}): ServerConfig {
