@@ -7,13 +7,8 @@ import { RecordingSession, asUser, type Reply } from './testing/recording-sessio
 
 const input = { query: 'pto policy', phrases: [], topK: 8, sources: ['handbook'] }
 
-function server(tools: Record<string, Reply>, schemas: Record<string, unknown> = {}) {
-  return new RecordingSession({
-    serverId: 'docsRag',
-    tools,
-    toolList: Object.keys(tools).map((name) => ({ name, inputSchema: schemas[name] })),
-  })
-}
+const server = (tools: Record<string, Reply>, inputSchemas: Record<string, unknown> = {}) =>
+  new RecordingSession({ serverId: 'docsRag', tools, inputSchemas })
 
 describe('rag-tools-v1 error codes', () => {
   it('lists a refused source next to the hits of the others', async () => {

@@ -12,13 +12,8 @@ import { RecordingSession, alice, asUser, type Reply } from './testing/recording
 const input = { query: 'pto policy', phrases: [], topK: 8, sources: ['handbook'] }
 const rules = (output: { violations: { rule: string }[] }) => output.violations.map((v) => v.rule)
 
-function server(tools: Record<string, Reply>, schemas: Record<string, unknown> = {}) {
-  return new RecordingSession({
-    serverId: 'docsRag',
-    tools,
-    toolList: Object.keys(tools).map((name) => ({ name, inputSchema: schemas[name] })),
-  })
-}
+const server = (tools: Record<string, Reply>, inputSchemas: Record<string, unknown> = {}) =>
+  new RecordingSession({ serverId: 'docsRag', tools, inputSchemas })
 
 describe('rag-tools-v1 username injection', () => {
   it('sends the acting user as username on discovery', async () => {

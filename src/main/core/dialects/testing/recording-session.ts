@@ -24,6 +24,8 @@ export interface RecordingSessionInit {
   serverId?: string
   /** Tools as listed at connect time; defaults to the names of `tools` replies. */
   toolList?: ToolInfo[]
+  /** Input schemas for the default tool list, by tool name. */
+  inputSchemas?: Record<string, unknown>
   tools?: Record<string, Reply>
   requests?: Record<string, Reply>
   config?: Partial<ServerConfig>
@@ -43,7 +45,11 @@ export class RecordingSession implements ServerSession {
     this.serverId = init.serverId ?? 'test'
     this.toolReplies = init.tools ?? {}
     this.requestReplies = init.requests ?? {}
-    this.tools = init.toolList ?? Object.keys(this.toolReplies).map((name) => ({ name }))
+    this.tools =
+      init.toolList ??
+      Object.keys(this.toolReplies).map((name) =>
+        init.inputSchemas?.[name] ? { name, inputSchema: init.inputSchemas[name] } : { name },
+      )
     this.config = testConfig(this.serverId, init.config)
     if (init.serverInfo) this.serverInfo = init.serverInfo
   }
