@@ -1,8 +1,15 @@
+import { join } from 'node:path'
 import packageJson from '../../../package.json'
+import type { ServerConfig } from '../../shared/config/schema'
 import type { AppInfo } from '../../shared/ipc/app'
 import { RegistryStore } from './config/store'
 import { EventBus } from './events'
+import { createLogger, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
+import { createRedactor, type SecretRedactor } from './secrets/redactor'
+import { SecretsService } from './secrets/secrets-service'
+import { SessionTokens } from './secrets/session-tokens'
 
 export interface CoreOptions {
   /** `--config FILE`; otherwise the layered lookup decides. */
@@ -12,6 +19,11 @@ export interface CoreOptions {
   env?: NodeJS.ProcessEnv
   /** Extra runtime versions to report, e.g. Electron's. */
   versions?: Record<string, string>
+  /**
+   * The OS keychain unless told otherwise: tests pass `openEntry` to make it unavailable, or a
+   * short `timeoutMs`.
+   */
+  keychain?: Omit<KeychainStoreOptions, 'redactor'>
   /** Reload the registry when its files change (default true; one-shot CLI commands say false). */
   watch?: boolean
 }
@@ -24,6 +36,12 @@ export class Core {
   readonly events = new EventBus()
   readonly dataDir: string
   readonly env: NodeJS.ProcessEnv
+  /** Every IPC response, error and log line passes through it. */
+  readonly redactor: SecretRedactor = createRedactor()
+  /** JSON lines in `<dataDir>/logs/main.log`, redacted. */
+  readonly log: Logger
+  /** Keychain entries, session tokens, the resolver the pool connects with, change events. */
+  readonly secrets: SecretsService
   /** rag-mcp.json: the running registry, live reload, safe save and import. */
   readonly registry: RegistryStore
   private disposed = false
@@ -31,6 +49,7 @@ export class Core {
   private constructor(private readonly options: CoreOptions) {
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
+    this.log = createLogger({ dir: join(this.dataDir, 'logs'), redactor: this.redactor })
     this.registry = new RegistryStore({
       lookup: {
         dataDir: this.dataDir,
@@ -39,7 +58,16 @@ export class Core {
       },
       events: this.events,
       watch: options.watch ?? true,
+      log: this.log.child({ module: 'registry' }),
     })
+    this.secrets = new SecretsService({
+      keychain: new KeychainStore({ ...options.keychain, redactor: this.redactor }),
+      session: new SessionTokens({ redactor: this.redactor }),
+      redactor: this.redactor,
+      env: this.env,
+      servers: () => this.serverConfigs(),
+    })
+    this.secrets.onChanged((change) => this.events.emit('secrets:changed', change))
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {
@@ -64,10 +92,16 @@ export class Core {
     }
   }
 
+  /** The effective config of every server in the registry. */
+  serverConfigs(): ServerConfig[] {
+    return this.registry.current().servers
+  }
+
   /** Stops every watcher, child process, connection and timer the core owns. */
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    this.secrets.dispose()
     await this.registry.dispose()
     this.events.clear()
   }

@@ -1,3 +1,5 @@
+import { SECRET_NAME_RE } from '../ipc/secrets'
+
 /**
  * Secret references in rag-mcp.json values: `${keychain:NAME}` (OS keychain), `${env:VAR}`
  * (environment) and `${session:NAME}` (memory-only for this session). They are valid in `url`,
@@ -23,7 +25,6 @@ export interface ReferenceProblem {
   message: string
 }
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/
 const clip = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}…` : text)
 
@@ -78,11 +79,8 @@ function checkReference(body: string, extraKinds: readonly string[]): string | u
     return `unknown reference kind '${clip(kind)}' in '\${${clip(body)}}': use ${kinds.join(', ')}`
   }
   if (name === '') return `'\${${kind}:}' has no name: write \${${kind}:NAME}`
-  const pattern = kind === 'env' ? ENV_NAME : NAME
-  if (!pattern.test(name)) {
-    return kind === 'env'
-      ? `invalid variable name '${clip(name)}' in \${env:…}: use letters, digits and '_', not starting with a digit`
-      : `invalid name '${clip(name)}' in \${${kind}:…}: use letters, digits, '_', '.' or '-'`
+  if (!SECRET_NAME_RE.test(name)) {
+    return `invalid name '${clip(name)}' in \${${kind}:…}: use 1-128 letters, digits, '_', '.' or '-'`
   }
   return undefined
 }

@@ -53,7 +53,10 @@ export const genericSearchSchema = z.looseObject({
   hits: z
     .string()
     .optional()
-    .describe('Dotted path to the hit list in the parsed result ("" or absent: the result itself)'),
+    .describe(
+      'Dotted path to the hit list ("results.items", "data[0].hits"; "" or absent: the root) in the ' +
+        'parsed result: structuredContent, else the JSON text block, else the raw result',
+    ),
   fields: z
     .looseObject({
       id: z.string().optional(),
@@ -65,7 +68,10 @@ export const genericSearchSchema = z.looseObject({
       sourceId: z.string().optional(),
     })
     .optional()
-    .describe('Dotted paths inside one hit'),
+    .describe(
+      'Dotted paths inside one hit (defaults: id, title, text, snippet, uri, score); an array of ' +
+        'strings is joined with newlines',
+    ),
 })
 
 export const dialectIdSchema = z.enum([

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
 import { registryRequests, type RegistryResults } from './registry'
+import { secretsRequests, type SecretsResults } from './secrets'
 
 /**
  * The one IPC contract between the renderer and the main process.
@@ -13,9 +14,10 @@ import { registryRequests, type RegistryResults } from './registry'
 export const invokeRequests = {
   ...appRequests,
   ...registryRequests,
+  ...secretsRequests,
 }
 
-export interface InvokeResults extends AppResults, RegistryResults {}
+export interface InvokeResults extends AppResults, RegistryResults, SecretsResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -1,8 +1,9 @@
 import type { AppEvents } from './app'
 import type { RegistryEvents } from './registry'
+import type { SecretsEvents } from './secrets'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
-export interface EventMap extends AppEvents, RegistryEvents {}
+export interface EventMap extends AppEvents, RegistryEvents, SecretsEvents {}
 
 export type EventName = keyof EventMap
 
@@ -11,6 +12,7 @@ export const EVENT_NAMES = Object.keys({
   'app:notice': true,
   'registry:updated': true,
   'config:invalid': true,
+  'secrets:changed': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

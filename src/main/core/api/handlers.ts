@@ -2,11 +2,15 @@ import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
+import type { SecretRedactor } from '../secrets/redactor'
+
+/** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
+export const RESPONSE_REDACTOR: unique symbol = Symbol('responseRedactor')
 
 /** One handler per channel; a channel without a handler does not compile. */
 export type Handlers = {
   [C in InvokeChannel]: (request: ParsedRequest<C>) => Promise<InvokeResult<C>> | InvokeResult<C>
-}
+} & { readonly [RESPONSE_REDACTOR]?: SecretRedactor }
 
 /** What only the hosting process can do (Electron's shell, for example). */
 export interface PlatformHooks {
@@ -22,6 +26,28 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'secrets:list': (request) => core.secrets.list(request?.server),
+    'secrets:set': async ({ server, name, value }) => {
+      await core.secrets.set(server, name, value)
+      return { server, name, present: true }
+    },
+    'secrets:delete': async ({ server, name }) => ({
+      server,
+      name,
+      deleted: await core.secrets.delete(server, name),
+    }),
+    'secrets:session-set': ({ server, name, value }) => {
+      core.secrets.setSessionToken(server, name, value)
+      return { server, name }
+    },
+    'secrets:session-clear': ({ server, name }) => ({
+      server,
+      cleared: core.secrets.clearSessionTokens(server, name),
+    }),
+    'secrets:session-list': (request) => ({
+      tokens: core.secrets.listSessionTokens(request?.server),
+    }),
     ...registryHandlers(core.registry, core.env),
+    [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

@@ -377,7 +377,7 @@ describe('secret references and plaintext secrets', () => {
       JSON.stringify({
         a: {
           url: 'https://x/mcp',
-          headers: { A: '${vault:x}', B: '${API_KEY}', C: '${env:1BAD}', D: '${keychain:x' },
+          headers: { A: '${vault:x}', B: '${API_KEY}', C: '${env:MY VAR}', D: '${keychain:x' },
         },
       }),
     )
@@ -387,7 +387,7 @@ describe('secret references and plaintext secrets', () => {
     )
     expect(messages[0]).toContain("unknown reference kind 'vault'")
     expect(messages[1]).toContain('write ${env:API_KEY}')
-    expect(messages[2]).toContain("invalid variable name '1BAD'")
+    expect(messages[2]).toContain("invalid name 'MY VAR' in ${env:…}")
     expect(messages[3]).toContain('unterminated reference')
   })
 
@@ -434,7 +434,9 @@ describe('secret references and plaintext secrets', () => {
 describe('README', () => {
   it('has configuration examples that load without warnings', () => {
     const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('## Configuration reference'))
+    const start = readme.indexOf('## Configuration reference')
+    const end = readme.indexOf('\n## ', start + 1)
+    const section = readme.slice(start, end < 0 ? undefined : end)
     const examples = [...section.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((match) => match[1]!)
     expect(examples.length).toBeGreaterThanOrEqual(3)
     for (const example of examples) {
