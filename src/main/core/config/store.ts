@@ -353,7 +353,9 @@ export class RegistryStore {
       this.record(event)
       this.options.events?.emit('config:invalid', { at, durationMs, source, trigger, diagnostics })
       for (const listener of this.invalidListeners) safely(() => listener(diagnostics))
-      this.options.log?.warn('registry invalid: keeping the last good one', {
+      const kept =
+        this.appliedAt === 0 ? 'no servers until it is fixed' : 'keeping the last good one'
+      this.options.log?.warn(`registry invalid: ${kept}`, {
         errors: diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
       })
       return { event, emitted: true }
