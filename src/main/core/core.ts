@@ -2,8 +2,7 @@ import { join } from 'node:path'
 import packageJson from '../../../package.json'
 import type { ServerConfig } from '../../shared/config/schema'
 import type { AppInfo } from '../../shared/ipc/app'
-import type { RegistrySource } from '../../shared/model/registry'
-import { resolveRegistrySource } from './config/lookup'
+import { RegistryStore } from './config/store'
 import { EventBus } from './events'
 import { createLogger, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
@@ -25,6 +24,8 @@ export interface CoreOptions {
    * short `timeoutMs`.
    */
   keychain?: Omit<KeychainStoreOptions, 'redactor'>
+  /** Reload the registry when its files change (default true; one-shot CLI commands say false). */
+  watch?: boolean
 }
 
 /**
@@ -41,18 +42,24 @@ export class Core {
   readonly log: Logger
   /** Keychain entries, session tokens, the resolver the pool connects with, change events. */
   readonly secrets: SecretsService
-  private readonly registrySource: RegistrySource
+  /** rag-mcp.json: the running registry, live reload, safe save and import. */
+  readonly registry: RegistryStore
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
-    this.registrySource = resolveRegistrySource({
-      dataDir: this.dataDir,
-      env: this.env,
-      ...(options.configPath ? { configPath: options.configPath } : {}),
-    })
     this.log = createLogger({ dir: join(this.dataDir, 'logs'), redactor: this.redactor })
+    this.registry = new RegistryStore({
+      lookup: {
+        dataDir: this.dataDir,
+        env: this.env,
+        ...(options.configPath ? { configPath: options.configPath } : {}),
+      },
+      events: this.events,
+      watch: options.watch ?? true,
+      log: this.log.child({ module: 'registry' }),
+    })
     this.secrets = new SecretsService({
       keychain: new KeychainStore({ ...options.keychain, redactor: this.redactor }),
       session: new SessionTokens({ redactor: this.redactor }),
@@ -64,7 +71,14 @@ export class Core {
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {
-    return new Core(options)
+    const core = new Core(options)
+    try {
+      await core.registry.start()
+    } catch (error) {
+      await core.dispose()
+      throw error
+    }
+    return core
   }
 
   info(): AppInfo {
@@ -74,13 +88,13 @@ export class Core {
       versions: { node: process.versions.node, ...this.options.versions },
       platform: process.platform,
       dataDir: this.dataDir,
-      registry: this.registrySource,
+      registry: this.registry.current().source,
     }
   }
 
   /** The effective config of every server in the registry. */
   serverConfigs(): ServerConfig[] {
-    return []
+    return this.registry.current().servers
   }
 
   /** Stops every watcher, child process, connection and timer the core owns. */
@@ -88,6 +102,7 @@ export class Core {
     if (this.disposed) return
     this.disposed = true
     this.secrets.dispose()
+    await this.registry.dispose()
     this.events.clear()
   }
 }

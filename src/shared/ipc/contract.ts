@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { registryRequests, type RegistryResults } from './registry'
 import { secretsRequests, type SecretsResults } from './secrets'
 
 /**
@@ -12,10 +13,11 @@ import { secretsRequests, type SecretsResults } from './secrets'
  */
 export const invokeRequests = {
   ...appRequests,
+  ...registryRequests,
   ...secretsRequests,
 }
 
-export interface InvokeResults extends AppResults, SecretsResults {}
+export interface InvokeResults extends AppResults, RegistryResults, SecretsResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -1,14 +1,17 @@
 import type { AppEvents } from './app'
+import type { RegistryEvents } from './registry'
 import type { SecretsEvents } from './secrets'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
-export interface EventMap extends AppEvents, SecretsEvents {}
+export interface EventMap extends AppEvents, RegistryEvents, SecretsEvents {}
 
 export type EventName = keyof EventMap
 
 /** Runtime list of event names (checked against EventMap at compile time). */
 export const EVENT_NAMES = Object.keys({
   'app:notice': true,
+  'registry:updated': true,
+  'config:invalid': true,
   'secrets:changed': true,
 } satisfies Record<EventName, true>) as EventName[]
 

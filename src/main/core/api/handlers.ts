@@ -1,6 +1,7 @@
 import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared/ipc/contract'
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
+import { registryHandlers } from '../config/handlers'
 import type { SecretRedactor } from '../secrets/redactor'
 
 /** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
@@ -46,6 +47,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     'secrets:session-list': (request) => ({
       tokens: core.secrets.listSessionTokens(request?.server),
     }),
+    ...registryHandlers(core.registry, core.env),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }
