@@ -1,6 +1,6 @@
 import type { SaveResult } from '../../../shared/ipc/registry'
 import type { RegistrySource } from '../../../shared/model/registry'
-import { backupPath, writeFileAtomic } from './atomic-write'
+import { backupPath, writeFileAtomic } from '../util/atomic-write'
 import type { EmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'
 import { loadSource, snapshot } from './load'

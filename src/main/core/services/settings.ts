@@ -3,7 +3,7 @@ import { userInfo } from 'node:os'
 import { z } from 'zod'
 import { ConsoleError } from '../../../shared/errors'
 import type { Profile } from '../../../shared/model/user'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomicSync } from '../util/atomic-write'
 import { ALL_GROUPS } from './visibility'
 
 const profileSchema = z.object({
@@ -136,7 +136,7 @@ export class SettingsStore {
   }
 
   private commit(): void {
-    writeFileAtomic(this.file, `${JSON.stringify(this.settings, null, 2)}\n`)
+    writeFileAtomicSync(this.file, `${JSON.stringify(this.settings, null, 2)}\n`)
     for (const listener of this.listeners) listener()
   }
 
