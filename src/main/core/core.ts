@@ -10,6 +10,7 @@ import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-sto
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
 import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
+import { SettingsStore } from './services/settings'
 
 export interface CoreOptions {
   /** `--config FILE`; otherwise the layered lookup decides. */
@@ -44,6 +45,8 @@ export class Core {
   readonly secrets: SecretsService
   /** rag-mcp.json: the running registry, live reload, safe save and import. */
   readonly registry: RegistryStore
+  /** Acting-user profiles and their source toggles (settings.json, not rag-mcp.json). */
+  readonly settings: SettingsStore
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
@@ -68,6 +71,12 @@ export class Core {
       servers: () => this.serverConfigs(),
     })
     this.secrets.onChanged((change) => this.events.emit('secrets:changed', change))
+    this.settings = new SettingsStore(join(this.dataDir, 'settings.json'))
+    if (this.settings.recovered) {
+      this.log.warn('settings.json was unreadable; kept aside, started with defaults', {
+        keptAt: this.settings.recovered,
+      })
+    }
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {

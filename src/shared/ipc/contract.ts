@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
 import { registryRequests, type RegistryResults } from './registry'
+import { profilesRequests, type ProfilesResults } from './profiles'
 import { secretsRequests, type SecretsResults } from './secrets'
 
 /**
@@ -15,9 +16,11 @@ export const invokeRequests = {
   ...appRequests,
   ...registryRequests,
   ...secretsRequests,
+  ...profilesRequests,
 }
 
-export interface InvokeResults extends AppResults, RegistryResults, SecretsResults {}
+export interface InvokeResults
+  extends AppResults, RegistryResults, SecretsResults, ProfilesResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -2,6 +2,7 @@ import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
+import { profileHandlers } from '../services/profile-handlers'
 import type { SecretRedactor } from '../secrets/redactor'
 
 /** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
@@ -48,6 +49,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       tokens: core.secrets.listSessionTokens(request?.server),
     }),
     ...registryHandlers(core.registry, core.env),
+    ...profileHandlers(core.settings, core.events),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

@@ -117,6 +117,11 @@ export class SettingsStore {
     return { ...this.settings.selections[profileId]?.[server] }
   }
 
+  /** Every remembered toggle of one profile, by server. */
+  selections(profileId: string): Record<string, Record<string, boolean>> {
+    return structuredClone(this.settings.selections[profileId] ?? {})
+  }
+
   setSelection(profileId: string, server: string, changes: Record<string, boolean>): void {
     this.require(profileId)
     const byServer = (this.settings.selections[profileId] ??= {})
