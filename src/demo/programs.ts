@@ -106,7 +106,7 @@ export async function startProgram(
 }
 
 /** How often a process whose doc-host port was taken retries to bind it. */
-const TAKEOVER_INTERVAL_MS = 5000
+const TAKEOVER_INTERVAL_MS = 2000
 
 /**
  * `--serve-docs`: runs the document host in this process on the `--doc-host` port (port 0:
