@@ -1,34 +1,16 @@
 import { canRead, directoryGroups } from '../access'
 import { getCorpus } from '../data/corpus'
 import type { Doc } from '../data/types'
-import { EXPIRED_LEGAL_CAPABILITY_TOKEN, LEGAL_CAPABILITY_TOKEN } from '../keys'
 import { citationUrl, type LinkContext } from '../links'
 import { ChunkIndex, type ChunkHit } from '../search/index'
 import { bestSentence, queryTerms, truncate } from '../search/text'
+import { citeSentences, providedPassages } from './answer'
+import { authorize, matchesFilters, type Authorized } from './authorize'
 import { reportHtml } from './report'
 import { RESOURCES, resourceVisible, type ResourceDef } from './resources'
+import type { Envelope, SearchArgs, SourceError, SynthesisArgs } from './types'
 
-/** Error codes of spec 002, reported in `results.error`. */
-export type ErrorCode =
-  | 'unauthorized_user'
-  | 'unauthorized_source'
-  | 'rate_limited'
-  | 'invalid_source'
-  | 'backend_unavailable'
-  | 'token_expired'
-
-export interface SourceError {
-  code: ErrorCode
-  message: string
-  source?: string
-}
-
-/** The v2 envelope every tool returns. */
-export interface Envelope {
-  results: Record<string, unknown>
-  meta_data: Record<string, unknown>
-  artifacts?: Array<{ name: string; mime: string; b64: string }>
-}
+export type { Envelope } from './types'
 
 export interface RagToolsOptions {
   /** Instance name reported as `meta_data.provider`. */
@@ -40,55 +22,7 @@ export interface RagToolsOptions {
   secret: string
 }
 
-export interface SearchArgs {
-  username: string
-  query: string
-  sources?: string[]
-  top_k?: number
-  filters?: { date_from?: string; date_to?: string; tags?: string[]; owners?: string[] }
-  ranking?: { rerank?: boolean; model?: string }
-  capability_token?: string
-}
-
-export interface SynthesisArgs extends Omit<SearchArgs, 'filters' | 'ranking'> {
-  synthesis_params?: { model?: string; style?: string; max_chars?: number }
-  provided_context?: { hits?: unknown[] }
-}
-
-interface Authorized {
-  groups: string[]
-  allowed: ResourceDef[]
-  errors: SourceError[]
-}
-
 const CONTRACT = 'rag-tools-v1'
-
-/** Joins one sentence per passage with [n] markers; a sentence seen before only adds its marker. */
-function citeSentences(sentences: string[]): string {
-  const parts: Array<{ sentence: string; marks: number[] }> = []
-  sentences.forEach((sentence, i) => {
-    const seen = parts.find((part) => part.sentence === sentence)
-    if (seen) seen.marks.push(i + 1)
-    else parts.push({ sentence, marks: [i + 1] })
-  })
-  return parts
-    .map((part) => `${part.sentence} ${part.marks.map((n) => `[${n}]`).join('')}`)
-    .join(' ')
-}
-
-function matchesFilters(doc: Doc, filters: SearchArgs['filters']): boolean {
-  if (!filters) return true
-  if (filters.date_from && doc.updated < filters.date_from) return false
-  if (filters.date_to && doc.updated.slice(0, 10) > filters.date_to) return false
-  if (filters.tags?.length && !filters.tags.some((tag) => doc.tags.includes(tag.toLowerCase())))
-    return false
-  if (filters.owners?.length) {
-    const owners = filters.owners.map((owner) => owner.toLowerCase())
-    if (!owners.includes(doc.owner.toLowerCase()) && !owners.includes(doc.author.toLowerCase()))
-      return false
-  }
-  return true
-}
 
 /** The three tools of specs 001/002 over one slice of the corpus, access by `username`. */
 export class RagTools {
@@ -173,7 +107,7 @@ export class RagTools {
   /** `rag_get_raw_results`: hits from the allowed sources, errors for the others. */
   raw(args: SearchArgs): Envelope {
     const started = performance.now()
-    const auth = this.authorize(args)
+    const auth = authorize(this.resources, args)
     if (!auth) return this.unknownUser(args.username, { hits: [] }, started)
     const topK = args.top_k ?? 8
     const { hits, total } = this.search(args, auth, topK, args.ranking?.rerank !== false)
@@ -191,14 +125,14 @@ export class RagTools {
   /** `rag_get_synthesized_results`: an extractive answer with numbered citations and a report. */
   synthesize(args: SynthesisArgs): Envelope {
     const started = performance.now()
-    const auth = this.authorize(args)
+    const auth = authorize(this.resources, args)
     if (!auth) return this.unknownUser(args.username, { answer: '', citations: [] }, started)
     const style = args.synthesis_params?.style ?? 'short'
     const topK = args.top_k ?? (style === 'short' ? 3 : 5)
     const terms = queryTerms(args.query)
     const provided = args.provided_context?.hits
     const passages = provided?.length
-      ? this.providedPassages(provided)
+      ? providedPassages(provided)
       : this.search(args, auth, topK, true).hits.map((hit) => ({
           title: hit.doc.title || hit.doc.fileName,
           text: hit.chunk.text,
@@ -206,11 +140,8 @@ export class RagTools {
           resourceId: hit.doc.source,
         }))
     const used = passages.slice(0, topK)
-    const sentences = used.map(
-      (passage, i) => `${bestSentence(passage.text, terms, 300)} [${i + 1}]`,
-    )
-    let answer = sentences.length
-      ? sentences.join(' ')
+    let answer = used.length
+      ? citeSentences(used.map((passage) => bestSentence(passage.text, terms, 300)))
       : 'No passage in the selected sources answers this question.'
     const maxChars = args.synthesis_params?.max_chars
     const truncated = maxChars !== undefined && answer.length > maxChars
@@ -253,73 +184,6 @@ export class RagTools {
     }
   }
 
-  /** Splits the requested sources into allowed ones and per-source errors; undefined = unknown user. */
-  private authorize(
-    args: Pick<SearchArgs, 'username' | 'sources' | 'capability_token'>,
-  ): Authorized | undefined {
-    const groups = directoryGroups(args.username)
-    if (!groups) return undefined
-    const requested = args.sources?.length
-      ? args.sources
-      : this.resources
-          .filter((resource) => resourceVisible(resource, groups))
-          .map((resource) => resource.id)
-    const allowed: ResourceDef[] = []
-    const errors: SourceError[] = []
-    for (const id of requested) {
-      const resource = this.resources.find((candidate) => candidate.id === id)
-      if (!resource) {
-        errors.push({
-          code: 'invalid_source',
-          source: id,
-          message: `No source "${id}" on this server; run rag_discover_resources for the valid ids`,
-        })
-      } else if (!resourceVisible(resource, groups)) {
-        errors.push({
-          code: 'unauthorized_source',
-          source: id,
-          message: `${args.username} may not search "${id}": it is restricted to ${resource.groups.join(', ')}`,
-        })
-      } else if (resource.offline) {
-        errors.push({
-          code: 'backend_unavailable',
-          source: id,
-          message: `"${id}" is archived; its search backend is offline`,
-        })
-      } else if (
-        resource.authMode === 'capability' &&
-        args.capability_token !== LEGAL_CAPABILITY_TOKEN
-      ) {
-        errors.push(this.capabilityError(id, args.capability_token))
-      } else {
-        allowed.push(resource)
-      }
-    }
-    return { groups, allowed, errors }
-  }
-
-  private capabilityError(source: string, token: string | undefined): SourceError {
-    if (!token) {
-      return {
-        code: 'unauthorized_source',
-        source,
-        message: `"${source}" needs a capability_token argument`,
-      }
-    }
-    if (token === EXPIRED_LEGAL_CAPABILITY_TOKEN) {
-      return {
-        code: 'token_expired',
-        source,
-        message: `The capability_token for "${source}" has expired; request a new one`,
-      }
-    }
-    return {
-      code: 'unauthorized_source',
-      source,
-      message: `The capability_token is not valid for "${source}"`,
-    }
-  }
-
   private search(
     args: SearchArgs,
     auth: Authorized,
@@ -358,26 +222,6 @@ export class RagTools {
       },
       timestamp: hit.doc.updated,
     }
-  }
-
-  private providedPassages(
-    hits: unknown[],
-  ): Array<{ title: string; text: string; uri?: string; resourceId?: string }> {
-    return hits.flatMap((raw) => {
-      if (typeof raw !== 'object' || raw === null) return []
-      const hit = raw as Record<string, unknown>
-      const text = [hit.chunk, hit.snippet, hit.text].find((value) => typeof value === 'string') as
-        string | undefined
-      if (!text) return []
-      return [
-        {
-          title: typeof hit.title === 'string' ? hit.title : '',
-          text,
-          uri: typeof hit.uri === 'string' ? hit.uri : undefined,
-          resourceId: typeof hit.resourceId === 'string' ? hit.resourceId : undefined,
-        },
-      ]
-    })
   }
 
   private withErrors(
