@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEMO_SECRETS } from './keys'
-import { demoScript, eventually, startDemo, type DemoProcess } from './testing'
+import { OWN_DOC_HOST, demoScript, eventually, startDemo, type DemoProcess } from './testing'
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -77,14 +77,7 @@ describe('demo.js entry (built)', () => {
   })
 
   it('takes the document host over when the process serving it stops', async () => {
-    const first = await start([
-      'ragbox',
-      '--port',
-      '0',
-      '--serve-docs',
-      '--doc-host',
-      'http://127.0.0.1:0',
-    ])
+    const first = await start(['ragbox', '--port', '0', ...OWN_DOC_HOST])
     const docs = first.docs!
     const second = await start(['vtex', '--port', '0', '--serve-docs', '--doc-host', docs])
     expect(

@@ -12,6 +12,9 @@ export interface DemoProcess {
   stop(): Promise<void>
 }
 
+/** Options that make a program serve its own document host on a free port. */
+export const OWN_DOC_HOST = ['--serve-docs', '--doc-host', 'http://127.0.0.1:0']
+
 /** Path of the built entry (refuses a stale build). */
 export const demoScript = (): string => builtFile('main/demo.js')
 

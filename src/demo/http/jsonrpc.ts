@@ -9,6 +9,15 @@ export const RPC = {
   INTERNAL_ERROR: -32603,
 } as const
 
+/** HTTP status that goes with each standard error code, for servers that send one. */
+export const RPC_HTTP_STATUS: Record<number, number> = {
+  [RPC.PARSE_ERROR]: 400,
+  [RPC.INVALID_REQUEST]: 400,
+  [RPC.METHOD_NOT_FOUND]: 404,
+  [RPC.INVALID_PARAMS]: 400,
+  [RPC.INTERNAL_ERROR]: 500,
+}
+
 export type JsonRpcId = string | number | null
 
 /** A JSON-RPC error a handler throws; becomes the response's `error`. */

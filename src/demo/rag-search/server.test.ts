@@ -3,7 +3,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_USERS } from '../access'
 import { RAG_SEARCH_API_KEY } from '../keys'
-import { eventually, postJson, startDemo, toolCallMessage, type DemoProcess } from '../testing'
+import {
+  OWN_DOC_HOST,
+  eventually,
+  postJson,
+  startDemo,
+  toolCallMessage,
+  type DemoProcess,
+} from '../testing'
 import type { AccessAnswer, Segment } from './segments'
 
 const auth = { authorization: `Bearer ${RAG_SEARCH_API_KEY}` }
@@ -40,14 +47,7 @@ describe('rag-search demo server (built, streamable HTTP)', () => {
   }
 
   beforeAll(async () => {
-    server = await startDemo([
-      'rag-search',
-      '--port',
-      '0',
-      '--serve-docs',
-      '--doc-host',
-      'http://127.0.0.1:0',
-    ])
+    server = await startDemo(['rag-search', '--port', '0', ...OWN_DOC_HOST])
   })
   afterAll(() => server?.stop())
 
@@ -197,16 +197,7 @@ describe('rag-search demo server (built, streamable HTTP)', () => {
 describe('rag-search signed links with a short TTL', () => {
   let server: DemoProcess
   beforeAll(async () => {
-    server = await startDemo([
-      'rag-search',
-      '--port',
-      '0',
-      '--serve-docs',
-      '--doc-host',
-      'http://127.0.0.1:0',
-      '--ttl',
-      '2',
-    ])
+    server = await startDemo(['rag-search', '--port', '0', ...OWN_DOC_HOST, '--ttl', '2'])
   })
   afterAll(() => server?.stop())
 

@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPIRED_LEGAL_CAPABILITY_TOKEN, LEGAL_CAPABILITY_TOKEN } from '../keys'
-import { demoScript, startDemo, type DemoProcess } from '../testing'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../testing'
 
 interface Envelope {
   results: Record<string, unknown> & { error?: { code: string; message: string; source?: string } }
@@ -184,14 +184,7 @@ describe('rag-tools-v1 demo server over legacy SSE (built, child process)', () =
   let client: Client
 
   beforeAll(async () => {
-    server = await startDemo([
-      'rag-tools-v1',
-      '--port',
-      '0',
-      '--serve-docs',
-      '--doc-host',
-      'http://127.0.0.1:0',
-    ])
+    server = await startDemo(['rag-tools-v1', '--port', '0', ...OWN_DOC_HOST])
     client = new Client({ name: 'demo-test', version: '1.0.0' })
     await client.connect(new SSEClientTransport(new URL(server.url)))
   })

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import {
   RPC,
+  RPC_HTTP_STATUS,
   RpcError,
   dispatch,
   idOf,
@@ -28,10 +29,7 @@ export const RAGBOX_ERRORS = {
 
 /** HTTP status of each JSON-RPC error code (the spec's error table). */
 const HTTP_STATUS: Record<number, number> = {
-  [RPC.PARSE_ERROR]: 400,
-  [RPC.INVALID_REQUEST]: 400,
-  [RPC.METHOD_NOT_FOUND]: 404,
-  [RPC.INVALID_PARAMS]: 400,
+  ...RPC_HTTP_STATUS,
   [RAGBOX_ERRORS.UNAUTHORIZED]: 401,
   [RAGBOX_ERRORS.RATE_LIMITED]: 429,
   [RAGBOX_ERRORS.INTERNAL]: 500,

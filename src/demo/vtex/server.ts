@@ -1,5 +1,6 @@
 import {
   RPC,
+  RPC_HTTP_STATUS,
   RpcError,
   dispatch,
   idOf,
@@ -32,14 +33,6 @@ export const VTEX_ENDPOINTS = [
 ]
 
 const SERVER_INFO = { name: 'VTEX IO RAG Server', version: '1.0.0' }
-
-const HTTP_STATUS: Record<number, number> = {
-  [RPC.PARSE_ERROR]: 400,
-  [RPC.INVALID_REQUEST]: 400,
-  [RPC.METHOD_NOT_FOUND]: 404,
-  [RPC.INVALID_PARAMS]: 400,
-  [RPC.INTERNAL_ERROR]: 500,
-}
 
 const SEARCH_TOOL = {
   name: 'search_documents',
@@ -94,7 +87,7 @@ function searchArgs(args: Record<string, unknown>): SearchArgs {
 function withStatus(response: JsonRpcResponse): JsonRpcResponse {
   if (!('error' in response)) return response
   const data = (response.error.data ?? {}) as Record<string, unknown>
-  const httpStatusCode = data.httpStatusCode ?? HTTP_STATUS[response.error.code] ?? 500
+  const httpStatusCode = data.httpStatusCode ?? RPC_HTTP_STATUS[response.error.code] ?? 500
   return { ...response, error: { ...response.error, data: { ...data, httpStatusCode } } }
 }
 
