@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DOC_SIGNING_SECRET } from '../keys'
-import { signedDocUrl } from '../links'
+import { UNREACHABLE_ORIGIN, signedDocUrl } from '../links'
 import { startDemo, type DemoProcess } from '../testing'
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000)
@@ -93,5 +93,9 @@ describe('document host (built, child process)', () => {
     expect(head.status).toBe(200)
     expect(await head.text()).toBe('')
     expect((await get('/docs/hb-pto-policy', { method: 'POST' })).status).toBe(405)
+  })
+
+  it('leaves unreachable links pointing where nothing listens', async () => {
+    await expect(fetch(`${UNREACHABLE_ORIGIN}/wiki/it-email-troubleshoot`)).rejects.toThrow()
   })
 })

@@ -107,6 +107,22 @@ describe('rag-search demo server (built, streamable HTTP)', () => {
     expect(japanese).not.toHaveProperty('headline')
   })
 
+  it('returns the planted prompt injection as ordinary data', async () => {
+    const segments = await search(
+      user('bob@example.com'),
+      'printer driver update',
+      'printer password expired',
+    )
+    const planted = segments.find((segment) =>
+      segment.segment_uid.startsWith('it-printer-vendor-notes'),
+    )
+    expect(planted).toBeDefined()
+    const all = segments.filter((segment) =>
+      segment.segment_uid.startsWith('it-printer-vendor-notes'),
+    )
+    expect(all.some((segment) => /ignore previous instructions/i.test(segment.raw_text))).toBe(true)
+  })
+
   it('filters by the groups the session tags grant', async () => {
     const query = ['master services agreement liability cap']
     const asAlice = await search(user('alice@example.com'), ...query)
