@@ -2,9 +2,10 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
+import { reloadBenchmark } from './reload'
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const benchmarks: Benchmark[] = []
+const benchmarks: Benchmark[] = [reloadBenchmark]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 

@@ -1,5 +1,8 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { registryRequests, type RegistryResults } from './registry'
+import { profilesRequests, type ProfilesResults } from './profiles'
+import { secretsRequests, type SecretsResults } from './secrets'
 
 /**
  * The one IPC contract between the renderer and the main process.
@@ -11,9 +14,13 @@ import { appRequests, type AppResults } from './app'
  */
 export const invokeRequests = {
   ...appRequests,
+  ...registryRequests,
+  ...secretsRequests,
+  ...profilesRequests,
 }
 
-export interface InvokeResults extends AppResults {}
+export interface InvokeResults
+  extends AppResults, RegistryResults, SecretsResults, ProfilesResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -1,13 +1,21 @@
 import type { AppEvents } from './app'
+import type { RegistryEvents } from './registry'
+import type { ProfilesEvents } from './profiles'
+import type { SecretsEvents } from './secrets'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
-export interface EventMap extends AppEvents {}
+export interface EventMap extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents {}
 
 export type EventName = keyof EventMap
 
 /** Runtime list of event names (checked against EventMap at compile time). */
 export const EVENT_NAMES = Object.keys({
   'app:notice': true,
+  'registry:updated': true,
+  'config:invalid': true,
+  'secrets:changed': true,
+  'profiles:changed': true,
+  'selection:changed': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {
