@@ -3,24 +3,26 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEMO_SECRETS } from '../demo/keys'
 import { demoScript, postJson, startDemo, type DemoProcess } from '../demo/testing'
-import { serverEntrySchema, type ServerEntryInput } from '../shared/config/schema'
+import { loadEmbeddedRegistry } from '../main/core/config/embedded'
+import { loadSource } from '../main/core/config/load'
 import { repoRoot } from './built'
 
-const registry = JSON.parse(
-  readFileSync(join(repoRoot, 'resources/default-registry.json'), 'utf8'),
-) as Record<string, ServerEntryInput>
+/** The embedded registry exactly as the console loads it (`${app:…}` substituted, validated). */
+const loaded = loadSource({ kind: 'embedded', files: [], label: 'demo' }, () =>
+  loadEmbeddedRegistry({
+    file: join(repoRoot, 'resources/default-registry.json'),
+    demo: demoScript(),
+  }),
+)
+const servers = loaded.build.servers
 
-/** What the config loader does with `${app:…}`, and the keychain with `${keychain:…}`. */
-function substitute(id: string, value: string): string {
-  return value
-    .replace('${app:node}', process.execPath)
-    .replace('${app:demo}', demoScript())
-    .replace(/\$\{keychain:(\w+)\}/g, (_, name: string) => DEMO_SECRETS[id]![name]!)
+/** What the keychain would resolve `${keychain:NAME}` to for this server. */
+function withSecrets(id: string, value: string): string {
+  return value.replace(/\$\{keychain:(\w+)\}/g, (_, name: string) => DEMO_SECRETS[id]![name]!)
 }
 
 const EXPECTED_TOOLS: Record<string, string[]> = {
@@ -36,13 +38,13 @@ describe('embedded default registry', () => {
     await Promise.all(running.map((demo) => demo.stop()))
   })
 
-  it('has one valid entry per family, stdio and SSE included', () => {
-    const entries = Object.entries(registry)
-    for (const [id, entry] of entries) {
-      expect(serverEntrySchema.safeParse(entry).success, id).toBe(true)
-      expect(entry.description, id).toMatch(/^Demo · /)
-    }
-    expect(entries.map(([, entry]) => `${entry.dialect}/${entry.transport}`).sort()).toEqual([
+  it('loads without a single diagnostic and has one entry per family, stdio and SSE included', () => {
+    expect(loaded.build.diagnostics).toEqual([])
+    expect(loaded.build.ok).toBe(true)
+    for (const server of servers) expect(server.description, server.id).toMatch(/^Demo · /)
+    expect(
+      servers.map((server) => `${server.dialect as string}/${server.transport}`).sort(),
+    ).toEqual([
       'rag-search/http',
       'rag-tools-v1/sse',
       'rag-tools-v1/stdio',
@@ -52,26 +54,27 @@ describe('embedded default registry', () => {
   })
 
   it('names a keychain secret the demo module provides for every ${keychain:…} reference', () => {
-    for (const [id, entry] of Object.entries(registry)) {
-      for (const value of Object.values(entry.headers ?? {})) {
+    for (const server of servers) {
+      for (const value of Object.values(server.headers)) {
         for (const [, name] of value.matchAll(/\$\{keychain:(\w+)\}/g)) {
-          expect(DEMO_SECRETS[id]?.[name!], `${id}/${name}`).toBeDefined()
+          expect(DEMO_SECRETS[server.id]?.[name!], `${server.id}/${name}`).toBeDefined()
         }
       }
     }
   })
 
-  for (const [id, entry] of Object.entries(registry)) {
+  for (const entry of servers) {
+    const id = entry.id
     const expected = EXPECTED_TOOLS[entry.dialect as string]!
     it(`${id}: starts from its own command line and lists the ${entry.dialect} tools`, async () => {
       const headers = Object.fromEntries(
-        Object.entries(entry.headers ?? {}).map(([name, value]) => [name, substitute(id, value)]),
+        Object.entries(entry.headers).map(([name, value]) => [name, withSecrets(id, value)]),
       )
       let transport: Transport | undefined
       let url: URL | undefined
       if (entry.transport === 'stdio') {
-        const [script, ...args] = entry.args!.map((arg) => substitute(id, arg))
-        expect(substitute(id, entry.command!)).toBe(process.execPath)
+        const [script, ...args] = entry.args
+        expect(entry.command).toBe(process.execPath)
         expect(script).toBe(demoScript())
         transport = new StdioClientTransport({
           command: process.execPath,
@@ -80,7 +83,8 @@ describe('embedded default registry', () => {
         })
       } else {
         const launch = entry.launch!
-        const args = launch.args!.map((arg) => substitute(id, arg))
+        expect(launch.command).toBe(process.execPath)
+        const args = [...launch.args!]
         const fixedPort = args[args.indexOf('--port') + 1]!
         expect(new URL(entry.url!).port).toBe(fixedPort)
         // Tests never bind fixed ports: same command line on port 0, then map the ready line back.

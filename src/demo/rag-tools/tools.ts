@@ -230,13 +230,13 @@ export class RagTools {
     started: number,
     extra: Record<string, unknown> = {},
   ): Envelope {
-    const [first] = auth.errors
-    if (first) results.error = first
+    // One error as an object, several as an array of them, next to the partial results.
+    if (auth.errors.length === 1) results.error = auth.errors[0]
+    else if (auth.errors.length > 1) results.error = auth.errors
     return {
       results,
       meta_data: this.meta(started, {
         sources_searched: auth.allowed.map((resource) => resource.id),
-        ...(auth.errors.length ? { source_errors: auth.errors } : {}),
         ...extra,
       }),
     }
