@@ -88,6 +88,7 @@ async function main(): Promise<void> {
       },
     }),
     events: core.events,
+    redactor: core.redactor,
     isAppUrl,
   })
 

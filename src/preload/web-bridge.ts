@@ -29,12 +29,19 @@ let queue: string[] = []
 let socket: WebSocket | null = null
 let nextId = 1
 let retryMs = 250
+let everOpened = false
+/** Set once the host refused us; every call then fails at once with it. */
+let refused: string | null = null
+
+const REFUSED =
+  "the console host refused this page: open the exact URL that `npm run start:browser` printed (it carries this launch's token)"
 
 function connect(): void {
   const url = `${location.origin.replace(/^http/, 'ws')}/ipc?token=${encodeURIComponent(token)}`
   const ws = new WebSocket(url)
   socket = ws
   ws.onopen = () => {
+    everOpened = true
     retryMs = 250
     for (const text of queue) ws.send(text)
     queue = []
@@ -50,19 +57,30 @@ function connect(): void {
   }
   ws.onclose = () => {
     socket = null
-    for (const resolve of pending.values()) {
-      resolve({
-        ok: false,
-        error: { code: 'unreachable', message: 'lost the connection to the console host' },
-      })
+    if (!everOpened) {
+      // Refused at the handshake (wrong token or origin): retrying cannot help.
+      failAll(REFUSED)
+      return
     }
-    pending.clear()
+    failAll('lost the connection to the console host; retrying')
     setTimeout(connect, retryMs)
     retryMs = Math.min(retryMs * 2, 5000)
   }
 }
 
+/** Answers every pending call (queued ones included) with the error. */
+function failAll(message: string): void {
+  for (const resolve of pending.values()) {
+    resolve({ ok: false, error: { code: 'unreachable', message } })
+  }
+  pending.clear()
+  queue = []
+  if (!everOpened) refused = message
+}
+
 function send(channel: string, request: unknown): Promise<IpcResponse<unknown>> {
+  if (refused)
+    return Promise.resolve({ ok: false, error: { code: 'unreachable', message: refused } })
   const id = nextId++
   const text = JSON.stringify({ id, channel, request })
   return new Promise((resolve) => {
@@ -90,4 +108,5 @@ const api: RagConsoleApi = {
 }
 
 Object.defineProperty(window, 'ragConsole', { value: Object.freeze(api), writable: false })
-connect()
+if (token) connect()
+else refused = REFUSED

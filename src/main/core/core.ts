@@ -1,12 +1,17 @@
+import { join } from 'node:path'
 import packageJson from '../../../package.json'
 import type { ServerConfig } from '../../shared/config/schema'
 import type { AppInfo } from '../../shared/ipc/app'
-import type { RegistrySource } from '../../shared/model/registry'
-import { resolveRegistrySource } from './config/lookup'
+import { RegistryStore } from './config/store'
 import { EventBus } from './events'
+import { createLogger, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
-import type { ResolvedConnection, SecretRef, SecretResolver } from './secrets/types'
+import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
+import { createRedactor, type SecretRedactor } from './secrets/redactor'
+import { SecretsService } from './secrets/secrets-service'
+import { SessionTokens } from './secrets/session-tokens'
+import { SettingsStore } from './services/settings'
 
 export interface CoreOptions {
   /** `--config FILE`; otherwise the layered lookup decides. */
@@ -16,8 +21,18 @@ export interface CoreOptions {
   env?: NodeJS.ProcessEnv
   /** Extra runtime versions to report, e.g. Electron's. */
   versions?: Record<string, string>
-  /** Resolves secret references at connect time; see {@link unresolvedSecrets} otherwise. */
-  secrets?: SecretResolver
+  /**
+   * The OS keychain unless told otherwise: tests pass `openEntry` to make it unavailable, or a
+   * short `timeoutMs`.
+   */
+  keychain?: Omit<KeychainStoreOptions, 'redactor'>
+  /** Reload the registry when its files change (default true; one-shot CLI commands say false). */
+  watch?: boolean
+  /**
+   * Connect the pool to every server of the registry and follow its reloads (default false:
+   * hosts that show live servers say true; tests and one-shot commands connect what they need).
+   */
+  connect?: boolean
   /** Pool tunables (probe period, concurrency, backoff, …). */
   pool?: PoolOptionsInput
 }
@@ -32,26 +47,71 @@ export class Core {
   readonly pool: ConnectionPool
   readonly dataDir: string
   readonly env: NodeJS.ProcessEnv
-  private readonly registrySource: RegistrySource
+  /** Every IPC response, error and log line passes through it. */
+  readonly redactor: SecretRedactor = createRedactor()
+  /** JSON lines in `<dataDir>/logs/main.log`, redacted. */
+  readonly log: Logger
+  /** Keychain entries, session tokens, the resolver the pool connects with, change events. */
+  readonly secrets: SecretsService
+  /** rag-mcp.json: the running registry, live reload, safe save and import. */
+  readonly registry: RegistryStore
+  /** Acting-user profiles and their source toggles (settings.json, not rag-mcp.json). */
+  readonly settings: SettingsStore
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
     this.env = options.env ?? process.env
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
-    this.registrySource = resolveRegistrySource({
-      dataDir: this.dataDir,
+    this.log = createLogger({ dir: join(this.dataDir, 'logs'), redactor: this.redactor })
+    this.registry = new RegistryStore({
+      lookup: {
+        dataDir: this.dataDir,
+        env: this.env,
+        ...(options.configPath ? { configPath: options.configPath } : {}),
+      },
+      events: this.events,
+      watch: options.watch ?? true,
+      log: this.log.child({ module: 'registry' }),
+    })
+    this.secrets = new SecretsService({
+      keychain: new KeychainStore({ ...options.keychain, redactor: this.redactor }),
+      session: new SessionTokens({ redactor: this.redactor }),
+      redactor: this.redactor,
       env: this.env,
-      ...(options.configPath ? { configPath: options.configPath } : {}),
+      servers: () => this.serverConfigs(),
     })
     this.pool = new ConnectionPool({
       events: this.events,
-      secrets: options.secrets ?? unresolvedSecrets,
+      secrets: this.secrets,
+      redactor: this.redactor,
+      logger: this.log.child({ module: 'pool' }),
       ...(options.pool ? { options: options.pool } : {}),
     })
+    this.secrets.onChanged((change) => {
+      this.events.emit('secrets:changed', change)
+      this.pool.secretChanged(change)
+    })
+    this.settings = new SettingsStore(join(this.dataDir, 'settings.json'))
+    if (this.settings.recovered) {
+      this.log.warn('settings.json was unreadable; kept aside, started with defaults', {
+        keptAt: this.settings.recovered,
+      })
+    }
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {
-    return new Core(options)
+    const core = new Core(options)
+    try {
+      await core.registry.start()
+      if (options.connect) {
+        await core.pool.applyRegistry(core.registry.current())
+        core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
+      }
+    } catch (error) {
+      await core.dispose()
+      throw error
+    }
+    return core
   }
 
   info(): AppInfo {
@@ -61,8 +121,13 @@ export class Core {
       versions: { node: process.versions.node, ...this.options.versions },
       platform: process.platform,
       dataDir: this.dataDir,
-      registry: this.registrySource,
+      registry: this.registry.current().source,
     }
+  }
+
+  /** The effective config of every server in the registry. */
+  serverConfigs(): ServerConfig[] {
+    return this.registry.current().servers
   }
 
   /** Stops every watcher, child process, connection and timer the core owns. */
@@ -70,32 +135,10 @@ export class Core {
     if (this.disposed) return
     this.disposed = true
     await this.pool.dispose()
+    this.secrets.dispose()
+    await this.registry.dispose()
     this.events.clear()
   }
-}
-
-const SECRET_REF = /\$\{(keychain|env|session):([^}]+)\}/g
-
-/**
- * The resolver used when none is given: values without references pass as written and every
- * `${kind:NAME}` reference is reported missing, so such servers wait in `action_required`.
- */
-const unresolvedSecrets: SecretResolver = {
-  async resolve(config: ServerConfig): Promise<ResolvedConnection> {
-    const missing: SecretRef[] = []
-    const texts = [config.url ?? '', ...Object.values(config.headers), ...Object.values(config.env)]
-    for (const text of texts) {
-      for (const match of text.matchAll(SECRET_REF)) {
-        missing.push({ kind: match[1] as SecretRef['kind'], name: match[2]! })
-      }
-    }
-    return {
-      ...(config.url ? { url: config.url } : {}),
-      headers: { ...config.headers },
-      env: { ...config.env },
-      missing,
-    }
-  },
 }
 
 export const createCore = (options?: CoreOptions): Promise<Core> => Core.create(options)

@@ -113,3 +113,26 @@ describe('injectBridge', () => {
     )
   })
 })
+
+describe('browser host events', () => {
+  it('forwards core events with known secrets redacted', async () => {
+    const ws = await connect({})
+    const received = new Promise<unknown>((resolve) => {
+      ws.on('message', (data) => {
+        const message = JSON.parse(data.toString()) as { event?: unknown }
+        if (message.event) resolve(message.event)
+      })
+    })
+    core.redactor.add('canary-secret-value-123')
+    core.events.emit('app:notice', {
+      level: 'warning',
+      message: 'token canary-secret-value-123 leaked?',
+      at: 1,
+    })
+    const event = (await received) as { name: string; payload: { message: string } }
+    expect(event.name).toBe('app:notice')
+    expect(event.payload.message).not.toContain('canary-secret-value-123')
+    expect(event.payload.message).toContain('token ')
+    ws.close()
+  })
+})

@@ -136,7 +136,8 @@ export async function startBrowserHost(options: {
   })
 
   const unsubscribe = core.events.onAny((name, payload) => {
-    const text = JSON.stringify({ event: { name, payload } } satisfies HostServerMessage)
+    const safe = core.redactor.redactValues(payload)
+    const text = JSON.stringify({ event: { name, payload: safe } } satisfies HostServerMessage)
     for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text)
   })
 

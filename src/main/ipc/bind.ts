@@ -1,6 +1,7 @@
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron'
 import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/contract'
 import type { EventBus } from '../core/events'
+import type { SecretRedactor } from '../core/secrets/redactor'
 import { dispatch } from '../core/api/dispatch'
 import type { Handlers } from '../core/api/handlers'
 
@@ -14,9 +15,10 @@ export function bindIpc(options: {
   window: BrowserWindow
   handlers: Handlers
   events: EventBus
+  redactor: Pick<SecretRedactor, 'redactValues'>
   isAppUrl: (url: string) => boolean
 }): () => void {
-  const { ipcMain, window, handlers, events, isAppUrl } = options
+  const { ipcMain, window, handlers, events, redactor, isAppUrl } = options
   const channel = `${IPC_PREFIX}invoke`
 
   const trusted = (event: IpcMainInvokeEvent): boolean => {
@@ -41,7 +43,7 @@ export function bindIpc(options: {
 
   const unsubscribe = events.onAny((name, payload) => {
     if (window.isDestroyed()) return
-    const message: IpcEvent = { name, payload }
+    const message = { name, payload: redactor.redactValues(payload) } as IpcEvent
     window.webContents.send(IPC_EVENT_CHANNEL, message)
   })
 

@@ -2,10 +2,13 @@ import { z } from 'zod'
 
 /**
  * The rag-mcp.json schema. The same zod schema validates files at load time and generates
- * `resources/rag-mcp.schema.json` for editors.
+ * `resources/rag-mcp.schema.json` for editors. Objects are loose: unknown fields are reported
+ * as warnings by the validator, never rejected.
  */
 
 const stringMap = z.record(z.string(), z.string())
+
+const secretMapNote = 'Values may contain ${keychain:NAME}, ${env:VAR} or ${session:NAME}'
 
 export const authModeSchema = z.enum([
   'username',
@@ -20,16 +23,19 @@ export const dataSourceSchema = z.looseObject({
   id: z.string().min(1).describe('Data source id as the server reports it'),
   name: z.string().optional().describe('Display name'),
   groups: z.array(z.string()).optional().describe('Groups that may see this source'),
-  authMode: authModeSchema.optional(),
+  authMode: authModeSchema.optional().describe('How the source authorises a user'),
   scopes: z.array(z.string()).optional(),
-  defaultSelected: z.boolean().optional(),
+  defaultSelected: z.boolean().optional().describe('Selected for search by default'),
 })
 
 export const launchSchema = z.looseObject({
   command: z.string().min(1).describe('Program that starts the local HTTP/SSE server'),
   args: z.array(z.string()).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().optional(),
+  env: stringMap.optional().describe(`Extra environment. ${secretMapNote}`),
+  cwd: z
+    .string()
+    .optional()
+    .describe('Working directory; relative to the folder of the file (default: that folder)'),
   readyPattern: z
     .string()
     .optional()
@@ -47,7 +53,10 @@ export const genericSearchSchema = z.looseObject({
   hits: z
     .string()
     .optional()
-    .describe('Dotted path to the hit list in the parsed result ("" or absent: the result itself)'),
+    .describe(
+      'Dotted path to the hit list ("results.items", "data[0].hits"; "" or absent: the root) in the ' +
+        'parsed result: structuredContent, else the JSON text block, else the raw result',
+    ),
   fields: z
     .looseObject({
       id: z.string().optional(),
@@ -59,7 +68,10 @@ export const genericSearchSchema = z.looseObject({
       sourceId: z.string().optional(),
     })
     .optional()
-    .describe('Dotted paths inside one hit'),
+    .describe(
+      'Dotted paths inside one hit (defaults: id, title, text, snippet, uri, score); an array of ' +
+        'strings is joined with newlines',
+    ),
 })
 
 export const dialectIdSchema = z.enum([
@@ -78,42 +90,87 @@ export const dialectSchema = z.union([
 
 export const transportSchema = z.enum(['http', 'sse', 'stdio'])
 
-export const serverEntrySchema = z.looseObject({
-  transport: transportSchema.optional().describe('Inferred when absent'),
-  /** Accepted from VS Code / Claude files; normalised into `transport`. */
-  type: z.string().optional(),
-  url: z.string().optional(),
-  command: z.string().optional(),
-  args: z.array(z.string()).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().optional(),
-  headers: stringMap.optional(),
-  groups: z.array(z.string()).optional(),
-  is_exclusive: z.boolean().optional(),
-  description: z.string().optional(),
-  enabled: z.boolean().optional(),
-  dialect: dialectSchema.optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  ui: z
-    .looseObject({
-      icon: z.string().optional(),
-      order: z.number().optional(),
-      defaultSelected: z.boolean().optional(),
-    })
-    .optional(),
-  dataSources: z.array(dataSourceSchema).optional(),
-  launch: launchSchema.optional(),
+/** `type` as Claude Desktop, Cursor and VS Code write it; normalised into `transport`. */
+export const transportTypeSchema = z.enum(['http', 'streamable-http', 'sse', 'stdio'])
+
+export const uiSchema = z.looseObject({
+  icon: z.string().optional(),
+  order: z.number().optional().describe('Position in lists, lowest first'),
+  defaultSelected: z.boolean().optional(),
 })
 
+export const serverEntrySchema = z.looseObject({
+  transport: transportSchema
+    .optional()
+    .describe('Inferred when absent: command → stdio; URL path ending /sse → sse; else http'),
+  type: transportTypeSchema
+    .optional()
+    .describe('Alias of transport, as Claude Desktop, Cursor and VS Code write it'),
+  url: z.string().optional().describe(`Server URL (http, sse). ${secretMapNote}`),
+  command: z.string().optional().describe('Program to run (stdio)'),
+  args: z.array(z.string()).optional().describe('Arguments of command'),
+  env: stringMap.optional().describe(`Environment of command (stdio). ${secretMapNote}`),
+  cwd: z
+    .string()
+    .optional()
+    .describe('Working directory of command; relative to the file (default: its folder)'),
+  headers: stringMap.optional().describe(`HTTP headers (http, sse). ${secretMapNote}`),
+  groups: z.array(z.string()).optional().describe('Groups that may see this server'),
+  is_exclusive: z.boolean().optional(),
+  description: z.string().optional(),
+  enabled: z.boolean().optional().describe('Default true'),
+  dialect: dialectSchema.optional().describe('Default "auto": detected from tools/list'),
+  timeoutMs: z.number().int().positive().optional().describe('Per-call timeout, default 15000'),
+  ui: uiSchema.optional(),
+  dataSources: z.array(dataSourceSchema).optional(),
+  launch: launchSchema
+    .optional()
+    .describe('Starts a local HTTP/SSE server with the console; url is where it listens'),
+})
+
+/** An entry of VS Code's `inputs`: values VS Code prompts for, referenced as `${input:ID}`. */
+export const vsCodeInputSchema = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().optional(),
+  description: z.string().optional(),
+  password: z.boolean().optional(),
+})
+
+/**
+ * The whole file, for editors: a map of server id → entry (the seed format), or the same map
+ * under `mcpServers` (Claude Desktop, Cursor) or `servers` (VS Code, with `inputs`).
+ */
+export const registryFileSchema = z
+  .looseObject({
+    $schema: z.string().optional().describe('Editor hint; ignored by the console'),
+    mcpServers: z
+      .record(z.string(), serverEntrySchema)
+      .optional()
+      .describe('Claude Desktop / Cursor form: the servers, by id'),
+    servers: z
+      .record(z.string(), serverEntrySchema)
+      .optional()
+      .describe('VS Code form: the servers, by id'),
+    inputs: z
+      .array(vsCodeInputSchema)
+      .optional()
+      .describe('VS Code form: values referenced as ${input:ID}'),
+  })
+  .catchall(serverEntrySchema)
+  .describe('RAG Console server registry (rag-mcp.json)')
+
 export type ServerEntryInput = z.input<typeof serverEntrySchema>
+export type ServerEntry = z.output<typeof serverEntrySchema>
 export type DataSourceConfig = z.output<typeof dataSourceSchema>
 export type LaunchConfig = z.output<typeof launchSchema>
 export type GenericSearchMapping = z.output<typeof genericSearchSchema>
 export type DialectSetting = z.output<typeof dialectSchema>
+export type VsCodeInput = z.output<typeof vsCodeInputSchema>
 
 /**
  * One server's effective configuration after defaults and inference: what the pool connects
- * with. Secret references (`${keychain:NAME}`, `${env:VAR}`) are still unresolved here.
+ * with. Secret references (`${keychain:NAME}`, `${env:VAR}`, `${session:NAME}`) are still
+ * unresolved here.
  */
 export interface ServerConfig {
   id: string
@@ -122,6 +179,7 @@ export interface ServerConfig {
   command?: string
   args: string[]
   env: Record<string, string>
+  /** Absolute once loaded from a file (relative paths are resolved against its folder). */
   cwd?: string
   headers: Record<string, string>
   groups: string[]
@@ -133,8 +191,9 @@ export interface ServerConfig {
   ui: { icon?: string; order?: number; defaultSelected?: boolean }
   dataSources: DataSourceConfig[]
   launch?: LaunchConfig
-  /** File the entry came from. */
+  /** File the entry came from (the overrides file when it touched the entry). */
   origin: string
 }
 
+/** Per-call timeout when an entry sets no `timeoutMs`. */
 export const DEFAULT_TIMEOUT_MS = 15_000

@@ -1,5 +1,8 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { registryRequests, type RegistryResults } from './registry'
+import { profilesRequests, type ProfilesResults } from './profiles'
+import { secretsRequests, type SecretsResults } from './secrets'
 import { serversRequests, type ServersResults } from './servers'
 
 /**
@@ -12,10 +15,14 @@ import { serversRequests, type ServersResults } from './servers'
  */
 export const invokeRequests = {
   ...appRequests,
+  ...registryRequests,
+  ...secretsRequests,
+  ...profilesRequests,
   ...serversRequests,
 }
 
-export interface InvokeResults extends AppResults, ServersResults {}
+export interface InvokeResults
+  extends AppResults, RegistryResults, SecretsResults, ProfilesResults, ServersResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -1,14 +1,23 @@
 import type { AppEvents } from './app'
+import type { RegistryEvents } from './registry'
+import type { ProfilesEvents } from './profiles'
+import type { SecretsEvents } from './secrets'
 import type { ServersEvents } from './servers'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
-export interface EventMap extends AppEvents, ServersEvents {}
+export interface EventMap
+  extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents, ServersEvents {}
 
 export type EventName = keyof EventMap
 
 /** Runtime list of event names (checked against EventMap at compile time). */
 export const EVENT_NAMES = Object.keys({
   'app:notice': true,
+  'registry:updated': true,
+  'config:invalid': true,
+  'secrets:changed': true,
+  'profiles:changed': true,
+  'selection:changed': true,
   'server:status': true,
 } satisfies Record<EventName, true>) as EventName[]
 

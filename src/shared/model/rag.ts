@@ -3,9 +3,15 @@ import type { ActingUser } from './user'
 
 /** A contract breach found in a server's reply; reported, never thrown. */
 export interface Violation {
-  /** Stable id, e.g. `missing_field`, `wrong_type`, `too_many_segments`, `headline_too_long`. */
+  /**
+   * Stable id, e.g. `missing_field`, `wrong_type`, `too_many_segments`, `headline_too_long`; the
+   * adapters' ids and their explanations are in `VIOLATION_RULES` (`./violations`).
+   */
   rule: string
-  /** JSON path into the raw reply, e.g. `segments[3].raw_text`. */
+  /**
+   * JSON path into the raw reply, e.g. `segments[3].raw_text`. Inside a text block that carries
+   * JSON the path continues into the parsed value: `content[0].text[2].relevance`.
+   */
   path: string
   message: string
   value?: unknown
@@ -31,6 +37,13 @@ export interface Resource {
   uri?: string
 }
 
+/** A payload a server attached for inspection (v2 `artifacts`: mime type + base64 body). */
+export interface Artifact {
+  name?: string
+  mime: string
+  b64: string
+}
+
 export type HitFlag = 'suspicious' | 'violations' | 'derived_title' | 'derived_summary'
 
 /** One retrieved passage, whatever the family that returned it. */
@@ -48,9 +61,13 @@ export interface Hit {
   fileType?: string
   timestamp?: string
   provenance?: unknown
-  /** Which of title/summary the console derived from the text (spec 000 fallback). */
+  /**
+   * Which of title/summary the console derived from the text (spec 000 fallback) because the
+   * server sent none.
+   */
   derived: { title: boolean; summary: boolean }
   flags: HitFlag[]
+  /** The violations about this hit (they are also listed on the result that carries it). */
   violations: Violation[]
   /** The hit exactly as the server sent it. */
   raw: unknown
@@ -76,6 +93,8 @@ export interface Answer {
   confidence?: number
   silence?: { reason: string }
   limits?: { truncated?: boolean; reason?: string }
+  /** Attachments the server sent with its answer (e.g. an HTML report). */
+  artifacts?: Artifact[]
   violations: Violation[]
   raw?: unknown
 }

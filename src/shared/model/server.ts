@@ -113,6 +113,8 @@ export interface ServerSummary {
   latency?: { p50: number; p95: number }
   rateLimit?: RateLimitInfo
   lastCheckAt?: number
-  /** Secret names its config references, each set or missing. */
-  secrets: { name: string; present: boolean }[]
+  /** Whether the active profile's groups may see this server (`groups` in its entry). */
+  visible: boolean
+  /** Keychain secret names its config references: set, missing, or unknown (keychain locked). */
+  secrets: { name: string; present: boolean | null }[]
 }

@@ -5,13 +5,29 @@ import {
   type InvokeChannel,
 } from '../../../shared/ipc/contract'
 import { ConsoleError, toErrorInfo } from '../../../shared/errors'
-import type { Handlers } from './handlers'
+import { RESPONSE_REDACTOR, type Handlers } from './handlers'
 
 /**
  * Runs one request from a renderer: the channel must be known and the request must match its
  * schema. Never throws; every failure becomes `{ ok: false, error: {code, message, details} }`.
+ * Responses pass through the handlers' redactor: values get every known secret replaced; errors
+ * also get credential-shaped text (`Authorization: …`, `Bearer …`) replaced. Values skip those
+ * patterns because some must round-trip exactly (a config file's text, a signed URL).
  */
 export async function dispatch(
+  handlers: Handlers,
+  channel: unknown,
+  request: unknown,
+): Promise<IpcResponse<unknown>> {
+  const response = await run(handlers, channel, request)
+  const redactor = handlers[RESPONSE_REDACTOR]
+  if (!redactor) return response
+  return response.ok
+    ? { ok: true, value: redactor.redactValues(response.value) }
+    : { ok: false, error: redactor.redact(response.error) }
+}
+
+async function run(
   handlers: Handlers,
   channel: unknown,
   request: unknown,

@@ -1,11 +1,17 @@
 import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared/ipc/contract'
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
+import { registryHandlers } from '../config/handlers'
+import { profileHandlers } from '../services/profile-handlers'
+import type { SecretRedactor } from '../secrets/redactor'
+
+/** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
+export const RESPONSE_REDACTOR: unique symbol = Symbol('responseRedactor')
 
 /** One handler per channel; a channel without a handler does not compile. */
 export type Handlers = {
   [C in InvokeChannel]: (request: ParsedRequest<C>) => Promise<InvokeResult<C>> | InvokeResult<C>
-}
+} & { readonly [RESPONSE_REDACTOR]?: SecretRedactor }
 
 /** What only the hosting process can do (Electron's shell, for example). */
 export interface PlatformHooks {
@@ -21,10 +27,34 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'secrets:list': (request) => core.secrets.list(request?.server),
+    'secrets:set': async ({ server, name, value }) => {
+      await core.secrets.set(server, name, value)
+      return { server, name, present: true }
+    },
+    'secrets:delete': async ({ server, name }) => ({
+      server,
+      name,
+      deleted: await core.secrets.delete(server, name),
+    }),
+    'secrets:session-set': ({ server, name, value }) => {
+      core.secrets.setSessionToken(server, name, value)
+      return { server, name }
+    },
+    'secrets:session-clear': ({ server, name }) => ({
+      server,
+      cleared: core.secrets.clearSessionTokens(server, name),
+    }),
+    'secrets:session-list': (request) => ({
+      tokens: core.secrets.listSessionTokens(request?.server),
+    }),
     'pool:status': () => core.pool.statuses(),
     'pool:health': (request) => core.pool.health(request?.server),
     'pool:reconnect': ({ server }) => core.pool.reconnect(server),
     'pool:log': ({ server, limit }) => ({ server, lines: core.pool.log(server, limit) }),
     'pool:tools': ({ server, refresh }) => core.pool.tools(server, { refresh: refresh ?? false }),
+    ...registryHandlers(core.registry, core.env),
+    ...profileHandlers(core.settings, core.events),
+    [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

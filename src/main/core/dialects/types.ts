@@ -1,5 +1,12 @@
 import type { ErrorInfo } from '../../../shared/errors'
-import type { Answer, AccessResult, Hit, Resource, Violation } from '../../../shared/model/rag'
+import type {
+  Answer,
+  AccessResult,
+  Artifact,
+  Hit,
+  Resource,
+  Violation,
+} from '../../../shared/model/rag'
 import type { DialectId, ToolInfo } from '../../../shared/model/server'
 import type { CallOptions, ServerSession } from '../pool/types'
 
@@ -14,6 +21,8 @@ export interface DialectCapabilities {
   search: boolean
   synthesize: boolean
   verify: boolean
+  /** Can fetch one document or source in full ({@link DialectAdapter.read}). */
+  read: boolean
 }
 
 export interface SearchInput {
@@ -29,21 +38,33 @@ export interface SearchInput {
   capabilityTokens?: Record<string, string>
 }
 
-/** Parsed reply plus everything found wrong with it; adapters never throw on bad replies. */
+/**
+ * Parsed reply plus everything found wrong with it; adapters never throw on bad replies (they
+ * throw only when the call itself failed: a `ConsoleError` from the pool, an `isError`
+ * result, or a reply that is nothing but an error).
+ */
 export interface SearchOutput {
   hits: Hit[]
+  /** Every violation in the reply, including those also listed on single hits. */
   violations: Violation[]
   /** Errors about single sources inside an otherwise usable reply. */
   sourceErrors: { sourceId: string; error: ErrorInfo }[]
+  /** The raw reply; an array of raw replies when the adapter made one call per source. */
   raw: unknown
   /** Artifacts (mime + base64) for the inspector. */
-  artifacts?: { name?: string; mime: string; b64: string }[]
+  artifacts?: Artifact[]
 }
 
 export interface DiscoverOutput {
   resources: Resource[]
   violations: Violation[]
   raw: unknown
+}
+
+/** What an adapter learnt about the server beyond `initialize` (vtex: its `handshake`). */
+export interface DescribeOutput {
+  serverInfo: { name?: string; version?: string; handshake?: unknown }
+  violations: Violation[]
 }
 
 export interface SynthesisInput {
@@ -69,4 +90,11 @@ export interface DialectAdapter {
     segmentId: string,
     options: CallOptions,
   ): Promise<AccessResult>
+  /**
+   * Fetches one document or data source in full, as hits: ragbox `get_document` (with content),
+   * vtex `resources/read` of a `rag://` source.
+   */
+  read?(session: ServerSession, ref: string, options: CallOptions): Promise<SearchOutput>
+  /** Extra server information for the Servers panel (vtex: the non-standard `handshake`). */
+  describe?(session: ServerSession, options: CallOptions): Promise<DescribeOutput>
 }

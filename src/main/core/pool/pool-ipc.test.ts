@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -6,8 +6,7 @@ import type { EventMap } from '../../../shared/ipc/contract'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { Core } from '../core'
-import { EnvSecretResolver } from './fixtures/env-secrets'
-import { isAlive, stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
+import { fixture, isAlive, stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
 
 let dataDir: string
 let core: Core
@@ -15,12 +14,7 @@ let handlers: Handlers
 
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pool-ipc-'))
-  core = await Core.create({
-    dataDir,
-    env: {},
-    secrets: new EnvSecretResolver({}),
-    pool: TEST_POOL_OPTIONS,
-  })
+  core = await Core.create({ dataDir, env: {}, watch: false, pool: TEST_POOL_OPTIONS })
   handlers = createHandlers(core)
 })
 
@@ -85,5 +79,75 @@ describe('pool IPC channels', () => {
     const pids = core.pool.pids()
     await core.dispose()
     for (const pid of pids) expect(isAlive(pid)).toBe(false)
+  })
+})
+
+describe('pool in the core', () => {
+  const writeRegistry = (file: string, servers: Record<string, unknown>): void =>
+    writeFileSync(file, JSON.stringify(servers))
+  const kb = (env: Record<string, string> = {}) => ({
+    command: process.execPath,
+    args: [fixture('stdio-server.mjs')],
+    env,
+  })
+
+  it('connects the registry with connect: true and follows its reloads', async () => {
+    const file = join(dataDir, 'rag-mcp.json')
+    writeRegistry(file, { kb: kb(), other: kb() })
+    const connected = await Core.create({
+      dataDir,
+      configPath: file,
+      env: {},
+      watch: false,
+      connect: true,
+      pool: TEST_POOL_OPTIONS,
+    })
+    try {
+      await connected.pool.session('kb')
+      expect(connected.pool.serverIds()).toEqual(['kb', 'other'])
+      await connected.pool.session('other')
+      const pids = connected.pool.pids()
+
+      writeRegistry(file, { kb: kb() })
+      await connected.registry.reloadNow()
+      await waitFor(() => connected.pool.serverIds().length === 1)
+      expect(connected.pool.serverIds()).toEqual(['kb'])
+      expect(connected.pool.pids()).toEqual([pids[0]])
+      await waitFor(() => !isAlive(pids[1]!), 3000, 'the removed server to stop')
+    } finally {
+      await connected.dispose()
+    }
+  })
+
+  it('reconnects a server waiting for a secret once the secret is set', async () => {
+    const file = join(dataDir, 'rag-mcp.json')
+    writeRegistry(file, { kb: kb({ KB_TOKEN: '${session:kbToken}' }) })
+    const connected = await Core.create({
+      dataDir,
+      configPath: file,
+      env: {},
+      watch: false,
+      connect: true,
+      pool: TEST_POOL_OPTIONS,
+    })
+    try {
+      const waiting = await waitFor(() =>
+        connected.pool.status('kb').state === 'action_required'
+          ? connected.pool.status('kb')
+          : undefined,
+      )
+      expect(waiting).toMatchObject({ missingSecrets: ['kbToken'] })
+      connected.secrets.setSessionToken('kb', 'kbToken', 'tok-123')
+      await waitFor(() => connected.pool.status('kb').state === 'ready')
+      const result = await connected.pool.callTool(
+        'kb',
+        'env',
+        { name: 'KB_TOKEN' },
+        { operation: 'call' },
+      )
+      expect(result.content).toEqual([{ type: 'text', text: 'tok-123' }])
+    } finally {
+      await connected.dispose()
+    }
   })
 })

@@ -196,6 +196,16 @@ export class ConnectionPool {
     return { server: serverId, status }
   }
 
+  /**
+   * A secret of `server` was set or removed: if its config references that name, reconnect it
+   * (in the background) so the new value is used and a server waiting for it comes back.
+   */
+  secretChanged(change: { server: string; name: string }): void {
+    const connection = this.disposed ? undefined : this.connections.get(change.server)
+    if (!connection?.config.enabled || !referencesSecret(connection.config, change.name)) return
+    void connection.reconnect().catch(() => {})
+  }
+
   /** The last lines of a server's stderr, launch output and pool notes. */
   log(serverId: string, limit?: number): PoolLogLine[] {
     return this.get(serverId).logLines(limit)
@@ -248,6 +258,17 @@ export class ConnectionPool {
       message: 'the connection pool has been shut down',
     })
   }
+}
+
+/** Whether any value of the config refers to `${kind:name}`. */
+function referencesSecret(config: ServerConfig, name: string): boolean {
+  const texts = [
+    config.url ?? '',
+    ...Object.values(config.headers),
+    ...Object.values(config.env),
+    ...Object.values(config.launch?.env ?? {}),
+  ]
+  return texts.some((text) => text.includes(`:${name}}`))
 }
 
 /** A stable hash of a server's effective config (key order does not matter). */

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Diagnostic } from '../../../shared/model/registry'
+
+/**
+ * The embedded default registry: `resources/default-registry.json`, used when no rag-mcp.json
+ * is found. It may contain `${app:node}` (the Node executable that runs the demo servers) and
+ * `${app:demo}` (absolute path of the built `out/main/demo.js`), substituted before parsing.
+ */
+
+/** Built layout: every entry and chunk sits flat in out/main/, so this is out/main. */
+const bundleDir = (): string => dirname(fileURLToPath(import.meta.url))
+
+/** `resources/default-registry.json` as seen from the running bundle. */
+export const defaultEmbeddedFile = (): string =>
+  join(bundleDir(), '..', '..', 'resources', 'default-registry.json')
+/** The built demo servers' entry (`out/main/demo.js`) beside the running bundle. */
+export const defaultDemoEntry = (): string => join(bundleDir(), 'demo.js')
+
+/** Overrides of the template path and the placeholder values (tests, packaging). */
+export interface EmbeddedOptions {
+  /** The registry template; default `resources/default-registry.json` beside the bundle. */
+  file?: string
+  /** Value of `${app:node}`; default `process.execPath`. */
+  node?: string
+  /** Value of `${app:demo}`; default `demo.js` beside the running bundle. */
+  demo?: string
+}
+
+/** The embedded registry, ready to parse. */
+export interface EmbeddedRegistry {
+  /** Where the template was read from (diagnostics point there). */
+  file: string
+  /** The text with placeholders substituted; `{}` when the template is missing. */
+  text: string
+  /** A warning when the template is missing or unreadable. */
+  diagnostics: Diagnostic[]
+}
+
+/** Reads the embedded default registry; a missing template is an empty registry plus a warning. */
+export function loadEmbeddedRegistry(options: EmbeddedOptions = {}): EmbeddedRegistry {
+  const file = options.file ?? defaultEmbeddedFile()
+  let template: string
+  try {
+    template = readFileSync(file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const what = code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? 'error'})`
+    return {
+      file,
+      text: '{}',
+      diagnostics: [
+        {
+          severity: 'warning',
+          file,
+          path: '',
+          line: 1,
+          column: 1,
+          rule: 'embedded_missing',
+          message: `the embedded default registry ${what}: the console runs with no servers; create config/overrides/rag-mcp.json in the data folder or pass --config FILE`,
+        },
+      ],
+    }
+  }
+  const values: Record<string, string> = {
+    node: options.node ?? process.execPath,
+    demo: options.demo ?? defaultDemoEntry(),
+  }
+  // Placeholders sit inside JSON strings: substitute JSON-escaped text (Windows backslashes).
+  const text = template.replace(/\$\{app:(node|demo)\}/g, (_match, name: string) =>
+    JSON.stringify(values[name]).slice(1, -1),
+  )
+  return { file, text, diagnostics: [] }
+}

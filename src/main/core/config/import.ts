@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
+import { EntryReporter, mergeEntries } from '../../../shared/config/entry-reporter'
+import { serverEntrySchema } from '../../../shared/config/schema'
+import { isPlainObject } from '../../../shared/config/schema-walk'
+import { ConsoleError } from '../../../shared/errors'
+import type { ImportCandidate, RequiredSecret } from '../../../shared/ipc/registry'
+import type { Diagnostic } from '../../../shared/model/registry'
+
+/**
+ * Reading Claude Desktop, Cursor and VS Code config files as registry entries: `type` becomes
+ * `transport`, `disabled` becomes `enabled`, VS Code `${input:ID}` becomes `${keychain:ID}`, and
+ * fields the console has no use for are dropped with a warning.
+ */
+
+/** One server of the imported file, converted to the fields to write. */
+export interface ConvertedServer {
+  id: string
+  fields: Record<string, unknown>
+}
+
+/** An imported file, converted: its servers, the secrets to set, and its problems. */
+export interface ConvertedFile {
+  doc: RegistryDocument
+  servers: ConvertedServer[]
+  requiredSecrets: RequiredSecret[]
+  diagnostics: Diagnostic[]
+}
+
+const ENTRY_FIELDS = new Set(Object.keys(serverEntrySchema.shape))
+/** Where `${…}` references are resolved (and so converted). */
+const REFERENCE_FIELDS = new Set(['url', 'headers', 'env'])
+const INPUT = /\$\{input:([^}]*)\}/g
+const BARE_VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g
+
+/** Reads the file to import; a missing or unreadable file is an `invalid_argument` error. */
+export function readImportFile(source: { path?: string; text?: string; name?: string }): {
+  file: string
+  text: string
+} {
+  if (source.text !== undefined) return { file: source.name ?? 'imported file', text: source.text }
+  const file = resolve(source.path ?? '')
+  try {
+    return { file, text: readFileSync(file, 'utf8') }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error'
+    throw new ConsoleError({
+      code: code === 'ENOENT' ? 'not_found' : 'invalid_argument',
+      message: `cannot read ${file} (${code}): pick an existing Claude Desktop, Cursor or VS Code config file`,
+    })
+  }
+}
+
+/** Converts every server of a foreign (or rag-mcp.json) file into entry fields to write. */
+export function convertImport(file: string, text: string): ConvertedFile {
+  const doc = parseRegistryDocument(file, text)
+  const diagnostics: Diagnostic[] = [...doc.diagnostics]
+  const requiredSecrets: RequiredSecret[] = []
+  const servers: ConvertedServer[] = []
+  for (const merged of mergeEntries([doc])) {
+    const reporter = new EntryReporter(merged, diagnostics)
+    const fields: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(merged.value)) {
+      if (key === 'type' && typeof value === 'string') {
+        fields.transport = value === 'streamable-http' ? 'http' : value
+      } else if (key === 'disabled' && typeof value === 'boolean') {
+        fields.enabled = !value
+      } else if (ENTRY_FIELDS.has(key)) {
+        fields[key] = REFERENCE_FIELDS.has(key)
+          ? convertReferences(value, [key], doc, reporter, requiredSecrets)
+          : value
+      } else {
+        reporter.report(
+          [key],
+          'warning',
+          'not_imported',
+          `field '${key}' is not imported: the console has no use for it`,
+          { on: 'key' },
+        )
+      }
+    }
+    servers.push({ id: merged.id, fields })
+  }
+  return { doc, servers, requiredSecrets, diagnostics }
+}
+
+function convertReferences(
+  value: unknown,
+  path: (string | number)[],
+  doc: RegistryDocument,
+  reporter: EntryReporter,
+  required: RequiredSecret[],
+): unknown {
+  if (isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        convertReferences(item, [...path, key], doc, reporter, required),
+      ]),
+    )
+  }
+  if (typeof value !== 'string') return value
+  const server = reporter.entry.id
+  return value
+    .replace(INPUT, (_match, name: string) => {
+      const input = doc.inputs.get(name)
+      if (input?.password) {
+        required.push({ server, name, reason: `VS Code password input '${name}'` })
+      } else {
+        required.push({ server, name, reason: `VS Code input '${name}'` })
+        reporter.report(
+          path,
+          'warning',
+          'input_reference',
+          input
+            ? `'\${input:${name}}' is not a password input: it becomes \${keychain:${name}}; set it in Settings → Secrets, or replace it with the value`
+            : `'\${input:${name}}' matches no entry of "inputs": it becomes \${keychain:${name}}; set it in Settings → Secrets`,
+        )
+      }
+      return `\${keychain:${name}}`
+    })
+    .replace(BARE_VARIABLE, (_match, name: string, fallback: string | undefined) => {
+      reporter.report(
+        path,
+        'warning',
+        'converted_reference',
+        `'\${${name}}' becomes \${env:${name}}${fallback ? ' (its default is dropped)' : ''}`,
+      )
+      return `\${env:${name}}`
+    })
+}
+
+/** Where Claude Desktop, Cursor and VS Code (user settings) keep their MCP servers. */
+export function importCandidatePaths(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Omit<ImportCandidate, 'exists'>[] {
+  const home = env.HOME ?? homedir()
+  const appData =
+    platform === 'darwin'
+      ? join(home, 'Library', 'Application Support')
+      : platform === 'win32'
+        ? (env.APPDATA ?? join(home, 'AppData', 'Roaming'))
+        : (env.XDG_CONFIG_HOME ?? join(home, '.config'))
+  return [
+    {
+      client: 'claude-desktop',
+      label: 'Claude Desktop',
+      path: join(appData, 'Claude', 'claude_desktop_config.json'),
+    },
+    { client: 'cursor', label: 'Cursor', path: join(home, '.cursor', 'mcp.json') },
+    { client: 'vscode', label: 'VS Code (user)', path: join(appData, 'Code', 'User', 'mcp.json') },
+  ]
+}

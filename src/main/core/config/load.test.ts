@@ -1,0 +1,142 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadEmbeddedRegistry } from './embedded'
+import { loadSource } from './load'
+import { layeredPaths, resolveRegistrySource } from './lookup'
+import { tempDir, writeFile } from './test-support'
+
+const temps: Array<() => void> = []
+afterEach(() => temps.splice(0).forEach((cleanup) => cleanup()))
+function dir(): string {
+  const { dir, cleanup } = tempDir()
+  temps.push(cleanup)
+  return dir
+}
+const noEmbedded = () => {
+  throw new Error('the embedded registry must not be read here')
+}
+
+describe('layered files', () => {
+  it('merges overrides over defaults field by field and records where each server came from', () => {
+    const dataDir = dir()
+    const { defaults, overrides } = layeredPaths(dataDir)
+    writeFile(
+      defaults,
+      JSON.stringify({
+        docsRag: {
+          url: 'https://docs.example/mcp',
+          headers: { 'X-Tenant': 'acme' },
+          groups: ['users'],
+        },
+        kb: { command: 'kb' },
+      }),
+    )
+    writeFile(
+      overrides,
+      '{ "docsRag": { "enabled": false }, "extra": { "url": "https://x.example/mcp" } }',
+    )
+    const source = resolveRegistrySource({ dataDir, env: {} })
+    const result = loadSource(source, noEmbedded)
+    expect(result.build.ok).toBe(true)
+    const byId = Object.fromEntries(result.build.servers.map((s) => [s.id, s]))
+    expect(byId.docsRag).toMatchObject({
+      url: 'https://docs.example/mcp',
+      headers: { 'X-Tenant': 'acme' },
+      groups: ['users'],
+      enabled: false,
+      origin: overrides,
+    })
+    expect(byId.kb!.origin).toBe(defaults)
+    expect(byId.extra!.origin).toBe(overrides)
+  })
+
+  it('validates the merged entry and points into the file that holds the bad value', () => {
+    const dataDir = dir()
+    const { defaults, overrides } = layeredPaths(dataDir)
+    writeFile(defaults, '{\n  "docsRag": {\n    "url": "https://docs.example/mcp"\n  }\n}\n')
+    writeFile(
+      overrides,
+      '{\n  "docsRag": {\n    "enabled": false,\n    "transport": "stdio"\n  }\n}\n',
+    )
+    const result = loadSource(resolveRegistrySource({ dataDir, env: {} }), noEmbedded)
+    expect(result.build.ok).toBe(false)
+    expect(result.build.diagnostics).toEqual([
+      expect.objectContaining({
+        file: defaults,
+        path: 'docsRag.url',
+        line: 3,
+        column: 12,
+        rule: 'ignored_field',
+      }),
+      expect.objectContaining({
+        file: overrides,
+        path: 'docsRag.transport',
+        line: 4,
+        rule: 'missing_command',
+      }),
+    ])
+  })
+
+  it('replaces a whole field: an override of headers drops the default headers', () => {
+    const dataDir = dir()
+    const { defaults, overrides } = layeredPaths(dataDir)
+    writeFile(
+      defaults,
+      JSON.stringify({ a: { url: 'https://x/mcp', headers: { A: '1', B: '2' } } }),
+    )
+    writeFile(overrides, JSON.stringify({ a: { headers: { B: '3' } } }))
+    const result = loadSource(resolveRegistrySource({ dataDir, env: {} }), noEmbedded)
+    expect(result.build.servers[0]!.headers).toEqual({ B: '3' })
+  })
+
+  it('reports an explicit --config file that does not exist', () => {
+    const path = join(dir(), 'missing.json')
+    const result = loadSource(
+      resolveRegistrySource({ dataDir: dir(), configPath: path }),
+      noEmbedded,
+    )
+    expect(result.build.ok).toBe(false)
+    expect(result.build.diagnostics[0]).toMatchObject({ rule: 'file_not_found', file: path })
+  })
+})
+
+describe('embedded default', () => {
+  it('substitutes the node and demo placeholders before parsing', () => {
+    const file = writeFile(
+      join(dir(), 'default-registry.json'),
+      JSON.stringify({
+        demoKb: { command: '${app:node}', args: ['${app:demo}', 'kb', '--stdio'] },
+      }),
+    )
+    const node = 'C:\\Program Files\\node.exe'
+    const embedded = loadEmbeddedRegistry({ file, node, demo: '/opt/rag/out/main/demo.js' })
+    const result = loadSource({ kind: 'embedded', files: [], label: 'demo' }, () => embedded)
+    expect(result.build.ok).toBe(true)
+    expect(result.build.servers[0]).toMatchObject({
+      command: node,
+      args: ['/opt/rag/out/main/demo.js', 'kb', '--stdio'],
+      origin: file,
+    })
+  })
+
+  it('uses this Node and the demo bundle beside the running code by default', () => {
+    const file = writeFile(
+      join(dir(), 'r.json'),
+      '{ "a": { "command": "${app:node}", "args": ["${app:demo}"] } }',
+    )
+    const { text } = loadEmbeddedRegistry({ file })
+    const entry = JSON.parse(text).a
+    expect(entry.command).toBe(process.execPath)
+    expect(entry.args[0]).toMatch(/demo\.js$/)
+  })
+
+  it('is an empty registry with a warning when the bundled file is missing', () => {
+    const embedded = loadEmbeddedRegistry({ file: join(dir(), 'nope.json') })
+    const result = loadSource({ kind: 'embedded', files: [], label: 'demo' }, () => embedded)
+    expect(result.build.ok).toBe(true)
+    expect(result.build.servers).toEqual([])
+    expect(result.build.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', rule: 'embedded_missing' }),
+    ])
+  })
+})

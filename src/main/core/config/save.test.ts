@@ -1,0 +1,170 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
+import { EventBus } from '../events'
+import { backupPath } from '../util/atomic-write'
+import { contentHash } from './hash'
+import { layeredPaths } from './lookup'
+import { RegistryStore } from './store'
+import { tempDir, waitFor, writeFile } from './test-support'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+const ORIGINAL = `{
+  // production servers
+  "docs": { "url": "http://127.0.0.1:9/docs", "enabled": true },
+  "kb": {
+\t"command": "kb", // local
+\t"args": ["--stdio"]
+  }
+}
+`
+
+async function startStore(
+  options: { mode?: 'file' | 'layered' | 'embedded'; text?: string; watch?: boolean } = {},
+) {
+  const { dir, cleanup } = tempDir('rc-save-')
+  cleanups.push(cleanup)
+  const mode = options.mode ?? 'file'
+  const file = mode === 'layered' ? layeredPaths(dir).defaults : join(dir, 'rag-mcp.json')
+  if (mode !== 'embedded') writeFile(file, options.text ?? ORIGINAL)
+  const events = new EventBus()
+  const updated: RegistryUpdatedEvent[] = []
+  events.on('registry:updated', (event) => updated.push(event))
+  const store = new RegistryStore({
+    lookup: { dataDir: dir, env: {}, ...(mode === 'file' ? { configPath: file } : {}) },
+    events,
+    watch: options.watch ?? true,
+    embedded: () => ({
+      file: join(dir, 'default-registry.json'),
+      text: '{ "demo": { "command": "node", "args": ["demo.js"] } }',
+      diagnostics: [],
+    }),
+  })
+  cleanups.push(() => store.dispose())
+  await store.start()
+  return { dir, file, store, updated }
+}
+
+describe('safe save', () => {
+  it('writes the new text, keeps the previous one as .bak and applies it once', async () => {
+    const h = await startStore()
+    const raw = await h.store.readRaw()
+    const text = raw.text.replace('"enabled": true', '"enabled": false')
+    const result = await h.store.save({ text, baseHash: raw.hash })
+    expect(result).toMatchObject({ status: 'saved', path: h.file, backup: backupPath(h.file) })
+    expect(readFileSync(h.file, 'utf8')).toBe(text)
+    expect(readFileSync(backupPath(h.file), 'utf8')).toBe(ORIGINAL)
+    expect(h.store.server('docs')!.enabled).toBe(false)
+    // The watcher sees our own write; it must not reload a second time.
+    await waitFor(() => (h.store.counters().unchangedOnDisk > 0 ? true : undefined), 'the echo')
+    await h.store.whenIdle()
+    expect(h.store.history().map((e) => e.trigger)).toEqual(['startup', 'save'])
+    expect(h.updated).toHaveLength(1)
+    expect(h.updated[0]).toMatchObject({ trigger: 'save', changed: ['docs'] })
+  })
+
+  it('refuses to overwrite a file that changed on disk, and overwrites it when forced', async () => {
+    const h = await startStore({ watch: false })
+    const raw = await h.store.readRaw()
+    const external = ORIGINAL.replace('"--stdio"', '"--verbose"')
+    writeFileSync(h.file, external)
+    const proposed = raw.text.replace('"enabled": true', '"enabled": false')
+    const conflict = await h.store.save({ text: proposed, baseHash: raw.hash })
+    expect(conflict).toEqual({
+      status: 'conflict',
+      path: h.file,
+      diskExists: true,
+      diskText: external,
+      diskHash: contentHash(external),
+      proposedText: proposed,
+    })
+    expect(readFileSync(h.file, 'utf8')).toBe(external)
+    const forced = await h.store.save({ text: proposed, baseHash: raw.hash, force: true })
+    expect(forced.status).toBe('saved')
+    expect(readFileSync(h.file, 'utf8')).toBe(proposed)
+    expect(readFileSync(backupPath(h.file), 'utf8')).toBe(external)
+  })
+
+  it('refuses invalid text with its diagnostics and writes nothing', async () => {
+    const h = await startStore({ watch: false })
+    const raw = await h.store.readRaw()
+    const result = await h.store.save({
+      text: '{ "docs": { "url": "http://x/mcp", "transport": "https" } }',
+      baseHash: raw.hash,
+    })
+    expect(result).toMatchObject({
+      status: 'invalid',
+      diagnostics: [expect.objectContaining({ path: 'docs.transport', rule: 'invalid_enum' })],
+    })
+    expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
+    expect(existsSync(backupPath(h.file))).toBe(false)
+  })
+
+  it('saves the embedded default to the overrides file, creating its folders', async () => {
+    const h = await startStore({ mode: 'embedded', watch: false })
+    const raw = await h.store.readRaw()
+    const { overrides } = layeredPaths(h.dir)
+    expect(raw).toMatchObject({
+      path: overrides,
+      exists: false,
+      fromEmbedded: true,
+      hash: contentHash(''),
+    })
+    const result = await h.store.save({ text: raw.text, baseHash: raw.hash })
+    expect(result).toMatchObject({ status: 'saved', path: overrides })
+    expect(result).not.toHaveProperty('backup')
+    expect(readFileSync(overrides, 'utf8')).toBe(raw.text)
+    expect(h.store.current().source).toMatchObject({ kind: 'layered', files: [overrides] })
+  })
+
+  it('validates a draft and tells what saving it would change', async () => {
+    const h = await startStore({ watch: false })
+    const draft = await h.store.validateDraft(
+      '{ "docs": { "url": "http://127.0.0.1:9/docs" }, "new": { "url": "http://127.0.0.1:9/n", "x": 1 } }',
+    )
+    expect(draft).toMatchObject({
+      valid: true,
+      diff: { added: ['new'], removed: ['kb'], changed: [], unchanged: ['docs'] },
+      diagnostics: [expect.objectContaining({ rule: 'unknown_field', path: 'new.x' })],
+    })
+    expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
+  })
+})
+
+describe('setEnabled', () => {
+  it('edits only that field, keeping comments and formatting', async () => {
+    const h = await startStore({ watch: false })
+    await h.store.setEnabled('docs', false)
+    await h.store.setEnabled('kb', false)
+    expect(readFileSync(h.file, 'utf8')).toBe(
+      ORIGINAL.replace('"enabled": true', '"enabled": false').replace(
+        '\t"args": ["--stdio"]\n',
+        '\t"args": ["--stdio"],\n\t"enabled": false\n',
+      ),
+    )
+    expect(h.store.current().servers.map((s) => [s.id, s.enabled])).toEqual([
+      ['docs', false],
+      ['kb', false],
+    ])
+  })
+
+  it('writes a one-field override for a server defined in the defaults file', async () => {
+    const h = await startStore({ mode: 'layered', watch: false })
+    const result = await h.store.setEnabled('docs', false)
+    const { overrides } = layeredPaths(h.dir)
+    expect(result.status).toBe('saved')
+    expect(JSON.parse(readFileSync(overrides, 'utf8'))).toEqual({ docs: { enabled: false } })
+    expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
+    expect(h.store.server('docs')).toMatchObject({ enabled: false, origin: overrides })
+  })
+
+  it('fails with not_found for a server the registry does not have', async () => {
+    const h = await startStore({ watch: false })
+    await expect(h.store.setEnabled('nope', false)).rejects.toMatchObject({ code: 'not_found' })
+  })
+})

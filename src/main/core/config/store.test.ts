@@ -1,0 +1,192 @@
+import { closeSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ConfigInvalidEvent, RegistryUpdatedEvent } from '../../../shared/ipc/registry'
+import { EventBus } from '../events'
+import { layeredPaths } from './lookup'
+import { HISTORY_LIMIT, RegistryStore } from './store'
+import { tempDir, waitFor, writeFile } from './test-support'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+})
+
+/** Three http servers; `timeouts` sets each one's timeoutMs so an edit touches one server. */
+function registryText(timeouts: Record<string, number> = {}): string {
+  const entry = (id: string) => ({
+    url: `http://127.0.0.1:9/${id}`,
+    timeoutMs: timeouts[id] ?? 1000,
+  })
+  return `${JSON.stringify({ a: entry('a'), b: entry('b'), c: entry('c') }, null, 2)}\n`
+}
+
+interface Harness {
+  dir: string
+  file: string
+  store: RegistryStore
+  updated: RegistryUpdatedEvent[]
+  invalid: ConfigInvalidEvent[]
+}
+
+async function startStore(
+  options: { text?: string; layered?: boolean; watch?: boolean } = {},
+): Promise<Harness> {
+  const { dir, cleanup } = tempDir('rc-store-')
+  cleanups.push(cleanup)
+  const file = options.layered ? layeredPaths(dir).defaults : join(dir, 'rag-mcp.json')
+  writeFile(file, options.text ?? registryText())
+  const events = new EventBus()
+  const updated: RegistryUpdatedEvent[] = []
+  const invalid: ConfigInvalidEvent[] = []
+  events.on('registry:updated', (event) => updated.push(event))
+  events.on('config:invalid', (event) => invalid.push(event))
+  const store = new RegistryStore({
+    lookup: { dataDir: dir, env: {}, ...(options.layered ? {} : { configPath: file }) },
+    events,
+    watch: options.watch ?? true,
+    embedded: () => ({ file: 'embedded', text: '{}', diagnostics: [] }),
+  })
+  cleanups.push(() => store.dispose())
+  await store.start()
+  return { dir, file, store, updated, invalid }
+}
+
+const timeoutOf = (store: RegistryStore, id: string) => store.server(id)?.timeoutMs
+
+describe('RegistryStore: live reload', () => {
+  it('loads the registry at start', async () => {
+    const { store } = await startStore()
+    expect(store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
+    expect(store.history()).toEqual([
+      expect.objectContaining({ trigger: 'startup', outcome: 'applied' }),
+    ])
+  })
+
+  it('applies an in-place write and reports only the edited server as changed', async () => {
+    const h = await startStore()
+    writeFileSync(h.file, registryText({ b: 2000 }))
+    const event = await waitFor(() => h.updated[0], 'registry:updated')
+    expect(event).toMatchObject({ added: [], removed: [], changed: ['b'], unchanged: ['a', 'c'] })
+    expect(event.trigger).toBe('watch')
+    expect(timeoutOf(h.store, 'b')).toBe(2000)
+  })
+
+  it('follows atomic rename-over saves, one after another', async () => {
+    const h = await startStore()
+    for (const [index, timeout] of [2000, 3000].entries()) {
+      const temp = `${h.file}.tmp`
+      writeFileSync(temp, registryText({ a: timeout }))
+      renameSync(temp, h.file)
+      await waitFor(() => h.updated[index], `update ${index + 1}`)
+      expect(timeoutOf(h.store, 'a')).toBe(timeout)
+    }
+    expect(h.updated.map((e) => e.changed)).toEqual([['a'], ['a']])
+  })
+
+  it('keeps the last good registry while the file is deleted, and applies it when recreated', async () => {
+    const h = await startStore()
+    unlinkSync(h.file)
+    const invalid = await waitFor(() => h.invalid[0], 'config:invalid')
+    expect(invalid.diagnostics[0]).toMatchObject({ rule: 'file_not_found' })
+    expect(h.store.current().servers).toHaveLength(3)
+    writeFileSync(h.file, registryText({ c: 5000 }))
+    const event = await waitFor(() => h.updated[0], 'registry:updated')
+    expect(event.changed).toEqual(['c'])
+    expect(h.store.view().invalid).toBeUndefined()
+  })
+
+  it('applies the last write of a burst and never reads a half-written file', async () => {
+    const h = await startStore()
+    for (let i = 1; i <= 10; i++) {
+      const text = registryText({ a: 1000 + i })
+      const fd = openSync(h.file, 'w')
+      writeSync(fd, text.slice(0, 20))
+      await new Promise((resolve) => setTimeout(resolve, 3))
+      writeSync(fd, text.slice(20))
+      closeSync(fd)
+    }
+    await waitFor(() => (timeoutOf(h.store, 'a') === 1010 ? true : undefined), 'the last write')
+    await h.store.whenIdle()
+    expect(h.invalid).toEqual([])
+    expect(h.updated.length).toBeLessThan(10)
+    expect(h.updated.every((e) => e.changed.length === 1 && e.changed[0] === 'a')).toBe(true)
+  })
+
+  it('keeps the last good registry on an invalid edit and reports every diagnostic', async () => {
+    const h = await startStore()
+    writeFileSync(
+      h.file,
+      '{\n  "a": { "url": "http://127.0.0.1:9/a", "transport": "https" },\n  "b": 3\n}\n',
+    )
+    const invalid = await waitFor(() => h.invalid[0], 'config:invalid')
+    expect(invalid.diagnostics.map((d) => [d.path, d.line])).toEqual([
+      ['a.transport', 2],
+      ['b', 3],
+    ])
+    expect(h.store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
+    expect(h.store.view().invalid?.diagnostics).toHaveLength(2)
+    expect(h.store.history().at(-1)).toMatchObject({ outcome: 'invalid', trigger: 'watch' })
+  })
+
+  it('emits nothing for an edit that leaves every effective config as it was', async () => {
+    const h = await startStore()
+    writeFileSync(
+      h.file,
+      `// a comment and other spacing\n${JSON.stringify(JSON.parse(registryText()))}`,
+    )
+    await waitFor(() => (h.store.history().length === 2 ? true : undefined), 'the reload')
+    expect(h.store.history()[1]!.diff).toMatchObject({ changed: [], unchanged: ['a', 'b', 'c'] })
+    expect(h.updated).toEqual([])
+  })
+
+  it('announces recovery from an invalid file even when the content is back to the last good one', async () => {
+    const h = await startStore()
+    writeFileSync(h.file, '{ "a": ')
+    await waitFor(() => h.invalid[0], 'config:invalid')
+    writeFileSync(h.file, registryText())
+    const event = await waitFor(() => h.updated[0], 'registry:updated')
+    expect(event).toMatchObject({ changed: [], unchanged: ['a', 'b', 'c'] })
+  })
+
+  it('switches to the overrides file when it is created next to the defaults', async () => {
+    const h = await startStore({ layered: true })
+    const { overrides } = layeredPaths(h.dir)
+    writeFile(overrides, '{ "b": { "enabled": false } }')
+    const event = await waitFor(() => h.updated[0], 'registry:updated')
+    expect(event.changed).toEqual(['b'])
+    expect(event.source).toMatchObject({ kind: 'layered', files: [h.file, overrides] })
+    expect(h.store.server('b')).toMatchObject({ enabled: false, origin: overrides })
+  })
+
+  it('notifies subscribers with the new registry and the diff', async () => {
+    const h = await startStore()
+    const seen: string[][] = []
+    const unsubscribe = h.store.onUpdated((registry, diff) => {
+      seen.push([registry.servers.map((s) => s.id).join(','), ...diff.added])
+    })
+    writeFileSync(h.file, JSON.stringify({ ...JSON.parse(registryText()), d: { command: 'kb' } }))
+    await waitFor(() => seen[0], 'the listener')
+    expect(seen).toEqual([['a,b,c,d', 'd']])
+    unsubscribe()
+  })
+})
+
+describe('RegistryStore: manual reload and history', () => {
+  it('reloads on demand without watching and records it', async () => {
+    const h = await startStore({ watch: false })
+    writeFileSync(h.file, registryText({ c: 7000 }))
+    const result = await h.store.reloadNow()
+    expect(result.emitted).toBe(true)
+    expect(result.event).toMatchObject({ trigger: 'manual', diff: { changed: ['c'] } })
+    expect(h.updated).toHaveLength(1)
+  })
+
+  it(`keeps the last ${HISTORY_LIMIT} reload events`, async () => {
+    const h = await startStore({ watch: false })
+    for (let i = 0; i < HISTORY_LIMIT + 5; i++) await h.store.reloadNow()
+    const history = h.store.history()
+    expect(history).toHaveLength(HISTORY_LIMIT)
+    expect(history.every((event) => event.trigger === 'manual')).toBe(true)
+  })
+})

@@ -1,0 +1,399 @@
+import { performance } from 'node:perf_hooks'
+import type { ServerConfig } from '../../../shared/config/schema'
+import { ConsoleError } from '../../../shared/errors'
+import type {
+  DraftValidation,
+  ImportApplyResult,
+  ImportPreview,
+  RawConfig,
+  RegistryView,
+  ReloadResult,
+  SaveResult,
+} from '../../../shared/ipc/registry'
+import type {
+  Diagnostic,
+  RegistryDiff,
+  RegistrySource,
+  ReloadEvent,
+  ReloadTrigger,
+} from '../../../shared/model/registry'
+import type { EventBus } from '../events'
+import type { Logger } from '../log'
+import { loadEmbeddedRegistry, type EmbeddedRegistry } from './embedded'
+import { FileWatchers } from './file-watch'
+import { diffRegistries, isNoop, stableStringify } from './hash'
+import { planImport, type ImportSource } from './import-plan'
+import { loadSource, snapshot, toRegistry, type LoadResult } from './load'
+import { saveRegistryFile, type SaveRequest } from './safe-save'
+import { layeredPaths, resolveRegistrySource, type LookupOptions } from './lookup'
+import { definesServer, editEntries } from './text-edit'
+import type { Registry } from './types'
+
+/** How many reload events {@link RegistryStore.history} keeps. */
+export const HISTORY_LIMIT = 50
+
+/** The store's dependencies, given explicitly by the composition root (or a test). */
+export interface RegistryStoreOptions {
+  /** How the registry file(s) are found; re-resolved on every reload (a save may create one). */
+  lookup: LookupOptions
+  /** Receives `registry:updated` and `config:invalid`. */
+  events?: EventBus
+  /** The embedded default registry; defaults to {@link loadEmbeddedRegistry}. */
+  embedded?: () => EmbeddedRegistry
+  /** Watch the files in use and reload on change (default true). */
+  watch?: boolean
+  /** Wall clock for event times (tests may pass a fake one). */
+  now?: () => number
+  log?: Logger
+}
+
+/** Called after a reload applied a different registry; `diff` says which servers changed. */
+export type UpdatedListener = (registry: Registry, diff: RegistryDiff) => void
+/** Called with every diagnostic of a load that failed (the last good registry stays). */
+export type InvalidListener = (diagnostics: Diagnostic[]) => void
+
+/**
+ * The running registry: loads rag-mcp.json (layered lookup), watches every file in use, and on
+ * each change validates, diffs by effective-config hash and notifies. An invalid file never
+ * replaces the last good registry. Saves, `setEnabled` and imports write atomically and are
+ * applied through the same reload path exactly once. All reloads and saves run one at a time.
+ */
+export class RegistryStore {
+  private registry: Registry
+  private appliedAt = 0
+  private invalid: { at: number; diagnostics: Diagnostic[] } | undefined
+  private lastReadKey: string | undefined
+  private readonly events: ReloadEvent[] = []
+  private readonly updatedListeners = new Set<UpdatedListener>()
+  private readonly invalidListeners = new Set<InvalidListener>()
+  private readonly watchers: FileWatchers
+  private readonly embedded: () => EmbeddedRegistry
+  private readonly now: () => number
+  private queue: Promise<unknown> = Promise.resolve()
+  private watchReloadQueued = false
+  private disposed = false
+  private readonly counts = { watchEvents: 0, reloads: 0, unchangedOnDisk: 0 }
+
+  constructor(private readonly options: RegistryStoreOptions) {
+    this.embedded = options.embedded ?? (() => loadEmbeddedRegistry())
+    this.now = options.now ?? Date.now
+    this.registry = { source: this.resolveSource(), servers: [], hashes: {}, warnings: [] }
+    this.watchers = new FileWatchers(
+      () => {
+        this.counts.watchEvents++
+        this.scheduleWatchReload()
+      },
+      (path, error) => options.log?.warn('registry watcher failed', { path, error }),
+    )
+  }
+
+  /**
+   * Starts watching, then loads the registry (so no write in between is missed). An invalid
+   * file leaves an empty registry and the diagnostics in {@link invalidState}.
+   */
+  async start(): Promise<ReloadResult> {
+    if (this.options.watch ?? true) await this.watchers.set(this.watchedPaths())
+    return this.serialized(() => this.reload('startup'))
+  }
+
+  /** The registry in use: the last one that loaded without errors. */
+  current(): Registry {
+    return this.registry
+  }
+
+  /** The registry plus when it was applied and the current invalid state, for the UI. */
+  view(): RegistryView {
+    return {
+      ...this.registry,
+      appliedAt: this.appliedAt,
+      ...(this.invalid ? { invalid: this.invalid } : {}),
+    }
+  }
+
+  /** One server's effective config, or undefined. */
+  server(id: string): ServerConfig | undefined {
+    return this.registry.servers.find((server) => server.id === id)
+  }
+
+  /** Diagnostics while the files on disk are invalid (the registry is then the last good one). */
+  invalidState(): { at: number; diagnostics: Diagnostic[] } | undefined {
+    return this.invalid
+  }
+
+  /**
+   * How many watcher events arrived, how many reloads ran, and how many watch reloads found
+   * the files exactly as last read (our own saves, touches) and so did nothing.
+   */
+  counters(): { watchEvents: number; reloads: number; unchangedOnDisk: number } {
+    return { ...this.counts }
+  }
+
+  /** Resolves once every queued reload and save has finished. */
+  async whenIdle(): Promise<void> {
+    for (let queue = this.queue; ; queue = this.queue) {
+      await queue
+      if (queue === this.queue && !this.watchReloadQueued) return
+    }
+  }
+
+  /** The last {@link HISTORY_LIMIT} reloads, oldest first. */
+  history(): ReloadEvent[] {
+    return [...this.events]
+  }
+
+  /** Re-reads the files now (also when nothing changed on disk). */
+  reloadNow(): Promise<ReloadResult> {
+    return this.serialized(() => this.reload('manual'))
+  }
+
+  /**
+   * Subscribes to applied changes: called after every reload whose effective registry differs
+   * (servers, warnings or source) or that recovers from an invalid file. Not called for the
+   * initial load: read {@link current} once, then subscribe. Returns an unsubscribe function.
+   */
+  onUpdated(listener: UpdatedListener): () => void {
+    this.updatedListeners.add(listener)
+    return () => this.updatedListeners.delete(listener)
+  }
+
+  /** Subscribes to invalid loads (the last good registry keeps running). */
+  onInvalid(listener: InvalidListener): () => void {
+    this.invalidListeners.add(listener)
+    return () => this.invalidListeners.delete(listener)
+  }
+
+  /** The writable file's text for the editor, with the hash to pass back to {@link save}. */
+  async readRaw(): Promise<RawConfig> {
+    const source = this.resolveSource()
+    const path = this.writablePath(source)
+    const disk = snapshot(path)
+    const fromEmbedded = source.kind === 'embedded'
+    return {
+      path,
+      exists: disk.exists,
+      text: fromEmbedded ? this.embedded().text : disk.exists ? disk.text : '{}\n',
+      hash: disk.hash,
+      source,
+      layeredOver: source.kind === 'layered' ? source.files.filter((f) => f !== path) : [],
+      fromEmbedded,
+    }
+  }
+
+  /** Diagnostics of a draft of the writable file and the diff saving it would cause. */
+  async validateDraft(text: string): Promise<DraftValidation> {
+    const result = this.loadDraft(text)
+    return {
+      valid: result.build.ok,
+      diagnostics: result.build.diagnostics,
+      diff: result.build.ok
+        ? diffRegistries(this.registry.hashes, toRegistry(result).hashes)
+        : null,
+    }
+  }
+
+  /**
+   * Saves the writable file: refused with diagnostics when invalid; a `conflict` when the file
+   * changed on disk since `baseHash` (unless `force`); else written atomically with `.bak` and
+   * applied through the reload path once.
+   */
+  save(request: SaveRequest): Promise<SaveResult> {
+    return this.serialized(() => this.saveLocked(request, 'save'))
+  }
+
+  /** Sets one server's `enabled` in the file, keeping its comments and formatting. */
+  async setEnabled(serverId: string, enabled: boolean): Promise<SaveResult> {
+    // A concurrent external edit makes the save a conflict: redo the edit on the new text.
+    for (let attempt = 0; ; attempt++) {
+      const raw = await this.readRaw()
+      if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
+        throw new ConsoleError({
+          code: 'not_found',
+          server: serverId,
+          message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
+        })
+      }
+      const text = editEntries(raw.text, [{ id: serverId, field: 'enabled', value: enabled }])
+      const result = await this.save({ text, baseHash: raw.hash })
+      if (result.status !== 'conflict' || attempt >= 2) return result
+    }
+  }
+
+  /** What importing a Claude Desktop / Cursor / VS Code file would add or change. */
+  async previewImport(source: ImportSource): Promise<ImportPreview> {
+    const raw = await this.readRaw()
+    return planImport(source, raw, this.registry, (text) => this.loadDraft(text)).preview
+  }
+
+  /** Merges an imported file's servers (all that would change, or `servers`) with a safe save. */
+  applyImport(request: {
+    source: ImportSource
+    servers?: string[]
+    baseHash: string
+    force?: boolean
+  }): Promise<ImportApplyResult> {
+    return this.serialized(async () => {
+      const raw = await this.readRaw()
+      const plan = planImport(
+        request.source,
+        raw,
+        this.registry,
+        (text) => this.loadDraft(text),
+        request.servers,
+      )
+      if (plan.imported.length === 0) {
+        throw new ConsoleError({
+          code: 'invalid_argument',
+          message: 'nothing to import: the selected servers are already configured this way',
+        })
+      }
+      const requiredSecrets = plan.preview.requiredSecrets.filter((s) =>
+        plan.imported.includes(s.server),
+      )
+      const saved = await this.saveLocked(
+        { text: plan.text, baseHash: request.baseHash, force: request.force },
+        'import',
+      )
+      return { ...saved, imported: plan.imported, requiredSecrets }
+    })
+  }
+
+  /** Stops watching and drops every listener. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    await this.watchers.close()
+    await this.queue
+    this.updatedListeners.clear()
+    this.invalidListeners.clear()
+  }
+
+  private resolveSource(): RegistrySource {
+    return resolveRegistrySource(this.options.lookup)
+  }
+
+  /** Without --config the layered files are watched even while absent: creating one switches. */
+  private watchedPaths(): string[] {
+    const source = this.resolveSource()
+    if (source.kind === 'file') return source.files
+    const { defaults, overrides } = layeredPaths(this.options.lookup.dataDir)
+    return [defaults, overrides]
+  }
+
+  private writablePath(source: RegistrySource): string {
+    return source.writableFile ?? layeredPaths(this.options.lookup.dataDir).overrides
+  }
+
+  private loadDraft(text: string): LoadResult {
+    const source = this.resolveSource()
+    return loadSource(source, this.embedded, { path: this.writablePath(source), text })
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    if (this.disposed) {
+      return Promise.reject(
+        new ConsoleError({ code: 'internal', message: 'the registry was disposed' }),
+      )
+    }
+    const run = this.queue.then(task, task)
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private scheduleWatchReload(): void {
+    if (this.watchReloadQueued || this.disposed) return
+    this.watchReloadQueued = true
+    void this.serialized(async () => {
+      this.watchReloadQueued = false
+      return this.reload('watch')
+    }).catch((error: unknown) => this.options.log?.error('registry reload failed', { error }))
+  }
+
+  private async saveLocked(request: SaveRequest, trigger: ReloadTrigger): Promise<SaveResult> {
+    const source = this.resolveSource()
+    const written = await saveRegistryFile(
+      source,
+      this.writablePath(source),
+      request,
+      this.embedded,
+    )
+    return written.status === 'saved' ? { ...written, reload: await this.reload(trigger) } : written
+  }
+
+  /**
+   * Reads, validates and applies. A watch-triggered reload whose files read exactly as last
+   * time (our own save, a touch) does nothing; so does an identical effective registry.
+   */
+  private async reload(trigger: ReloadTrigger): Promise<ReloadResult> {
+    const started = performance.now()
+    const source = this.resolveSource()
+    const result = loadSource(source, this.embedded)
+    const readKey = stableStringify([source, result.files.map((f) => [f.path, f.hash])])
+    const unchangedOnDisk = readKey === this.lastReadKey
+    this.lastReadKey = readKey
+    const at = this.now()
+    const previous = this.events.at(-1)
+    if (trigger === 'watch' && unchangedOnDisk && previous) {
+      this.counts.unchangedOnDisk++
+      return { event: previous, emitted: false }
+    }
+    this.counts.reloads++
+
+    if (!result.build.ok) {
+      const durationMs = performance.now() - started
+      const diagnostics = result.build.diagnostics
+      const event: ReloadEvent = {
+        at,
+        trigger,
+        outcome: 'invalid',
+        durationMs,
+        source,
+        diagnostics,
+      }
+      this.invalid = { at, diagnostics }
+      this.record(event)
+      this.options.events?.emit('config:invalid', { at, durationMs, source, trigger, diagnostics })
+      for (const listener of this.invalidListeners) safely(() => listener(diagnostics))
+      const kept =
+        this.appliedAt === 0 ? 'no servers until it is fixed' : 'keeping the last good one'
+      this.options.log?.warn(`registry invalid: ${kept}`, {
+        errors: diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+      })
+      return { event, emitted: true }
+    }
+
+    const next = toRegistry(result)
+    const diff = diffRegistries(this.registry.hashes, next.hashes)
+    const emitted =
+      trigger !== 'startup' &&
+      (!isNoop(diff) ||
+        this.invalid !== undefined ||
+        stableStringify([next.source, next.warnings]) !==
+          stableStringify([this.registry.source, this.registry.warnings]))
+    const durationMs = performance.now() - started
+    const event: ReloadEvent = { at, trigger, outcome: 'applied', durationMs, source, diff }
+    this.registry = next
+    this.invalid = undefined
+    if (emitted || trigger === 'startup') this.appliedAt = at
+    this.record(event)
+    if (emitted) {
+      this.options.events?.emit('registry:updated', { ...diff, at, durationMs, source, trigger })
+      for (const listener of this.updatedListeners) safely(() => listener(next, diff))
+      this.options.log?.info('registry applied', { trigger, ...diff, durationMs })
+    }
+    return { event, emitted }
+  }
+
+  private record(event: ReloadEvent): void {
+    this.events.push(event)
+    if (this.events.length > HISTORY_LIMIT)
+      this.events.splice(0, this.events.length - HISTORY_LIMIT)
+  }
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn()
+  } catch (error) {
+    console.error('registry listener failed:', error)
+  }
+}

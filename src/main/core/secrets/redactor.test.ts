@@ -1,0 +1,160 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { ConsoleError } from '../../../shared/errors'
+import { MIN_SECRET_LENGTH, REDACTED, createRedactor } from './redactor'
+
+const SECRET = 'sk-live-4f9a8b7c6d5e'
+
+function withSecret(): ReturnType<typeof createRedactor> {
+  const redactor = createRedactor()
+  redactor.add(SECRET)
+  return redactor
+}
+
+describe('redactor: registered values', () => {
+  it('replaces every occurrence of a registered value in a string', () => {
+    expect(withSecret().redact(`a ${SECRET} b ${SECRET}`)).toBe(`a ${REDACTED} b ${REDACTED}`)
+  })
+
+  it(`ignores values shorter than ${MIN_SECRET_LENGTH} characters`, () => {
+    const redactor = createRedactor()
+    redactor.add('admin12')
+    expect(redactor.size).toBe(0)
+    expect(redactor.redact('user admin12')).toBe('user admin12')
+  })
+
+  it('also replaces the URL-encoded and JSON-escaped forms of a value', () => {
+    const redactor = createRedactor()
+    const value = 'p@ss/"word"+123'
+    redactor.add(value)
+    const text = `?k=${encodeURIComponent(value)} body=${JSON.stringify({ k: value })}`
+    expect(redactor.redact(text)).toBe(`?k=${REDACTED} body={"k":"${REDACTED}"}`)
+  })
+
+  it('replaces the longer of two overlapping values whole', () => {
+    const redactor = createRedactor()
+    redactor.add('abcdefgh')
+    redactor.add('abcdefgh-ijkl')
+    expect(redactor.redact('x abcdefgh-ijkl y abcdefgh')).toBe(`x ${REDACTED} y ${REDACTED}`)
+  })
+
+  it('redacts nested objects and arrays without touching the input', () => {
+    const input = { a: { b: [1, `Bearer-less ${SECRET}`, { c: SECRET }] }, n: null, t: true }
+    const snapshot = structuredClone(input)
+    const out = withSecret().redact(input)
+    expect(out).toEqual({
+      a: { b: [1, `Bearer-less ${REDACTED}`, { c: REDACTED }] },
+      n: null,
+      t: true,
+    })
+    expect(input).toEqual(snapshot)
+  })
+
+  it('returns the very same value when there is nothing to redact', () => {
+    const input = { a: [{ b: 'plain text' }], c: 42 }
+    expect(withSecret().redact(input)).toBe(input)
+    expect(createRedactor().redactValues(input)).toBe(input)
+  })
+
+  it('keeps cycles as cycles', () => {
+    const input: Record<string, unknown> = { s: SECRET }
+    input.self = input
+    const out = withSecret().redact(input) as Record<string, unknown>
+    expect(out.s).toBe(REDACTED)
+    expect(out.self).toBe(out)
+  })
+
+  it('redacts error messages, stacks and fields, keeping the error class', () => {
+    const error = new ConsoleError({
+      code: 'unauthorized',
+      message: `server s1 rejected ${SECRET}`,
+      details: { sent: SECRET },
+    })
+    const out = withSecret().redact(error)
+    expect(out).toBeInstanceOf(ConsoleError)
+    expect(out.message).toBe(`server s1 rejected ${REDACTED}`)
+    expect(out.stack).not.toContain(SECRET)
+    expect(out.toInfo()).toEqual({
+      code: 'unauthorized',
+      message: `server s1 rejected ${REDACTED}`,
+      details: { sent: REDACTED },
+    })
+    expect(error.message).toContain(SECRET)
+  })
+
+  it('redacts what JSON would write for objects with toJSON, such as a URL', () => {
+    const out = withSecret().redact({ url: new URL(`https://h.example/x?key=${SECRET}`) })
+    expect(out).toEqual({ url: `https://h.example/x?key=${REDACTED}` })
+  })
+
+  it('never lets a registered value through in any text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9a-f]{8,40}$/),
+        fc.string(),
+        fc.string(),
+        (secret, before, after) => {
+          const redactor = createRedactor()
+          redactor.add(secret)
+          return !redactor.redactText(`${before}${secret}${after}${secret}`).includes(secret)
+        },
+      ),
+    )
+  })
+
+  it('never lets a registered value through in any JSON value (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.stringMatching(/^[0-9a-f]{8,40}$/), (value, secret) => {
+        const redactor = createRedactor()
+        redactor.add(secret)
+        const out = redactor.redactValues({ value, list: [value, `x${secret}y`], [secret]: secret })
+        return !JSON.stringify(out).includes(`x${secret}y`) && !Object.values(out).includes(secret)
+      }),
+    )
+  })
+})
+
+describe('redactor: credential patterns', () => {
+  const redactor = createRedactor()
+
+  it('redacts Authorization and API-key header values in free text', () => {
+    expect(redactor.redact('sent Authorization: Bearer abc.def-123 to s1')).toBe(
+      `sent Authorization: Bearer ${REDACTED} to s1`,
+    )
+    expect(redactor.redact('X-API-Key: k3y-value, next')).toBe(`X-API-Key: ${REDACTED}, next`)
+    expect(redactor.redact('{"api_key":"zz-99"}')).toBe(`{"api_key":"${REDACTED}"}`)
+  })
+
+  it('redacts Bearer tokens in free text but not the word after "Bearer" in prose', () => {
+    expect(redactor.redact('got Bearer eyJhbGciOi.J9x_1 back')).toBe(`got Bearer ${REDACTED} back`)
+    expect(redactor.redact('expects Bearer authentication')).toBe('expects Bearer authentication')
+  })
+
+  it('redacts values of sensitive keys, keeping the scheme word', () => {
+    expect(
+      redactor.redact({
+        headers: { Authorization: 'Bearer abc', 'X-Tenant': 'acme' },
+        api_key: 'x',
+      }),
+    ).toEqual({
+      headers: { Authorization: `Bearer ${REDACTED}`, 'X-Tenant': 'acme' },
+      api_key: REDACTED,
+    })
+  })
+
+  it('keeps header values that are only references, in objects and in text', () => {
+    const config = { headers: { Authorization: 'Bearer ${keychain:apiKey}' } }
+    expect(redactor.redact(config)).toBe(config)
+    expect(redactor.redact('Authorization: Bearer ${keychain:apiKey}')).toBe(
+      'Authorization: Bearer ${keychain:apiKey}',
+    )
+  })
+
+  it('leaves patterns alone in redactValues, so file text and signed URLs round-trip', () => {
+    const withValue = withSecret()
+    const file = `{"s": {"headers": {"X-API-Key": "plain-in-file"}}, "k": "${SECRET}"}`
+    expect(withValue.redactValues(file)).toBe(
+      `{"s": {"headers": {"X-API-Key": "plain-in-file"}}, "k": "${REDACTED}"}`,
+    )
+  })
+})

@@ -1,0 +1,241 @@
+import { isOnlyRefs } from './refs'
+import type { Redactor } from './types'
+
+/** What a redacted secret reads as. */
+export const REDACTED = '[redacted]'
+
+/**
+ * Values shorter than this are not registered: they would blank out ordinary words and numbers
+ * everywhere ("admin", "12345"), and no real API key or token is that short. Such values are
+ * still caught where the header patterns apply (`Authorization: …`, `X-API-Key: …`, `Bearer …`).
+ */
+export const MIN_SECRET_LENGTH = 8
+
+/** Object keys whose string values are credentials (compared lower-case, `_` read as `-`). */
+const SENSITIVE_KEYS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api-key',
+  'apikey',
+  'x-auth-token',
+  'access-token',
+  'refresh-token',
+  'id-token',
+  'bearer',
+  'user-token',
+  'oauth-token',
+  'capability-token',
+  'client-secret',
+  'password',
+])
+
+/** `Authorization: Bearer x`, `X-API-Key=x`, `"api_key": "x"`, … in free text. */
+const HEADER_TEXT_RE =
+  /\b(authorization|proxy-authorization|x-api-key|api[-_]?key|x-auth-token|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password)(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?([^\s"',;&<>[\]]+)/gi
+
+/** `Bearer <token>` anywhere in free text. */
+const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
+
+const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
+
+type Mode = 'all' | 'values'
+
+/**
+ * Remembers secret values and blanks them out of strings and JSON-like values (deep, cycles
+ * kept, a value returned unchanged, not copied, when it holds nothing to redact). {@link redact} also applies
+ * the header patterns; {@link redactValues} only replaces registered values, for payloads whose
+ * text must round-trip unchanged (a config file shown in the editor, a signed URL).
+ */
+export class SecretRedactor implements Redactor {
+  private readonly values = new Set<string>()
+  private valuesRe: RegExp | null = null
+
+  /** Number of registered values (including their encoded forms). */
+  get size(): number {
+    return this.values.size
+  }
+
+  add(value: string): void {
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return
+    // The forms a value takes inside a URL or a JSON text.
+    const forms = [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]
+    let added = false
+    for (const form of forms) {
+      if (!this.values.has(form)) {
+        this.values.add(form)
+        added = true
+      }
+    }
+    if (added) this.valuesRe = null
+  }
+
+  /** Registered values and credential-shaped text (header values, `Bearer …`, sensitive keys). */
+  redact<T>(value: T): T {
+    return this.apply(value, 'all')
+  }
+
+  /** Registered values only; everything else is left exactly as it was. */
+  redactValues<T>(value: T): T {
+    if (this.values.size === 0) return value
+    return this.apply(value, 'values')
+  }
+
+  /** {@link redact} for one string. */
+  redactText(text: string): string {
+    return this.text(text, 'all')
+  }
+
+  private apply<T>(value: T, mode: Mode): T {
+    if (!this.needs(value, mode, new Set())) return value
+    return this.copy(value, mode, new Map()) as T
+  }
+
+  private text(text: string, mode: Mode): string {
+    let out = text
+    const known = this.knownRe()
+    if (known) out = out.replace(known, REDACTED)
+    if (mode === 'values') return out
+    out = out.replace(HEADER_TEXT_RE, (whole, key: string, sep: string, scheme = '', token) =>
+      token.startsWith('${') ? whole : `${key}${sep}${scheme}${REDACTED}`,
+    )
+    return out.replace(BEARER_TEXT_RE, (whole, scheme: string, space: string, token: string) =>
+      looksLikeToken(token) ? `${scheme}${space}${REDACTED}` : whole,
+    )
+  }
+
+  private textNeeds(text: string, mode: Mode): boolean {
+    const known = this.knownRe()
+    if (known && testOnce(known, text)) return true
+    if (mode === 'values') return false
+    return this.text(text, mode) !== text
+  }
+
+  /** A sensitive key's value: blanked unless it is only references (`Bearer ${keychain:k}`). */
+  private keyValue(value: string): string {
+    const scheme = SCHEME_RE.exec(value)?.[1] ?? ''
+    const rest = value.slice(scheme.length)
+    if (isOnlyRefs(rest) || rest === REDACTED) return value
+    return `${scheme}${REDACTED}`
+  }
+
+  private needs(value: unknown, mode: Mode, seen: Set<object>): boolean {
+    if (typeof value === 'string') return this.textNeeds(value, mode)
+    if (!isWalkable(value) || seen.has(value)) return false
+    seen.add(value)
+    if (hasToJson(value)) return this.needs(value.toJSON(), mode, seen)
+    if (value instanceof Error) {
+      return Object.getOwnPropertyNames(value).some((key) =>
+        this.needs((value as unknown as Record<string, unknown>)[key], mode, seen),
+      )
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (mode === 'all' && typeof child === 'string' && isSensitiveKey(key)) {
+        if (this.keyValue(child) !== child) return true
+      }
+      if (this.needs(child, mode, seen)) return true
+    }
+    return false
+  }
+
+  private copy(value: unknown, mode: Mode, seen: Map<object, unknown>): unknown {
+    if (typeof value === 'string') return this.text(value, mode)
+    if (!isWalkable(value)) return value
+    const done = seen.get(value)
+    if (done !== undefined) return done
+    // What JSON.stringify would write (a URL's href, a Date's ISO text).
+    if (hasToJson(value)) return this.copy(value.toJSON(), mode, seen)
+
+    if (value instanceof Error) {
+      // Keep the prototype so `instanceof` and error serialisers still work.
+      const copy = Object.create(Object.getPrototypeOf(value) as object) as Record<string, unknown>
+      seen.set(value, copy)
+      for (const key of Object.getOwnPropertyNames(value)) {
+        // `stack` may be an accessor bound to the original: copy what it reads as.
+        const { enumerable } = Object.getOwnPropertyDescriptor(value, key)!
+        const own = (value as unknown as Record<string, unknown>)[key]
+        Object.defineProperty(copy, key, {
+          value: this.copy(own, mode, seen),
+          enumerable,
+          writable: true,
+          configurable: true,
+        })
+      }
+      return copy
+    }
+    if (Array.isArray(value)) {
+      const copy: unknown[] = []
+      seen.set(value, copy)
+      for (const item of value) copy.push(this.copy(item, mode, seen))
+      return copy
+    }
+    const copy: Record<string, unknown> = {}
+    seen.set(value, copy)
+    for (const [key, child] of Object.entries(value)) {
+      copy[key] =
+        mode === 'all' && typeof child === 'string' && isSensitiveKey(key)
+          ? this.keyValue(this.text(child, mode))
+          : this.copy(child, mode, seen)
+    }
+    return copy
+  }
+
+  private knownRe(): RegExp | null {
+    if (this.values.size === 0) return null
+    if (!this.valuesRe) {
+      // Longest first, so a value containing another is replaced whole.
+      const alternatives = [...this.values].sort((a, b) => b.length - a.length).map(escapeRe)
+      this.valuesRe = new RegExp(alternatives.join('|'), 'g')
+    }
+    return this.valuesRe
+  }
+}
+
+/** A redactor with no values registered yet. */
+export function createRedactor(): SecretRedactor {
+  return new SecretRedactor()
+}
+
+/**
+ * Plain objects, arrays, errors, objects with `toJSON` and class instances (copied as plain
+ * objects, as JSON would write them). Binary data and collections pass unchanged.
+ */
+function isWalkable(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false
+  return !(
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    value instanceof Map ||
+    value instanceof Set ||
+    value instanceof WeakMap ||
+    value instanceof WeakSet ||
+    value instanceof Promise ||
+    value instanceof RegExp
+  )
+}
+
+function hasToJson(value: object): value is { toJSON(): unknown } {
+  return !(value instanceof Error) && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+}
+
+function isSensitiveKey(key: string): boolean {
+  return SENSITIVE_KEYS.has(key.toLowerCase().replaceAll('_', '-'))
+}
+
+/** Tells a credential from a word: "Bearer authentication" is prose, "Bearer eyJ0eX.1" is not. */
+function looksLikeToken(token: string): boolean {
+  return token.length >= 20 || /[0-9\-._~+/=]/.test(token)
+}
+
+function testOnce(re: RegExp, text: string): boolean {
+  re.lastIndex = 0
+  const found = re.test(text)
+  re.lastIndex = 0
+  return found
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import type { Hit } from '../../../shared/model/rag'
+import { dedupeKey, fuseHits, RRF_K } from './fusion'
+
+const hit = (server: string, id: string, over: Partial<Hit> = {}): Hit => ({
+  server,
+  id,
+  title: id,
+  snippet: '',
+  derived: { title: false, summary: false },
+  flags: [],
+  violations: [],
+  raw: {},
+  ...over,
+})
+
+describe('fuseHits (rrf)', () => {
+  it('ranks by the sum of 1/(k + rank) over the lists a hit appears in', () => {
+    const merged = fuseHits([
+      {
+        server: 'a',
+        hits: [hit('a', 'x', { uri: 'https://d/x' }), hit('a', 'y', { uri: 'https://d/y' })],
+      },
+      { server: 'b', hits: [hit('b', 'y2', { uri: 'https://d/y' }), hit('b', 'z')] },
+    ])
+    expect(merged.map((h) => h.uri ?? h.id)).toEqual(['https://d/y', 'https://d/x', 'z'])
+    expect(merged[0]!.fusedScore).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 1))
+    expect(merged[0]!.foundIn.map((f) => [f.server, f.rank])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ])
+    expect(merged.map((h) => h.rank)).toEqual([1, 2, 3])
+  })
+
+  it('keeps the copy from the list where the hit ranked best', () => {
+    const merged = fuseHits([
+      {
+        server: 'a',
+        hits: [hit('a', 'p'), hit('a', 'q', { uri: 'https://d/q', title: 'from a' })],
+      },
+      { server: 'b', hits: [hit('b', 'q', { uri: 'https://d/q', title: 'from b' })] },
+    ])
+    expect(merged.find((h) => h.uri === 'https://d/q')!.title).toBe('from b')
+  })
+
+  it('counts a server repeating a hit only once', () => {
+    const merged = fuseHits([
+      {
+        server: 'a',
+        hits: [hit('a', '1', { uri: 'https://d/1' }), hit('a', '2', { uri: 'https://d/1' })],
+      },
+    ])
+    expect(merged).toHaveLength(1)
+    expect(merged[0]!.fusedScore).toBeCloseTo(1 / (RRF_K + 1))
+  })
+})
+
+describe('fuseHits (score modes)', () => {
+  const lists = [
+    {
+      server: 'a',
+      hits: [hit('a', 'a1', { score: 12 }), hit('a', 'a2', { score: 4 }), hit('a', 'a3')],
+    },
+    { server: 'b', hits: [hit('b', 'b1', { score: 0.9 }), hit('b', 'b2', { score: 0.8 })] },
+  ]
+
+  it('orders by raw score with unscored hits last', () => {
+    expect(fuseHits(lists, 'score').map((h) => h.id)).toEqual(['a1', 'a2', 'b1', 'b2', 'a3'])
+  })
+
+  it('scales each server to 0..1 before comparing, ties broken by rank', () => {
+    const merged = fuseHits(lists, 'minmax')
+    expect(merged.map((h) => [h.id, h.fusedScore])).toEqual([
+      ['a1', 1],
+      ['b1', 1],
+      ['a2', 0],
+      ['b2', 0],
+      ['a3', 0],
+    ])
+  })
+})
+
+describe('dedupeKey', () => {
+  it('ignores signing parameters, fragments and parameter order', () => {
+    expect(dedupeKey(hit('a', '1', { uri: 'https://h/doc?b=2&a=1&sig=x&exp=1#p3' }))).toBe(
+      dedupeKey(hit('b', '2', { uri: 'https://h/doc?a=1&b=2&sig=y&exp=9' })),
+    )
+    expect(dedupeKey(hit('a', '1', { uri: 'https://h/doc?page=1' }))).not.toBe(
+      dedupeKey(hit('a', '1', { uri: 'https://h/doc?page=2' })),
+    )
+  })
+
+  it('falls back to the id when there is no URL', () => {
+    expect(dedupeKey(hit('a', 'seg-1'))).toBe('id:seg-1')
+  })
+})

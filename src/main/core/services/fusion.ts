@@ -1,0 +1,112 @@
+import type { FusionMode, MergedHit } from '../../../shared/model/operations'
+import type { Hit } from '../../../shared/model/rag'
+
+/** Reciprocal rank fusion constant (Cormack et al.): damps the weight of top ranks. */
+export const RRF_K = 60
+
+/** Query parameters that differ between two signed links to the same document. */
+const VOLATILE_PARAMS =
+  /^(token|sig|signature|exp|expires|expiry|x-amz-[a-z-]+|x-goog-[a-z-]+|se|sv|st|sp|utm_[a-z]+)$/i
+
+/**
+ * The identity of a hit across providers: its URL without fragment and volatile signing
+ * parameters (so two signed links to one document collapse), else its id.
+ */
+export function dedupeKey(hit: Hit): string {
+  if (hit.uri) {
+    try {
+      const url = new URL(hit.uri)
+      url.hash = ''
+      for (const key of [...url.searchParams.keys()]) {
+        if (VOLATILE_PARAMS.test(key)) url.searchParams.delete(key)
+      }
+      url.searchParams.sort()
+      return `uri:${url.href}`
+    } catch {
+      return `uri:${hit.uri}`
+    }
+  }
+  return `id:${hit.id}`
+}
+
+interface Occurrence {
+  hit: Hit
+  server: string
+  rank: number
+  /** Per-mode contribution of this occurrence. */
+  value: number
+}
+
+/**
+ * Merges per-server hit lists into one ranked list. Duplicates across (and within) servers
+ * collapse into one hit that remembers everywhere it was found. Modes:
+ * - `rrf`: Σ 1 / (k + rank) over the lists a hit appears in (default; needs no scores);
+ * - `score`: the best raw score (hits without a score go last);
+ * - `minmax`: each server's scores scaled to 0..1, best kept.
+ */
+export function fuseHits(
+  lists: { server: string; hits: Hit[] }[],
+  mode: FusionMode = 'rrf',
+  k = RRF_K,
+): MergedHit[] {
+  const groups = new Map<string, Occurrence[]>()
+  for (const { server, hits } of lists) {
+    const scale = minMax(hits)
+    hits.forEach((hit, index) => {
+      const rank = index + 1
+      const value =
+        mode === 'rrf'
+          ? 1 / (k + rank)
+          : mode === 'score'
+            ? (hit.score ?? Number.NEGATIVE_INFINITY)
+            : scale(hit.score)
+      const key = dedupeKey(hit)
+      const group = groups.get(key)
+      if (group) group.push({ hit, server, rank, value })
+      else groups.set(key, [{ hit, server, rank, value }])
+    })
+  }
+
+  const merged = [...groups.values()].map((occurrences) => {
+    const best = [...occurrences].sort((a, b) => b.value - a.value || a.rank - b.rank)[0]!
+    const fusedScore =
+      mode === 'rrf'
+        ? uniqueByServerSum(occurrences)
+        : Math.max(...occurrences.map((occurrence) => occurrence.value))
+    const foundIn = occurrences.map(({ hit, server, rank }) => {
+      const place: MergedHit['foundIn'][number] = { server, rank }
+      if (hit.sourceId !== undefined) place.sourceId = hit.sourceId
+      if (hit.score !== undefined) place.score = hit.score
+      return place
+    })
+    return { ...best.hit, rank: 0, fusedScore, foundIn, bestRank: best.rank }
+  })
+
+  merged.sort(
+    (a, b) =>
+      b.fusedScore - a.fusedScore ||
+      a.bestRank - b.bestRank ||
+      a.server.localeCompare(b.server) ||
+      a.id.localeCompare(b.id),
+  )
+  return merged.map(({ bestRank: _bestRank, ...hit }, index) => ({ ...hit, rank: index + 1 }))
+}
+
+/** RRF counts each server once (its best rank), so a server repeating a hit gains nothing. */
+function uniqueByServerSum(occurrences: Occurrence[]): number {
+  const best = new Map<string, number>()
+  for (const { server, value } of occurrences)
+    best.set(server, Math.max(best.get(server) ?? 0, value))
+  return [...best.values()].reduce((sum, value) => sum + value, 0)
+}
+
+function minMax(hits: Hit[]): (score: number | undefined) => number {
+  const scores = hits.map((hit) => hit.score).filter((s): s is number => Number.isFinite(s))
+  if (scores.length === 0) return () => 0
+  const low = Math.min(...scores)
+  const high = Math.max(...scores)
+  return (score) => {
+    if (score === undefined || !Number.isFinite(score)) return 0
+    return high === low ? 1 : (score - low) / (high - low)
+  }
+}

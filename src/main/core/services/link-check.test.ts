@@ -1,0 +1,153 @@
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { checkLink, urlExpiry } from './link-check'
+
+let server: Server
+let base: string
+const hanging = new Set<ServerResponse>()
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const redirect = (to: string): void => void res.writeHead(302, { Location: to }).end()
+    switch (path) {
+      case '/doc.pdf':
+        return void res.writeHead(200, { 'Content-Type': 'application/pdf' }).end('%PDF-1.4')
+      case '/hop1':
+        return redirect('/hop2')
+      case '/hop2':
+        return redirect(`${base}/doc.pdf`)
+      case '/loop':
+        return redirect('/loop')
+      case '/needs-session':
+        return redirect('/login?next=/needs-session')
+      case '/login':
+        return void res.writeHead(200, { 'Content-Type': 'text/html' }).end('<form>')
+      case '/signed':
+      case '/private':
+        return void res.writeHead(403).end()
+      case '/gone':
+        return void res.writeHead(410).end()
+      case '/busy':
+        return void res.writeHead(429, { 'Retry-After': '30' }).end()
+      case '/broken':
+        return void res.writeHead(500).end()
+      case '/to-file':
+        return redirect('file:///etc/passwd')
+      case '/hang':
+        hanging.add(res)
+        return
+      default:
+        return void res.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  for (const res of hanging) res.destroy()
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+describe('checkLink', () => {
+  it('reports an opening link as ok with its content type', async () => {
+    const check = await checkLink(`${base}/doc.pdf`)
+    expect(check).toMatchObject({
+      ok: true,
+      classification: 'ok',
+      status: 200,
+      contentType: 'application/pdf',
+    })
+    expect(check.redirects).toHaveLength(1)
+  })
+
+  it('follows redirects and records every hop', async () => {
+    const check = await checkLink(`${base}/hop1`)
+    expect(check.classification).toBe('ok')
+    expect(check.redirects.map((hop) => [new URL(hop.url).pathname, hop.status])).toEqual([
+      ['/hop1', 302],
+      ['/hop2', 302],
+      ['/doc.pdf', 200],
+    ])
+  })
+
+  it('stops after the redirect limit', async () => {
+    const check = await checkLink(`${base}/loop`, { maxRedirects: 5 })
+    expect(check.classification).toBe('server_error')
+    expect(check.error).toMatch(/more than 5 redirects/)
+    expect(check.redirects).toHaveLength(6)
+  })
+
+  it('calls a redirect to a login page a login wall', async () => {
+    expect((await checkLink(`${base}/needs-session`)).classification).toBe('login_wall')
+  })
+
+  it('calls 403 on a signed URL expired and on a plain URL forbidden', async () => {
+    expect((await checkLink(`${base}/signed?exp=1700000000&sig=abc`)).classification).toBe(
+      'expired',
+    )
+    expect((await checkLink(`${base}/signed?token=abc`)).classification).toBe('expired')
+    expect((await checkLink(`${base}/private`)).classification).toBe('forbidden')
+  })
+
+  it('calls 403 on a signed URL that has not expired yet forbidden (revoked)', async () => {
+    const future = Math.floor(Date.now() / 1000) + 3600
+    expect((await checkLink(`${base}/signed?exp=${future}&sig=abc`)).classification).toBe(
+      'forbidden',
+    )
+  })
+
+  it('maps 404/410, 429 and 5xx', async () => {
+    expect((await checkLink(`${base}/nope`)).classification).toBe('not_found')
+    expect((await checkLink(`${base}/gone`)).classification).toBe('not_found')
+    expect((await checkLink(`${base}/busy`)).classification).toBe('rate_limited')
+    expect((await checkLink(`${base}/broken`)).classification).toBe('server_error')
+  })
+
+  it('never fetches anything but http(s)', async () => {
+    expect(await checkLink('file:///etc/passwd')).toMatchObject({
+      classification: 'invalid_url',
+      redirects: [],
+    })
+    expect((await checkLink('not a url')).classification).toBe('invalid_url')
+    const redirected = await checkLink(`${base}/to-file`)
+    expect(redirected.classification).toBe('invalid_url')
+    expect(redirected.error).toMatch(/non-http\(s\)/)
+  })
+
+  it('calls a closed port unreachable', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const check = await checkLink(`http://127.0.0.1:${port}/x`)
+    expect(check.classification).toBe('unreachable')
+    expect(check.error).toMatch(/ECONNREFUSED/)
+  })
+
+  it('gives up on a server that never answers', async () => {
+    const check = await checkLink(`${base}/hang`, { timeoutMs: 200 })
+    expect(check).toMatchObject({ classification: 'unreachable', error: 'no answer within 200 ms' })
+  })
+
+  it('can be cancelled', async () => {
+    const controller = new AbortController()
+    const pending = checkLink(`${base}/hang`, { signal: controller.signal })
+    controller.abort()
+    expect(await pending).toMatchObject({ classification: 'unreachable', error: 'cancelled' })
+  })
+})
+
+describe('urlExpiry', () => {
+  it('reads epoch seconds, epoch milliseconds and ISO dates', () => {
+    expect(urlExpiry(new URL('http://x/?exp=1700000000'))).toBe(1_700_000_000_000)
+    expect(urlExpiry(new URL('http://x/?expires=1700000000123'))).toBe(1_700_000_000_123)
+    expect(urlExpiry(new URL('http://x/?se=2024-01-01T00:00:00Z'))).toBe(
+      Date.parse('2024-01-01T00:00:00Z'),
+    )
+    expect(urlExpiry(new URL('http://x/?page=2'))).toBeUndefined()
+  })
+})

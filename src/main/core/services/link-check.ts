@@ -1,0 +1,165 @@
+import type { LinkCheck, LinkHop, LinkVerdict } from '../../../shared/model/rag'
+
+export interface LinkCheckOptions {
+  /** Whole check, all hops included. */
+  timeoutMs?: number
+  maxRedirects?: number
+  signal?: AbortSignal
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof fetch
+  now?: () => number
+}
+
+/** Query parameters that make a URL "tokenised" (signed or carrying credentials). */
+const TOKEN_PARAMS =
+  /^(token|sig|signature|exp|expires|expiry|x-amz-signature|x-amz-expires|x-goog-signature|se|sv|st|access_token|auth|key)$/i
+const EXPIRY_PARAMS = /^(exp|expires|expiry|expires_at|x-amz-expires|se)$/i
+const LOGIN_PATH = /\/(login|log-in|signin|sign-in|sso|auth|oauth2?|saml|account\/login)(\/|$|\?)/i
+
+export function isTokenisedUrl(url: URL): boolean {
+  return [...url.searchParams.keys()].some((key) => TOKEN_PARAMS.test(key))
+}
+
+/**
+ * The expiry a signed URL declares, as epoch ms, when it has one we can read: an epoch in
+ * seconds or milliseconds, or an ISO date.
+ */
+export function urlExpiry(url: URL): number | undefined {
+  for (const [key, value] of url.searchParams) {
+    if (!EXPIRY_PARAMS.test(key)) continue
+    if (/^\d{9,13}$/.test(value)) {
+      const n = Number(value)
+      return n < 1e12 ? n * 1000 : n
+    }
+    const parsed = Date.parse(value)
+    if (!Number.isNaN(parsed)) return parsed
+  }
+  return undefined
+}
+
+export function looksLikeLoginPage(url: URL): boolean {
+  return LOGIN_PATH.test(url.pathname)
+}
+
+function parseHttpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null
+  } catch {
+    return null
+  }
+}
+
+/** Maps the final HTTP status of a chain to a verdict. */
+export function classifyStatus(
+  status: number,
+  original: URL,
+  hops: LinkHop[],
+  now: number = Date.now(),
+): LinkVerdict {
+  // Sent somewhere else that is a login page: the link needs a session the user lacks.
+  const wentThroughLogin = hops.some((hop) => {
+    const url = parseHttpUrl(hop.url)
+    return url !== null && hop.url !== original.href && looksLikeLoginPage(url)
+  })
+  if (status >= 200 && status < 300) return wentThroughLogin ? 'login_wall' : 'ok'
+  if (status === 401 || status === 403) {
+    if (wentThroughLogin) return 'login_wall'
+    if (!isTokenisedUrl(original)) return 'forbidden'
+    // A signed link that says it is still valid was refused for another reason (revoked).
+    const expiry = urlExpiry(original)
+    return expiry !== undefined && expiry > now ? 'forbidden' : 'expired'
+  }
+  if (status === 404 || status === 410) return 'not_found'
+  if (status === 429) return 'rate_limited'
+  if (status >= 500) return 'server_error'
+  if (status === 407) return 'forbidden'
+  return 'server_error'
+}
+
+/**
+ * Checks that a link opens: GET with redirects followed by hand (each hop recorded, at most
+ * `maxRedirects`), bounded in time, body never downloaded. Only http(s) URLs are fetched, on
+ * every hop. Never throws: failures are verdicts.
+ */
+export async function checkLink(value: string, options: LinkCheckOptions = {}): Promise<LinkCheck> {
+  const now = options.now ?? Date.now
+  const doFetch = options.fetch ?? fetch
+  const maxRedirects = options.maxRedirects ?? 5
+  const started = now()
+  const original = parseHttpUrl(value)
+  if (!original) {
+    return {
+      url: value,
+      ok: false,
+      classification: 'invalid_url',
+      latencyMs: 0,
+      redirects: [],
+      error: 'only http(s) URLs are checked',
+    }
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000)
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  const hops: LinkHop[] = []
+  let current = original
+  try {
+    for (;;) {
+      const hopStarted = now()
+      const response = await doFetch(current, {
+        method: 'GET',
+        redirect: 'manual',
+        signal,
+        headers: { Accept: 'text/html,application/pdf,*/*;q=0.8' },
+      })
+      await response.body?.cancel().catch(() => undefined)
+      hops.push({ url: current.href, status: response.status, latencyMs: now() - hopStarted })
+      const location = response.headers.get('location')
+      if (response.status >= 300 && response.status < 400 && location) {
+        if (hops.length > maxRedirects) {
+          return result('server_error', response, `more than ${maxRedirects} redirects`)
+        }
+        const next = parseHttpUrl(new URL(location, current).href)
+        if (!next)
+          return result('invalid_url', response, `redirected to a non-http(s) URL: ${location}`)
+        current = next
+        continue
+      }
+      return result(classifyStatus(response.status, original, hops, now()), response)
+    }
+  } catch (error) {
+    const aborted = options.signal?.aborted
+    return {
+      url: original.href,
+      ok: false,
+      classification: 'unreachable',
+      latencyMs: now() - started,
+      redirects: hops,
+      error: aborted
+        ? 'cancelled'
+        : timeout.aborted
+          ? `no answer within ${options.timeoutMs ?? 10_000} ms`
+          : describeNetworkError(error),
+    }
+  }
+
+  function result(classification: LinkVerdict, response: Response, error?: string): LinkCheck {
+    const check: LinkCheck = {
+      url: original!.href,
+      status: response.status,
+      ok: classification === 'ok',
+      classification,
+      latencyMs: now() - started,
+      redirects: hops,
+    }
+    const contentType = response.headers.get('content-type')
+    if (contentType) check.contentType = contentType
+    if (error) check.error = error
+    return check
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause
+  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`
+  return error instanceof Error ? error.message : String(error)
+}

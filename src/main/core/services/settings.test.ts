@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Profile } from '../../../shared/model/user'
+import { SettingsStore } from './settings'
+import { isVisibleTo } from './visibility'
+
+const file = (): string => join(mkdtempSync(join(tmpdir(), 'rc-settings-')), 'settings.json')
+const sales: Profile = {
+  id: 'sales',
+  name: 'Sales rep',
+  userId: 'alice@example.com',
+  sessionTags: ['department:sales'],
+  groups: ['sales'],
+}
+
+describe('SettingsStore', () => {
+  it('starts with an admin profile that sees everything', () => {
+    const store = new SettingsStore(file())
+    expect(store.active()).toMatchObject({ id: 'admin', groups: ['*'] })
+  })
+
+  it('keeps profiles, the active one and selections across restarts', () => {
+    const path = file()
+    const store = new SettingsStore(path)
+    store.saveProfile(sales)
+    store.setActive('sales')
+    store.setSelection('sales', 'docs', { handbook: true, legal: false })
+    store.setSelection('sales', 'docs', { legal: true })
+    const reopened = new SettingsStore(path)
+    expect(reopened.active().id).toBe('sales')
+    expect(reopened.profiles().map((p) => p.id)).toEqual(['admin', 'sales'])
+    expect(reopened.selection('sales', 'docs')).toEqual({ handbook: true, legal: true })
+    expect(reopened.selection('admin', 'docs')).toEqual({})
+  })
+
+  it('refuses to delete the last profile and forgets a deleted profile’s selections', () => {
+    const store = new SettingsStore(file())
+    expect(() => store.deleteProfile('admin')).toThrow(/last profile/)
+    store.saveProfile(sales)
+    store.setSelection('sales', 'docs', { a: true })
+    store.setActive('sales')
+    store.deleteProfile('sales')
+    expect(store.active().id).toBe('admin')
+    expect(store.selection('sales', 'docs')).toEqual({})
+  })
+
+  it('moves an unreadable file aside instead of overwriting it', () => {
+    const path = file()
+    writeFileSync(path, '{ not json')
+    const store = new SettingsStore(path)
+    expect(store.recovered).toBeDefined()
+    expect(readFileSync(store.recovered!, 'utf8')).toBe('{ not json')
+    store.setActive('admin')
+    expect(existsSync(path)).toBe(true)
+  })
+
+  it('rejects a profile without a user id', () => {
+    const store = new SettingsStore(file())
+    expect(() => store.saveProfile({ ...sales, userId: '' })).toThrow()
+  })
+
+  it('tells listeners about every change', () => {
+    const store = new SettingsStore(file())
+    let changes = 0
+    store.onChanged(() => (changes += 1))
+    store.saveProfile(sales)
+    store.setSelection('sales', 's', { a: true })
+    expect(changes).toBe(2)
+  })
+})
+
+describe('isVisibleTo', () => {
+  it('shows unrestricted things to everyone and restricted ones to members', () => {
+    expect(isVisibleTo(undefined, sales)).toBe(true)
+    expect(isVisibleTo([], sales)).toBe(true)
+    expect(isVisibleTo(['sales', 'x'], sales)).toBe(true)
+    expect(isVisibleTo(['legal'], sales)).toBe(false)
+    expect(isVisibleTo(['legal'], { ...sales, groups: ['*'] })).toBe(true)
+  })
+})

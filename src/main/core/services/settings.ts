@@ -1,0 +1,158 @@
+import { existsSync, readFileSync, renameSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { z } from 'zod'
+import { ConsoleError } from '../../../shared/errors'
+import type { Profile } from '../../../shared/model/user'
+import { writeFileAtomicSync } from '../util/atomic-write'
+import { ALL_GROUPS } from './visibility'
+
+const profileSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  userId: z.string().min(1),
+  sessionTags: z.array(z.string()),
+  humanUid: z.string().optional(),
+  groups: z.array(z.string()),
+})
+
+const settingsSchema = z.object({
+  version: z.literal(1),
+  profiles: z.array(profileSchema).min(1),
+  activeProfileId: z.string(),
+  /** profile id → server id → source id → selected */
+  selections: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.boolean()))),
+})
+
+export type Settings = z.infer<typeof settingsSchema>
+
+export function defaultProfile(): Profile {
+  let user = 'admin'
+  try {
+    user = userInfo().username || user
+  } catch {
+    // no passwd entry (containers): keep the default
+  }
+  return {
+    id: 'admin',
+    name: 'Admin (sees every server)',
+    userId: user,
+    sessionTags: [],
+    groups: [ALL_GROUPS],
+  }
+}
+
+/**
+ * The app's own settings (`<dataDir>/settings.json`, never rag-mcp.json): acting-user
+ * profiles, the active one, and which data sources each profile has toggled on. Saved
+ * atomically on every change; a corrupt file is kept aside, never overwritten silently.
+ */
+export class SettingsStore {
+  private settings: Settings
+  private readonly listeners = new Set<() => void>()
+  /** Set when the file on disk could not be read and was moved aside. */
+  readonly recovered: string | undefined
+
+  constructor(
+    private readonly file: string,
+    seed: () => Profile[] = () => [defaultProfile()],
+  ) {
+    const loaded = this.load()
+    this.recovered = loaded.recovered
+    this.settings = loaded.settings ?? {
+      version: 1,
+      profiles: seed(),
+      activeProfileId: '',
+      selections: {},
+    }
+    if (!this.settings.profiles.some((p) => p.id === this.settings.activeProfileId)) {
+      this.settings.activeProfileId = this.settings.profiles[0]!.id
+    }
+  }
+
+  profiles(): Profile[] {
+    return structuredClone(this.settings.profiles)
+  }
+
+  active(): Profile {
+    return structuredClone(
+      this.settings.profiles.find((p) => p.id === this.settings.activeProfileId) ??
+        this.settings.profiles[0]!,
+    )
+  }
+
+  setActive(id: string): Profile {
+    this.require(id)
+    this.settings.activeProfileId = id
+    this.commit()
+    return this.active()
+  }
+
+  /** Creates or replaces a profile (matched by id). */
+  saveProfile(profile: Profile): Profile {
+    const parsed = profileSchema.parse(profile)
+    const index = this.settings.profiles.findIndex((p) => p.id === parsed.id)
+    if (index >= 0) this.settings.profiles[index] = parsed
+    else this.settings.profiles.push(parsed)
+    this.commit()
+    return structuredClone(parsed)
+  }
+
+  deleteProfile(id: string): void {
+    this.require(id)
+    if (this.settings.profiles.length === 1) {
+      throw new ConsoleError({
+        code: 'invalid_argument',
+        message: 'the last profile cannot be deleted',
+      })
+    }
+    this.settings.profiles = this.settings.profiles.filter((p) => p.id !== id)
+    delete this.settings.selections[id]
+    if (this.settings.activeProfileId === id)
+      this.settings.activeProfileId = this.settings.profiles[0]!.id
+    this.commit()
+  }
+
+  /** Remembered toggles of one profile for one server; absent sources were never touched. */
+  selection(profileId: string, server: string): Record<string, boolean> {
+    return { ...this.settings.selections[profileId]?.[server] }
+  }
+
+  /** Every remembered toggle of one profile, by server. */
+  selections(profileId: string): Record<string, Record<string, boolean>> {
+    return structuredClone(this.settings.selections[profileId] ?? {})
+  }
+
+  setSelection(profileId: string, server: string, changes: Record<string, boolean>): void {
+    this.require(profileId)
+    const byServer = (this.settings.selections[profileId] ??= {})
+    byServer[server] = { ...byServer[server], ...changes }
+    this.commit()
+  }
+
+  onChanged(listener: () => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private require(id: string): void {
+    if (!this.settings.profiles.some((p) => p.id === id)) {
+      throw new ConsoleError({ code: 'not_found', message: `no profile with id ${id}` })
+    }
+  }
+
+  private commit(): void {
+    writeFileAtomicSync(this.file, `${JSON.stringify(this.settings, null, 2)}\n`)
+    for (const listener of this.listeners) listener()
+  }
+
+  private load(): { settings?: Settings; recovered?: string } {
+    if (!existsSync(this.file)) return {}
+    try {
+      return { settings: settingsSchema.parse(JSON.parse(readFileSync(this.file, 'utf8'))) }
+    } catch {
+      const aside = `${this.file}.unreadable-${Date.now()}`
+      renameSync(this.file, aside)
+      return { recovered: aside }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import {
+  looksRandomToken,
+  MASK,
+  maskPlaintextSecrets,
+  plaintextSecretReason,
+  suggestedReplacement,
+  urlSecretReasons,
+} from './plaintext-secrets'
+
+describe('plaintext secret heuristics', () => {
+  it('flags literal credentials', () => {
+    expect(plaintextSecretReason('Authorization', 'Bearer abc')).toBe('a literal Bearer credential')
+    expect(plaintextSecretReason('X-Key', 'rbx_live_0123456789ab')).toBe('a known API key format')
+    expect(plaintextSecretReason('KB_TOKEN', 'hunter22hunter')).toBe(
+      "a literal value for 'KB_TOKEN'",
+    )
+    expect(plaintextSecretReason('X-Seed', 'q8Zr2LmX0vKp7TgW4sYh1NcB')).toBe(
+      'a long random-looking token',
+    )
+  })
+
+  it('leaves references, ids and ordinary values alone', () => {
+    for (const [key, value] of [
+      ['Authorization', 'Bearer ${keychain:token}'],
+      ['X-API-Key', '${keychain:key}'],
+      ['X-Tenant', 'acme'],
+      ['X-Org', '3f2b9c1e-8a4d-4f6b-9c2e-1a2b3c4d5e6f'],
+      ['LOG_LEVEL', 'debug'],
+      ['KB_TOKEN_FILE', '/run/secrets/kb'],
+    ] as const) {
+      expect(plaintextSecretReason(key, value), `${key}=${value}`).toBeUndefined()
+    }
+    expect(looksRandomToken('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).toBe(false)
+  })
+
+  it('flags credentials in URLs', () => {
+    expect(urlSecretReasons('https://u:pw@x.example/mcp')).toEqual(['a password in the URL'])
+    expect(urlSecretReasons('https://x.example/mcp?api_key=abcdefgh123')).toEqual([
+      "a literal value for 'api_key' in query parameter 'api_key'",
+    ])
+    expect(urlSecretReasons('https://x.example/mcp?key=${keychain:k}&page=2')).toEqual([])
+  })
+
+  it('suggests a keychain reference that keeps the auth scheme', () => {
+    expect(suggestedReplacement('Authorization', 'Bearer abc')).toBe('Bearer ${keychain:token}')
+    expect(suggestedReplacement('KB_TOKEN', 'x')).toBe('${keychain:KB_TOKEN}')
+  })
+
+  it('masks flagged values for views', () => {
+    const masked = maskPlaintextSecrets({
+      url: 'https://u:pw@x.example/mcp?token=abcdefgh1234',
+      headers: { Authorization: 'Bearer abc', 'X-Tenant': 'acme' },
+      env: { KB_TOKEN: '${keychain:kb}' },
+    })
+    expect(masked).toEqual({
+      url: `https://${MASK}@x.example/mcp?${MASK}`,
+      headers: { Authorization: MASK, 'X-Tenant': 'acme' },
+      env: { KB_TOKEN: '${keychain:kb}' },
+    })
+  })
+})

@@ -1,0 +1,130 @@
+/**
+ * Heuristics that spot a credential written into rag-mcp.json in plain text. They only produce
+ * warnings, and the warnings never repeat the value.
+ */
+
+const AUTH_SCHEME = /^(Bearer|Token|Basic|ApiKey)\s+(\S+)/i
+const KNOWN_PREFIX =
+  /(rbx_(live|test)_[A-Za-z0-9]{6,}|sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,})/
+const SECRET_NAME =
+  /(token|secret|passw(or)?d|api[-_]?key|apikey|credential|private[-_]?key|access[-_]?key|^authorization$)/i
+const TOKEN_CHARS = /^[A-Za-z0-9_\-+/=.~]+$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const HEX = /^[0-9a-f]+$/i
+const REFERENCE = /\$\{[^}]*\}/g
+
+/** Bits per character of a string's character distribution. */
+function entropy(text: string): number {
+  const counts = new Map<string, number>()
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1)
+  let bits = 0
+  for (const count of counts.values()) {
+    const p = count / text.length
+    bits -= p * Math.log2(p)
+  }
+  return bits
+}
+
+/** A long, random-looking token: mixed letters and digits, high entropy, not an id format. */
+export function looksRandomToken(value: string): boolean {
+  if (value.length < 24 || !TOKEN_CHARS.test(value)) return false
+  if (UUID.test(value) || HEX.test(value)) return false
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(value)).length
+  return classes >= 2 && /[0-9]/.test(value) && entropy(value) >= 3.5
+}
+
+const isLiteralWord = (value: string): boolean =>
+  value.length >= 8 && !/\s/.test(value) && !/^(https?:|\/|\.|~)/.test(value)
+
+/**
+ * Why a header, env or query value looks like a plaintext secret, or undefined. `key` is the
+ * header, variable or query parameter name. Parts written as references are not considered.
+ */
+export function plaintextSecretReason(key: string, value: string): string | undefined {
+  const literal = value.replace(REFERENCE, '')
+  const scheme = AUTH_SCHEME.exec(literal.trim())
+  if (scheme && !value.includes('${')) return `a literal ${scheme[1]} credential`
+  if (KNOWN_PREFIX.test(literal)) return 'a known API key format'
+  if (value.includes('${')) return undefined
+  if (SECRET_NAME.test(key) && isLiteralWord(value)) return `a literal value for '${key}'`
+  if (looksRandomToken(value)) return 'a long random-looking token'
+  return undefined
+}
+
+/** A keychain name to suggest for a value stored under `key`. */
+function suggestedSecretName(key: string): string {
+  const name = key.replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '')
+  return name === '' || /^authorization$/i.test(name) ? 'token' : name
+}
+
+/** The replacement to suggest, e.g. `Bearer ${keychain:token}` or `${keychain:KB_TOKEN}`. */
+export function suggestedReplacement(key: string, value: string): string {
+  const scheme = AUTH_SCHEME.exec(value.trim())
+  const reference = `\${keychain:${suggestedSecretName(key)}}`
+  return scheme ? `${scheme[1]} ${reference}` : reference
+}
+
+/** Plaintext-looking credentials inside a URL: a userinfo password or secret query values. */
+export function urlSecretReasons(url: string): string[] {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return []
+  const reasons: string[] = []
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? ''
+  const at = authority.lastIndexOf('@')
+  if (at >= 0 && authority.slice(0, at).includes(':')) {
+    const password = authority.slice(authority.indexOf(':') + 1, at)
+    if (!password.startsWith('${')) reasons.push('a password in the URL')
+  }
+  const query = url.split('#')[0]!.split('?')[1]
+  for (const pair of query ? query.split('&') : []) {
+    const eq = pair.indexOf('=')
+    if (eq < 0) continue
+    const name = pair.slice(0, eq)
+    const reason = plaintextSecretReason(name, decodeSafely(pair.slice(eq + 1)))
+    if (reason) reasons.push(`${reason} in query parameter '${name}'`)
+  }
+  return reasons
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** What a masked value reads as in views sent to the renderer. */
+export const MASK = '••••••'
+
+const maskMap = (map: unknown): unknown =>
+  map && typeof map === 'object' && !Array.isArray(map)
+    ? Object.fromEntries(
+        Object.entries(map).map(([key, value]) => [
+          key,
+          typeof value === 'string' && plaintextSecretReason(key, value) ? MASK : value,
+        ]),
+      )
+    : map
+
+function maskUrl(url: string): string {
+  if (urlSecretReasons(url).length === 0) return url
+  const [beforeQuery] = url.split(/[?#]/)
+  return `${beforeQuery!.replace(/\/\/[^/@]*@/, `//${MASK}@`)}${url.includes('?') ? `?${MASK}` : ''}`
+}
+
+/**
+ * A copy of an entry or effective config with plaintext-looking secrets in `url`, `headers`,
+ * `env` and `launch.env` replaced by a mask, for views that cross to the renderer.
+ */
+export function maskPlaintextSecrets<T extends object>(entry: T): T {
+  const out = { ...entry } as Record<string, unknown>
+  if (typeof out.url === 'string') out.url = maskUrl(out.url)
+  if ('headers' in out) out.headers = maskMap(out.headers)
+  if ('env' in out) out.env = maskMap(out.env)
+  if (out.launch && typeof out.launch === 'object') {
+    const launch = { ...(out.launch as Record<string, unknown>) }
+    if ('env' in launch) launch.env = maskMap(launch.env)
+    out.launch = launch
+  }
+  return out as T
+}
