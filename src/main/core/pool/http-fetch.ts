@@ -210,7 +210,10 @@ const refuseGetStream =
         return refuse('GET failed')
       }
       const type = response.headers.get('content-type') ?? ''
-      if (response.ok && type.includes('text/event-stream')) return response
+      // 405 is the standard "no stream here"; the SDK takes it quietly.
+      if ((response.ok && type.includes('text/event-stream')) || response.status === 405) {
+        return response
+      }
       await response.body?.cancel()
       return refuse(
         response.ok
