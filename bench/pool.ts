@@ -89,69 +89,86 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return now() - started
 }
 
-async function runVariant(
-  variant: Variant,
-  iterations: number,
-  bursts: number,
-): Promise<{ metrics: Metric[]; comparison: Comparison }> {
-  const server = variant.httpArgs ? await startHttpServer(variant.httpArgs) : undefined
+interface Samples {
+  bare: number[]
+  pool: number[]
+  bareBursts: number[]
+  poolBursts: number[]
+}
+
+interface Plan {
+  /** Fresh bare Client and pool per round: one stdio child can be faster than another. */
+  rounds: number
+  iterations: number
+  bursts: number
+}
+
+/** One round: a new bare Client and a new pool, interleaved calls, then 100-call bursts. */
+async function round(variant: Variant, url: string | undefined, plan: Plan, into: Samples) {
   const client = new Client({ name: 'bench-bare', version: '1' })
   const pool = new ConnectionPool({ events: new EventBus(), secrets: new EnvSecretResolver() })
   try {
-    await client.connect(bareTransport(variant, server?.url))
-    await pool.apply([poolConfig(variant, server?.url)])
+    await client.connect(bareTransport(variant, url))
+    await pool.apply([poolConfig(variant, url)])
     const session = await pool.session('bench')
     const bareCall = () => client.callTool(ECHO)
     const poolCall = () => session.callTool(ECHO.name, ECHO.arguments, { operation: 'bench' })
-
-    for (let i = 0; i < Math.min(50, iterations); i++) {
+    for (let i = 0; i < Math.min(50, plan.iterations); i++) {
       await bareCall()
       await poolCall()
     }
-    // Interleaved, so drift in the machine's load hits both sides alike.
-    const bare: number[] = []
-    const console: number[] = []
-    for (let i = 0; i < iterations; i++) {
-      if (i % 2 === 0) {
-        bare.push(await timed(bareCall))
-        console.push(await timed(poolCall))
-      } else {
-        console.push(await timed(poolCall))
-        bare.push(await timed(bareCall))
-      }
+    // Strictly alternating: drift in the machine's load hits both sides alike, and every call
+    // follows one to the other side (a server process just used answers faster).
+    for (let i = 0; i < plan.iterations; i++) {
+      into.bare.push(await timed(bareCall))
+      into.pool.push(await timed(poolCall))
     }
     const burst = (call: () => Promise<unknown>) =>
       timed(() => Promise.all(Array.from({ length: 100 }, call)))
-    const bareBursts: number[] = []
-    const poolBursts: number[] = []
-    for (let i = 0; i < bursts; i++) {
-      bareBursts.push(await burst(bareCall))
-      poolBursts.push(await burst(poolCall))
-    }
-    const ratio = median(console) / median(bare)
-    return {
-      metrics: [
-        summarize(`${variant.name}: bare SDK Client call`, 'ms', bare),
-        summarize(`${variant.name}: console pool call`, 'ms', console),
-        summarize(`${variant.name}: 100 concurrent calls, bare Client (wall)`, 'ms', bareBursts),
-        summarize(
-          `${variant.name}: 100 concurrent calls, pool, 8 in flight (wall)`,
-          'ms',
-          poolBursts,
-        ),
-      ],
-      comparison: {
-        name: `pool-call-${variant.name}`,
-        description: `console pool call vs bare SDK Client call (${variant.name}), medians`,
-        ratio,
-        target: '≤ 1.10',
-        pass: ratio <= 1.1,
-      },
+    for (let i = 0; i < plan.bursts; i++) {
+      into.bareBursts.push(await burst(bareCall))
+      into.poolBursts.push(await burst(poolCall))
     }
   } finally {
     await client.close().catch(() => {})
     await pool.dispose()
+  }
+}
+
+async function runVariant(
+  variant: Variant,
+  plan: Plan,
+): Promise<{ metrics: Metric[]; comparison: Comparison }> {
+  const server = variant.httpArgs ? await startHttpServer(variant.httpArgs) : undefined
+  const samples: Samples = { bare: [], pool: [], bareBursts: [], poolBursts: [] }
+  try {
+    for (let r = 0; r < plan.rounds; r++) await round(variant, server?.url, plan, samples)
+  } finally {
     server?.child.kill('SIGTERM')
+  }
+  const ratio = median(samples.pool) / median(samples.bare)
+  return {
+    metrics: [
+      summarize(`${variant.name}: bare SDK Client call`, 'ms', samples.bare),
+      summarize(`${variant.name}: console pool call`, 'ms', samples.pool),
+      summarize(
+        `${variant.name}: 100 concurrent calls, bare Client (wall)`,
+        'ms',
+        samples.bareBursts,
+      ),
+      summarize(
+        `${variant.name}: 100 concurrent calls, pool, 8 in flight (wall)`,
+        'ms',
+        samples.poolBursts,
+      ),
+    ],
+    comparison: {
+      name: `pool-call-${variant.name}`,
+      description: `console pool call vs bare SDK Client call (${variant.name}), medians`,
+      ratio,
+      target: '≤ 1.10',
+      pass: ratio <= 1.1,
+    },
   }
 }
 
@@ -163,12 +180,13 @@ async function runVariant(
 export const poolBenchmark: Benchmark = {
   name: 'pool',
   async run({ quick }): Promise<BenchResult> {
-    const iterations = quick ? 30 : 1000
-    const bursts = quick ? 1 : 7
+    const plan: Plan = quick
+      ? { rounds: 1, iterations: 30, bursts: 1 }
+      : { rounds: 10, iterations: 150, bursts: 1 }
     const metrics: Metric[] = []
     const comparisons: Comparison[] = []
     for (const variant of VARIANTS) {
-      const result = await runVariant(variant, iterations, bursts)
+      const result = await runVariant(variant, plan)
       metrics.push(...result.metrics)
       comparisons.push(result.comparison)
     }
@@ -178,7 +196,7 @@ export const poolBenchmark: Benchmark = {
       metrics,
       comparisons,
       notes: [
-        `${iterations} interleaved sequential calls per side after a warm-up; 100-call bursts ×${bursts}.`,
+        `${plan.rounds} rounds, each with a fresh bare Client and pool (a fresh stdio child each): ${plan.iterations} interleaved sequential calls per side after a warm-up, then 100-call bursts ×${plan.bursts}.`,
         'The pool caps calls in flight per server at 8 by default, so its 100-call burst queues by design.',
       ],
     }

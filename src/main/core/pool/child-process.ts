@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 
@@ -8,10 +8,12 @@ const MAX_LINE = 64 * 1024
 
 /** Children still running, killed synchronously if the console exits without disposing. */
 const live = new Set<ChildProcess>()
+/** Children that lead their own process group (signals go to the whole group). */
+const groupLeaders = new WeakSet<ChildProcess>()
 let exitHookInstalled = false
 
 function killOnExit(): void {
-  for (const child of live) signalGroup(child, 'SIGKILL')
+  for (const child of live) signal(child, 'SIGKILL')
 }
 
 export interface SpawnOptions {
@@ -21,25 +23,33 @@ export interface SpawnOptions {
   cwd?: string
   /** `pipe` when the console talks to the child over stdin (stdio servers). */
   stdin: 'pipe' | 'ignore'
+  /**
+   * Start it as the leader of its own process group, so signals reach everything it started
+   * (launched HTTP servers behind `npm run` or `sh -c`). Not for stdio servers: a new session
+   * puts the child in its own scheduling group, which costs every call wake-up latency, and
+   * their descendants are found and stopped at close anyway.
+   */
+  ownGroup: boolean
 }
 
 /**
- * Starts a server process in its own process group (so wrappers like `npx` or `sh -c` take
- * their children down with them) with a minimal inherited environment plus `env`. Resolves once
- * the process runs; rejects when it cannot start (e.g. the command does not exist).
+ * Starts a server process with a minimal inherited environment plus `env`. Resolves once the
+ * process runs; rejects when it cannot start (e.g. the command does not exist).
  */
 export function spawnServer(options: SpawnOptions): Promise<ChildProcess> {
   if (!exitHookInstalled) {
     process.once('exit', killOnExit)
     exitHookInstalled = true
   }
+  const ownGroup = options.ownGroup && !isWindows
   const child = spawn(options.command, options.args, {
     env: { ...getDefaultEnvironment(), ...options.env },
     cwd: options.cwd,
     stdio: [options.stdin, 'pipe', 'pipe'],
-    detached: !isWindows,
+    detached: ownGroup,
     windowsHide: true,
   })
+  if (ownGroup) groupLeaders.add(child)
   return new Promise((resolve, reject) => {
     child.once('error', reject)
     child.once('spawn', () => {
@@ -55,11 +65,11 @@ export function spawnServer(options: SpawnOptions): Promise<ChildProcess> {
 export const isRunning = (child: ChildProcess): boolean =>
   child.exitCode === null && child.signalCode === null
 
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
   if (child.pid === undefined) return
   try {
-    if (isWindows) child.kill(signal)
-    else process.kill(-child.pid, signal)
+    if (groupLeaders.has(child)) process.kill(-child.pid, name)
+    else child.kill(name)
   } catch {
     // Already gone.
   }
@@ -81,22 +91,50 @@ function exited(child: ChildProcess, ms: number): Promise<boolean> {
   })
 }
 
+/** Process ids of everything `pid` started, children first (POSIX `ps`; none elsewhere). */
+function descendantsOf(pid: number | undefined): number[] {
+  if (pid === undefined || isWindows) return []
+  const listing = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 2000 })
+  if (listing.status !== 0 || !listing.stdout) return []
+  const children = new Map<number, number[]>()
+  for (const line of listing.stdout.split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number)
+    if (!child || !parent) continue
+    children.set(parent, [...(children.get(parent) ?? []), child])
+  }
+  const found: number[] = []
+  for (let queue = [pid]; queue.length > 0;) {
+    const next = children.get(queue.shift()!) ?? []
+    found.push(...next)
+    queue.push(...next)
+  }
+  return found
+}
+
 /**
- * Stops a server: closes its stdin (the polite stdio way), then SIGTERM, then SIGKILL, each
- * after a grace period; the whole process group receives the signals, so nothing is orphaned.
+ * Stops a server and everything it started: closes its stdin (the polite stdio way), then
+ * SIGTERM, then SIGKILL, each after a grace period; leftovers of its process group or of the
+ * process tree it had are killed last, so nothing is orphaned.
  */
 export async function terminate(child: ChildProcess, graceMs = 1000): Promise<void> {
+  const tree = groupLeaders.has(child) ? [] : descendantsOf(child.pid)
   child.stdin?.end()
-  if (child.stdin && (await exited(child, Math.min(graceMs, 300)))) {
-    signalGroup(child, 'SIGKILL') // leftovers of the group, if any
-    return
+  const polite = child.stdin ? await exited(child, Math.min(graceMs, 300)) : false
+  if (!polite) {
+    signal(child, 'SIGTERM')
+    if (!(await exited(child, graceMs))) {
+      signal(child, 'SIGKILL')
+      await exited(child, graceMs)
+    }
   }
-  signalGroup(child, 'SIGTERM')
-  if (!(await exited(child, graceMs))) {
-    signalGroup(child, 'SIGKILL')
-    await exited(child, graceMs)
+  if (groupLeaders.has(child)) signal(child, 'SIGKILL')
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
   }
-  signalGroup(child, 'SIGKILL')
 }
 
 /**

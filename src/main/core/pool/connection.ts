@@ -108,7 +108,7 @@ export class ServerConnection {
     this.serverId = config.id
     const { clock, options } = deps
     const now = () => clock.now()
-    this.health = new HealthTracker(config.id, options.health, now)
+    this.health = new HealthTracker(config.id, options.health, now, options.degraded)
     this.log = new ServerLog(options.logLines, now, deps.redactor, deps.logger)
     this.keeper = new StatusKeeper(
       config.enabled
@@ -398,7 +398,7 @@ export class ServerConnection {
       // An HTTP server that came back on the same Client.
       this.keeper.ready()
       this.scheduleProbe()
-    } else this.keeper.assess(this.deps.options.degraded)
+    } else this.keeper.assess()
   }
 
   private afterFailure(error: ConsoleError, context: CallContext): void {
@@ -411,7 +411,7 @@ export class ServerConnection {
       if (this.config.transport === 'sse') this.lost('the server went away')
       // The same HTTP Client works again once the server is back: probe it with backoff.
       else this.keeper.down(error, () => void this.probe())
-    } else this.keeper.assess(this.deps.options.degraded)
+    } else this.keeper.assess()
   }
 
   private scheduleProbe(): void {

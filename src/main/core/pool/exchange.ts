@@ -62,7 +62,9 @@ export class Exchanger {
         options.signal,
         this.deps.clock,
         async (signal) => {
-          if (how.limit) release = await this.deps.limiter.acquire(signal)
+          if (how.limit) {
+            release = this.deps.limiter.tryAcquire() ?? (await this.deps.limiter.acquire(signal))
+          }
           used = await how.connection()
           started = performance.now()
           return rawRequest(used.client, method, params, signal, timeoutMs)

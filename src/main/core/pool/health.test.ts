@@ -8,7 +8,7 @@ const error = (code: ErrorInfo['code']): ErrorInfo => ({ code, message: code })
 
 function tracker() {
   let now = 1_000_000
-  const health = new HealthTracker('s', options, () => now)
+  const health = new HealthTracker('s', options, () => now, thresholds)
   return { health, advance: (ms: number) => (now += ms) }
 }
 
@@ -54,24 +54,24 @@ describe('HealthTracker', () => {
     for (let i = 0; i < 6; i++) health.record('search', 10)
     for (let i = 0; i < 4; i++) health.record('search', 10, error('cancelled'))
     health.record('search', 10, error('unauthorized'))
-    expect(health.assess(thresholds)).toBeUndefined()
+    expect(health.assess()).toBeUndefined()
     health.record('search', 10, error('server_error'))
     health.record('search', 10, error('server_error'))
-    expect(health.assess(thresholds)?.reason).toBe('2 of the last 8 calls failed (server_error)')
+    expect(health.assess()?.reason).toBe('2 of the last 8 calls failed (server_error)')
   })
 
   it('finds a slow server degraded', () => {
     const { health } = tracker()
     for (let i = 0; i < 4; i++) health.record('search', 1500)
-    expect(health.assess(thresholds)?.reason).toMatch(/^slow: p95 1500 ms/)
+    expect(health.assess()?.reason).toMatch(/^slow: p95 1500 ms/)
   })
 
   it('finds an exhausted rate limit degraded until its reset', () => {
     const { health, advance } = tracker()
     health.setRateLimit({ limit: 60, remaining: 0, reset: 30, at: 1_000_000 })
-    expect(health.assess(thresholds)?.reason).toMatch(/rate limit exhausted/)
+    expect(health.assess()?.reason).toMatch(/rate limit exhausted/)
     advance(31_000)
-    expect(health.assess(thresholds)).toBeUndefined()
+    expect(health.assess()).toBeUndefined()
   })
 
   it('measures uptime and when the connection came up', () => {

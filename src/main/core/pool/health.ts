@@ -96,11 +96,15 @@ export class HealthTracker {
   private upMs = 0
   private upSince: number | undefined
   private connectedSince: number | undefined
+  /** Samples that count for degradation, and the number of the last failed or slow one. */
+  private recorded = 0
+  private lastTrouble = Number.NEGATIVE_INFINITY
 
   constructor(
     private readonly serverId: string,
     private readonly options: HealthOptions,
     private readonly now: () => number,
+    private readonly degraded: DegradedThresholds = DEFAULT_DEGRADED,
   ) {
     this.createdAt = now()
   }
@@ -122,6 +126,11 @@ export class HealthTracker {
     this.overall.add(sample, this.options.maxSamples)
     this.recentSamples.push({ at, operation, ms: round(ms), ok: !error })
     if (this.recentSamples.length > this.options.recent) this.recentSamples.shift()
+    // Counted like assess() counts: successes and the server's own failures.
+    const fault = error !== undefined && SERVER_FAULTS.has(error.code)
+    if (error && !fault) return
+    this.recorded++
+    if (fault || ms >= this.degraded.p95Ms) this.lastTrouble = this.recorded
   }
 
   /** Records a status change, for uptime and `connectedSince`. */
@@ -151,11 +160,14 @@ export class HealthTracker {
     this.lastCheckAt = this.now()
   }
 
-  /** Why the server should be shown as degraded right now, if it should. */
-  assess(thresholds: DegradedThresholds): { reason: string; lastError?: ErrorInfo } | undefined {
+  /** Why the server should be shown as degraded right now (thresholds as constructed). */
+  assess(): { reason: string; lastError?: ErrorInfo } | undefined {
+    const thresholds = this.degraded
     const now = this.now()
     const limited = this.rateLimitExhausted(now)
     if (limited) return { reason: limited }
+    // Runs after every call: nothing failed or was slow lately, nothing to look at.
+    if (this.recorded - this.lastTrouble >= thresholds.calls) return undefined
     // Newest first, only as far back as needed: this runs after every call.
     const window: Sample[] = []
     const since = now - this.options.windowMs

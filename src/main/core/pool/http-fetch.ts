@@ -1,8 +1,9 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ConsoleError } from '../../../shared/errors'
 import type { RateLimitInfo } from '../../../shared/model/server'
 import { currentCall, type CallContext, type CallTracker } from './call-context'
-import { malformedReply, repairText, type RepairOutcome } from './repair'
+import { malformedReply, repairMessage, type RepairOutcome } from './repair'
 import { repairEventStream } from './sse-repair'
 
 /** What the pool's HTTP `fetch` needs to know about one server connection. */
@@ -250,46 +251,65 @@ const repairReplies =
     return repairJsonReply(response, request.rpc, options, onOutcome)
   }
 
-async function repairJsonReply(
+function repairJsonReply(
   response: Response,
   rpc: RpcInfo,
   options: HttpFetchOptions,
   onOutcome: (outcome: RepairOutcome) => void,
-): Promise<Response> {
-  const text = await response.text()
-  const init = {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
+): Response | Promise<Response> {
+  const fail = (problem: string): JSONRPCMessage => {
+    // Answer the request ourselves so it fails now instead of timing out.
+    options.tracker.markProtocolError(rpc.id, problem)
+    return malformedReply(rpc.id!, problem)
   }
-  const isJson = (response.headers.get('content-type') ?? '').includes('application/json')
-  if (!isJson) {
-    // Some servers label JSON as text/plain (or nothing); what matters is the body.
+  if ((response.headers.get('content-type') ?? '').includes('application/json')) {
+    // Repair where the SDK parses, so a clean reply is read once and stays the same object.
+    const parse = response.json.bind(response)
+    Object.defineProperty(response, 'json', {
+      value: async (): Promise<unknown> => {
+        let data: unknown
+        try {
+          data = await parse()
+        } catch {
+          return fail(`HTTP ${response.status} body is not JSON`)
+        }
+        return repairPayload(data, fail, onOutcome)
+      },
+    })
+    return response
+  }
+  // Labelled text/plain, HTML or nothing: read it here, answer as JSON.
+  return response.text().then((text) => {
     const headers = new Headers(response.headers)
     headers.set('content-type', 'application/json')
-    init.headers = headers
-  }
-  if (text.trim() === '') {
-    const problem = `empty HTTP ${response.status} body`
-    options.tracker.markProtocolError(rpc.id, problem)
-    return new Response(JSON.stringify(malformedReply(rpc.id!, problem)), init)
-  }
-  const outcomes = repairText(text)
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch {
+      data = fail(`not JSON: ${JSON.stringify(text.slice(0, 80))}`)
+    }
+    const body = JSON.stringify(repairPayload(data, fail, onOutcome))
+    return new Response(body, { status: response.status, statusText: response.statusText, headers })
+  })
+}
+
+/** The reply as the SDK should see it: the same value when clean, else repaired messages. */
+function repairPayload(
+  data: unknown,
+  fail: (problem: string) => JSONRPCMessage,
+  onOutcome: (outcome: RepairOutcome) => void,
+): unknown {
+  const outcomes = Array.isArray(data) ? data.map(repairMessage) : [repairMessage(data)]
   if (outcomes.length === 1 && outcomes[0]!.fixes.length === 0 && !outcomes[0]!.problem) {
-    return new Response(text, init)
+    return data
   }
-  const messages = []
+  const messages: JSONRPCMessage[] = []
   for (const outcome of outcomes) {
     onOutcome(outcome)
     if (outcome.message) messages.push(outcome.message)
   }
-  if (messages.length === 0) {
-    // Nothing usable (e.g. an HTML page): answer the request ourselves so it fails now.
-    const problem = outcomes[0]?.problem ?? 'unusable reply'
-    options.tracker.markProtocolError(rpc.id, problem)
-    messages.push(malformedReply(rpc.id!, problem))
-  }
-  return new Response(JSON.stringify(messages.length === 1 ? messages[0] : messages), init)
+  if (messages.length === 0) messages.push(fail(outcomes[0]?.problem ?? 'unusable reply'))
+  return messages.length === 1 ? messages[0] : messages
 }
 
 const NOT_ROUTED = new Set([404, 405])

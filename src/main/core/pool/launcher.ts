@@ -64,6 +64,7 @@ export class LaunchedServer {
       env: options.env,
       ...(launch.cwd ? { cwd: launch.cwd } : {}),
       stdin: 'ignore',
+      ownGroup: true,
     })
     const server = new LaunchedServer(child)
     const timeoutMs = launch.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS

@@ -19,6 +19,13 @@ export class Limiter {
     return this.waiting.length
   }
 
+  /** A release function if a slot is free right now (no waiting, no promise). */
+  tryAcquire(): (() => void) | undefined {
+    if (this.running >= this.max) return undefined
+    this.running++
+    return this.releaser()
+  }
+
   /** Resolves with a release function once a slot is free. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason)

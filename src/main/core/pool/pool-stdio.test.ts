@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { ConsoleError } from '../../../shared/errors'
-import { isAlive, rejection, stdioFixture, textOf, useTestScope, waitFor } from './fixtures/helpers'
+import {
+  fixture,
+  isAlive,
+  rejection,
+  serverConfig,
+  stdioFixture,
+  textOf,
+  useTestScope,
+  waitFor,
+} from './fixtures/helpers'
 
 const testPool = useTestScope().pool
 
@@ -135,6 +144,23 @@ describe('stdio faults', () => {
     expect(pids).toHaveLength(2)
     await pool.dispose()
     for (const pid of pids) expect(isAlive(pid)).toBe(false)
+  })
+
+  it('stops what a wrapper command started when the pool is disposed', async () => {
+    const { pool } = testPool()
+    // The server outlives its stdin, and sh does not pass signals on: only a tree kill works.
+    const script = `"${process.execPath}" "${fixture('stdio-server.mjs')}" --linger; true`
+    await pool.apply([serverConfig({ id: 'wrapped', command: '/bin/sh', args: ['-c', script] })])
+    await pool.session('wrapped')
+    const line = await waitFor(() =>
+      pool.log('wrapped').find((l) => /fixture stdio server started, pid/.test(l.text)),
+    )
+    const server = Number(/pid (\d+)/.exec(line.text)![1])
+    const [wrapper] = pool.pids()
+    expect(server).not.toBe(wrapper)
+    await pool.dispose()
+    expect(isAlive(wrapper!)).toBe(false)
+    await waitFor(() => !isAlive(server), 2000, 'the wrapped server to stop')
   })
 
   it('times out a hung call without touching the other servers', async () => {

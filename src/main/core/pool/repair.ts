@@ -50,7 +50,9 @@ export function repairMessage(value: unknown): RepairOutcome {
     if (!isObject(value.result)) {
       return malformed(id, `"result" is ${describe(value.result)}, not an object`, fixes)
     }
-    return { message: { jsonrpc: '2.0', id, result: value.result } as JSONRPCMessage, fixes, id }
+    // A clean reply is delivered as the very object it came as.
+    const message = fixes.length === 0 ? value : { jsonrpc: '2.0', id, result: value.result }
+    return { message: message as JSONRPCMessage, fixes, id }
   }
 
   if (typeof value.method === 'string') {

@@ -2,7 +2,7 @@ import type { ConsoleError } from '../../../shared/errors'
 import type { ServerStatus } from '../../../shared/model/server'
 import { backoffDelay, type BackoffOptions } from './backoff'
 import type { Clock } from './clock'
-import type { DegradedThresholds, HealthTracker } from './health'
+import type { HealthTracker } from './health'
 import type { ServerLog } from './server-log'
 
 export interface StatusKeeperDeps {
@@ -93,10 +93,10 @@ export class StatusKeeper {
   }
 
   /** Between `ready` and `degraded`, as the recent calls say (see DegradedThresholds). */
-  assess(thresholds: DegradedThresholds): void {
+  assess(): void {
     const status = this.value
     if (status.state !== 'ready' && status.state !== 'degraded') return
-    const verdict = this.deps.health.assess(thresholds)
+    const verdict = this.deps.health.assess()
     if (verdict) {
       this.set({
         state: 'degraded',

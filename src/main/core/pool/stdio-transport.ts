@@ -27,7 +27,7 @@ export interface ExitInfo {
 /**
  * MCP over a child's stdin/stdout, like the SDK's stdio transport, plus what a console needs:
  * tolerant parsing (missing `jsonrpc`, extra keys, log lines on stdout), the child's exit
- * noticed at once (pending calls fail within milliseconds), its own process group stopped on
+ * noticed at once (pending calls fail within milliseconds), the whole process tree stopped on
  * close, and stderr kept line by line.
  */
 export class StdioTransport implements Transport {
@@ -59,6 +59,7 @@ export class StdioTransport implements Transport {
       env: this.options.env,
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
       stdin: 'pipe',
+      ownGroup: false,
     })
     this.child = child
     readLines(child.stdout!, (line) => this.receive(line), MAX_MESSAGE)
