@@ -90,25 +90,23 @@ describe('pool in the core', () => {
     args: [fixture('stdio-server.mjs')],
     env,
   })
+  /** A core on `servers` that connects them and follows the registry. */
+  const connectedCore = (servers: Record<string, unknown>): Promise<Core> => {
+    const file = join(dataDir, 'rag-mcp.json')
+    writeRegistry(file, servers)
+    const options = { dataDir, configPath: file, env: {}, watch: false, connect: true }
+    return Core.create({ ...options, pool: TEST_POOL_OPTIONS })
+  }
 
   it('connects the registry with connect: true and follows its reloads', async () => {
-    const file = join(dataDir, 'rag-mcp.json')
-    writeRegistry(file, { kb: kb(), other: kb() })
-    const connected = await Core.create({
-      dataDir,
-      configPath: file,
-      env: {},
-      watch: false,
-      connect: true,
-      pool: TEST_POOL_OPTIONS,
-    })
+    const connected = await connectedCore({ kb: kb(), other: kb() })
     try {
       await connected.pool.session('kb')
       expect(connected.pool.serverIds()).toEqual(['kb', 'other'])
       await connected.pool.session('other')
       const pids = connected.pool.pids()
 
-      writeRegistry(file, { kb: kb() })
+      writeRegistry(join(dataDir, 'rag-mcp.json'), { kb: kb() })
       await connected.registry.reloadNow()
       await waitFor(() => connected.pool.serverIds().length === 1)
       expect(connected.pool.serverIds()).toEqual(['kb'])
@@ -120,16 +118,7 @@ describe('pool in the core', () => {
   })
 
   it('reconnects a server waiting for a secret once the secret is set', async () => {
-    const file = join(dataDir, 'rag-mcp.json')
-    writeRegistry(file, { kb: kb({ KB_TOKEN: '${session:kbToken}' }) })
-    const connected = await Core.create({
-      dataDir,
-      configPath: file,
-      env: {},
-      watch: false,
-      connect: true,
-      pool: TEST_POOL_OPTIONS,
-    })
+    const connected = await connectedCore({ kb: kb({ KB_TOKEN: '${session:kbToken}' }) })
     try {
       const waiting = await waitFor(() =>
         connected.pool.status('kb').state === 'action_required'
