@@ -5,7 +5,6 @@ import type { PoolLogLine } from '../../../shared/ipc/servers'
 import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
 import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
-import type { BackoffOptions } from './backoff'
 import { runBounded } from './bounded'
 import { CallTracker, type CallContext } from './call-context'
 import { classifyError } from './classify'
@@ -14,31 +13,15 @@ import { removedError, unavailableError } from './connection-errors'
 import { Connector } from './connector'
 import { Exchanger } from './exchange'
 import { listTools } from './handshake'
-import { HealthTracker, type DegradedThresholds, type HealthOptions } from './health'
+import { HealthTracker } from './health'
 import { Limiter } from './limiter'
 import type { OpenedClient, WireHooks } from './open-client'
+import type { PoolOptions } from './options'
 import { Prober } from './probe'
 import { ServerLog } from './server-log'
+import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
-
-/** Tunables of the pool; every field has a default (see `DEFAULT_POOL_OPTIONS`). */
-export interface PoolOptions {
-  /** Health probe period while connected; 0 turns probing off. */
-  probeIntervalMs: number
-  /** Deadline of one probe (capped by the server's own `timeoutMs`). */
-  probeTimeoutMs: number
-  /** Calls in flight per server; later ones wait. */
-  maxConcurrentCalls: number
-  backoff: BackoffOptions
-  health: HealthOptions
-  degraded: DegradedThresholds
-  /** Lines kept per server (stderr, launch output, pool notes). */
-  logLines: number
-  clientInfo: { name: string; version: string }
-  /** Source of jitter. */
-  random: () => number
-}
 
 export interface ConnectionDeps {
   secrets: SecretResolver
@@ -62,7 +45,7 @@ const NEEDS_A_PERSON = new Set(['action_required', 'unauthorized', 'config'])
  * status, retries, health probes, concurrency limit, measurements and log.
  *
  * Status: `connecting` while an attempt runs; `ready` once initialized and tools listed;
- * `degraded` while ready but past the {@link DegradedThresholds}; `down` after a failed
+ * `degraded` while ready but past the `DegradedThresholds` (health.ts); `down` after a failed
  * attempt, a crash or an unreachable server, retried with exponential backoff and jitter (a
  * crashed stdio child, a broken SSE stream or an expired HTTP session get a new Client; an
  * HTTP server that went away is probed again on the same Client); `action_required` when only
@@ -155,7 +138,7 @@ export class ServerConnection {
       classify: (error, context) => this.classify(error, context),
       onLaunchedExit: (how) => this.lost(how),
     })
-    this.session = this.createSession()
+    this.session = sessionOf(this)
   }
 
   get status(): ServerStatus {
@@ -253,23 +236,6 @@ export class ServerConnection {
     await this.dropActive()
     await pending?.then((active) => active.close()).catch(() => {})
     await this.connector.stopLaunched()
-  }
-
-  private createSession(): ServerSession {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the session reads live state
-    const connection = this
-    return {
-      serverId: this.config.id,
-      config: this.config,
-      get tools() {
-        return connection.toolList
-      },
-      get serverInfo() {
-        return connection.info
-      },
-      callTool: (name, args, options) => connection.callTool(name, args, options),
-      request: (method, params, options) => connection.request(method, params, options),
-    }
   }
 
   // --- connecting ---------------------------------------------------------------------------

@@ -8,32 +8,13 @@ import type { Registry } from '../config/types'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
-import { DEFAULT_BACKOFF } from './backoff'
 import { systemClock, type Clock } from './clock'
-import { ServerConnection, type PoolOptions } from './connection'
-import { DEFAULT_DEGRADED, DEFAULT_HEALTH } from './health'
+import { ServerConnection } from './connection'
+import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
 
-export const DEFAULT_POOL_OPTIONS: PoolOptions = {
-  probeIntervalMs: 15_000,
-  probeTimeoutMs: 5_000,
-  maxConcurrentCalls: 8,
-  backoff: DEFAULT_BACKOFF,
-  health: DEFAULT_HEALTH,
-  degraded: DEFAULT_DEGRADED,
-  logLines: 500,
-  clientInfo: { name: 'rag-console', version: '0.1.0' },
-  random: Math.random,
-}
-
-/** Options as callers give them: any field, nested groups partially. */
-export type PoolOptionsInput = Partial<
-  Omit<PoolOptions, 'backoff' | 'health' | 'degraded'> & {
-    backoff: Partial<PoolOptions['backoff']>
-    health: Partial<PoolOptions['health']>
-    degraded: Partial<PoolOptions['degraded']>
-  }
->
+export type { PoolOptions, PoolOptionsInput } from './options'
+export { DEFAULT_POOL_OPTIONS } from './options'
 
 export interface PoolDeps {
   /** Receives `server:status` on every status change. */
@@ -60,14 +41,7 @@ export class ConnectionPool {
   private disposed = false
 
   constructor(private readonly deps: PoolDeps) {
-    const given = deps.options ?? {}
-    this.options = {
-      ...DEFAULT_POOL_OPTIONS,
-      ...given,
-      backoff: { ...DEFAULT_POOL_OPTIONS.backoff, ...given.backoff },
-      health: { ...DEFAULT_POOL_OPTIONS.health, ...given.health },
-      degraded: { ...DEFAULT_POOL_OPTIONS.degraded, ...given.degraded },
-    }
+    this.options = poolOptions(deps.options)
     this.clock = deps.clock ?? systemClock
   }
 
