@@ -1,7 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { registryQueries } from '../features/config/queries'
 import { formatTime, plural } from '../lib/format'
-import { useNavigationRequested, useConfigTabSelected, usePanel } from '../state/store'
+import {
+  useConfigTab,
+  useConfigTabSelected,
+  useNavigationRequested,
+  usePanel,
+} from '../state/store'
 import { Banner, Button } from '../ui'
 
 /**
@@ -11,6 +16,7 @@ import { Banner, Button } from '../ui'
 export function InvalidRegistryBanner(): React.JSX.Element | null {
   const registry = useQuery(registryQueries.view())
   const panel = usePanel()
+  const tab = useConfigTab()
   const navigationRequested = useNavigationRequested()
   const configTabSelected = useConfigTabSelected()
   const invalid = registry.data?.invalid
@@ -23,15 +29,16 @@ export function InvalidRegistryBanner(): React.JSX.Element | null {
       className="app__banner"
       title={`rag-mcp.json on disk is invalid (${plural(errors.length, 'error')}, ${formatTime(invalid.at)}): the last good config is still running.`}
       actions={
-        <Button
-          onClick={() => {
-            configTabSelected('editor')
-            navigationRequested('config')
-          }}
-          disabled={panel === 'config'}
-        >
-          {panel === 'config' ? 'Shown in the editor' : 'Open Config'}
-        </Button>
+        panel === 'config' && tab === 'editor' ? null : (
+          <Button
+            onClick={() => {
+              configTabSelected('editor')
+              navigationRequested('config')
+            }}
+          >
+            {panel === 'config' ? 'Show in the editor' : 'Open Config'}
+          </Button>
+        )
       }
     >
       {first && <span className="mono">{first.message}</span>}

@@ -28,24 +28,24 @@ export interface ToastListProps {
 }
 
 /**
- * Transient notices in the bottom-right corner. The list itself is a polite live region, so
- * each notice is announced once when it appears; errors are assertive.
+ * Transient notices in the bottom-right corner. Info and warnings sit in a polite live region
+ * (announced once when they appear); each error is its own `role="alert"`.
  */
 export function ToastList({ toasts, onDismiss }: ToastListProps): React.JSX.Element {
   return (
     <section className="ui-toasts" aria-label="Notifications">
-      <div role="status" aria-live="polite" className="ui-toasts__list">
+      <div role="status" className="ui-toasts__list">
         {toasts
           .filter((t) => t.tone !== 'bad')
           .map((toast) => (
             <Toast key={toast.id} toast={toast} onDismiss={onDismiss} />
           ))}
       </div>
-      <div role="alert" aria-live="assertive" className="ui-toasts__list">
+      <div className="ui-toasts__list">
         {toasts
           .filter((t) => t.tone === 'bad')
           .map((toast) => (
-            <Toast key={toast.id} toast={toast} onDismiss={onDismiss} />
+            <Toast key={toast.id} toast={toast} onDismiss={onDismiss} role="alert" />
           ))}
       </div>
     </section>
@@ -55,9 +55,11 @@ export function ToastList({ toasts, onDismiss }: ToastListProps): React.JSX.Elem
 function Toast({
   toast,
   onDismiss,
+  role,
 }: {
   toast: ToastItem
   onDismiss: (id: number) => void
+  role?: 'alert'
 }): React.JSX.Element {
   const timeout = AUTO_DISMISS_MS[toast.tone]
   useEffect(() => {
@@ -74,7 +76,7 @@ function Toast({
           ? 'check'
           : 'info'
   return (
-    <div className={cx('ui-toast', `ui-toast--${toast.tone}`)}>
+    <div className={cx('ui-toast', `ui-toast--${toast.tone}`)} role={role}>
       <Icon name={icon} size={15} className="ui-toast__icon" />
       <div className="ui-toast__text">
         <div>{toast.message}</div>

@@ -117,6 +117,7 @@ export function EditorTab(): React.JSX.Element {
       <EditorToolbar
         path={base.path}
         dirty={dirty}
+        notOnDisk={base.fromEmbedded || !base.exists}
         errors={errors}
         warnings={diagnostics.length - errors}
         checking={draft.validating && dirty}

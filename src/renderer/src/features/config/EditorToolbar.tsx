@@ -4,6 +4,8 @@ import { ariaShortcut, Badge, Button, Kbd, Spinner } from '../../ui'
 export interface EditorToolbarProps {
   path: string
   dirty: boolean
+  /** The text is not a file on disk yet (embedded default, or a deleted file). */
+  notOnDisk: boolean
   errors: number
   warnings: number
   checking: boolean
@@ -19,6 +21,7 @@ export interface EditorToolbarProps {
 export function EditorToolbar({
   path,
   dirty,
+  notOnDisk,
   errors,
   warnings,
   checking,
@@ -33,7 +36,13 @@ export function EditorToolbar({
       <code className="config-toolbar__path" title={path}>
         {shortenPath(path, 80)}
       </code>
-      {dirty ? <Badge tone="warn">unsaved changes</Badge> : <Badge>saved</Badge>}
+      {dirty ? (
+        <Badge tone="warn">unsaved changes</Badge>
+      ) : notOnDisk ? (
+        <Badge tone="info">not saved yet</Badge>
+      ) : (
+        <Badge>saved</Badge>
+      )}
       {checking ? (
         <Spinner size={12} />
       ) : errors > 0 ? (

@@ -34,6 +34,12 @@ export function TextDiff({ before, after, label }: TextDiffProps): React.JSX.Ele
         <span className="text-diff__minus">−{stats.removed}</span> lines
       </div>
       <table className="text-diff__table">
+        <colgroup>
+          <col className="text-diff__col-no" />
+          <col className="text-diff__col-no" />
+          <col className="text-diff__col-sign" />
+          <col />
+        </colgroup>
         <tbody>
           {groups.map((hunk) => {
             return [
@@ -82,6 +88,12 @@ export function SideBySideDiff({
   return (
     <div className="side-diff">
       <table className="side-diff__table">
+        <colgroup>
+          <col className="text-diff__col-no" />
+          <col />
+          <col className="text-diff__col-no" />
+          <col />
+        </colgroup>
         <thead>
           <tr>
             <th colSpan={2} scope="colgroup">

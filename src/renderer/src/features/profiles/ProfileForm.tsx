@@ -71,6 +71,7 @@ export function ProfileForm({
   return (
     <form
       className="profile-form"
+      noValidate
       aria-label={isNew ? 'New profile' : `Profile ${profile.name}`}
       onSubmit={(event) => {
         event.preventDefault()

@@ -23,8 +23,8 @@ export function ProfileSwitcher(): React.JSX.Element {
 
   if (profiles.isError) {
     return (
-      <span className="profile-switcher muted" role="alert">
-        Profiles unavailable: {profiles.error.message}
+      <span className="profile-switcher muted" title={profiles.error.message}>
+        profiles unavailable
       </span>
     )
   }
