@@ -249,3 +249,20 @@ test('completion offers the fields and values of the schema while typing', async
     'transport stdio needs "command"',
   )
 })
+
+test('Ctrl+S opens the preview from the editor, Enter saves, focus comes back', async ({
+  page,
+  launch,
+}) => {
+  const { host, file } = await launch(twoServers())
+  await page.goto(host.url)
+  await openConfig(page)
+  await replaceEditorText(page, registryText({ ...twoServers(), delta: httpServer('Delta') }))
+  await page.keyboard.press('ControlOrMeta+s')
+  const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+  await expect(dialog.getByRole('button', { name: 'Save and apply' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(dialog).toBeHidden()
+  await expect.poll(() => readFileSync(file, 'utf8')).toContain('"delta"')
+  await expect(editor(page)).toBeFocused()
+})

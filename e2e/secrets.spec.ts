@@ -20,93 +20,112 @@ function recordFrames(page: Page): string[] {
 const row = (page: Page, server: string, kind: string, name: string) =>
   page.getByRole('rowgroup', { name: server }).getByRole('row', { name: `${kind} secret ${name}` })
 
-test.skip(
-  !process.env.RAG_KEYRING_READY,
-  'needs a Secret Service: run through `bash scripts/with-keyring.sh` (npm test does)',
-)
+test.describe('with a keychain', () => {
+  test.skip(
+    !process.env.RAG_KEYRING_READY,
+    'needs a Secret Service: run through `bash scripts/with-keyring.sh` (npm test does)',
+  )
 
-test('a keychain secret is set and deleted without its value ever reaching the page', async ({
+  test('a keychain secret is set and deleted without its value ever reaching the page', async ({
+    page,
+    launch,
+  }) => {
+    const frames = recordFrames(page)
+    const value = `sk-e2e-${randomBytes(12).toString('hex')}`
+    const { host } = await launch(servers())
+    await page.goto(host.url)
+    await openConfig(page, 'Secrets')
+
+    const apiKey = row(page, 'docsRag', 'keychain', 'apiKey')
+    await expect(apiKey).toContainText('missing')
+    await expect(apiKey).toContainText('headers.Authorization')
+    await expect(page.getByText('No secret references: plain.')).toBeVisible()
+    await screenshots(page, 'secrets')
+
+    await apiKey.getByRole('button', { name: 'Set apiKey for docsRag' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Set apiKey for docsRag' })
+    const field = dialog.getByLabel('Value')
+    await expect(field).toHaveAttribute('type', 'password')
+    await expect(field).toBeFocused()
+    await page.keyboard.type(value)
+    await screenshots(page, 'secrets-set-dialog')
+    await page.keyboard.press('Enter')
+    await expect(dialog).toBeHidden()
+    await expect(apiKey).toContainText('set')
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Stored apiKey for docsRag' }),
+    ).toBeVisible()
+
+    // Replace keeps it set; Delete asks, then it is missing again.
+    await apiKey.getByRole('button', { name: 'Delete apiKey for docsRag' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Delete apiKey for docsRag?' })
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
+    await confirm.getByRole('button', { name: 'Delete secret' }).click()
+    await expect(confirm).toBeHidden()
+    await expect(apiKey).toContainText('missing')
+
+    expect(frames.length).toBeGreaterThan(5)
+    expect(frames.filter((frame) => frame.includes(value))).toEqual([])
+    expect(await page.content()).not.toContain(value)
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(value)
+  })
+
+  test('a session token is clearly labelled, set and cleared', async ({ page, launch }) => {
+    const frames = recordFrames(page)
+    const value = `session-${randomBytes(8).toString('hex')}`
+    const { host } = await launch(servers())
+    await page.goto(host.url)
+    await openConfig(page, 'Secrets')
+
+    const token = row(page, 'localKb', 'session', 'token')
+    await expect(token).toContainText('this session only')
+    await token.getByRole('button', { name: 'Set token for localKb' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Set token for localKb' })
+    await expect(dialog).toContainText('This session only, never saved')
+    await dialog.getByLabel('Value').fill(value)
+    await dialog.getByRole('button', { name: 'Set for this session' }).click()
+    await expect(token).toContainText('set just now')
+
+    await token.getByRole('button', { name: 'Clear session token token for localKb' }).click()
+    await page
+      .getByRole('dialog', { name: 'Clear session token token?' })
+      .getByRole('button', { name: 'Clear token' })
+      .click()
+    await expect(token).toContainText('missing')
+    expect(frames.filter((frame) => frame.includes(value))).toEqual([])
+  })
+
+  test('an empty or multi-line value is refused in the dialog', async ({ page, launch }) => {
+    const { host } = await launch(servers())
+    await page.goto(host.url)
+    await openConfig(page, 'Secrets')
+    await row(page, 'docsRag', 'keychain', 'apiKey')
+      .getByRole('button', { name: 'Set apiKey for docsRag' })
+      .click()
+    const dialog = page.getByRole('dialog', { name: 'Set apiKey for docsRag' })
+    await dialog.getByRole('button', { name: 'Set secret' }).click()
+    await expect(dialog.getByLabel('Value')).toHaveAttribute('aria-invalid', 'true')
+    await expect(dialog).toContainText('the value is empty')
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+  })
+})
+
+test('without a keychain the status is unknown and the advice is shown', async ({
   page,
   launch,
 }) => {
-  const frames = recordFrames(page)
-  const value = `sk-e2e-${randomBytes(12).toString('hex')}`
-  const { host } = await launch(servers())
+  const { host } = await launch(servers(), {
+    env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/rag-console-test-bus' },
+  })
   await page.goto(host.url)
   await openConfig(page, 'Secrets')
-
-  const apiKey = row(page, 'docsRag', 'keychain', 'apiKey')
-  await expect(apiKey).toContainText('missing')
-  await expect(apiKey).toContainText('headers.Authorization')
-  await expect(page.getByText('No secret references: plain.')).toBeVisible()
-  await screenshots(page, 'secrets')
-
-  await apiKey.getByRole('button', { name: 'Set apiKey for docsRag' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Set apiKey for docsRag' })
-  const field = dialog.getByLabel('Value')
-  await expect(field).toHaveAttribute('type', 'password')
-  await expect(field).toBeFocused()
-  await page.keyboard.type(value)
-  await screenshots(page, 'secrets-set-dialog')
-  await page.keyboard.press('Enter')
-  await expect(dialog).toBeHidden()
-  await expect(apiKey).toContainText('set')
-  await expect(
-    page.getByRole('status').filter({ hasText: 'Stored apiKey for docsRag' }),
-  ).toBeVisible()
-
-  // Replace keeps it set; Delete asks, then it is missing again.
-  await apiKey.getByRole('button', { name: 'Delete apiKey for docsRag' }).click()
-  const confirm = page.getByRole('dialog', { name: 'Delete apiKey for docsRag?' })
-  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
-  await confirm.getByRole('button', { name: 'Delete secret' }).click()
-  await expect(confirm).toBeHidden()
-  await expect(apiKey).toContainText('missing')
-
-  expect(frames.length).toBeGreaterThan(5)
-  expect(frames.filter((frame) => frame.includes(value))).toEqual([])
-  expect(await page.content()).not.toContain(value)
-  expect(await page.evaluate(() => document.body.innerText)).not.toContain(value)
-})
-
-test('a session token is clearly labelled, set and cleared', async ({ page, launch }) => {
-  const frames = recordFrames(page)
-  const value = `session-${randomBytes(8).toString('hex')}`
-  const { host } = await launch(servers())
-  await page.goto(host.url)
-  await openConfig(page, 'Secrets')
-
-  const token = row(page, 'localKb', 'session', 'token')
-  await expect(token).toContainText('this session only')
-  await token.getByRole('button', { name: 'Set token for localKb' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Set token for localKb' })
-  await expect(dialog).toContainText('This session only, never saved')
-  await dialog.getByLabel('Value').fill(value)
-  await dialog.getByRole('button', { name: 'Set for this session' }).click()
-  await expect(token).toContainText('set just now')
-
-  await token.getByRole('button', { name: 'Clear session token token for localKb' }).click()
-  await page
-    .getByRole('dialog', { name: 'Clear session token token?' })
-    .getByRole('button', { name: 'Clear token' })
-    .click()
-  await expect(token).toContainText('missing')
-  expect(frames.filter((frame) => frame.includes(value))).toEqual([])
-})
-
-test('an empty or multi-line value is refused in the dialog', async ({ page, launch }) => {
-  const { host } = await launch(servers())
-  await page.goto(host.url)
-  await openConfig(page, 'Secrets')
-  await row(page, 'docsRag', 'keychain', 'apiKey')
-    .getByRole('button', { name: 'Set apiKey for docsRag' })
-    .click()
-  const dialog = page.getByRole('dialog', { name: 'Set apiKey for docsRag' })
-  await dialog.getByRole('button', { name: 'Set secret' }).click()
-  await expect(dialog.getByLabel('Value')).toHaveAttribute('aria-invalid', 'true')
-  await expect(dialog).toContainText('the value is empty')
-  await page.keyboard.press('Escape')
-  await expect(dialog).toBeHidden()
+  const banner = page.getByRole('alert').filter({ hasText: 'The OS keychain cannot be read' })
+  await expect(banner).toContainText('Secret Service')
+  await expect(row(page, 'docsRag', 'keychain', 'apiKey')).toContainText('unknown')
+  // Session tokens do not need the keychain.
+  await expect(row(page, 'localKb', 'session', 'token')).toContainText('missing')
+  await screenshots(page, 'secrets-keychain-unavailable')
 })
 
 test('twenty servers: filter and group stay readable', async ({ page, launch }) => {

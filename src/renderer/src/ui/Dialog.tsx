@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react'
 import { cx } from './cx'
-import { focusableIn, wrapTab } from './focusable'
+import { deepActiveElement, focusableIn, wrapTab } from './focusable'
 import { IconButton } from './IconButton'
 import './Dialog.css'
 
@@ -47,7 +47,7 @@ function OpenDialog({
   useEffect(() => {
     const dialog = ref.current
     if (!dialog) return
-    const previous = document.activeElement as HTMLElement | null
+    const previous = deepActiveElement()
     if (!dialog.open) dialog.showModal()
     const target =
       dialog.querySelector<HTMLElement>('[data-autofocus]') ??

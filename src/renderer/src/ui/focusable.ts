@@ -35,3 +35,10 @@ export function wrapTab(event: React.KeyboardEvent | KeyboardEvent, root: HTMLEl
   }
   return false
 }
+
+/** The focused element, looking inside open shadow roots (the config editor lives in one). */
+export function deepActiveElement(): HTMLElement | null {
+  let active = document.activeElement
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement
+  return active instanceof HTMLElement ? active : null
+}

@@ -10,7 +10,7 @@ import {
 } from '../../state/store'
 import { Badge, TabPanel, Tabs } from '../../ui'
 import { EditorTab } from './EditorTab'
-import { HistoryTab } from './HistoryTab'
+import { ReloadHistory } from './ReloadHistory'
 import { ImportTab } from './ImportTab'
 import './ConfigPanel.css'
 
@@ -19,6 +19,13 @@ const LABELS: Record<ConfigTab, string> = {
   secrets: 'Secrets',
   import: 'Import',
   history: 'Reload history',
+}
+
+const CONTENT: Record<ConfigTab, () => React.ReactNode> = {
+  editor: () => <EditorTab />,
+  secrets: () => <SecretsPanel />,
+  import: () => <ImportTab />,
+  history: () => <ReloadHistory />,
 }
 
 /** The registry file, its secrets, imports and reload history. */
@@ -46,40 +53,19 @@ export function ConfigPanel(): React.JSX.Element {
           className="config-panel__tabs"
         />
       </div>
-      {/* The editor stays mounted while other tabs show: its undo history and edits survive. */}
-      <TabPanel
-        idBase="config"
-        id="editor"
-        selected={tab === 'editor'}
-        keepMounted
-        className="config-panel__tab config-panel__tab--editor"
-      >
-        <EditorTab />
-      </TabPanel>
-      <TabPanel
-        idBase="config"
-        id="secrets"
-        selected={tab === 'secrets'}
-        className="config-panel__tab"
-      >
-        <SecretsPanel />
-      </TabPanel>
-      <TabPanel
-        idBase="config"
-        id="import"
-        selected={tab === 'import'}
-        className="config-panel__tab"
-      >
-        <ImportTab />
-      </TabPanel>
-      <TabPanel
-        idBase="config"
-        id="history"
-        selected={tab === 'history'}
-        className="config-panel__tab"
-      >
-        <HistoryTab />
-      </TabPanel>
+      {CONFIG_TABS.map((id) => (
+        <TabPanel
+          key={id}
+          idBase="config"
+          id={id}
+          selected={tab === id}
+          // The editor stays mounted while other tabs show: its edits and undo history survive.
+          keepMounted={id === 'editor'}
+          className={`config-panel__tab config-panel__tab--${id}`}
+        >
+          {CONTENT[id]()}
+        </TabPanel>
+      ))}
     </div>
   )
 }

@@ -29,10 +29,28 @@ export function EditorTab(): React.JSX.Element {
   const openSave = useRef(() => {})
   useEffect(() => {
     openSave.current = () => {
-      if (base && (dirty || base.fromEmbedded || !base.exists)) setSaving(state.draft)
+      // The editor's own text: a key pressed right after an edit may beat React's render.
+      const text = editorRef.current?.view()?.state.doc.toString() ?? state.draft
+      if (base && (text !== base.text || base.fromEmbedded || !base.exists)) setSaving(text)
     }
   })
-  // Ctrl/⌘+S from inside CodeMirror bubbles to this panel's key handler.
+  // Ctrl/⌘+S anywhere in the editor tab. A native listener: React does not see key events
+  // from inside CodeMirror's shadow root.
+  const containerRef = useRef<HTMLDivElement>(null)
+  const loaded = base !== null
+  useEffect(() => {
+    const container = containerRef.current
+    if (!container) return
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+        event.preventDefault()
+        openSave.current()
+      }
+    }
+    container.addEventListener('keydown', onKeyDown)
+    return () => container.removeEventListener('keydown', onKeyDown)
+  }, [loaded])
+
   const extensions = useMemo(
     () => configEditorExtensions({ diagnosticsFor: draft.diagnosticsFor }),
     [draft.diagnosticsFor],
@@ -105,15 +123,7 @@ export function EditorTab(): React.JSX.Element {
   const validation = draft.validation
 
   return (
-    <div
-      className="config-editor"
-      onKeyDown={(event) => {
-        if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-          event.preventDefault()
-          openSave.current()
-        }
-      }}
-    >
+    <div className="config-editor" ref={containerRef}>
       <EditorToolbar
         path={base.path}
         dirty={dirty}

@@ -9,6 +9,7 @@ import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useNoticePosted, useSecretsRequested } from '../../state/store'
 import { Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
+import { DiagnosticList } from './DiagnosticList'
 import type { ImportSource } from './ImportTab'
 import { configKeys, registryKeys } from './queries'
 
@@ -164,13 +165,7 @@ export function ImportPreview({
       {fileProblems.length > 0 && (
         <details className="import__file-problems">
           <summary>{plural(fileProblems.length, 'note')} about the file</summary>
-          <ul>
-            {fileProblems.map((d, i) => (
-              <li key={i} className="mono">
-                {d.message}
-              </li>
-            ))}
-          </ul>
+          <DiagnosticList diagnostics={fileProblems} />
         </details>
       )}
       {failure && (
@@ -224,13 +219,7 @@ function ApplyOutcome({
   if (outcome.status === 'invalid') {
     return (
       <Banner tone="bad" title="Nothing was written: the merged file would be invalid">
-        <ul>
-          {outcome.diagnostics.slice(0, 6).map((d, i) => (
-            <li key={i} className="mono">
-              {d.message}
-            </li>
-          ))}
-        </ul>
+        <DiagnosticList diagnostics={outcome.diagnostics} max={6} />
       </Banner>
     )
   }

@@ -94,7 +94,6 @@ export function ImportTab(): React.JSX.Element {
               onChange={(event) => setOtherPath(event.target.value)}
               placeholder="/path/to/claude_desktop_config.json"
               fieldClassName="import__path"
-              data-autofocus
             />
           )}
           <label className="import__option">
@@ -103,10 +102,7 @@ export function ImportTab(): React.JSX.Element {
               name={groupName}
               value="upload"
               checked={choice === 'upload'}
-              onChange={() => {
-                setChoice('upload')
-                if (!upload) fileInput.current?.click()
-              }}
+              onChange={() => setChoice('upload')}
             />
             <span className="import__option-label">Upload a file</span>
             {upload && <code className="import__option-path">{upload.name}</code>}

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { RawConfig, SaveResult } from '../../../../shared/ipc/registry'
 import { plural } from '../../lib/format'
 import { Banner, Button, Dialog, Spinner } from '../../ui'
+import { DiagnosticList } from './DiagnosticList'
 import { configQueries } from './queries'
 import { ServerDiff } from './ServerDiff'
 import { TextDiff } from './TextDiff'
@@ -36,6 +37,11 @@ function SavePreview({
   const [saving, setSaving] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const data = validation.data
+  const saveButton = useRef<HTMLButtonElement>(null)
+  // Once the check says the draft can be saved, Enter saves it.
+  useEffect(() => {
+    if (data?.valid) saveButton.current?.focus()
+  }, [data?.valid])
   const errors = data?.diagnostics.filter((d) => d.severity === 'error') ?? []
   const warnings = data?.diagnostics.filter((d) => d.severity === 'warning') ?? []
 
@@ -62,12 +68,12 @@ function SavePreview({
         <>
           <Button onClick={onClose}>Cancel</Button>
           <Button
+            ref={saveButton}
             variant="primary"
             icon="save"
             busy={saving}
             disabled={!data?.valid}
             onClick={() => void confirm()}
-            data-autofocus
           >
             Save and apply
           </Button>
@@ -86,13 +92,7 @@ function SavePreview({
       )}
       {data && !data.valid && (
         <Banner tone="bad" title={`Cannot save: ${plural(errors.length, 'error')}`}>
-          <ul className="save-dialog__problems">
-            {errors.slice(0, 8).map((d, i) => (
-              <li key={i} className="mono">
-                {d.message}
-              </li>
-            ))}
-          </ul>
+          <DiagnosticList diagnostics={errors} max={8} />
         </Banner>
       )}
       {data?.diff && (
@@ -103,13 +103,7 @@ function SavePreview({
       )}
       {warnings.length > 0 && (
         <Banner tone="warn" role="none" title={plural(warnings.length, 'warning')}>
-          <ul className="save-dialog__problems">
-            {warnings.slice(0, 5).map((d, i) => (
-              <li key={i} className="mono">
-                {d.message}
-              </li>
-            ))}
-          </ul>
+          <DiagnosticList diagnostics={warnings} max={5} />
         </Banner>
       )}
       <section aria-label="Line changes">

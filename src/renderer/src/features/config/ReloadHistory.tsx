@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { ReloadEvent, ReloadTrigger } from '../../../../shared/model/registry'
 import { formatDateTime, plural } from '../../lib/format'
 import { Banner, EmptyState, Icon, Spinner, StatusBadge } from '../../ui'
+import { DiagnosticList } from './DiagnosticList'
 import { registryQueries } from './queries'
 import { diffCounts, ServerDiff } from './ServerDiff'
 
@@ -13,8 +14,11 @@ const TRIGGERS: Record<ReloadTrigger, string> = {
   import: 'import',
 }
 
-/** The last 50 reloads, newest first: when, why, outcome, and the diff or the diagnostics. */
-export function HistoryTab(): React.JSX.Element {
+/**
+ * The last 50 reloads, newest first: when, why, outcome, and the diff or the diagnostics.
+ * Self-contained (its own query), so the Health panel can show it too.
+ */
+export function ReloadHistory(): React.JSX.Element {
   const history = useQuery(registryQueries.history())
   if (history.isPending) return <Spinner label="Loading the reload history…" />
   if (history.isError) {
@@ -68,14 +72,7 @@ function HistoryEntry({ event }: { event: ReloadEvent }): React.JSX.Element {
       <div className="history__body">
         {event.diff && <ServerDiff diff={event.diff} maxUnchanged={10} />}
         {event.diagnostics && event.diagnostics.length > 0 && (
-          <ul className="history__diagnostics">
-            {event.diagnostics.slice(0, 30).map((d, i) => (
-              <li key={i} className={`history__diagnostic history__diagnostic--${d.severity}`}>
-                <Icon name={d.severity === 'error' ? 'error' : 'warning'} />
-                <span className="mono">{d.message}</span>
-              </li>
-            ))}
-          </ul>
+          <DiagnosticList diagnostics={event.diagnostics} />
         )}
         <p className="muted">Source: {event.source.label}</p>
       </div>
