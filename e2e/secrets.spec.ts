@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { expect, httpServer, manyServers, openConfig, screenshots, test } from './console'
 
-const servers = () => ({
-  docsRag: httpServer('Docs', { headers: { Authorization: 'Bearer ${keychain:apiKey}' } }),
+/**
+ * The keychain is shared by every spec of a run: a server id of each test's own keeps an entry
+ * left by a failed test (or another spec) out of it.
+ */
+const uniqueId = (): string => `docs-${randomBytes(3).toString('hex')}`
+
+const servers = (docsRag = uniqueId()) => ({
+  [docsRag]: httpServer('Docs', { headers: { Authorization: 'Bearer ${keychain:apiKey}' } }),
   localKb: { command: 'node', args: ['kb.js'], env: { KB_TOKEN: '${session:token}' } },
   plain: httpServer('No secrets here'),
 })
@@ -30,20 +36,21 @@ test.describe('with a keychain', () => {
     page,
     launch,
   }) => {
+    const docsRag = uniqueId()
     const frames = recordFrames(page)
     const value = `sk-e2e-${randomBytes(12).toString('hex')}`
-    const { host } = await launch(servers())
+    const { host } = await launch(servers(docsRag))
     await page.goto(host.url)
     await openConfig(page, 'Secrets')
 
-    const apiKey = row(page, 'docsRag', 'keychain', 'apiKey')
+    const apiKey = row(page, docsRag, 'keychain', 'apiKey')
     await expect(apiKey).toContainText('missing')
     await expect(apiKey).toContainText('headers.Authorization')
     await expect(page.getByText('No secret references: plain.')).toBeVisible()
     await screenshots(page, 'secrets')
 
-    await apiKey.getByRole('button', { name: 'Set apiKey for docsRag' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Set apiKey for docsRag' })
+    await apiKey.getByRole('button', { name: `Set apiKey for ${docsRag}` }).click()
+    const dialog = page.getByRole('dialog', { name: `Set apiKey for ${docsRag}` })
     const field = dialog.getByLabel('Value')
     await expect(field).toHaveAttribute('type', 'password')
     await expect(field).toBeFocused()
@@ -53,12 +60,21 @@ test.describe('with a keychain', () => {
     await expect(dialog).toBeHidden()
     await expect(apiKey).toContainText('set')
     await expect(
-      page.getByRole('status').filter({ hasText: 'Stored apiKey for docsRag' }),
+      page.getByRole('status').filter({ hasText: `Stored apiKey for ${docsRag}` }),
     ).toBeVisible()
 
+    // "Only not set" hides what is done.
+    const onlyMissing = page.getByRole('switch', { name: 'Only not set' })
+    await onlyMissing.click()
+    await expect(onlyMissing).toHaveAttribute('aria-checked', 'true')
+    await expect(page.getByRole('rowgroup', { name: docsRag })).toHaveCount(0)
+    await expect(page.getByRole('rowgroup', { name: 'localKb' })).toBeVisible()
+    await onlyMissing.press('Space')
+    await expect(apiKey).toBeVisible()
+
     // Replace keeps it set; Delete asks, then it is missing again.
-    await apiKey.getByRole('button', { name: 'Delete apiKey for docsRag' }).click()
-    const confirm = page.getByRole('dialog', { name: 'Delete apiKey for docsRag?' })
+    await apiKey.getByRole('button', { name: `Delete apiKey for ${docsRag}` }).click()
+    const confirm = page.getByRole('dialog', { name: `Delete apiKey for ${docsRag}?` })
     await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused()
     await confirm.getByRole('button', { name: 'Delete secret' }).click()
     await expect(confirm).toBeHidden()
@@ -95,14 +111,15 @@ test.describe('with a keychain', () => {
     expect(frames.filter((frame) => frame.includes(value))).toEqual([])
   })
 
-  test('an empty or multi-line value is refused in the dialog', async ({ page, launch }) => {
-    const { host } = await launch(servers())
+  test('an empty value is refused in the dialog, naming why', async ({ page, launch }) => {
+    const docsRag = uniqueId()
+    const { host } = await launch(servers(docsRag))
     await page.goto(host.url)
     await openConfig(page, 'Secrets')
-    await row(page, 'docsRag', 'keychain', 'apiKey')
-      .getByRole('button', { name: 'Set apiKey for docsRag' })
+    await row(page, docsRag, 'keychain', 'apiKey')
+      .getByRole('button', { name: `Set apiKey for ${docsRag}` })
       .click()
-    const dialog = page.getByRole('dialog', { name: 'Set apiKey for docsRag' })
+    const dialog = page.getByRole('dialog', { name: `Set apiKey for ${docsRag}` })
     await dialog.getByRole('button', { name: 'Set secret' }).click()
     await expect(dialog.getByLabel('Value')).toHaveAttribute('aria-invalid', 'true')
     await expect(dialog).toContainText('the value is empty')
@@ -115,14 +132,15 @@ test('without a keychain the status is unknown and the advice is shown', async (
   page,
   launch,
 }) => {
-  const { host } = await launch(servers(), {
+  const docsRag = uniqueId()
+  const { host } = await launch(servers(docsRag), {
     env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/rag-console-test-bus' },
   })
   await page.goto(host.url)
   await openConfig(page, 'Secrets')
   const banner = page.getByRole('alert').filter({ hasText: 'The OS keychain cannot be read' })
   await expect(banner).toContainText('Secret Service')
-  await expect(row(page, 'docsRag', 'keychain', 'apiKey')).toContainText('unknown')
+  await expect(row(page, docsRag, 'keychain', 'apiKey')).toContainText('unknown')
   // Session tokens do not need the keychain.
   await expect(row(page, 'localKb', 'session', 'token')).toContainText('missing')
   await screenshots(page, 'secrets-keychain-unavailable')

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { SecretKind } from '../../../../shared/ipc/secrets'
 import { listNames, plural } from '../../lib/format'
 import { useSecretsFocus } from '../../state/store'
-import { Banner, EmptyState, Spinner, Table, TextField } from '../../ui'
+import { Banner, EmptyState, Spinner, Table, TextField, Toggle } from '../../ui'
 import { DeleteSecretDialog } from './DeleteSecretDialog'
 import { secretQueries } from './queries'
 import { SecretValueDialog } from './SecretValueDialog'
@@ -28,6 +28,7 @@ export function SecretsPanel(): React.JSX.Element {
   const session = useQuery(secretQueries.session())
   const focus = useSecretsFocus()
   const [filter, setFilter] = useState('')
+  const [onlyMissing, setOnlyMissing] = useState(false)
   const [editing, setEditing] = useState<SecretTarget | null>(null)
   const [deleting, setDeleting] = useState<SecretTarget | null>(null)
 
@@ -37,10 +38,10 @@ export function SecretsPanel(): React.JSX.Element {
 
   const servers = useMemo(() => {
     const needle = filter.trim().toLowerCase()
-    return (list.data?.servers ?? []).filter(
-      (s) => !needle || s.server.toLowerCase().includes(needle),
-    )
-  }, [list.data, filter])
+    return (list.data?.servers ?? [])
+      .filter((s) => !needle || s.server.toLowerCase().includes(needle))
+      .map((s) => (onlyMissing ? { ...s, refs: s.refs.filter((r) => r.present !== true) } : s))
+  }, [list.data, filter, onlyMissing])
 
   if (list.isPending) return <Spinner label="Checking which secrets are set…" />
   if (list.isError) {
@@ -64,6 +65,7 @@ export function SecretsPanel(): React.JSX.Element {
           {missing > 0 ? ` · ${missing} missing` : ''}. Values are stored in the OS keychain (or for
           this session only) and are never shown again.
         </p>
+        <Toggle checked={onlyMissing} onChange={setOnlyMissing} label="Only not set" />
         <TextField
           label="Filter servers"
           inline
@@ -84,7 +86,7 @@ export function SecretsPanel(): React.JSX.Element {
       {withRefs.length === 0 ? (
         <EmptyState
           icon="key"
-          title={filter ? 'No server matches the filter' : 'No secret references'}
+          title={filter || onlyMissing ? 'Nothing matches the filter' : 'No secret references'}
         >
           Servers reference secrets as <code>{'${keychain:NAME}'}</code> (or{' '}
           <code>{'${session:NAME}'}</code>) in their url, headers or env; each appears here to be
@@ -115,7 +117,7 @@ export function SecretsPanel(): React.JSX.Element {
           ))}
         </Table>
       )}
-      {without.length > 0 && (
+      {without.length > 0 && !onlyMissing && (
         <p className="muted secrets__without" title={without.join(', ')}>
           No secret references: {listNames(without, 8)}.
         </p>
