@@ -183,6 +183,7 @@ export function EditorTab(): React.JSX.Element {
           className="config-editor__code"
           label="rag-mcp.json"
           value={state.draft}
+          revision={state.revision}
           onChange={draft.edited}
           extensions={extensions}
           handleRef={editorRef}

@@ -69,4 +69,14 @@ describe('config draft', () => {
     expect(state.draft).toBe('theirs')
     expect(isDirty(state)).toBe(false)
   })
+
+  it('bumps the revision when the text comes from outside, never while typing', () => {
+    const start = loaded('{}')
+    const typed = draftReducer(start, { type: 'edited', text: '{"a"' })
+    expect(typed.revision).toBe(start.revision)
+    const reverted = draftReducer(typed, { type: 'reverted' })
+    expect(reverted.revision).toBe(start.revision + 1)
+    const external = draftReducer(reverted, { type: 'diskRead', raw: raw('{"b":{}}') })
+    expect(external.revision).toBe(start.revision + 2)
+  })
 })

@@ -9,6 +9,11 @@ export interface DraftState {
   base: RawConfig | null
   draft: string
   diskAhead: RawConfig | null
+  /**
+   * Counts replacements of the draft from outside the editor (loads, revert, taking the disk's
+   * version); the editor replaces its text only when this changes, never while typing.
+   */
+  revision: number
 }
 
 export type DraftAction =
@@ -23,7 +28,7 @@ export type DraftAction =
   | { type: 'diskDismissed'; raw: RawConfig }
   | { type: 'reverted' }
 
-export const initialDraftState: DraftState = { base: null, draft: '', diskAhead: null }
+export const initialDraftState: DraftState = { base: null, draft: '', diskAhead: null, revision: 0 }
 
 export const isDirty = (state: DraftState): boolean =>
   state.base !== null && state.draft !== state.base.text
@@ -33,19 +38,22 @@ export const isDirty = (state: DraftState): boolean =>
  * holds the disk version in `diskAhead` until the user compares.
  */
 export function draftReducer(state: DraftState, action: DraftAction): DraftState {
+  const load = (base: RawConfig, draft = base.text): DraftState => ({
+    base,
+    draft,
+    diskAhead: null,
+    revision: draft === state.draft ? state.revision : state.revision + 1,
+  })
   switch (action.type) {
     case 'diskRead': {
       const { raw } = action
       const { base } = state
-      if (!base) return { base: raw, draft: raw.text, diskAhead: null }
+      if (!base) return load(raw)
       if (raw.hash === base.hash && raw.path === base.path) {
         // Same file content; a source switch (embedded → file) may still change the text.
-        return raw.text === base.text || isDirty(state)
-          ? { ...state, diskAhead: null }
-          : { base: raw, draft: raw.text, diskAhead: null }
+        return raw.text === base.text || isDirty(state) ? { ...state, diskAhead: null } : load(raw)
       }
-      if (raw.text === state.draft) return { base: raw, draft: state.draft, diskAhead: null }
-      if (!isDirty(state)) return { base: raw, draft: raw.text, diskAhead: null }
+      if (raw.text === state.draft || !isDirty(state)) return load(raw)
       return { ...state, diskAhead: raw }
     }
     case 'edited':
@@ -60,13 +68,13 @@ export function draftReducer(state: DraftState, action: DraftAction): DraftState
         exists: true,
         fromEmbedded: false,
       }
-      return { base, draft: state.draft, diskAhead: null }
+      return { ...state, base, diskAhead: null }
     }
     case 'diskTaken':
-      return { base: action.raw, draft: action.raw.text, diskAhead: null }
+      return load(action.raw)
     case 'diskDismissed':
-      return { base: action.raw, draft: state.draft, diskAhead: null }
+      return { ...state, base: action.raw, diskAhead: null }
     case 'reverted':
-      return state.base ? { ...state, draft: state.base.text } : state
+      return state.base ? load(state.base) : state
   }
 }

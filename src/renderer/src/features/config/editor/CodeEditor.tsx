@@ -12,6 +12,11 @@ export interface CodeEditorHandle {
 
 export interface CodeEditorProps {
   value: string
+  /**
+   * Bump to replace the editor's text with `value` (a file loaded, a revert). Between bumps
+   * the editor owns its text and only reports it through `onChange`.
+   */
+  revision: number
   onChange?: (text: string) => void
   /** Created once by the parent (read changing inputs through refs); a new value rebuilds. */
   extensions: Extension
@@ -29,6 +34,7 @@ export interface CodeEditorProps {
  */
 export function CodeEditor({
   value,
+  revision,
   onChange,
   extensions,
   label,
@@ -76,31 +82,27 @@ export function CodeEditor({
     }
   }, [extensions, label, readOnly])
 
-  // A new value from outside (a disk version loaded): replace only what differs, so the
-  // cursor and scroll position stay where they can.
+  // A new text from outside (a disk version loaded, a revert): replace only what differs, so
+  // the cursor and scroll position stay where they can. Keyed on `revision`, not on `value`:
+  // a render that lags behind typing must never put older text back.
   useEffect(() => {
     const view = viewRef.current
+    const next = valueRef.current
     if (!view) return
     const current = view.state.doc.toString()
-    if (current === value) return
+    if (current === next) return
     let start = 0
-    while (start < current.length && start < value.length && current[start] === value[start]) {
+    while (start < current.length && start < next.length && current[start] === next[start]) {
       start++
     }
     let endCurrent = current.length
-    let endValue = value.length
-    while (
-      endCurrent > start &&
-      endValue > start &&
-      current[endCurrent - 1] === value[endValue - 1]
-    ) {
+    let endNext = next.length
+    while (endCurrent > start && endNext > start && current[endCurrent - 1] === next[endNext - 1]) {
       endCurrent--
-      endValue--
+      endNext--
     }
-    view.dispatch({
-      changes: { from: start, to: endCurrent, insert: value.slice(start, endValue) },
-    })
-  }, [value])
+    view.dispatch({ changes: { from: start, to: endCurrent, insert: next.slice(start, endNext) } })
+  }, [revision])
 
   useImperativeHandle(
     handleRef,
