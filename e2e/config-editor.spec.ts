@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import type { Page } from '@playwright/test'
 import {
   editor,
   expect,
@@ -16,11 +17,19 @@ const twoServers = () => ({
   beta: httpServer('Beta wiki', { transport: 'sse' }),
 })
 
-test('an invalid edit is marked inline and cannot be saved', async ({ page, launch }) => {
-  const { host } = await launch(twoServers())
-  await page.goto(host.url)
+type Launch = Parameters<Parameters<typeof test>[2]>[0]['launch']
+
+/** Starts a host on `alpha` and `beta` and opens the editor once it shows the file. */
+async function openEditor(page: Page, launch: Launch) {
+  const started = await launch(twoServers())
+  await page.goto(started.host.url)
   await openConfig(page)
   await expect(editor(page)).toContainText('"alpha"')
+  return started
+}
+
+test('an invalid edit is marked inline and cannot be saved', async ({ page, launch }) => {
+  await openEditor(page, launch)
 
   await replaceEditorText(
     page,
@@ -45,10 +54,7 @@ test('an invalid file on disk shows the banner while the last good registry runs
   page,
   launch,
 }) => {
-  const { host, file } = await launch(twoServers())
-  await page.goto(host.url)
-  await openConfig(page)
-  await expect(editor(page)).toContainText('"beta"')
+  const { file } = await openEditor(page, launch)
 
   writeFileSync(
     file,
@@ -112,10 +118,7 @@ test('a valid edit adds a server and leaves the others untouched', async ({ page
 })
 
 test('a save over a file changed behind the editor shows both texts', async ({ page, launch }) => {
-  const { host, file } = await launch(twoServers())
-  await page.goto(host.url)
-  await openConfig(page)
-  await expect(editor(page)).toContainText('"alpha"')
+  const { file } = await openEditor(page, launch)
   await replaceEditorText(page, registryText({ ...twoServers(), mine: httpServer('Mine') }))
 
   writeFileSync(file, registryText({ ...twoServers(), theirs: httpServer('Theirs') }))
@@ -143,10 +146,7 @@ test('a save over a file changed behind the editor shows both texts', async ({ p
 })
 
 test('edits made in another editor show up live', async ({ page, launch }) => {
-  const { host, file } = await launch(twoServers())
-  await page.goto(host.url)
-  await openConfig(page)
-  await expect(editor(page)).toContainText('"alpha"')
+  const { file } = await openEditor(page, launch)
 
   // Clean editor: the new text is loaded as it lands.
   writeFileSync(file, registryText({ ...twoServers(), omega: httpServer('Omega') }))
@@ -200,9 +200,7 @@ test('the reload history lists saves and invalid reloads with their details', as
 })
 
 test('the draft survives switching tabs and leaving asks first', async ({ page, launch }) => {
-  const { host } = await launch(twoServers())
-  await page.goto(host.url)
-  await openConfig(page)
+  await openEditor(page, launch)
   await replaceEditorText(page, registryText({ ...twoServers(), kept: httpServer('Kept') }))
   await page.getByRole('tab', { name: /^Reload history/ }).click()
   await page.getByRole('tab', { name: /^rag-mcp\.json/ }).click()
@@ -227,9 +225,7 @@ test('completion offers the fields and values of the schema while typing', async
   page,
   launch,
 }) => {
-  const { host } = await launch(twoServers())
-  await page.goto(host.url)
-  await openConfig(page)
+  await openEditor(page, launch)
   await replaceEditorText(page, '{\n  "alpha": {\n    \n  }\n}\n')
   await page.keyboard.press('ControlOrMeta+Home')
   await page.keyboard.press('ArrowDown')
@@ -254,9 +250,7 @@ test('Ctrl+S opens the preview from the editor, Enter saves, focus comes back', 
   page,
   launch,
 }) => {
-  const { host, file } = await launch(twoServers())
-  await page.goto(host.url)
-  await openConfig(page)
+  const { file } = await openEditor(page, launch)
   await replaceEditorText(page, registryText({ ...twoServers(), delta: httpServer('Delta') }))
   await page.keyboard.press('ControlOrMeta+s')
   const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })

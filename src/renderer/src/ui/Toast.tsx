@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import type { Tone } from './Badge'
 import { cx } from './cx'
 import { Icon } from './icons'
@@ -13,11 +13,14 @@ export interface ToastItem {
   detail?: string
 }
 
-/** Info and success notices go away on their own; warnings and errors wait for the user. */
+/**
+ * Info and success notices go away on their own (not while pointed at or focused); warnings
+ * and errors wait for the user.
+ */
 const AUTO_DISMISS_MS: Record<Tone, number | null> = {
-  neutral: 5000,
-  info: 5000,
-  ok: 4000,
+  neutral: 8000,
+  info: 8000,
+  ok: 6000,
   warn: null,
   bad: null,
 }
@@ -62,11 +65,12 @@ function Toast({
   role?: 'alert'
 }): React.JSX.Element {
   const timeout = AUTO_DISMISS_MS[toast.tone]
+  const [held, setHeld] = useState(false)
   useEffect(() => {
-    if (timeout === null) return
+    if (timeout === null || held) return
     const timer = setTimeout(() => onDismiss(toast.id), timeout)
     return () => clearTimeout(timer)
-  }, [timeout, toast.id, onDismiss])
+  }, [timeout, held, toast.id, onDismiss])
   const icon =
     toast.tone === 'bad'
       ? 'error'
@@ -76,7 +80,14 @@ function Toast({
           ? 'check'
           : 'info'
   return (
-    <div className={cx('ui-toast', `ui-toast--${toast.tone}`)} role={role}>
+    <div
+      className={cx('ui-toast', `ui-toast--${toast.tone}`)}
+      role={role}
+      onMouseEnter={() => setHeld(true)}
+      onMouseLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
+    >
       <Icon name={icon} size={15} className="ui-toast__icon" />
       <div className="ui-toast__text">
         <div>{toast.message}</div>
