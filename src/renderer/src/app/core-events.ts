@@ -8,6 +8,7 @@ import { appKeys } from '../features/app/queries'
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
+import { serverKeys } from '../features/servers/queries'
 import type { NoticeInput } from '../state/store'
 
 /** What an event handler may touch: the query cache, and the notices. */
@@ -84,6 +85,9 @@ export const coreEventHandlers: CoreEventHandlers = {
         })
       }
     }
+  },
+  'server:status': (_change, { queryClient }) => {
+    void queryClient.invalidateQueries({ queryKey: serverKeys.all })
   },
   'selection:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })
