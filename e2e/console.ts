@@ -51,8 +51,9 @@ export interface LaunchOptions {
 export const test = base.extend<{
   launch: (servers: Record<string, Entry>, options?: LaunchOptions) => Promise<ConsoleHost>
 }>({
-  // Any console error (a CSP violation, an uncaught exception) fails the test.
-  page: async ({ page }, use) => {
+  // Any console error (a CSP violation, an uncaught exception) fails the test. The page depends on
+  // `launch` so that it is checked and closed before the hosts it talks to are stopped.
+  page: async ({ page, launch: _launch }, use) => {
     const problems: string[] = []
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text())

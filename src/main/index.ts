@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   await app.whenReady()
   const core = await createCore({
     dataDir: app.getPath('userData'),
+    connect: true,
     versions: { electron: process.versions.electron, chrome: process.versions.chrome },
     ...(configArgument(process.argv) ? { configPath: configArgument(process.argv)! } : {}),
   })

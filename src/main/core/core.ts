@@ -1,8 +1,11 @@
 import { join } from 'node:path'
 import packageJson from '../../../package.json'
 import type { ServerConfig } from '../../shared/config/schema'
-import type { AppInfo } from '../../shared/ipc/app'
+import type { AppInfo, AppNotice } from '../../shared/ipc/app'
+import { loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
+import { resolveRegistrySource } from './config/lookup'
 import { RegistryStore } from './config/store'
+import { embeddedWithEnvKeys, provideDemoKeys, readDemoSecrets } from './demo-keys'
 import { EventBus } from './events'
 import { createLogger, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
@@ -33,6 +36,11 @@ export interface CoreOptions {
    * hosts that show live servers say true; tests and one-shot commands connect what they need).
    */
   connect?: boolean
+  /**
+   * Put the demo servers' keys in place when running on the embedded registry (default: when
+   * `connect` is on).
+   */
+  demoKeys?: boolean
   /** Pool tunables (probe period, concurrency, backoff, …). */
   pool?: PoolOptionsInput
 }
@@ -57,10 +65,14 @@ export class Core {
   readonly registry: RegistryStore
   /** Acting-user profiles and their source toggles (settings.json, not rag-mcp.json). */
   readonly settings: SettingsStore
+  private readonly notices: AppNotice[] = []
+  private readonly keychain: KeychainStore
+  private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
-    this.env = options.env ?? process.env
+    // A copy: the demo keys may be added to it without touching the process environment.
+    this.env = { ...(options.env ?? process.env) }
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
     this.log = createLogger({ dir: join(this.dataDir, 'logs'), redactor: this.redactor })
     this.registry = new RegistryStore({
@@ -72,9 +84,11 @@ export class Core {
       events: this.events,
       watch: options.watch ?? true,
       log: this.log.child({ module: 'registry' }),
+      embedded: () => this.embedded(),
     })
+    this.keychain = new KeychainStore({ ...options.keychain, redactor: this.redactor })
     this.secrets = new SecretsService({
-      keychain: new KeychainStore({ ...options.keychain, redactor: this.redactor }),
+      keychain: this.keychain,
       session: new SessionTokens({ redactor: this.redactor }),
       redactor: this.redactor,
       env: this.env,
@@ -102,6 +116,7 @@ export class Core {
   static async create(options: CoreOptions = {}): Promise<Core> {
     const core = new Core(options)
     try {
+      if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
       if (options.connect) {
         await core.pool.applyRegistry(core.registry.current())
@@ -114,6 +129,49 @@ export class Core {
     return core
   }
 
+  /**
+   * With the embedded demo registry, its servers' keys go into the keychain on first run, or,
+   * without a usable keychain, through the environment for this session (with a notice).
+   */
+  private async prepareDemoRegistry(): Promise<void> {
+    const source = resolveRegistrySource({
+      dataDir: this.dataDir,
+      env: this.env,
+      ...(this.options.configPath ? { configPath: this.options.configPath } : {}),
+    })
+    if (source.kind !== 'embedded') return
+    try {
+      const secrets = await readDemoSecrets()
+      const plan = await provideDemoKeys({
+        keychain: this.keychain,
+        env: this.env,
+        redactor: this.redactor,
+        log: this.log,
+        secrets,
+      })
+      if (plan.via === 'env') {
+        this.embedded = embeddedWithEnvKeys(secrets)
+        this.notice(
+          'warning',
+          `No usable keychain (${plan.reason}). The demo servers' keys are passed through environment variables for this session only; store real keys in the OS keychain.`,
+        )
+      }
+    } catch (error) {
+      this.log.warn('could not prepare the demo keys', { error })
+      this.notice(
+        'warning',
+        `The demo servers' keys could not be prepared (${error instanceof Error ? error.message : String(error)}); the keyed demo servers will ask for their keys.`,
+      )
+    }
+  }
+
+  /** Records a notice for the UI (shown at startup) and announces it to open windows. */
+  notice(level: AppNotice['level'], message: string): void {
+    const notice = { level, message, at: Date.now() }
+    this.notices.push(notice)
+    this.events.emit('app:notice', notice)
+  }
+
   info(): AppInfo {
     return {
       productName: PRODUCT_NAME,
@@ -122,6 +180,7 @@ export class Core {
       platform: process.platform,
       dataDir: this.dataDir,
       registry: this.registry.current().source,
+      notices: [...this.notices],
     }
   }
 

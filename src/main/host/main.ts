@@ -16,7 +16,10 @@ async function main(): Promise<void> {
     console.error(`--port: expected a port number, got ${values.port}`)
     process.exit(2)
   }
-  const core = await createCore(values.config ? { configPath: values.config } : {})
+  const core = await createCore({
+    connect: true,
+    ...(values.config ? { configPath: values.config } : {}),
+  })
   const host = await startBrowserHost({ core, rendererDir: rendererDir(), port })
   console.log(`RAG Console (browser host) is running. Open: ${host.url}`)
   console.log(`Registry: ${core.info().registry.label}`)

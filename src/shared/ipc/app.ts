@@ -10,6 +10,14 @@ export interface AppInfo {
   /** Folder holding settings, profiles, the audit log and the layered config. */
   dataDir: string
   registry: RegistrySource
+  /** Things the user must know since startup (e.g. demo keys passed without a keychain). */
+  notices: AppNotice[]
+}
+
+export interface AppNotice {
+  level: 'info' | 'warning' | 'error'
+  message: string
+  at: number
 }
 
 export const appRequests = {
@@ -25,5 +33,5 @@ export interface AppResults {
 
 export interface AppEvents {
   /** Something the user should see once, e.g. "demo keys passed through the environment". */
-  'app:notice': { level: 'info' | 'warning' | 'error'; message: string; at: number }
+  'app:notice': AppNotice
 }

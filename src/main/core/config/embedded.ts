@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { appRoot } from '../app-root'
 import type { Diagnostic } from '../../../shared/model/registry'
 
 /**
@@ -9,14 +9,11 @@ import type { Diagnostic } from '../../../shared/model/registry'
  * `${app:demo}` (absolute path of the built `out/main/demo.js`), substituted before parsing.
  */
 
-/** Built layout: every entry and chunk sits flat in out/main/, so this is out/main. */
-const bundleDir = (): string => dirname(fileURLToPath(import.meta.url))
-
-/** `resources/default-registry.json` as seen from the running bundle. */
+/** `resources/default-registry.json` of the app. */
 export const defaultEmbeddedFile = (): string =>
-  join(bundleDir(), '..', '..', 'resources', 'default-registry.json')
-/** The built demo servers' entry (`out/main/demo.js`) beside the running bundle. */
-export const defaultDemoEntry = (): string => join(bundleDir(), 'demo.js')
+  join(appRoot(), 'resources', 'default-registry.json')
+/** The built demo servers' entry, `out/main/demo.js`. */
+export const defaultDemoEntry = (): string => join(appRoot(), 'out', 'main', 'demo.js')
 
 /** Overrides of the template path and the placeholder values (tests, packaging). */
 export interface EmbeddedOptions {

@@ -33,6 +33,16 @@ export interface SpawnOptions {
 }
 
 /**
+ * Inside Electron, `process.execPath` is the Electron binary: a server started with it (the
+ * embedded demo registry's `${app:node}`) must run as plain Node, not as another app window.
+ */
+export function runsAsNode(command: string): Record<string, string> {
+  return process.versions.electron && command === process.execPath
+    ? { ELECTRON_RUN_AS_NODE: '1' }
+    : {}
+}
+
+/**
  * Starts a server process with a minimal inherited environment plus `env`. Resolves once the
  * process runs; rejects when it cannot start (e.g. the command does not exist).
  */
@@ -43,7 +53,7 @@ export function spawnServer(options: SpawnOptions): Promise<ChildProcess> {
   }
   const ownGroup = options.ownGroup && !isWindows
   const child = spawn(options.command, options.args, {
-    env: { ...getDefaultEnvironment(), ...options.env },
+    env: { ...getDefaultEnvironment(), ...runsAsNode(options.command), ...options.env },
     cwd: options.cwd,
     stdio: [options.stdin, 'pipe', 'pipe'],
     detached: ownGroup,

@@ -6,6 +6,7 @@ import { NavBar } from './NavBar'
 import { NavigationGuard } from './NavigationGuard'
 import { panelLabel } from './panels'
 import { PendingPanel } from './PendingPanel'
+import { StartupNotices } from './StartupNotices'
 import { StatusBar } from './StatusBar'
 import { TopBar } from './TopBar'
 import { useCoreEvents } from './use-core-events'
@@ -23,6 +24,7 @@ export function App(): React.JSX.Element {
       <NavBar />
       <main className="app__main" aria-label={panelLabel(panel)}>
         <InvalidRegistryBanner />
+        <StartupNotices />
         <div className="app__panel">
           {panel === 'config' ? <ConfigPanel /> : <PendingPanel panel={panel} />}
         </div>

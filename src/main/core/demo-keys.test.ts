@@ -1,0 +1,89 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { builtFile } from '../../test/built'
+import { createCore, type Core } from './core'
+import { demoEnvName, readDemoSecrets } from './demo-keys'
+import { KeychainStore } from './secrets/keychain-store'
+import { describeWithKeyring } from './secrets/testing/keyring'
+
+const cores: Core[] = []
+afterEach(async () => {
+  for (const core of cores.splice(0)) await core.dispose()
+})
+
+const dataDir = (): string => mkdtempSync(join(tmpdir(), 'rc-demokeys-'))
+
+async function core(options: Parameters<typeof createCore>[0]): Promise<Core> {
+  const created = await createCore({ env: {}, watch: false, ...options })
+  cores.push(created)
+  return created
+}
+
+describe('demo keys', () => {
+  it('are read from the built demo entry', async () => {
+    const secrets = await readDemoSecrets(builtFile('main/demo.js'))
+    expect(Object.keys(secrets).sort()).toEqual(['documentVault', 'knowledgeSearch'])
+    expect(secrets.documentVault!.apiKey).toMatch(/^rbx_live_[0-9a-f]{64}$/)
+  })
+
+  it('travel through the environment, with a notice, when there is no keychain', async () => {
+    const c = await core({
+      dataDir: dataDir(),
+      demoKeys: true,
+      keychain: {
+        openEntry: async () => {
+          throw new Error('org.freedesktop.DBus.Error.ServiceUnknown: no Secret Service')
+        },
+      },
+    })
+    const info = c.info()
+    expect(info.notices).toHaveLength(1)
+    expect(info.notices[0]!.message).toMatch(/environment variables for this session only/)
+    const search = c.registry.server('knowledgeSearch')!
+    expect(search.headers.Authorization).toBe(
+      `Bearer \${env:${demoEnvName('knowledgeSearch', 'apiKey')}}`,
+    )
+    const resolved = await c.secrets.resolve(search)
+    expect(resolved.missing).toEqual([])
+    expect(resolved.headers.Authorization).toMatch(/^Bearer demo-rag-search-/)
+    // The process environment is untouched.
+    expect(process.env[demoEnvName('knowledgeSearch', 'apiKey')]).toBeUndefined()
+  })
+
+  it('are not touched when a real registry file is in use', async () => {
+    const dir = dataDir()
+    const c = await core({
+      dataDir: dir,
+      demoKeys: true,
+      configPath: join(dir, 'rag-mcp.json'),
+      keychain: {
+        openEntry: async () => {
+          throw new Error('must not be called')
+        },
+      },
+    })
+    expect(c.info().notices).toEqual([])
+  })
+})
+
+describeWithKeyring('demo keys with a keychain', () => {
+  it('are stored in the keychain on first run and resolve from it', async () => {
+    const keychain = new KeychainStore()
+    await keychain.delete('knowledgeSearch', 'apiKey')
+    const c = await core({ dataDir: dataDir(), demoKeys: true })
+    expect(c.info().notices).toEqual([])
+    expect(await keychain.get('knowledgeSearch', 'apiKey')).toMatch(/^demo-rag-search-/)
+    const resolved = await c.secrets.resolve(c.registry.server('knowledgeSearch')!)
+    expect(resolved.missing).toEqual([])
+  })
+
+  it('leave a key the user replaced alone', async () => {
+    const keychain = new KeychainStore()
+    await keychain.set('documentVault', 'apiKey', 'rbx_live_' + 'a'.repeat(64))
+    await core({ dataDir: dataDir(), demoKeys: true })
+    expect(await keychain.get('documentVault', 'apiKey')).toBe('rbx_live_' + 'a'.repeat(64))
+    await keychain.delete('documentVault', 'apiKey')
+  })
+})

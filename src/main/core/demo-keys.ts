@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { defaultDemoEntry, loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
+import type { Logger } from './log'
+import { runsAsNode } from './pool/child-process'
+import type { KeychainStore } from './secrets/keychain-store'
+import type { Redactor } from './secrets/types'
+import { withTimeout } from './util/with-timeout'
+
+const run = promisify(execFile)
+
+/** `{ serverId: { secretName: value } }`, as `demo.js keys` prints it. */
+export type DemoSecrets = Record<string, Record<string, string>>
+
+/** The demo servers' public keys, asked from the built demo entry (core never imports it). */
+export async function readDemoSecrets(demoEntry = defaultDemoEntry()): Promise<DemoSecrets> {
+  const { stdout } = await run(process.execPath, [demoEntry, 'keys'], {
+    timeout: 10_000,
+    env: { ...process.env, ...runsAsNode(process.execPath) },
+  })
+  return JSON.parse(stdout) as DemoSecrets
+}
+
+/** The environment variable a demo secret travels in when there is no keychain. */
+export const demoEnvName = (server: string, name: string): string =>
+  `RAG_DEMO_${server}_${name}`.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()
+
+export interface DemoKeyPlan {
+  /** Where the keys are: the keychain, or environment variables for this session only. */
+  via: 'keychain' | 'env'
+  /** Secrets written to the keychain now (first run). */
+  stored: string[]
+  /** Set when the keychain could not be used: why, for the notice. */
+  reason?: string
+}
+
+/**
+ * Makes the embedded demo registry work on first launch: its servers' keys go into the OS
+ * keychain when missing; without a usable keychain they are put in the core's environment
+ * instead, and the registry's `${keychain:NAME}` references of those servers are read as
+ * `${env:RAG_DEMO_<SERVER>_<NAME>}` for this session.
+ */
+export async function provideDemoKeys(deps: {
+  keychain: KeychainStore
+  env: NodeJS.ProcessEnv
+  redactor: Redactor
+  log: Logger
+  secrets?: DemoSecrets
+  /** How long the keychain may take before the session falls back to the environment. */
+  timeoutMs?: number
+}): Promise<DemoKeyPlan> {
+  const secrets = deps.secrets ?? (await readDemoSecrets())
+  const stored: string[] = []
+  try {
+    for (const [server, values] of Object.entries(secrets)) {
+      for (const [name, value] of Object.entries(values)) {
+        const present = await withTimeout(deps.keychain.has(server, name), deps.timeoutMs ?? 5_000)
+        if (present) continue
+        await withTimeout(deps.keychain.set(server, name, value), deps.timeoutMs ?? 5_000)
+        stored.push(`${server}/${name}`)
+      }
+    }
+    if (stored.length) deps.log.info('demo keys stored in the keychain', { stored })
+    return { via: 'keychain', stored }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    for (const [server, values] of Object.entries(secrets)) {
+      for (const [name, value] of Object.entries(values)) {
+        deps.redactor.add(value)
+        deps.env[demoEnvName(server, name)] = value
+      }
+    }
+    deps.log.warn('no usable keychain: demo keys passed through the environment', { reason })
+    return { via: 'env', stored, reason }
+  }
+}
+
+/** The embedded registry with the demo servers' keychain references read from the environment. */
+export function embeddedWithEnvKeys(secrets: DemoSecrets): () => EmbeddedRegistry {
+  return () => {
+    const embedded = loadEmbeddedRegistry()
+    let parsed: Record<string, unknown>
+    try {
+      parsed = JSON.parse(embedded.text) as Record<string, unknown>
+    } catch {
+      return embedded
+    }
+    for (const server of Object.keys(secrets)) {
+      const entry = parsed[server]
+      if (entry && typeof entry === 'object') {
+        parsed[server] = JSON.parse(
+          JSON.stringify(entry).replace(/\$\{keychain:([^}]+)\}/g, (_m, name: string) =>
+            secrets[server]?.[name] !== undefined ? `\${env:${demoEnvName(server, name)}}` : _m,
+          ),
+        ) as unknown
+      }
+    }
+    return { ...embedded, text: `${JSON.stringify(parsed, null, 2)}\n` }
+  }
+}
