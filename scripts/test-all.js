@@ -86,7 +86,14 @@ count(
 )
 
 if (built) {
-  const e2e = run('playwright', bin('playwright'), ['test'], { CI: '1' })
+  const e2e = keyring
+    ? run(
+        'playwright (inside dbus-run-session + gnome-keyring)',
+        'bash',
+        ['scripts/with-keyring.sh', bin('playwright'), 'test'],
+        { CI: '1' },
+      )
+    : run('playwright', bin('playwright'), ['test'], { CI: '1' })
   const stats = readJson(join(reports, 'e2e.json'))?.stats
   count(
     'playwright',

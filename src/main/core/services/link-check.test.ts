@@ -89,7 +89,15 @@ describe('checkLink', () => {
     expect((await checkLink(`${base}/signed?exp=1700000000&sig=abc`)).classification).toBe(
       'expired',
     )
+    expect((await checkLink(`${base}/signed?token=abc`)).classification).toBe('expired')
     expect((await checkLink(`${base}/private`)).classification).toBe('forbidden')
+  })
+
+  it('calls 403 on a signed URL that has not expired yet forbidden (revoked)', async () => {
+    const future = Math.floor(Date.now() / 1000) + 3600
+    expect((await checkLink(`${base}/signed?exp=${future}&sig=abc`)).classification).toBe(
+      'forbidden',
+    )
   })
 
   it('maps 404/410, 429 and 5xx', async () => {

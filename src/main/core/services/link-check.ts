@@ -51,7 +51,12 @@ function parseHttpUrl(value: string): URL | null {
 }
 
 /** Maps the final HTTP status of a chain to a verdict. */
-export function classifyStatus(status: number, original: URL, hops: LinkHop[]): LinkVerdict {
+export function classifyStatus(
+  status: number,
+  original: URL,
+  hops: LinkHop[],
+  now: number = Date.now(),
+): LinkVerdict {
   // Sent somewhere else that is a login page: the link needs a session the user lacks.
   const wentThroughLogin = hops.some((hop) => {
     const url = parseHttpUrl(hop.url)
@@ -60,7 +65,10 @@ export function classifyStatus(status: number, original: URL, hops: LinkHop[]): 
   if (status >= 200 && status < 300) return wentThroughLogin ? 'login_wall' : 'ok'
   if (status === 401 || status === 403) {
     if (wentThroughLogin) return 'login_wall'
-    return isTokenisedUrl(original) ? 'expired' : 'forbidden'
+    if (!isTokenisedUrl(original)) return 'forbidden'
+    // A signed link that says it is still valid was refused for another reason (revoked).
+    const expiry = urlExpiry(original)
+    return expiry !== undefined && expiry > now ? 'forbidden' : 'expired'
   }
   if (status === 404 || status === 410) return 'not_found'
   if (status === 429) return 'rate_limited'
@@ -116,7 +124,7 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
         current = next
         continue
       }
-      return result(classifyStatus(response.status, original, hops), response)
+      return result(classifyStatus(response.status, original, hops, now()), response)
     }
   } catch (error) {
     const aborted = options.signal?.aborted

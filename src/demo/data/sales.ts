@@ -1,0 +1,165 @@
+import type { SourceTemplate } from './types'
+
+/** Sales: pricing, deals and playbooks for the sales team. */
+export const sales: SourceTemplate = {
+  id: 'sales',
+  prefix: 'sl',
+  people: ['Alice Lee', 'Diego Alvarez', 'Fatima Zahra'],
+  fileTypes: ['pptx', 'docx'],
+  groups: ['sales', 'admin'],
+  restricted: true,
+  tier: 'confidential',
+  category: 'Business',
+  topics: [
+    {
+      key: 'pricing',
+      title: 'Pricing Tiers',
+      name: 'pricing tiers',
+      owner: 'Sales Ops',
+      system: 'the price book',
+      tags: ['pricing', 'plans'],
+      facts: [
+        'List prices are $29 per user per month for Starter, $59 for Growth and custom for Enterprise.',
+        'Yearly contracts get {percent}% off list price.',
+        'Prices are reviewed every {months} months; the price book is the single source of truth.',
+      ],
+    },
+    {
+      key: 'discounts',
+      title: 'Discount Approval',
+      name: 'discount approval',
+      owner: 'Sales Ops',
+      system: 'Salesforce',
+      tags: ['discounts', 'approvals', 'pricing'],
+      facts: [
+        'Account executives may give up to {percent}% discount without approval.',
+        'Larger discounts need the regional director; above 40% the CFO approves.',
+        'Approvals are requested in {system} and answered within {hours} hours.',
+      ],
+    },
+    {
+      key: 'enterprise-deals',
+      title: 'Enterprise Deals',
+      name: 'enterprise deals',
+      owner: 'Sales Ops',
+      system: 'Salesforce',
+      tags: ['enterprise', 'deals'],
+      facts: [
+        'Enterprise deals start at $50k annual contract value and include a named success manager.',
+        'Security questionnaires are answered by the Security Team within {days} days.',
+        'Custom contract terms always go through Legal using the negotiation playbooks.',
+      ],
+    },
+    {
+      key: 'renewals',
+      title: 'Renewals',
+      name: 'renewals',
+      owner: 'Customer Success',
+      system: 'Gainsight',
+      tags: ['renewals', 'retention'],
+      facts: [
+        'Renewal conversations start {days}0 days before the contract end date.',
+        'At-risk accounts are flagged in {system} when usage drops by more than {percent}%.',
+        'Multi-year renewals may lock the current price for up to {count} years.',
+      ],
+    },
+    {
+      key: 'territories',
+      title: 'Sales Territories',
+      name: 'sales territories',
+      owner: 'Sales Ops',
+      system: 'the territory map',
+      tags: ['territories', 'regions'],
+      facts: [
+        'Territories are North, South, EMEA and APAC, each with its own director.',
+        'Accounts belong to the territory of their headquarters, not their subsidiaries.',
+        'Territory changes take effect at the start of a quarter and are announced {weeks} weeks ahead.',
+      ],
+    },
+    {
+      key: 'partners',
+      title: 'Partner Program',
+      name: 'the partner program',
+      owner: 'Partnerships',
+      system: 'the partner portal',
+      tags: ['partners', 'resellers'],
+      facts: [
+        'Resellers earn {percent}% margin on new business and half of that on renewals.',
+        'Partner-sourced deals are registered in {system} before the first customer call.',
+        'Conflicts between partner and direct deals are settled by the channel director.',
+      ],
+    },
+    {
+      key: 'competitors',
+      title: 'Competitive Positioning',
+      name: 'competitive positioning',
+      owner: 'Product Marketing',
+      system: 'the battlecards',
+      tags: ['competitors', 'positioning'],
+      facts: [
+        'Globex Books is cheaper for very small teams but has no audit log or API.',
+        'Initech Ledger targets enterprises but needs months of implementation.',
+        'Win rates are highest when the customer values bank integrations and reporting.',
+      ],
+    },
+    {
+      key: 'commission',
+      title: 'Quota and Commission',
+      name: 'quota and commission',
+      owner: 'Sales Ops',
+      system: 'the commission calculator',
+      tags: ['commission', 'quota', 'compensation'],
+      facts: [
+        'Commission is {percent}% of first-year contract value, paid the month after the customer pays.',
+        'Accelerators double the rate above 100% of quarterly quota.',
+        'Disputes are raised in {system} within {days} days of the statement.',
+      ],
+    },
+  ],
+  kinds: [
+    {
+      key: 'playbook',
+      title: (t) => `${t.title} Playbook`,
+      tags: ['playbook'],
+      sections: (t, v) => [
+        ['Why it matters', `${t.facts[0]} Getting ${t.name} right shortens deal cycles.`],
+        ['How we work', `${t.facts[1]} ${t.facts[2]}`],
+        ['Owner', `The ${t.owner} owns this playbook; ${v.person} updates it every quarter.`],
+      ],
+    },
+    {
+      key: 'faq',
+      title: (t) => `${t.title}: Sales FAQ`,
+      tags: ['faq'],
+      groups: () => ['users'],
+      sections: (t, v) => [
+        ['The short version', `${t.facts[0]}`],
+        ['The details', `${t.facts[2]}`],
+        ['Questions', `Ask in #sales-help or write to ${v.contact}.`],
+      ],
+    },
+    {
+      key: 'objections',
+      title: (t) => `${t.title}: Handling Objections`,
+      tags: ['objections'],
+      sections: (t, v) => [
+        [
+          '"It is too expensive"',
+          `Compare total cost over ${v.count} years, including implementation. ${t.facts[1]}`,
+        ],
+        ['"We already use another tool"', `${t.facts[2]} Offer a ${v.days}-day pilot.`],
+        ['When to walk away', 'If the customer needs on-premise hosting, we are not a fit.'],
+      ],
+    },
+    {
+      key: 'update',
+      title: (t) => `${t.title}: Quarterly Update`,
+      tags: ['update', 'quarterly'],
+      sections: (t, v) => [
+        ['What changed', `${t.facts[1]} This quarter ${v.count} new rules were added.`],
+        ['Results', `Teams following the ${t.name} playbook closed ${v.percent}% more deals.`],
+        ['Next quarter', `${v.person} will run a ${t.name} workshop in week ${v.weeks}.`],
+      ],
+    },
+  ],
+}

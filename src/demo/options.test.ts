@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { UsageError, parseOptions } from './options'
+
+describe('demo.js options', () => {
+  it('defaults the doc host to the port base', () => {
+    const options = parseOptions(['rag-search'], { RAG_DEMO_PORT_BASE: '50000' })
+    expect(options).toMatchObject({
+      command: 'rag-search',
+      portBase: 50000,
+      docHost: 'http://127.0.0.1:50000',
+      ttlSeconds: 300,
+    })
+    expect(options.port).toBeUndefined()
+  })
+
+  it('reads every option', () => {
+    const options = parseOptions(
+      [
+        'ragbox',
+        '--port',
+        '0',
+        '--rate-limit',
+        '5',
+        '--query-rate-limit',
+        '2',
+        '--doc-host',
+        'http://h:1/',
+        '--ttl',
+        '9',
+      ],
+      {},
+    )
+    expect(options).toMatchObject({
+      port: 0,
+      rateLimit: 5,
+      queryRateLimit: 2,
+      docHost: 'http://h:1',
+      ttlSeconds: 9,
+    })
+  })
+
+  it('refuses mistakes with a message', () => {
+    expect(() => parseOptions(['nope'], {})).toThrow(/unknown program "nope"/)
+    expect(() => parseOptions(['vtex', '--port', 'x'], {})).toThrow(/--port must be an integer/)
+    expect(() => parseOptions(['vtex', '--stdio'], {})).toThrow(/rag-tools-v1 only/)
+    expect(() => parseOptions(['rag-search', '--bogus'], {})).toThrow(UsageError)
+  })
+})

@@ -1,0 +1,150 @@
+import { parseArgs } from 'node:util'
+
+/** Programs `demo.js` runs. */
+export const COMMANDS = [
+  'rag-search',
+  'rag-tools-v1',
+  'ragbox',
+  'vtex',
+  'doc-host',
+  'all',
+  'keys',
+  'users',
+] as const
+export type Command = (typeof COMMANDS)[number]
+
+/** Default first port; override with RAG_DEMO_PORT_BASE or `all --port-base`. */
+export const DEFAULT_PORT_BASE = 47310
+
+/** Port offsets from the base, one per HTTP/SSE program. */
+export const PORT_OFFSETS = {
+  'doc-host': 0,
+  'rag-search': 1,
+  'rag-tools-v1': 2,
+  ragbox: 3,
+  vtex: 4,
+} as const
+
+export interface DemoOptions {
+  command: Command
+  /** Undefined = the program's default port (base + offset). */
+  port?: number
+  portBase: number
+  stdio: boolean
+  /** Base URL citation links point at. */
+  docHost: string
+  serveDocs: boolean
+  ttlSeconds: number
+  sources?: string[]
+  name?: string
+  rateLimit: number
+  queryRateLimit: number
+  maxSegments: number
+  apiKey?: string
+}
+
+export const USAGE = `usage: node out/main/demo.js <program> [options]
+
+programs:
+  rag-search      spec 000 over streamable HTTP (POST /mcp, Bearer key, x-user-id/x-session-tags)
+  rag-tools-v1    specs 001/002 over legacy SSE (GET /sse), or over stdio with --stdio
+  ragbox          spec 003 over HTTP (POST /api/mcp, X-API-Key, rate limit)
+  vtex            spec 004: per-method endpoints under /_v/rag_server/v1/mcp/ and the router
+  doc-host        the document host citation links point at
+  all             the document host and every HTTP/SSE program, one process
+  keys            print the keychain entries of the embedded default registry as JSON
+  users           print the demo directory (users, groups, session tags) as JSON
+
+options:
+  --port N                 listen port (0 = any free port); default RAG_DEMO_PORT_BASE (47310) + offset
+  --port-base N            all: first port (0 = every program on a free port)
+  --stdio                  rag-tools-v1: serve one session on stdin/stdout
+  --doc-host URL           base URL of citation links (default http://127.0.0.1:<port base>)
+  --serve-docs             also run the document host in this process, on the --doc-host port
+  --ttl SECONDS            lifetime of signed links (default 300)
+  --sources a,b            rag-tools-v1: resources to serve
+  --name NAME              rag-tools-v1: server name
+  --rate-limit N           ragbox: requests per minute per API key (default 60)
+  --query-rate-limit N     ragbox: query_knowledge calls per minute per API key (default 10)
+  --max-segments N         rag-search: segments per answer (default 10; the spec allows at most 20)
+  --api-key KEY            rag-search: the accepted Bearer key (default: the demo key)
+`
+
+/** A command-line mistake; main prints it with the usage. */
+export class UsageError extends Error {}
+
+function int(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < min)
+    throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${value}"`)
+  return parsed
+}
+
+/** Parses `demo.js` arguments; throws {@link UsageError} with a message a person can act on. */
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): DemoOptions {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        'port-base': { type: 'string' },
+        stdio: { type: 'boolean', default: false },
+        'doc-host': { type: 'string' },
+        'serve-docs': { type: 'boolean', default: false },
+        ttl: { type: 'string' },
+        sources: { type: 'string' },
+        name: { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'query-rate-limit': { type: 'string' },
+        'max-segments': { type: 'string' },
+        'api-key': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const { values, positionals } = parsed
+  if (values.help) throw new UsageError('')
+  const [command, ...extra] = positionals
+  if (!command) throw new UsageError('name a program')
+  if (!(COMMANDS as readonly string[]).includes(command))
+    throw new UsageError(`unknown program "${command}"`)
+  if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`)
+  if (values.stdio && command !== 'rag-tools-v1')
+    throw new UsageError('--stdio applies to rag-tools-v1 only')
+  if (values.port !== undefined && command === 'all')
+    throw new UsageError('all takes --port-base, not --port')
+  const portBase = int(
+    'port-base',
+    values['port-base'] ?? env.RAG_DEMO_PORT_BASE,
+    DEFAULT_PORT_BASE,
+  )
+  const docHost = (values['doc-host'] ?? `http://127.0.0.1:${portBase}`).replace(/\/+$/, '')
+  try {
+    new URL(docHost)
+  } catch {
+    throw new UsageError(`--doc-host must be a URL, got "${docHost}"`)
+  }
+  return {
+    command: command as Command,
+    port: values.port === undefined ? undefined : int('port', values.port, 0),
+    portBase,
+    stdio: values.stdio,
+    docHost,
+    serveDocs: values['serve-docs'],
+    ttlSeconds: int('ttl', values.ttl, 300, 1),
+    sources: values.sources
+      ?.split(',')
+      .map((source) => source.trim())
+      .filter(Boolean),
+    name: values.name,
+    rateLimit: int('rate-limit', values['rate-limit'], 60, 1),
+    queryRateLimit: int('query-rate-limit', values['query-rate-limit'], 10, 1),
+    maxSegments: int('max-segments', values['max-segments'], 10, 1),
+    apiKey: values['api-key'],
+  }
+}
