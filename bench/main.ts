@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
+import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const benchmarks: Benchmark[] = [reloadBenchmark]
+const benchmarks: Benchmark[] = [reloadBenchmark, poolBenchmark]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 

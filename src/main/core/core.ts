@@ -6,6 +6,7 @@ import { RegistryStore } from './config/store'
 import { EventBus } from './events'
 import { createLogger, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
 import { SecretsService } from './secrets/secrets-service'
@@ -27,6 +28,13 @@ export interface CoreOptions {
   keychain?: Omit<KeychainStoreOptions, 'redactor'>
   /** Reload the registry when its files change (default true; one-shot CLI commands say false). */
   watch?: boolean
+  /**
+   * Connect the pool to every server of the registry and follow its reloads (default false:
+   * hosts that show live servers say true; tests and one-shot commands connect what they need).
+   */
+  connect?: boolean
+  /** Pool tunables (probe period, concurrency, backoff, …). */
+  pool?: PoolOptionsInput
 }
 
 /**
@@ -35,6 +43,8 @@ export interface CoreOptions {
  */
 export class Core {
   readonly events = new EventBus()
+  /** One live MCP connection per enabled server. */
+  readonly pool: ConnectionPool
   readonly dataDir: string
   readonly env: NodeJS.ProcessEnv
   /** Every IPC response, error and log line passes through it. */
@@ -70,7 +80,17 @@ export class Core {
       env: this.env,
       servers: () => this.serverConfigs(),
     })
-    this.secrets.onChanged((change) => this.events.emit('secrets:changed', change))
+    this.pool = new ConnectionPool({
+      events: this.events,
+      secrets: this.secrets,
+      redactor: this.redactor,
+      logger: this.log.child({ module: 'pool' }),
+      ...(options.pool ? { options: options.pool } : {}),
+    })
+    this.secrets.onChanged((change) => {
+      this.events.emit('secrets:changed', change)
+      this.pool.secretChanged(change)
+    })
     this.settings = new SettingsStore(join(this.dataDir, 'settings.json'))
     if (this.settings.recovered) {
       this.log.warn('settings.json was unreadable; kept aside, started with defaults', {
@@ -83,6 +103,10 @@ export class Core {
     const core = new Core(options)
     try {
       await core.registry.start()
+      if (options.connect) {
+        await core.pool.applyRegistry(core.registry.current())
+        core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
+      }
     } catch (error) {
       await core.dispose()
       throw error
@@ -110,6 +134,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.pool.dispose()
     this.secrets.dispose()
     await this.registry.dispose()
     this.events.clear()

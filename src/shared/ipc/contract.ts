@@ -3,6 +3,7 @@ import { appRequests, type AppResults } from './app'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
 import { secretsRequests, type SecretsResults } from './secrets'
+import { serversRequests, type ServersResults } from './servers'
 
 /**
  * The one IPC contract between the renderer and the main process.
@@ -17,10 +18,11 @@ export const invokeRequests = {
   ...registryRequests,
   ...secretsRequests,
   ...profilesRequests,
+  ...serversRequests,
 }
 
 export interface InvokeResults
-  extends AppResults, RegistryResults, SecretsResults, ProfilesResults {}
+  extends AppResults, RegistryResults, SecretsResults, ProfilesResults, ServersResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

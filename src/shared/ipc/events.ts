@@ -2,9 +2,11 @@ import type { AppEvents } from './app'
 import type { RegistryEvents } from './registry'
 import type { ProfilesEvents } from './profiles'
 import type { SecretsEvents } from './secrets'
+import type { ServersEvents } from './servers'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
-export interface EventMap extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents {}
+export interface EventMap
+  extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents, ServersEvents {}
 
 export type EventName = keyof EventMap
 
@@ -16,6 +18,7 @@ export const EVENT_NAMES = Object.keys({
   'secrets:changed': true,
   'profiles:changed': true,
   'selection:changed': true,
+  'server:status': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

@@ -48,6 +48,11 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     'secrets:session-list': (request) => ({
       tokens: core.secrets.listSessionTokens(request?.server),
     }),
+    'pool:status': () => core.pool.statuses(),
+    'pool:health': (request) => core.pool.health(request?.server),
+    'pool:reconnect': ({ server }) => core.pool.reconnect(server),
+    'pool:log': ({ server, limit }) => ({ server, lines: core.pool.log(server, limit) }),
+    'pool:tools': ({ server, refresh }) => core.pool.tools(server, { refresh: refresh ?? false }),
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
     [RESPONSE_REDACTOR]: core.redactor,

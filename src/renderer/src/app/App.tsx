@@ -1,60 +1,35 @@
-import { useQuery } from '@tanstack/react-query'
-import { appQueries } from '../features/app/queries'
-import { PANELS, usePanel, usePanelSelected, type Panel } from '../state/store'
+import { ConfigPanel } from '../features/config/ConfigPanel'
+import { usePanel } from '../state/store'
+import { AppToasts } from './AppToasts'
+import { InvalidRegistryBanner } from './InvalidRegistryBanner'
+import { NavBar } from './NavBar'
+import { NavigationGuard } from './NavigationGuard'
+import { panelLabel } from './panels'
+import { PendingPanel } from './PendingPanel'
+import { StatusBar } from './StatusBar'
+import { TopBar } from './TopBar'
+import { useCoreEvents } from './use-core-events'
+import { useGlobalShortcuts } from './use-shortcuts'
+import './App.css'
 
-const LABELS: Record<Panel, string> = {
-  servers: 'Servers',
-  search: 'Search',
-  access: 'Access',
-  health: 'Health',
-  config: 'Config',
-  audit: 'Audit',
-}
-
+/** The window: top bar, navigation, the current panel, status bar, notices. */
 export function App(): React.JSX.Element {
+  useCoreEvents()
+  useGlobalShortcuts()
   const panel = usePanel()
-  const panelSelected = usePanelSelected()
-  const info = useQuery(appQueries.info())
-
   return (
     <div className="app">
-      <header className="topbar">
-        <span className="brand">RAG Console</span>
-        <span className="registry" title="Registry in use">
-          {info.data ? info.data.registry.label : info.isError ? 'registry unknown' : '…'}
-        </span>
-      </header>
-      <nav className="sidebar" aria-label="Main">
-        {PANELS.map((id) => (
-          <button
-            key={id}
-            type="button"
-            className="nav-item"
-            aria-current={panel === id ? 'page' : undefined}
-            onClick={() => panelSelected(id)}
-          >
-            {LABELS[id]}
-          </button>
-        ))}
-      </nav>
-      <main className="panel" aria-label={LABELS[panel]}>
-        <h1>{LABELS[panel]}</h1>
+      <TopBar />
+      <NavBar />
+      <main className="app__main" aria-label={panelLabel(panel)}>
+        <InvalidRegistryBanner />
+        <div className="app__panel">
+          {panel === 'config' ? <ConfigPanel /> : <PendingPanel panel={panel} />}
+        </div>
       </main>
-      <footer className="statusbar">
-        {info.isError ? (
-          <span role="alert">Cannot reach the console core: {info.error.message}</span>
-        ) : info.data ? (
-          <>
-            <span>
-              {info.data.productName} {info.data.version}
-            </span>
-            <span>Node {info.data.versions.node}</span>
-            <span title="Data folder">{info.data.dataDir}</span>
-          </>
-        ) : (
-          <span>Connecting…</span>
-        )}
-      </footer>
+      <StatusBar />
+      <NavigationGuard />
+      <AppToasts />
     </div>
   )
 }

@@ -1,25 +1,37 @@
 import { create } from 'zustand'
+import { createNavigationSlice, type NavigationSlice } from './navigation-slice'
+import { createNoticesSlice, type NoticesSlice } from './notices-slice'
 
-/** UI state only; server data lives in TanStack Query. */
-export const PANELS = ['servers', 'search', 'access', 'health', 'config', 'audit'] as const
-export type Panel = (typeof PANELS)[number]
+export { CONFIG_TABS, PANELS, type ConfigTab, type Panel } from './navigation-slice'
+export type { NoticeInput } from './notices-slice'
 
-interface NavigationSlice {
-  panel: Panel
-  panelSelected: (panel: Panel) => void
-}
+/** UI state only; server data lives in TanStack Query. One store, built from typed slices. */
+export type UiState = NavigationSlice & NoticesSlice
 
-export type UiState = NavigationSlice
+export const createUiStore = () =>
+  create<UiState>()((...args) => ({
+    ...createNavigationSlice(...args),
+    ...createNoticesSlice(...args),
+  }))
 
-const createNavigationSlice = (set: (partial: Partial<UiState>) => void): NavigationSlice => ({
-  panel: 'servers',
-  panelSelected: (panel) => set({ panel }),
-})
+export const useUiStore = createUiStore()
 
-export const useUiStore = create<UiState>()((set) => ({
-  ...createNavigationSlice(set),
-}))
+// Atomic selectors: each component subscribes to exactly what it reads.
+export const usePanel = () => useUiStore((s) => s.panel)
+export const usePendingPanel = () => useUiStore((s) => s.pendingPanel)
+export const useConfigTab = () => useUiStore((s) => s.configTab)
+export const useConfigDirty = () => useUiStore((s) => s.configDirty)
+export const useSecretsFocus = () => useUiStore((s) => s.secretsFocus)
+export const useToasts = () => useUiStore((s) => s.toasts)
+export const useNavigationRequested = () => useUiStore((s) => s.navigationRequested)
+export const useNavigationConfirmed = () => useUiStore((s) => s.navigationConfirmed)
+export const useNavigationCancelled = () => useUiStore((s) => s.navigationCancelled)
+export const useConfigTabSelected = () => useUiStore((s) => s.configTabSelected)
+export const useConfigDirtyChanged = () => useUiStore((s) => s.configDirtyChanged)
+export const useSecretsRequested = () => useUiStore((s) => s.secretsRequested)
+export const useNoticePosted = () => useUiStore((s) => s.noticePosted)
+export const useNoticeDismissed = () => useUiStore((s) => s.noticeDismissed)
 
-export const usePanel = (): Panel => useUiStore((state) => state.panel)
-export const usePanelSelected = (): NavigationSlice['panelSelected'] =>
-  useUiStore((state) => state.panelSelected)
+/** Posts a notice from outside React (event handlers, query callbacks). */
+export const postNotice = (notice: Parameters<UiState['noticePosted']>[0]): number =>
+  useUiStore.getState().noticePosted(notice)

@@ -1,6 +1,10 @@
 import { queryOptions } from '@tanstack/react-query'
 import { call } from '../../api'
 
+export const appKeys = {
+  info: () => ['app', 'info'] as const,
+}
+
 export const appQueries = {
-  info: () => queryOptions({ queryKey: ['app', 'info'], queryFn: () => call('app:info') }),
+  info: () => queryOptions({ queryKey: appKeys.info(), queryFn: () => call('app:info') }),
 }

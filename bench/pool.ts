@@ -1,0 +1,206 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { ServerConfig } from '../src/shared/config/schema'
+import { EventBus } from '../src/main/core/events'
+import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
+import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
+import { ConnectionPool } from '../src/main/core/pool/pool'
+import {
+  median,
+  now,
+  summarize,
+  type Benchmark,
+  type BenchResult,
+  type Comparison,
+  type Metric,
+} from './harness'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const fixture = (name: string): string => resolve(root, 'src/main/core/pool/fixtures', name)
+
+interface Variant {
+  name: string
+  transport: ServerConfig['transport']
+  /** Arguments of http-server.mjs; absent for stdio. */
+  httpArgs?: string[]
+}
+
+const VARIANTS: Variant[] = [
+  { name: 'stdio', transport: 'stdio' },
+  { name: 'sse', transport: 'sse', httpArgs: ['--transport', 'sse'] },
+  { name: 'http (JSON replies)', transport: 'http', httpArgs: ['--transport', 'http', '--json'] },
+  { name: 'http (SSE-stream replies)', transport: 'http', httpArgs: ['--transport', 'http'] },
+]
+
+const ECHO = { name: 'echo', arguments: { text: 'benchmark' } }
+
+/** Starts http-server.mjs and resolves with its URL once it listens. */
+async function startHttpServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [fixture('http-server.mjs'), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error('fixture server did not start')), 15_000)
+    let output = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on (\S+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolveUrl(match[1]!)
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`fixture server exited with ${code}`)))
+  })
+  return { url, child }
+}
+
+function bareTransport(variant: Variant, url: string | undefined): Transport {
+  if (variant.transport === 'stdio') {
+    return new StdioClientTransport({
+      command: process.execPath,
+      args: [fixture('stdio-server.mjs')],
+      stderr: 'ignore',
+    })
+  }
+  return variant.transport === 'sse'
+    ? new SSEClientTransport(new URL(url!))
+    : new StreamableHTTPClientTransport(new URL(url!))
+}
+
+function poolConfig(variant: Variant, url: string | undefined): ServerConfig {
+  return serverConfig({
+    id: 'bench',
+    transport: variant.transport,
+    timeoutMs: 15_000,
+    ...(url ? { url } : { command: process.execPath, args: [fixture('stdio-server.mjs')] }),
+  })
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = now()
+  await fn()
+  return now() - started
+}
+
+interface Samples {
+  bare: number[]
+  pool: number[]
+  bareBursts: number[]
+  poolBursts: number[]
+}
+
+interface Plan {
+  /** Fresh bare Client and pool per round: one stdio child can be faster than another. */
+  rounds: number
+  /** Too few calls to judge: report the ratio without a verdict. */
+  quick: boolean
+  iterations: number
+  bursts: number
+}
+
+/** One round: a new bare Client and a new pool, interleaved calls, then 100-call bursts. */
+async function round(variant: Variant, url: string | undefined, plan: Plan, into: Samples) {
+  const client = new Client({ name: 'bench-bare', version: '1' })
+  const pool = new ConnectionPool({ events: new EventBus(), secrets: new EnvSecretResolver() })
+  try {
+    await client.connect(bareTransport(variant, url))
+    await pool.apply([poolConfig(variant, url)])
+    const session = await pool.session('bench')
+    const bareCall = () => client.callTool(ECHO)
+    const poolCall = () => session.callTool(ECHO.name, ECHO.arguments, { operation: 'bench' })
+    for (let i = 0; i < Math.min(50, plan.iterations); i++) {
+      await bareCall()
+      await poolCall()
+    }
+    // Strictly alternating: drift in the machine's load hits both sides alike, and every call
+    // follows one to the other side (a server process just used answers faster).
+    for (let i = 0; i < plan.iterations; i++) {
+      into.bare.push(await timed(bareCall))
+      into.pool.push(await timed(poolCall))
+    }
+    const burst = (call: () => Promise<unknown>) =>
+      timed(() => Promise.all(Array.from({ length: 100 }, call)))
+    for (let i = 0; i < plan.bursts; i++) {
+      into.bareBursts.push(await burst(bareCall))
+      into.poolBursts.push(await burst(poolCall))
+    }
+  } finally {
+    await client.close().catch(() => {})
+    await pool.dispose()
+  }
+}
+
+async function runVariant(
+  variant: Variant,
+  plan: Plan,
+): Promise<{ metrics: Metric[]; comparison: Comparison }> {
+  const server = variant.httpArgs ? await startHttpServer(variant.httpArgs) : undefined
+  const samples: Samples = { bare: [], pool: [], bareBursts: [], poolBursts: [] }
+  try {
+    for (let r = 0; r < plan.rounds; r++) await round(variant, server?.url, plan, samples)
+  } finally {
+    server?.child.kill('SIGTERM')
+  }
+  const ratio = median(samples.pool) / median(samples.bare)
+  return {
+    metrics: [
+      summarize(`${variant.name}: bare SDK Client call`, 'ms', samples.bare),
+      summarize(`${variant.name}: console pool call`, 'ms', samples.pool),
+      summarize(
+        `${variant.name}: 100 concurrent calls, bare Client (wall)`,
+        'ms',
+        samples.bareBursts,
+      ),
+      summarize(
+        `${variant.name}: 100 concurrent calls, pool, 8 in flight (wall)`,
+        'ms',
+        samples.poolBursts,
+      ),
+    ],
+    comparison: {
+      name: `pool-call-${variant.name}`,
+      description: `console pool call vs bare SDK Client call (${variant.name}), medians`,
+      ratio,
+      target: '≤ 1.10',
+      ...(plan.quick ? {} : { pass: ratio <= 1.1 }),
+    },
+  }
+}
+
+/**
+ * What the connection pool adds to a call: the same echo tool through a bare SDK Client and
+ * through the pool (timeout, limiter, user context, fetch layers, measurement), per transport,
+ * against the same server program in the same run; plus 100 concurrent calls.
+ */
+export const poolBenchmark: Benchmark = {
+  name: 'pool',
+  async run({ quick }): Promise<BenchResult> {
+    const plan: Plan = quick
+      ? { quick, rounds: 1, iterations: 30, bursts: 1 }
+      : { quick, rounds: 10, iterations: 150, bursts: 1 }
+    const metrics: Metric[] = []
+    const comparisons: Comparison[] = []
+    for (const variant of VARIANTS) {
+      const result = await runVariant(variant, plan)
+      metrics.push(...result.metrics)
+      comparisons.push(result.comparison)
+    }
+    return {
+      name: 'pool',
+      description: 'Connection pool cost per call versus a bare SDK Client, per transport',
+      metrics,
+      comparisons,
+      notes: [
+        `${plan.rounds} rounds, each with a fresh bare Client and pool (a fresh stdio child each): ${plan.iterations} interleaved sequential calls per side after a warm-up, then 100-call bursts ×${plan.bursts}.`,
+        'The pool caps calls in flight per server at 8 by default, so its 100-call burst queues by design.',
+      ],
+    }
+  },
+}

@@ -1,0 +1,77 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ActingUser } from '../../../shared/model/user'
+
+/** A JSON-RPC error object exactly as a server sent it. */
+export interface RpcErrorPayload {
+  code: number
+  message: string
+  data?: unknown
+}
+
+/**
+ * What one pool call (or a connect) is, and what happened to it on the wire. The transport
+ * layers fill in the outcome fields; the classifier reads them to say whose fault an error was
+ * without guessing from error numbers.
+ */
+export interface CallContext {
+  serverId: string
+  operation: string
+  user?: ActingUser
+  /** Aborts this call's HTTP requests (timeout or cancellation). */
+  signal?: AbortSignal
+  /** JSON-RPC ids this call sent. */
+  requestIds: (string | number)[]
+  /** Set by the pool before it aborts the call. */
+  timedOut?: boolean
+  cancelled?: boolean
+  /** Final HTTP status of this call's request, when not 2xx. */
+  httpStatus?: number
+  /** Seconds, from `Retry-After`. */
+  retryAfter?: number
+  /** The HTTP request never got a response (refused, reset, DNS …). */
+  networkError?: unknown
+  /** The server answered with a JSON-RPC error. */
+  serverError?: RpcErrorPayload
+  /** The server answered with something that is not a usable JSON-RPC reply. */
+  protocolError?: string
+}
+
+const storage = new AsyncLocalStorage<CallContext>()
+
+/** The call whose code is running now, if any (reaches into the transports' `fetch`). */
+export function currentCall(): CallContext | undefined {
+  return storage.getStore()
+}
+
+/** Runs `fn` as part of `context`, so every request it triggers carries that call's context. */
+export function runInCall<T>(context: CallContext, fn: () => T): T {
+  return storage.run(context, fn)
+}
+
+/**
+ * Maps the JSON-RPC ids on one connection to the call that sent them, so replies that arrive
+ * outside the call's async context (stdio, SSE streams) still reach it.
+ */
+export class CallTracker {
+  private readonly calls = new Map<string, CallContext>()
+
+  bind(id: string | number, context: CallContext): void {
+    this.calls.set(String(id), context)
+    context.requestIds.push(id)
+  }
+
+  get(id: string | number | undefined): CallContext | undefined {
+    return id === undefined ? undefined : this.calls.get(String(id))
+  }
+
+  /** Forgets every id of a finished call. */
+  release(context: CallContext): void {
+    for (const id of context.requestIds) this.calls.delete(String(id))
+  }
+
+  /** A reply that could not be used: the call fails at once with a `protocol` error. */
+  markProtocolError(id: string | number | undefined, problem: string): void {
+    const context = this.get(id)
+    if (context && !context.protocolError) context.protocolError = problem
+  }
+}

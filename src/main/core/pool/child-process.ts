@@ -1,0 +1,168 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import type { Readable } from 'node:stream'
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+
+const isWindows = process.platform === 'win32'
+/** Longest line kept from a child's output; the rest of a longer line is dropped. */
+const MAX_LINE = 64 * 1024
+
+/** Children still running, killed synchronously if the console exits without disposing. */
+const live = new Set<ChildProcess>()
+/** Children that lead their own process group (signals go to the whole group). */
+const groupLeaders = new WeakSet<ChildProcess>()
+let exitHookInstalled = false
+
+function killOnExit(): void {
+  for (const child of live) signal(child, 'SIGKILL')
+}
+
+export interface SpawnOptions {
+  command: string
+  args: string[]
+  env: Record<string, string>
+  cwd?: string
+  /** `pipe` when the console talks to the child over stdin (stdio servers). */
+  stdin: 'pipe' | 'ignore'
+  /**
+   * Start it as the leader of its own process group, so signals reach everything it started
+   * (launched HTTP servers behind `npm run` or `sh -c`). Not for stdio servers: a new session
+   * puts the child in its own scheduling group, which costs every call wake-up latency, and
+   * their descendants are found and stopped at close anyway.
+   */
+  ownGroup: boolean
+}
+
+/**
+ * Starts a server process with a minimal inherited environment plus `env`. Resolves once the
+ * process runs; rejects when it cannot start (e.g. the command does not exist).
+ */
+export function spawnServer(options: SpawnOptions): Promise<ChildProcess> {
+  if (!exitHookInstalled) {
+    process.once('exit', killOnExit)
+    exitHookInstalled = true
+  }
+  const ownGroup = options.ownGroup && !isWindows
+  const child = spawn(options.command, options.args, {
+    env: { ...getDefaultEnvironment(), ...options.env },
+    cwd: options.cwd,
+    stdio: [options.stdin, 'pipe', 'pipe'],
+    detached: ownGroup,
+    windowsHide: true,
+  })
+  if (ownGroup) groupLeaders.add(child)
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('spawn', () => {
+      child.off('error', reject)
+      live.add(child)
+      child.once('exit', () => live.delete(child))
+      resolve(child)
+    })
+  })
+}
+
+/** Whether the child has not exited yet. */
+export const isRunning = (child: ChildProcess): boolean =>
+  child.exitCode === null && child.signalCode === null
+
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  if (child.pid === undefined) return
+  try {
+    if (groupLeaders.has(child)) process.kill(-child.pid, name)
+    else child.kill(name)
+  } catch {
+    // Already gone.
+  }
+}
+
+function exited(child: ChildProcess, ms: number): Promise<boolean> {
+  if (!isRunning(child)) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.off('exit', onExit)
+      resolve(false)
+    }, ms)
+    timer.unref()
+    const onExit = (): void => {
+      clearTimeout(timer)
+      resolve(true)
+    }
+    child.once('exit', onExit)
+  })
+}
+
+/** Process ids of everything `pid` started, children first (POSIX `ps`; none elsewhere). */
+function descendantsOf(pid: number | undefined): number[] {
+  if (pid === undefined || isWindows) return []
+  const listing = spawnSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', timeout: 2000 })
+  if (listing.status !== 0 || !listing.stdout) return []
+  const children = new Map<number, number[]>()
+  for (const line of listing.stdout.split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number)
+    if (!child || !parent) continue
+    children.set(parent, [...(children.get(parent) ?? []), child])
+  }
+  const found: number[] = []
+  for (let queue = [pid]; queue.length > 0;) {
+    const next = children.get(queue.shift()!) ?? []
+    found.push(...next)
+    queue.push(...next)
+  }
+  return found
+}
+
+/**
+ * Stops a server and everything it started: closes its stdin (the polite stdio way), then
+ * SIGTERM, then SIGKILL, each after a grace period; leftovers of its process group or of the
+ * process tree it had are killed last, so nothing is orphaned.
+ */
+export async function terminate(child: ChildProcess, graceMs = 1000): Promise<void> {
+  const tree = groupLeaders.has(child) ? [] : descendantsOf(child.pid)
+  child.stdin?.end()
+  const polite = child.stdin ? await exited(child, Math.min(graceMs, 300)) : false
+  if (!polite) {
+    signal(child, 'SIGTERM')
+    if (!(await exited(child, graceMs))) {
+      signal(child, 'SIGKILL')
+      await exited(child, graceMs)
+    }
+  }
+  if (groupLeaders.has(child)) signal(child, 'SIGKILL')
+  for (const pid of tree) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * Calls `onLine` for every line of a stream (a last unterminated line included); a line longer
+ * than `maxLine` characters is cut there.
+ */
+export function readLines(
+  stream: Readable,
+  onLine: (line: string) => void,
+  maxLine = MAX_LINE,
+): void {
+  let pending = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    pending += chunk
+    let newline = pending.indexOf('\n')
+    while (newline !== -1) {
+      onLine(pending.slice(0, newline).replace(/\r$/, ''))
+      pending = pending.slice(newline + 1)
+      newline = pending.indexOf('\n')
+    }
+    if (pending.length > maxLine) {
+      onLine(pending.slice(0, maxLine))
+      pending = ''
+    }
+  })
+  stream.on('end', () => {
+    if (pending !== '') onLine(pending)
+    pending = ''
+  })
+}

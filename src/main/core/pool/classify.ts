@@ -1,0 +1,257 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { ConsoleError, type ErrorCode as ConsoleCode } from '../../../shared/errors'
+import type { CallContext, RpcErrorPayload } from './call-context'
+
+/** What the classifier knows besides the error itself. */
+export interface ClassifyInput {
+  serverId: string
+  operation: string
+  /** The call's wire record; decides whose fault it was. */
+  call?: CallContext
+  timeoutMs?: number
+  /** The URL as written in the config (secret references unresolved), for messages. */
+  url?: string
+  /** How the stdio child ended, when it did. */
+  exit?: { code: number | null; signal: string | null }
+}
+
+const AUTH_WORDS = /unauthori[sz]ed|forbidden|api[ _-]?key|invalid token|token expired|authenticat/i
+const RATE_WORDS = /rate[ _-]?limit|too many requests|quota/i
+
+/**
+ * Turns anything a call threw into a {@link ConsoleError} with a string code, an origin and a
+ * message a person can act on. The origin comes from what happened on the wire (recorded in
+ * the call's context), never from the JSON-RPC number alone: the SDK's own "connection closed"
+ * and "timed out" reuse -32000 and -32001, which servers such as RAGbox send for unauthorized
+ * and rate limited.
+ */
+export function classifyError(error: unknown, input: ClassifyInput): ConsoleError {
+  const { serverId: server, operation, call } = input
+  const make = (
+    code: ConsoleCode,
+    origin: 'local' | 'server',
+    message: string,
+    details?: Record<string, unknown>,
+  ): ConsoleError =>
+    new ConsoleError(
+      { code, origin, server, message, ...(details ? { details } : {}) },
+      { cause: error },
+    )
+
+  if (call?.cancelled)
+    return make('cancelled', 'local', `server ${server}: ${operation} was cancelled`)
+  if (call?.timedOut) return timeoutError(make, input)
+  if (error instanceof ConsoleError) {
+    return error.server ? error : new ConsoleError({ ...error.toInfo(), server }, { cause: error })
+  }
+  if (call?.protocolError) {
+    return make(
+      'protocol',
+      'server',
+      `server ${server} sent an unusable reply to ${operation}: ${call.protocolError}. Its MCP implementation is broken; report it to the server's owner`,
+    )
+  }
+  const status = call?.httpStatus ?? httpStatusOf(error)
+  if (status !== undefined) return httpError(make, input, status, error)
+  if (call?.serverError) return rpcError(make, input, call.serverError)
+  if (call?.networkError) {
+    return make(
+      'unreachable',
+      'local',
+      `cannot reach server ${server}${at(input.url)}: ${networkReason(call.networkError)}. Is it running? The console keeps retrying`,
+    )
+  }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    return make(
+      'unreachable',
+      'local',
+      `server ${server} closed the connection during ${operation}${exitText(input.exit)}; the console reconnects automatically`,
+    )
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return timeoutError(make, input)
+  }
+  if (error instanceof McpError) {
+    return rpcError(make, input, { code: error.code, message: error.message, data: error.data })
+  }
+  const text = error instanceof Error ? error.message : String(error)
+  const errno = (error as { code?: unknown } | null)?.code
+  if (errno === 'ENOENT' || errno === 'EACCES') {
+    return make(
+      'config',
+      'local',
+      `cannot start server ${server}: ${errno === 'ENOENT' ? 'command not found' : 'permission denied'} (${String((error as { path?: unknown }).path ?? '')}). Check "command" in rag-mcp.json`,
+    )
+  }
+  if (/not running|not connected/i.test(text)) {
+    return make(
+      'not_connected',
+      'local',
+      `server ${server} is not connected (${text}); the console reconnects automatically`,
+    )
+  }
+  if (isSchemaError(error) || /initialize result|protocol version is not supported/i.test(text)) {
+    return make(
+      'protocol',
+      'server',
+      `server ${server} sent a reply to ${operation} that does not follow MCP: ${firstLine(text)}`,
+    )
+  }
+  if (error instanceof SseError) {
+    return make(
+      'unreachable',
+      'local',
+      `lost the event stream of server ${server}${at(input.url)}: ${firstLine(text)}; the console reconnects automatically`,
+    )
+  }
+  return make('unreachable', 'local', `server ${server}: ${operation} failed: ${firstLine(text)}`)
+}
+
+type Make = (
+  code: ConsoleCode,
+  origin: 'local' | 'server',
+  message: string,
+  details?: Record<string, unknown>,
+) => ConsoleError
+
+function timeoutError(make: Make, input: ClassifyInput): ConsoleError {
+  const limit = input.timeoutMs === undefined ? '' : ` within ${input.timeoutMs} ms`
+  return make(
+    'timeout',
+    'local',
+    `server ${input.serverId} did not answer ${input.operation}${limit}; it may be overloaded or hung. Try again, or raise its "timeoutMs" in rag-mcp.json`,
+    input.timeoutMs === undefined ? undefined : { timeoutMs: input.timeoutMs },
+  )
+}
+
+function httpError(make: Make, input: ClassifyInput, status: number, error: unknown): ConsoleError {
+  const { serverId: server, operation } = input
+  const details: Record<string, unknown> = { httpStatus: status }
+  if (status === 401 || status === 403) {
+    return make(
+      'unauthorized',
+      'server',
+      `server ${server} refused the credentials (HTTP ${status}). Set its key in Settings → Secrets, then reconnect it`,
+      details,
+    )
+  }
+  if (status === 429) {
+    const retryAfter = input.call?.retryAfter
+    if (retryAfter !== undefined) details.retryAfter = retryAfter
+    const when = retryAfter === undefined ? 'later' : `in ${retryAfter} s`
+    return make(
+      'rate_limited',
+      'server',
+      `server ${server} is rate limiting requests (HTTP 429); try again ${when}`,
+      details,
+    )
+  }
+  if (status >= 500) {
+    return make(
+      'server_error',
+      'server',
+      `server ${server} failed on ${operation} with HTTP ${status}${serverText(error)}`,
+      details,
+    )
+  }
+  if (status === 404 || status === 405) {
+    return make(
+      'config',
+      'server',
+      `no MCP endpoint${at(input.url)} (HTTP ${status}) for server ${server}. Check its "url" in rag-mcp.json`,
+      details,
+    )
+  }
+  return make(
+    'protocol',
+    'server',
+    `server ${server} rejected ${operation} with HTTP ${status}${serverText(error)}`,
+    details,
+  )
+}
+
+function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): ConsoleError {
+  const { serverId: server, operation } = input
+  const details: Record<string, unknown> = { code: rpc.code }
+  const data = rpc.data as { httpStatusCode?: unknown; status?: unknown } | undefined
+  const httpish = Number(data?.httpStatusCode ?? data?.status)
+  const said = `${rpc.message} (JSON-RPC ${rpc.code})`
+  if (httpish === 401 || httpish === 403 || AUTH_WORDS.test(rpc.message)) {
+    return make(
+      'unauthorized',
+      'server',
+      `server ${server} refused ${operation}: ${said}. Check its key in Settings → Secrets and the user's rights`,
+      details,
+    )
+  }
+  if (httpish === 429 || RATE_WORDS.test(rpc.message)) {
+    return make(
+      'rate_limited',
+      'server',
+      `server ${server} is rate limiting: ${said}. Try again later`,
+      details,
+    )
+  }
+  return make(
+    'server_error',
+    'server',
+    `server ${server} answered ${operation} with an error: ${said}`,
+    details,
+  )
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+    const code = error.code
+    return typeof code === 'number' && code >= 400 && code < 600 ? code : undefined
+  }
+  return undefined
+}
+
+function serverText(error: unknown): string {
+  if (!(error instanceof Error)) return ''
+  const text = error.message.replace(/^.*?Error POSTing to endpoint(?: \(HTTP \d+\))?:\s*/s, '')
+  const line = firstLine(text).trim()
+  return line && line !== error.message ? `: ${line.slice(0, 200)}` : ''
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  UND_ERR_SOCKET: 'the connection was closed by the other side',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+}
+
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
+  if (cause && typeof cause.code === 'string') {
+    const words = NETWORK_WORDS[cause.code]
+    return words ? `${words} (${cause.code})` : cause.code
+  }
+  if (cause && typeof cause.message === 'string') return cause.message
+  return error instanceof Error ? error.message : String(error)
+}
+
+function isSchemaError(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'ZodError'
+  )
+}
+
+const at = (url: string | undefined): string => (url ? ` at ${url}` : '')
+const firstLine = (text: string): string => text.split('\n')[0] ?? text
+
+function exitText(exit: ClassifyInput['exit']): string {
+  if (!exit) return ''
+  if (exit.signal) return ` (the process was killed by ${exit.signal})`
+  return ` (the process exited with code ${exit.code})`
+}

@@ -1,0 +1,164 @@
+import type { ServerConfig } from '../../../shared/config/schema'
+import type { ConsoleError } from '../../../shared/errors'
+import type { ToolInfo } from '../../../shared/model/server'
+import type { ResolvedConnection, SecretResolver } from '../secrets/types'
+import type { CallContext, CallTracker } from './call-context'
+import type { Clock } from './clock'
+import { missingSecretsError, removedError } from './connection-errors'
+import { handshake, rejectsInitialize } from './handshake'
+import { LaunchedServer } from './launcher'
+import { createClient, type OpenedClient, type WireHooks } from './open-client'
+import type { ServerLog } from './server-log'
+import type { ServerSession } from './types'
+
+export interface ConnectorDeps {
+  config: ServerConfig
+  secrets: SecretResolver
+  clock: Clock
+  clientInfo: { name: string; version: string }
+  tracker: CallTracker
+  hooks: WireHooks
+  log: ServerLog
+  /** Aborted when the server leaves the pool: every wait gives up. */
+  signal: AbortSignal
+  timeoutMs: number
+  newContext(): CallContext
+  classify(error: unknown, context: CallContext): ConsoleError
+  /** The launched server process ended on its own. */
+  onLaunchedExit(how: string): void
+}
+
+/** A connected, initialized Client with what the server told about itself. */
+export interface Connected {
+  opened: OpenedClient
+  tools: ToolInfo[]
+  serverInfo: NonNullable<ServerSession['serverInfo']>
+}
+
+/**
+ * Opens connections to one server: resolves its secrets, starts its `launch` process when
+ * needed (and keeps it across reconnects while it runs), builds the Client and transports,
+ * and does the handshake, falling back to none for servers that refuse `initialize` (a lesson
+ * kept until {@link reset}).
+ */
+export class Connector {
+  private skipHandshake = false
+  private launched: LaunchedServer | undefined
+
+  constructor(private readonly deps: ConnectorDeps) {}
+
+  get launchedPid(): number | undefined {
+    return this.launched?.running ? this.launched.pid : undefined
+  }
+
+  /** Forgets what was learned about the server. */
+  reset(): void {
+    this.skipHandshake = false
+  }
+
+  /** Connects once; every failure is a classified ConsoleError. */
+  async open(): Promise<Connected> {
+    const { deps } = this
+    let context = deps.newContext()
+    try {
+      const resolved = await deps.secrets.resolve(this.resolvable())
+      if (resolved.missing.length > 0) throw missingSecretsError(deps.config.id, resolved.missing)
+      await this.ensureLaunched(resolved)
+      let opened = this.createClient(resolved)
+      try {
+        return { opened, ...(await this.handshake(opened, context)) }
+      } catch (error) {
+        await opened.close()
+        if (this.skipHandshake || deps.signal.aborted || !rejectsInitialize(context, error)) {
+          throw error
+        }
+        const why = deps.classify(error, context).message
+        deps.log.note(
+          `the server refused "initialize" (${why}); talking to it without the handshake`,
+        )
+        this.skipHandshake = true
+        deps.tracker.release(context)
+        context = deps.newContext()
+        opened = this.createClient(resolved)
+        try {
+          return { opened, ...(await this.handshake(opened, context)) }
+        } catch (retryError) {
+          await opened.close()
+          throw retryError
+        }
+      }
+    } catch (error) {
+      throw deps.classify(error, context)
+    } finally {
+      deps.tracker.release(context)
+    }
+  }
+
+  async stopLaunched(): Promise<void> {
+    const launched = this.launched
+    this.launched = undefined
+    await launched?.stop()
+  }
+
+  /** The config as the secret resolver sees it: a launched server's env includes `launch.env`. */
+  private resolvable(): ServerConfig {
+    const { config } = this.deps
+    if (!config.launch?.env || config.transport === 'stdio') return config
+    return { ...config, env: { ...config.env, ...config.launch.env } }
+  }
+
+  private createClient(resolved: ResolvedConnection): OpenedClient {
+    const { deps } = this
+    return createClient({
+      config: deps.config,
+      resolved,
+      tracker: deps.tracker,
+      skipHandshake: this.skipHandshake,
+      hooks: deps.hooks,
+      clientInfo: deps.clientInfo,
+    })
+  }
+
+  private handshake(
+    opened: OpenedClient,
+    context: CallContext,
+  ): Promise<Omit<Connected, 'opened'>> {
+    const { deps } = this
+    return handshake(opened, {
+      context,
+      timeoutMs: deps.timeoutMs,
+      signal: deps.signal,
+      clock: deps.clock,
+      dialect: deps.config.dialect,
+      note: (text) => deps.log.note(text),
+    })
+  }
+
+  private async ensureLaunched(resolved: ResolvedConnection): Promise<void> {
+    const { config, log } = this.deps
+    const { launch } = config
+    if (!launch || config.transport === 'stdio' || this.launched?.running) return
+    this.launched = undefined
+    log.push('pool', `launching ${launch.command} ${(launch.args ?? []).join(' ')}`.trim())
+    const launched = await LaunchedServer.start({
+      serverId: config.id,
+      launch,
+      env: resolved.env,
+      url: resolved.url ?? config.url,
+      onLine: (text) => log.push('launch', text),
+      signal: this.deps.signal,
+    })
+    if (this.deps.signal.aborted) {
+      await launched.stop()
+      throw removedError(config.id)
+    }
+    this.launched = launched
+    launched.onExit((code, signal) => {
+      if (this.launched !== launched) return
+      this.launched = undefined
+      this.deps.onLaunchedExit(
+        `the launched server process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`,
+      )
+    })
+  }
+}

@@ -1,0 +1,99 @@
+import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
+import { runBounded } from './bounded'
+import type { CallContext, CallTracker } from './call-context'
+import type { Clock } from './clock'
+import type { HealthTracker } from './health'
+import type { Limiter } from './limiter'
+import { rawRequest, type OpenedClient } from './open-client'
+import type { CallOptions, RawToolResult } from './types'
+
+/** How one request ended; `error` absent for success (an `isError` tool result included). */
+export interface Outcome {
+  result?: unknown
+  error?: ConsoleError
+  context: CallContext
+}
+
+export interface ExchangeDeps {
+  serverId: string
+  clock: Clock
+  health: HealthTracker
+  tracker: CallTracker
+  limiter: Limiter
+  /** Turns a failure into a classified error; `used` is the connection it ran on, if any. */
+  classify(
+    error: unknown,
+    context: CallContext,
+    timeoutMs: number,
+    used?: OpenedClient,
+  ): ConsoleError
+}
+
+/**
+ * Runs single requests for one server: a slot from the concurrency limiter (unless told not
+ * to), a connection, the request within its deadline and cancellable, the outcome measured in
+ * the server's health (latency from the moment it was sent) and classified. Never throws.
+ */
+export class Exchanger {
+  constructor(private readonly deps: ExchangeDeps) {}
+
+  /** A fresh wire record for a call. */
+  context(operation: string, options?: Pick<CallOptions, 'user'>): CallContext {
+    const context: CallContext = { serverId: this.deps.serverId, operation, requestIds: [] }
+    if (options?.user) context.user = options.user
+    return context
+  }
+
+  async run(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions & { timeoutMs: number },
+    how: { limit: boolean; connection: () => OpenedClient | Promise<OpenedClient> },
+  ): Promise<Outcome> {
+    const { timeoutMs, operation } = options
+    const context = this.context(operation, options)
+    let started = performance.now()
+    let release: (() => void) | undefined
+    let used: OpenedClient | undefined
+    try {
+      const result = await runBounded(
+        context,
+        timeoutMs,
+        options.signal,
+        this.deps.clock,
+        async (signal) => {
+          if (how.limit) {
+            release = this.deps.limiter.tryAcquire() ?? (await this.deps.limiter.acquire(signal))
+          }
+          used = await how.connection()
+          started = performance.now()
+          return rawRequest(used.client, method, params, signal, timeoutMs)
+        },
+      )
+      const isError = method === 'tools/call' && (result as RawToolResult | null)?.isError === true
+      this.deps.health.record(
+        operation,
+        performance.now() - started,
+        isError ? this.toolError(params) : undefined,
+      )
+      return { result, context }
+    } catch (error) {
+      const failure = this.deps.classify(error, context, timeoutMs, used)
+      this.deps.health.record(operation, performance.now() - started, failure.toInfo())
+      return { error: failure, context }
+    } finally {
+      release?.()
+      this.deps.tracker.release(context)
+    }
+  }
+
+  private toolError(params: Record<string, unknown> | undefined): ErrorInfo {
+    const server = this.deps.serverId
+    return {
+      code: 'tool_error',
+      origin: 'server',
+      server,
+      message: `server ${server}: tool ${String(params?.name)} reported an error`,
+    }
+  }
+}

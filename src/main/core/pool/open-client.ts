@@ -1,0 +1,139 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import type { ServerConfig } from '../../../shared/config/schema'
+import { ConsoleError } from '../../../shared/errors'
+import type { PoolLogStream } from '../../../shared/ipc/servers'
+import type { RateLimitInfo } from '../../../shared/model/server'
+import type { ResolvedConnection } from '../secrets/types'
+import type { CallTracker } from './call-context'
+import { createHttpFetch } from './http-fetch'
+import { ObservedTransport } from './observed-transport'
+import type { RepairOutcome } from './repair'
+import { StdioTransport } from './stdio-transport'
+
+/** Accepts any result as it came: the pool hands raw results to the dialects. */
+export const ANY_RESULT = z.unknown()
+
+/** Extra time the SDK's own request timer gets, so the pool's deadline always fires first. */
+export const SDK_BACKSTOP_MS = 60_000
+
+/** What the transports report back to the connection that owns them. */
+export interface WireHooks {
+  onLine(stream: PoolLogStream, text: string): void
+  onRepair(outcome: RepairOutcome): void
+  onRateLimit(info: RateLimitInfo): void
+  onNote(note: string): void
+}
+
+/** An SDK Client with its transport chain, not yet connected. */
+export interface OpenedClient {
+  client: Client
+  transport: ObservedTransport
+  /** Set for stdio servers: the child process and how it ended. */
+  stdio?: StdioTransport
+  /** Ends the server-side session where there is one, then closes everything. */
+  close(): Promise<void>
+}
+
+export interface CreateClientOptions {
+  config: ServerConfig
+  resolved: ResolvedConnection
+  tracker: CallTracker
+  skipHandshake: boolean
+  hooks: WireHooks
+  clientInfo: { name: string; version: string }
+}
+
+/** Builds the Client and the transport chain for one server's effective config. */
+export function createClient(options: CreateClientOptions): OpenedClient {
+  const { config, resolved, hooks } = options
+  let inner: Transport
+  let stdio: StdioTransport | undefined
+  if (config.transport === 'stdio') {
+    if (!config.command) throw configError(config.id, 'a stdio server needs a "command"')
+    stdio = new StdioTransport({
+      command: config.command,
+      args: config.args,
+      env: resolved.env,
+      ...(config.cwd ? { cwd: config.cwd } : {}),
+      onLine: hooks.onLine,
+      onRepair: hooks.onRepair,
+    })
+    inner = stdio
+  } else {
+    const url = parseUrl(config, resolved.url ?? config.url)
+    const fetch = createHttpFetch({
+      transport: config.transport,
+      headers: resolved.headers,
+      tracker: options.tracker,
+      onRepair: hooks.onRepair,
+      onRateLimit: hooks.onRateLimit,
+      onNote: hooks.onNote,
+    })
+    inner =
+      config.transport === 'sse'
+        ? new SSEClientTransport(url, { fetch })
+        : new StreamableHTTPClientTransport(url, {
+            fetch,
+            // Resuming broken response streams is not worth a retry loop for a console.
+            reconnectionOptions: {
+              maxRetries: 0,
+              initialReconnectionDelay: 1000,
+              maxReconnectionDelay: 1000,
+              reconnectionDelayGrowFactor: 1,
+            },
+          })
+  }
+  const transport = new ObservedTransport(inner, options.tracker, options.skipHandshake)
+  const client = new Client(options.clientInfo, { capabilities: {} })
+  return {
+    client,
+    transport,
+    ...(stdio ? { stdio } : {}),
+    close: async () => {
+      if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
+        await Promise.race([
+          inner.terminateSession().catch(() => {}),
+          new Promise((resolve) => setTimeout(resolve, 500).unref()),
+        ])
+      }
+      await client.close().catch(() => {})
+    },
+  }
+}
+
+/** Sends one raw JSON-RPC request on a Client, returning the result exactly as sent. */
+export function rawRequest(
+  client: Client,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<unknown> {
+  const request = (params === undefined ? { method } : { method, params }) as ClientRequest
+  return client.request(request, ANY_RESULT, { signal, timeout: timeoutMs + SDK_BACKSTOP_MS })
+}
+
+function parseUrl(config: ServerConfig, url: string | undefined): URL {
+  if (!url) throw configError(config.id, `a ${config.transport} server needs a "url"`)
+  try {
+    const parsed = new URL(url)
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed
+  } catch {
+    // reported below
+  }
+  throw configError(config.id, `"url" ${JSON.stringify(config.url)} is not an http(s) URL`)
+}
+
+function configError(server: string, problem: string): ConsoleError {
+  return new ConsoleError({
+    code: 'config',
+    origin: 'local',
+    server,
+    message: `server ${server}: ${problem}. Fix it in rag-mcp.json`,
+  })
+}

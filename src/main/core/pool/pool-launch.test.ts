@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import {
+  fixture,
+  freePort,
+  isAlive,
+  serverConfig,
+  textOf,
+  useTestScope,
+  waitFor,
+} from './fixtures/helpers'
+
+const testPool = useTestScope().pool
+
+/** An HTTP fixture server the pool launches itself on a free loopback port. */
+async function launchedHttp(id: string, readyPattern?: string, extraArgs: string[] = []) {
+  const port = await freePort()
+  return serverConfig({
+    id,
+    transport: 'http',
+    url: `http://127.0.0.1:${port}/mcp`,
+    launch: {
+      command: process.execPath,
+      args: [fixture('http-server.mjs'), '--port', String(port), '--json', ...extraArgs],
+      ...(readyPattern ? { readyPattern } : {}),
+      readyTimeoutMs: 10_000,
+    },
+  })
+}
+
+describe('launched servers', () => {
+  it('starts the command, waits for its readyPattern, connects, and keeps its output', async () => {
+    const { pool } = testPool()
+    await pool.apply([await launchedHttp('local', 'listening on')])
+    const session = await pool.session('local', { timeoutMs: 15_000 })
+    const result = await session.callTool('echo', { text: 'launched' }, { operation: 'call' })
+    expect(textOf(result)).toBe('launched')
+    expect(
+      pool.log('local').some((l) => l.stream === 'launch' && /listening on/.test(l.text)),
+    ).toBe(true)
+  })
+
+  it('waits for the URL port when there is no readyPattern', async () => {
+    const { pool } = testPool()
+    await pool.apply([await launchedHttp('local')])
+    const session = await pool.session('local', { timeoutMs: 15_000 })
+    expect(session.tools.map((t) => t.name)).toContain('echo')
+  })
+
+  it('stops the launched server with the pool', async () => {
+    const { pool } = testPool()
+    await pool.apply([await launchedHttp('local', 'listening on')])
+    await pool.session('local', { timeoutMs: 15_000 })
+    const [pid] = pool.pids()
+    expect(isAlive(pid!)).toBe(true)
+    await pool.dispose()
+    expect(isAlive(pid!)).toBe(false)
+  })
+
+  it('reports a command that exits before it is ready, with its last output', async () => {
+    const { pool, waitForState } = testPool()
+    const config = serverConfig({
+      id: 'broken',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      launch: {
+        command: process.execPath,
+        args: ['-e', 'console.error("boom: missing model file"); process.exit(3)'],
+        readyPattern: 'never',
+      },
+    })
+    await pool.apply([config])
+    const down = await waitForState('broken', 'down')
+    expect(down).toMatchObject({ lastError: { code: 'unreachable' } })
+    expect((down as { lastError: { message: string } }).lastError.message).toMatch(
+      /exited \(code 3\) before it was ready.*boom: missing model file/,
+    )
+  })
+
+  it('relaunches a launched server that dies', async () => {
+    const { pool, waitForState } = testPool()
+    await pool.apply([await launchedHttp('local', 'listening on')])
+    await pool.session('local', { timeoutMs: 15_000 })
+    const [pid] = pool.pids()
+    process.kill(pid!, 'SIGKILL')
+    await waitForState('local', 'down')
+    await waitFor(
+      () => pool.pids().some((p) => p !== pid) && pool.status('local').state === 'ready',
+      15_000,
+    )
+    const result = await pool.callTool(
+      'local',
+      'echo',
+      { text: 'relaunched' },
+      { operation: 'call' },
+    )
+    expect(textOf(result)).toBe('relaunched')
+  })
+})

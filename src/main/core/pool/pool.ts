@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto'
+import type { ServerConfig } from '../../../shared/config/schema'
+import { ConsoleError } from '../../../shared/errors'
+import type { PoolLogLine, PoolServerStatus, PoolServerTools } from '../../../shared/ipc/servers'
+import type { RegistryDiff } from '../../../shared/model/registry'
+import type { ServerHealth, ServerStatus } from '../../../shared/model/server'
+import type { Registry } from '../config/types'
+import type { EventBus } from '../events'
+import type { Logger } from '../log'
+import type { Redactor, SecretResolver } from '../secrets/types'
+import { systemClock, type Clock } from './clock'
+import { ServerConnection } from './connection'
+import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
+import type { CallOptions, RawToolResult, ServerSession } from './types'
+
+export type { PoolOptions, PoolOptionsInput } from './options'
+export { DEFAULT_POOL_OPTIONS } from './options'
+
+export interface PoolDeps {
+  /** Receives `server:status` on every status change. */
+  events: EventBus
+  /** Resolves `${keychain:…}` / `${env:…}` references at connect time. */
+  secrets: SecretResolver
+  logger?: Logger
+  /** Applied to every log line a server prints before it is kept. */
+  redactor?: Redactor
+  clock?: Clock
+  options?: PoolOptionsInput
+}
+
+/**
+ * The console's live connections: one {@link ServerConnection} (one SDK Client) per enabled
+ * server, keyed by id and the hash of its effective config. Driven by {@link apply}; services
+ * get a {@link ServerSession} per server and never see JSON-RPC.
+ */
+export class ConnectionPool {
+  private readonly connections = new Map<string, ServerConnection>()
+  private readonly options: PoolOptions
+  private readonly clock: Clock
+  private applying: Promise<unknown> = Promise.resolve()
+  private disposed = false
+
+  constructor(private readonly deps: PoolDeps) {
+    this.options = poolOptions(deps.options)
+    this.clock = deps.clock ?? systemClock
+  }
+
+  /**
+   * Brings the pool in line with a registry: new servers connect, removed ones close (their
+   * child processes and launched servers stop), changed ones (different hash) reconnect, and
+   * unchanged ones keep their exact Client and connection. Resolves once removed and changed
+   * servers are closed; new connections continue in the background (see {@link session}).
+   * `hashes` defaults to a hash of each config.
+   */
+  apply(servers: ServerConfig[], hashes: Record<string, string> = {}): Promise<RegistryDiff> {
+    const run = this.applying.then(() => this.applyNow(servers, hashes))
+    this.applying = run.catch(() => {})
+    return run
+  }
+
+  /** {@link apply} for a registry as the config module produces it. */
+  applyRegistry(registry: Registry): Promise<RegistryDiff> {
+    return this.apply(registry.servers, registry.hashes)
+  }
+
+  private async applyNow(
+    servers: ServerConfig[],
+    hashes: Record<string, string>,
+  ): Promise<RegistryDiff> {
+    if (this.disposed) throw this.disposedError()
+    const diff: RegistryDiff = { added: [], removed: [], changed: [], unchanged: [] }
+    const wanted = new Map(servers.map((config) => [config.id, config]))
+    const closing: Promise<void>[] = []
+    for (const [id, connection] of this.connections) {
+      if (wanted.has(id)) continue
+      diff.removed.push(id)
+      this.connections.delete(id)
+      closing.push(connection.close())
+    }
+    const starting: ServerConnection[] = []
+    for (const config of wanted.values()) {
+      const hash = hashes[config.id] ?? configHash(config)
+      const existing = this.connections.get(config.id)
+      if (existing && existing.hash === hash) {
+        diff.unchanged.push(config.id)
+        continue
+      }
+      if (existing) {
+        diff.changed.push(config.id)
+        closing.push(existing.close())
+      } else diff.added.push(config.id)
+      const connection = new ServerConnection(config, hash, {
+        secrets: this.deps.secrets,
+        clock: this.clock,
+        options: this.options,
+        onStatus: (server, status) => this.emitStatus(connection, server, status),
+        ...(this.deps.logger ? { logger: this.deps.logger.child({ server: config.id }) } : {}),
+        ...(this.deps.redactor ? { redactor: this.deps.redactor } : {}),
+      })
+      this.connections.set(config.id, connection)
+      starting.push(connection)
+    }
+    await Promise.all(closing)
+    for (const connection of starting) connection.start()
+    return diff
+  }
+
+  private emitStatus(connection: ServerConnection, server: string, status: ServerStatus): void {
+    // A replaced or removed connection no longer speaks for its id.
+    if (this.connections.get(server) !== connection) return
+    this.deps.events.emit('server:status', { server, status })
+  }
+
+  /**
+   * A session for one server once it can take calls (waiting for a connect in progress, within
+   * the server's timeout unless `timeoutMs` says otherwise). Fails with `not_found`,
+   * `not_connected`, `action_required`, `unauthorized`, `timeout`, … when it cannot.
+   */
+  async session(
+    serverId: string,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<ServerSession> {
+    const connection = this.get(serverId)
+    await connection.ready(options)
+    return connection.session
+  }
+
+  /** `tools/call` on one server (see {@link ServerSession.callTool}). */
+  async callTool(
+    serverId: string,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<RawToolResult> {
+    return this.get(serverId).callTool(name, args, options)
+  }
+
+  /** Any JSON-RPC request on one server (see {@link ServerSession.request}). */
+  async request(
+    serverId: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: CallOptions,
+  ): Promise<unknown> {
+    return this.get(serverId).request(method, params, options)
+  }
+
+  /** Ids of every server in the pool, in registry order. */
+  serverIds(): string[] {
+    return [...this.connections.keys()]
+  }
+
+  status(serverId: string): ServerStatus {
+    return this.get(serverId).status
+  }
+
+  statuses(): PoolServerStatus[] {
+    return [...this.connections.values()].map((c) => ({ server: c.serverId, status: c.status }))
+  }
+
+  /** Health of one server, or of every server. */
+  health(serverId?: string): ServerHealth[] {
+    if (serverId !== undefined) return [this.get(serverId).healthSnapshot()]
+    return [...this.connections.values()].map((c) => c.healthSnapshot())
+  }
+
+  /** Reconnects one server now (after a secret changed, or to skip a backoff wait). */
+  async reconnect(serverId: string): Promise<PoolServerStatus> {
+    const status = await this.get(serverId).reconnect()
+    return { server: serverId, status }
+  }
+
+  /**
+   * A secret of `server` was set or removed: if its config references that name, reconnect it
+   * (in the background) so the new value is used and a server waiting for it comes back.
+   */
+  secretChanged(change: { server: string; name: string }): void {
+    const connection = this.disposed ? undefined : this.connections.get(change.server)
+    if (!connection?.config.enabled || !referencesSecret(connection.config, change.name)) return
+    void connection.reconnect().catch(() => {})
+  }
+
+  /** The last lines of a server's stderr, launch output and pool notes. */
+  log(serverId: string, limit?: number): PoolLogLine[] {
+    return this.get(serverId).logLines(limit)
+  }
+
+  /** The tools a server listed at connect time, or listed again now with `refresh`. */
+  async tools(serverId: string, options: { refresh?: boolean } = {}): Promise<PoolServerTools> {
+    const connection = this.get(serverId)
+    const tools = options.refresh
+      ? await connection.refreshTools({ operation: 'tools/list' })
+      : connection.tools
+    const result: PoolServerTools = { server: serverId, tools }
+    if (connection.serverInfo) result.serverInfo = connection.serverInfo
+    return result
+  }
+
+  /** Process ids of every running stdio child and launched server (diagnostics, tests). */
+  pids(): number[] {
+    return [...this.connections.values()].flatMap((c) => c.pids)
+  }
+
+  /** Closes every connection and stops every child process and launched server. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    await this.applying
+    const connections = [...this.connections.values()]
+    this.connections.clear()
+    await Promise.all(connections.map((c) => c.close()))
+  }
+
+  private get(serverId: string): ServerConnection {
+    if (this.disposed) throw this.disposedError()
+    const connection = this.connections.get(serverId)
+    if (!connection) {
+      throw new ConsoleError({
+        code: 'not_found',
+        origin: 'local',
+        server: serverId,
+        message: `no server "${serverId}" in the registry; check the id in rag-mcp.json`,
+      })
+    }
+    return connection
+  }
+
+  private disposedError(): ConsoleError {
+    return new ConsoleError({
+      code: 'not_connected',
+      origin: 'local',
+      message: 'the connection pool has been shut down',
+    })
+  }
+}
+
+/** Whether any value of the config refers to `${kind:name}`. */
+function referencesSecret(config: ServerConfig, name: string): boolean {
+  const texts = [
+    config.url ?? '',
+    ...Object.values(config.headers),
+    ...Object.values(config.env),
+    ...Object.values(config.launch?.env ?? {}),
+  ]
+  return texts.some((text) => text.includes(`:${name}}`))
+}
+
+/** A stable hash of a server's effective config (key order does not matter). */
+export function configHash(config: ServerConfig): string {
+  return createHash('sha256').update(stableJson(config)).digest('hex').slice(0, 16)
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}

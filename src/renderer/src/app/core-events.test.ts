@@ -1,0 +1,148 @@
+import { QueryClient } from '@tanstack/react-query'
+import { describe, expect, it } from 'vitest'
+import type { ProfilesState } from '../../../shared/ipc/profiles'
+import type { RegistryView } from '../../../shared/ipc/registry'
+import type { RegistrySource } from '../../../shared/model/registry'
+import type { Profile } from '../../../shared/model/user'
+import type { NoticeInput } from '../state/store'
+import { applyCoreEvent, describeDiff } from './core-events'
+
+const source: RegistrySource = {
+  kind: 'file',
+  files: ['/r.json'],
+  writableFile: '/r.json',
+  label: '/r.json',
+}
+
+function setup() {
+  const queryClient = new QueryClient()
+  const notices: NoticeInput[] = []
+  return {
+    queryClient,
+    notices,
+    context: { queryClient, notify: (n: NoticeInput) => void notices.push(n) },
+  }
+}
+
+const view = (): RegistryView => ({
+  source,
+  servers: [],
+  hashes: {},
+  warnings: [],
+  appliedAt: 1,
+})
+
+const profile = (id: string, name: string): Profile => ({
+  id,
+  name,
+  userId: `${id}@example.com`,
+  sessionTags: [],
+  groups: [],
+})
+
+describe('core events', () => {
+  it('marks the running registry invalid at once when the file on disk breaks', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(['registry', 'view'], view())
+    const diagnostics = [
+      {
+        severity: 'error' as const,
+        file: '/r.json',
+        path: 'a',
+        line: 2,
+        column: 3,
+        message: 'bad',
+        rule: 'x',
+      },
+    ]
+    applyCoreEvent(
+      'config:invalid',
+      { at: 5, durationMs: 1, source, trigger: 'watch', diagnostics },
+      context,
+    )
+    expect(queryClient.getQueryData<RegistryView>(['registry', 'view'])?.invalid).toEqual({
+      at: 5,
+      diagnostics,
+    })
+  })
+
+  it('refetches the registry, the file and the secrets after a reload applied', () => {
+    const { queryClient, context } = setup()
+    for (const key of [
+      ['registry', 'view'],
+      ['config', 'raw'],
+      ['secrets', 'list'],
+      ['profiles', 'list'],
+    ]) {
+      queryClient.setQueryData(key, {})
+    }
+    applyCoreEvent(
+      'registry:updated',
+      {
+        added: ['x'],
+        removed: [],
+        changed: [],
+        unchanged: [],
+        at: 1,
+        durationMs: 1,
+        source,
+        trigger: 'save',
+      },
+      context,
+    )
+    const invalidated = (key: string[]) => queryClient.getQueryState(key)?.isInvalidated
+    expect(invalidated(['registry', 'view'])).toBe(true)
+    expect(invalidated(['config', 'raw'])).toBe(true)
+    expect(invalidated(['secrets', 'list'])).toBe(true)
+    expect(invalidated(['profiles', 'list'])).toBe(false)
+  })
+
+  it('tells the user when the file changed in another editor, naming what changed', () => {
+    const { context, notices } = setup()
+    applyCoreEvent(
+      'registry:updated',
+      {
+        added: ['newKb'],
+        removed: [],
+        changed: [],
+        unchanged: ['a'],
+        at: 1,
+        durationMs: 1,
+        source,
+        trigger: 'watch',
+      },
+      context,
+    )
+    expect(notices[0]?.message).toContain('added newKb')
+  })
+
+  it('announces a switch of the acting user, not a mere profile edit', () => {
+    const { queryClient, context, notices } = setup()
+    const profiles = [profile('admin', 'Admin'), profile('alice', 'Alice')]
+    queryClient.setQueryData<ProfilesState>(['profiles', 'list'], { profiles, activeId: 'admin' })
+    applyCoreEvent('profiles:changed', { profiles, activeId: 'admin' }, context)
+    expect(notices).toHaveLength(0)
+    applyCoreEvent('profiles:changed', { profiles, activeId: 'alice' }, context)
+    expect(notices[0]?.message).toBe('Now viewing as Alice (alice@example.com).')
+    expect(queryClient.getQueryData<ProfilesState>(['profiles', 'list'])?.activeId).toBe('alice')
+  })
+
+  it('shows app notices with a tone matching their level', () => {
+    const { context, notices } = setup()
+    applyCoreEvent('app:notice', { level: 'warning', message: 'careful', at: 1 }, context)
+    expect(notices[0]).toEqual({ tone: 'warn', message: 'careful' })
+  })
+})
+
+describe('describeDiff', () => {
+  it('names at most three servers per kind of change', () => {
+    expect(
+      describeDiff({
+        added: ['a', 'b', 'c', 'd', 'e'],
+        removed: ['z'],
+        changed: [],
+        unchanged: [],
+      }),
+    ).toBe('added a, b, c and 2 more; removed z')
+  })
+})

@@ -1,0 +1,104 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { AppInfo } from '../../../shared/ipc/app'
+import type { EventMap, EventName } from '../../../shared/ipc/events'
+import type { ProfilesState } from '../../../shared/ipc/profiles'
+import type { RegistryView } from '../../../shared/ipc/registry'
+import type { RegistryDiff } from '../../../shared/model/registry'
+import { appKeys } from '../features/app/queries'
+import { configKeys, registryKeys } from '../features/config/queries'
+import { profileKeys } from '../features/profiles/queries'
+import { secretKeys } from '../features/secrets/queries'
+import { serverKeys } from '../features/servers/queries'
+import type { NoticeInput } from '../state/store'
+
+/** What an event handler may touch: the query cache, and the notices. */
+export interface CoreEventContext {
+  queryClient: QueryClient
+  notify: (notice: NoticeInput) => void
+}
+
+type CoreEventHandlers = {
+  [E in EventName]: (payload: EventMap[E], context: CoreEventContext) => void
+}
+
+/** `+1 added (x) · 2 changed` — empty when nothing changed. */
+export function describeDiff(diff: RegistryDiff): string {
+  const parts: string[] = []
+  const list = (ids: string[]): string =>
+    ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`
+  if (diff.added.length) parts.push(`added ${list(diff.added)}`)
+  if (diff.changed.length) parts.push(`changed ${list(diff.changed)}`)
+  if (diff.removed.length) parts.push(`removed ${list(diff.removed)}`)
+  return parts.join('; ')
+}
+
+/**
+ * How every event from main lands in the renderer: server data is invalidated or written into
+ * the query cache, people are told what they did not cause themselves. The map is exhaustive:
+ * a new event in the contract does not compile until it is handled here.
+ */
+export const coreEventHandlers: CoreEventHandlers = {
+  'app:notice': ({ level, message }, { notify }) => {
+    notify({ tone: level === 'error' ? 'bad' : level === 'warning' ? 'warn' : 'info', message })
+  },
+  'registry:updated': (event, { queryClient, notify }) => {
+    queryClient.setQueryData<AppInfo>(appKeys.info(), (info) =>
+      info ? { ...info, registry: event.source } : info,
+    )
+    void queryClient.invalidateQueries({ queryKey: registryKeys.all })
+    void queryClient.invalidateQueries({ queryKey: configKeys.raw() })
+    void queryClient.invalidateQueries({ queryKey: configKeys.validations() })
+    // Secret references come from the config.
+    void queryClient.invalidateQueries({ queryKey: secretKeys.all })
+    if (event.trigger === 'watch') {
+      const what = describeDiff(event)
+      notify({
+        tone: 'info',
+        message: what
+          ? `rag-mcp.json changed on disk and was applied: ${what}.`
+          : 'rag-mcp.json changed on disk and was applied.',
+      })
+    }
+  },
+  'config:invalid': (event, { queryClient }) => {
+    // The banner reads this at once; the refetch below confirms it.
+    queryClient.setQueryData<RegistryView>(registryKeys.view(), (view) =>
+      view ? { ...view, invalid: { at: event.at, diagnostics: event.diagnostics } } : view,
+    )
+    void queryClient.invalidateQueries({ queryKey: registryKeys.all })
+    void queryClient.invalidateQueries({ queryKey: configKeys.raw() })
+  },
+  'secrets:changed': (_change, { queryClient }) => {
+    void queryClient.invalidateQueries({ queryKey: secretKeys.all })
+  },
+  'profiles:changed': (state, { queryClient, notify }) => {
+    const before = queryClient.getQueryData<ProfilesState>(profileKeys.list())
+    queryClient.setQueryData<ProfilesState>(profileKeys.list(), state)
+    if (before && before.activeId !== state.activeId) {
+      void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })
+      const active = state.profiles.find((p) => p.id === state.activeId)
+      if (active) {
+        notify({
+          tone: 'info',
+          message: `Now viewing as ${active.name} (${active.userId}).`,
+          detail: 'Every search, answer and access check runs as this user from now on.',
+        })
+      }
+    }
+  },
+  'server:status': (_change, { queryClient }) => {
+    void queryClient.invalidateQueries({ queryKey: serverKeys.all })
+  },
+  'selection:changed': (_change, { queryClient }) => {
+    void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })
+  },
+}
+
+/** Routes one event to its handler. */
+export function applyCoreEvent<E extends EventName>(
+  name: E,
+  payload: EventMap[E],
+  context: CoreEventContext,
+): void {
+  coreEventHandlers[name](payload, context)
+}

@@ -1,0 +1,80 @@
+import { useState } from 'react'
+import { Button, Dialog } from '../../ui'
+import { SideBySideDiff } from './TextDiff'
+
+export interface Comparison {
+  /** `conflict`: a save was refused because the file changed; `external`: seen while editing. */
+  kind: 'conflict' | 'external'
+  path: string
+  disk: string
+  diskHash: string
+  diskExists: boolean
+  mine: string
+}
+
+export interface CompareDialogProps {
+  comparison: Comparison | null
+  /** Keep the editor's version (for a conflict: save it over the disk's). */
+  onKeepMine: () => Promise<void>
+  /** Load the disk's version into the editor, dropping the edits. */
+  onTakeDisk: () => void
+  onClose: () => void
+}
+
+/** The file on disk and the editor's version side by side, and the choice between them. */
+export function CompareDialog({
+  comparison,
+  onKeepMine,
+  onTakeDisk,
+  onClose,
+}: CompareDialogProps): React.JSX.Element {
+  const [busy, setBusy] = useState(false)
+  const conflict = comparison?.kind === 'conflict'
+  return (
+    <Dialog
+      open={comparison !== null}
+      onClose={onClose}
+      size="xl"
+      title={conflict ? 'rag-mcp.json changed on disk' : 'Compare with the file on disk'}
+      description={
+        conflict
+          ? 'Someone (or another editor) changed the file after you opened it, so nothing was saved. Choose which version to keep.'
+          : 'The file changed on disk while you were editing. Your edits are kept until you choose.'
+      }
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="danger" onClick={onTakeDisk}>
+            Take the disk's version
+          </Button>
+          <Button
+            variant="primary"
+            busy={busy}
+            data-autofocus
+            onClick={async () => {
+              setBusy(true)
+              try {
+                await onKeepMine()
+              } finally {
+                setBusy(false)
+              }
+            }}
+          >
+            {conflict ? 'Keep mine and save' : 'Keep mine'}
+          </Button>
+        </>
+      }
+    >
+      {comparison && (
+        <SideBySideDiff
+          left={comparison.disk}
+          right={comparison.mine}
+          leftTitle={
+            comparison.diskExists ? `On disk: ${comparison.path}` : 'On disk: (file deleted)'
+          }
+          rightTitle="Your version"
+        />
+      )}
+    </Dialog>
+  )
+}

@@ -1,0 +1,238 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type {
+  ImportApplyResult,
+  ImportedServer,
+  ImportPreview as Preview,
+} from '../../../../shared/ipc/registry'
+import { call } from '../../api'
+import { plural } from '../../lib/format'
+import { useNoticePosted, useSecretsRequested } from '../../state/store'
+import { Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
+import { DiagnosticList } from './DiagnosticList'
+import type { ImportSource } from './ImportTab'
+import { configKeys, registryKeys } from './queries'
+
+const FORMS = { seed: 'rag-mcp.json', mcpServers: 'Claude Desktop / Cursor', servers: 'VS Code' }
+
+const hasErrors = (server: ImportedServer): boolean =>
+  server.diagnostics.some((d) => d.severity === 'error')
+
+/** How a server connects, in one line: `stdio: npx -y some-server`. */
+function connection(fields: Record<string, unknown>): string {
+  const str = (value: unknown): string => (typeof value === 'string' ? value : '')
+  const args = Array.isArray(fields.args) ? fields.args.map(str).join(' ') : ''
+  const transport = str(fields.transport) || (fields.url ? 'http' : fields.command ? 'stdio' : '?')
+  const target = str(fields.url) || [str(fields.command), args].filter(Boolean).join(' ')
+  return `${transport}: ${target}`
+}
+
+export interface ImportPreviewProps {
+  source: ImportSource
+  preview: Preview
+  onPreviewAgain: () => void
+}
+
+/** Per-server preview of an import with a checkbox each, and Apply for the selected ones. */
+export function ImportPreview({
+  source,
+  preview,
+  onPreviewAgain,
+}: ImportPreviewProps): React.JSX.Element {
+  const queryClient = useQueryClient()
+  const notify = useNoticePosted()
+  const secretsRequested = useSecretsRequested()
+  const importable = preview.servers.filter((s) => s.status !== 'unchanged' && !hasErrors(s))
+  const [selected, setSelected] = useState<Set<string>>(() => new Set(importable.map((s) => s.id)))
+  const [applying, setApplying] = useState(false)
+  const [outcome, setOutcome] = useState<ImportApplyResult | null>(null)
+  const [failure, setFailure] = useState<string | null>(null)
+
+  const toggle = (id: string, on: boolean): void => {
+    const next = new Set(selected)
+    if (on) next.add(id)
+    else next.delete(id)
+    setSelected(next)
+  }
+
+  const apply = async (): Promise<void> => {
+    setApplying(true)
+    setFailure(null)
+    try {
+      const result = await call('config:import-apply', {
+        source,
+        servers: [...selected],
+        baseHash: preview.target.hash,
+      })
+      setOutcome(result)
+      if (result.status === 'saved') {
+        await queryClient.invalidateQueries({ queryKey: registryKeys.all })
+        await queryClient.invalidateQueries({ queryKey: configKeys.raw() })
+        notify({
+          tone: 'ok',
+          message: `Imported ${result.imported.join(', ')} into ${result.path}.`,
+        })
+      }
+    } catch (error) {
+      setFailure((error as Error).message)
+    } finally {
+      setApplying(false)
+    }
+  }
+
+  const fileProblems = preview.diagnostics
+  return (
+    <section className="import__preview" aria-label="Import preview">
+      <h2>
+        Preview: {plural(preview.servers.length, 'server')} in{' '}
+        <code title={preview.from}>{preview.from}</code>{' '}
+        <span className="muted">({FORMS[preview.form]} form)</span>
+      </h2>
+      <p className="muted">
+        Merged into <code>{preview.target.path}</code>
+        {preview.target.exists ? '' : ' (created)'}. Servers already configured the same way are
+        left out.
+      </p>
+      <Table label="Servers to import">
+        <thead>
+          <tr>
+            <th className="actions">Import</th>
+            <th>Server</th>
+            <th>Status</th>
+            <th>Connection</th>
+            <th>Problems</th>
+          </tr>
+        </thead>
+        <tbody>
+          {preview.servers.length === 0 && (
+            <EmptyRow colSpan={5}>The file defines no servers.</EmptyRow>
+          )}
+          {preview.servers.map((server) => {
+            const blocked = hasErrors(server) || server.status === 'unchanged'
+            return (
+              <tr key={server.id}>
+                <td className="actions">
+                  <input
+                    type="checkbox"
+                    aria-label={`Import ${server.id}`}
+                    checked={selected.has(server.id)}
+                    disabled={blocked || outcome?.status === 'saved'}
+                    onChange={(event) => toggle(server.id, event.target.checked)}
+                  />
+                </td>
+                <td>
+                  <code>{server.id}</code>
+                </td>
+                <td>
+                  <StatusBadge
+                    status={server.status}
+                    label={server.status === 'added' ? 'new' : undefined}
+                  />
+                </td>
+                <td className="import__connection" title={connection(server.fields)}>
+                  <code>{connection(server.fields)}</code>
+                </td>
+                <td className="import__problems">
+                  {server.diagnostics.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    server.diagnostics.slice(0, 2).map((d, i) => (
+                      <div key={i} className={d.severity === 'error' ? 'import__error' : 'muted'}>
+                        {d.message}
+                      </div>
+                    ))
+                  )}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </Table>
+      {preview.requiredSecrets.length > 0 && (
+        <Banner tone="info" role="none" title="Secrets to set after importing">
+          <ul className="import__secrets">
+            {preview.requiredSecrets.map((secret) => (
+              <li key={`${secret.server}/${secret.name}`}>
+                <code>
+                  {secret.server}/{secret.name}
+                </code>{' '}
+                — {secret.reason}
+              </li>
+            ))}
+          </ul>
+        </Banner>
+      )}
+      {fileProblems.length > 0 && (
+        <details className="import__file-problems">
+          <summary>{plural(fileProblems.length, 'note')} about the file</summary>
+          <DiagnosticList diagnostics={fileProblems} />
+        </details>
+      )}
+      {failure && (
+        <Banner tone="bad" title="Import failed">
+          {failure}
+        </Banner>
+      )}
+      <ApplyOutcome
+        outcome={outcome}
+        onPreviewAgain={onPreviewAgain}
+        onSetSecrets={(server) => secretsRequested(server)}
+      />
+      {outcome?.status !== 'saved' && (
+        <div>
+          <Button
+            variant="primary"
+            icon="import"
+            busy={applying}
+            disabled={selected.size === 0}
+            onClick={() => void apply()}
+          >
+            Import {plural(selected.size, 'server')}
+          </Button>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function ApplyOutcome({
+  outcome,
+  onPreviewAgain,
+  onSetSecrets,
+}: {
+  outcome: ImportApplyResult | null
+  onPreviewAgain: () => void
+  onSetSecrets: (server: string) => void
+}): React.JSX.Element | null {
+  if (!outcome) return null
+  if (outcome.status === 'conflict') {
+    return (
+      <Banner
+        tone="warn"
+        title="rag-mcp.json changed since this preview"
+        actions={<Button onClick={onPreviewAgain}>Preview again</Button>}
+      >
+        Nothing was written. Preview again to merge into the current file.
+      </Banner>
+    )
+  }
+  if (outcome.status === 'invalid') {
+    return (
+      <Banner tone="bad" title="Nothing was written: the merged file would be invalid">
+        <DiagnosticList diagnostics={outcome.diagnostics} max={6} />
+      </Banner>
+    )
+  }
+  const first = outcome.requiredSecrets[0]
+  return (
+    <Banner
+      tone="ok"
+      title={`Imported ${plural(outcome.imported.length, 'server')}: ${outcome.imported.join(', ')}`}
+      actions={first && <Button onClick={() => onSetSecrets(first.server)}>Set secrets…</Button>}
+    >
+      {first
+        ? `${plural(outcome.requiredSecrets.length, 'secret')} must be set before they can connect.`
+        : 'They are in the running registry now.'}
+    </Banner>
+  )
+}

@@ -1,0 +1,124 @@
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
+import type { RawConfig, SaveResult } from '../../../../shared/ipc/registry'
+import { plural } from '../../lib/format'
+import { Banner, Button, Dialog, Spinner } from '../../ui'
+import { DiagnosticList } from './DiagnosticList'
+import { configQueries } from './queries'
+import { ServerDiff } from './ServerDiff'
+import { TextDiff } from './TextDiff'
+
+export interface SaveDialogProps {
+  /** The text to save (the draft when Save was pressed). */
+  text: string | null
+  base: RawConfig
+  onSave: (text: string) => Promise<SaveResult>
+  onClose: () => void
+  /** The save came back with a conflict or diagnostics: the editor takes over. */
+  onOutcome: (result: SaveResult) => void
+}
+
+/**
+ * The preview before a save is applied: what it does to each server (from main's validation),
+ * the line diff against the file on disk, and whether it can be saved at all.
+ */
+export function SaveDialog(props: SaveDialogProps): React.JSX.Element | null {
+  return props.text === null ? null : <SavePreview {...props} text={props.text} />
+}
+
+function SavePreview({
+  text,
+  base,
+  onSave,
+  onClose,
+  onOutcome,
+}: SaveDialogProps & { text: string }): React.JSX.Element {
+  const validation = useQuery(configQueries.validate(text))
+  const [saving, setSaving] = useState(false)
+  const [failure, setFailure] = useState<string | null>(null)
+  const data = validation.data
+  const saveButton = useRef<HTMLButtonElement>(null)
+  // Once the check says the draft can be saved, Enter saves it.
+  useEffect(() => {
+    if (data?.valid) saveButton.current?.focus()
+  }, [data?.valid])
+  const errors = data?.diagnostics.filter((d) => d.severity === 'error') ?? []
+  const warnings = data?.diagnostics.filter((d) => d.severity === 'warning') ?? []
+
+  const confirm = async (): Promise<void> => {
+    setSaving(true)
+    setFailure(null)
+    try {
+      const result = await onSave(text)
+      onOutcome(result)
+    } catch (error) {
+      setFailure((error as Error).message)
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Save rag-mcp.json?"
+      size="lg"
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            ref={saveButton}
+            variant="primary"
+            icon="save"
+            busy={saving}
+            disabled={!data?.valid}
+            onClick={() => void confirm()}
+          >
+            Save and apply
+          </Button>
+        </>
+      }
+    >
+      <p>
+        {base.exists ? 'Writes' : 'Creates'} <code className="save-dialog__path">{base.path}</code>{' '}
+        atomically{base.exists ? '; the previous version is kept as .bak' : ''}, then applies it.
+      </p>
+      {validation.isPending && <Spinner label="Checking what the save would change…" />}
+      {validation.isError && (
+        <Banner tone="bad" title="Could not check the draft">
+          {validation.error.message}
+        </Banner>
+      )}
+      {data && !data.valid && (
+        <Banner tone="bad" title={`Cannot save: ${plural(errors.length, 'error')}`}>
+          <DiagnosticList diagnostics={errors} max={8} />
+        </Banner>
+      )}
+      {data?.diff && (
+        <section aria-label="Server changes">
+          <h3 className="save-dialog__heading">What the save changes</h3>
+          <ServerDiff diff={data.diff} />
+        </section>
+      )}
+      {warnings.length > 0 && (
+        <Banner tone="warn" role="none" title={plural(warnings.length, 'warning')}>
+          <DiagnosticList diagnostics={warnings} max={5} />
+        </Banner>
+      )}
+      <section aria-label="Line changes">
+        <h3 className="save-dialog__heading">Text changes</h3>
+        <TextDiff
+          before={base.exists ? base.text : ''}
+          after={text}
+          label="Line diff of the save"
+        />
+      </section>
+      {failure && (
+        <Banner tone="bad" title="The save failed">
+          {failure}
+        </Banner>
+      )}
+    </Dialog>
+  )
+}

@@ -1,0 +1,118 @@
+import type { ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
+import { formatAgo } from '../../lib/format'
+import { Badge, Button, cx, IconButton, StatusBadge } from '../../ui'
+import type { SecretTarget } from './SecretsPanel'
+
+const KIND_LABEL = {
+  keychain: 'keychain',
+  env: 'environment',
+  session: 'this session only',
+} as const
+
+export interface ServerSecretRowsProps {
+  id: string
+  server: ServerSecrets
+  highlighted: boolean
+  sessionTokens: readonly SessionTokenInfo[]
+  keychainError: string | undefined
+  onEdit: (target: SecretTarget) => void
+  onDelete: (target: SecretTarget) => void
+}
+
+/** One server's group of rows in the secrets table. */
+export function ServerSecretRows({
+  id,
+  server,
+  highlighted,
+  sessionTokens,
+  keychainError,
+  onEdit,
+  onDelete,
+}: ServerSecretRowsProps): React.JSX.Element {
+  const missing = server.refs.filter((r) => r.present === false).length
+  return (
+    <tbody
+      id={id}
+      aria-label={server.server}
+      className={cx('secrets__group', highlighted && 'secrets__group--focus')}
+    >
+      <tr className="secrets__server">
+        <th colSpan={5} scope="rowgroup">
+          <code>{server.server}</code>
+          {missing > 0 && <Badge tone="bad">{missing} missing</Badge>}
+        </th>
+      </tr>
+      {server.refs.map((ref) => {
+        const who = `${ref.name} for ${server.server}`
+        const status = ref.present === null ? 'unknown' : ref.present ? 'set' : 'missing'
+        const token = sessionTokens.find((t) => t.server === server.server && t.name === ref.name)
+        const target = (kind: SecretTarget['kind']): SecretTarget => ({
+          server: server.server,
+          name: ref.name,
+          kind,
+          present: ref.present === true,
+        })
+        return (
+          <tr key={`${ref.kind}:${ref.name}`} aria-label={`${ref.kind} secret ${ref.name}`}>
+            <td>
+              <code>{ref.name}</code>
+            </td>
+            <td>
+              <Badge tone={ref.kind === 'session' ? 'info' : 'neutral'}>
+                {KIND_LABEL[ref.kind]}
+              </Badge>
+            </td>
+            <td className="secrets__where">
+              <code>{ref.where.join(', ')}</code>
+            </td>
+            <td>
+              <StatusBadge
+                status={status}
+                label={token && ref.present ? `set ${formatAgo(token.setAt)}` : undefined}
+                title={status === 'unknown' ? keychainError : undefined}
+              />
+            </td>
+            <td className="actions">
+              {ref.kind === 'env' ? (
+                <span className="muted">
+                  set <code>{ref.name}</code> in the console's environment
+                </span>
+              ) : (
+                <span className="secrets__actions">
+                  <Button
+                    aria-label={`${ref.present ? 'Replace' : 'Set'} ${who}`}
+                    onClick={() => onEdit(target(ref.kind as SecretTarget['kind']))}
+                    icon={ref.present ? 'edit' : 'key'}
+                  >
+                    {ref.present
+                      ? 'Replace…'
+                      : ref.kind === 'session'
+                        ? 'Set for this session…'
+                        : 'Set…'}
+                  </Button>
+                  {ref.kind === 'keychain' ? (
+                    <IconButton
+                      icon="trash"
+                      tone="danger"
+                      label={`Delete ${who}`}
+                      disabled={ref.present === false}
+                      onClick={() => onDelete(target('keychain'))}
+                    />
+                  ) : (
+                    <IconButton
+                      icon="close"
+                      tone="danger"
+                      label={`Clear session token ${who}`}
+                      disabled={!ref.present}
+                      onClick={() => onDelete(target('session'))}
+                    />
+                  )}
+                </span>
+              )}
+            </td>
+          </tr>
+        )
+      })}
+    </tbody>
+  )
+}

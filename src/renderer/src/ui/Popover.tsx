@@ -1,0 +1,71 @@
+import { useEffect, useId, useRef } from 'react'
+import { cx } from './cx'
+import './Popover.css'
+
+export interface PopoverProps {
+  /** Content of the trigger button. */
+  trigger: React.ReactNode
+  /** Accessible name of the trigger when its content is not enough. */
+  triggerLabel?: string
+  triggerClassName?: string
+  /** Accessible name of the popover. */
+  label: string
+  className?: string
+  children: React.ReactNode
+}
+
+/**
+ * A button that opens a small panel below it, on the native popover API: light dismiss,
+ * Escape closes, `aria-expanded` kept by the browser, and focus returns to the button.
+ */
+export function Popover({
+  trigger,
+  triggerLabel,
+  triggerClassName,
+  label,
+  className,
+  children,
+}: PopoverProps): React.JSX.Element {
+  const id = useId()
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const panelRef = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    const panel = panelRef.current
+    if (!panel) return
+    const place = (event: Event): void => {
+      if ((event as ToggleEvent).newState !== 'open' || !buttonRef.current) return
+      const anchor = buttonRef.current.getBoundingClientRect()
+      const width = panel.offsetWidth
+      const left = Math.max(8, Math.min(anchor.left, window.innerWidth - width - 8))
+      panel.style.top = `${anchor.bottom + 4}px`
+      panel.style.left = `${left}px`
+    }
+    panel.addEventListener('toggle', place)
+    return () => panel.removeEventListener('toggle', place)
+  }, [])
+
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className={cx('ui-popover-trigger', triggerClassName)}
+        popoverTarget={id}
+        aria-label={triggerLabel}
+      >
+        {trigger}
+      </button>
+      <div
+        ref={panelRef}
+        id={id}
+        popover="auto"
+        role="dialog"
+        aria-label={label}
+        className={cx('ui-popover', className)}
+      >
+        {children}
+      </div>
+    </>
+  )
+}
