@@ -98,7 +98,10 @@ describe('AuditedSession', () => {
 
   it('names the sources a call asked for itself, and counts each call of a multi-call operation', async () => {
     const session = new RecordingSession({
-      tools: { rag_get_raw_results: (args) => hits((args.sources as string[]).length + 1) },
+      tools: {
+        rag_get_raw_results: (args: Record<string, unknown>) =>
+          hits((args.sources as string[]).length + 1),
+      },
     })
     const { wrapped, lines } = audited(session, ['handbook', 'legal'])
     await wrapped.callTool('rag_get_raw_results', { sources: ['handbook'] }, asUser())
@@ -125,6 +128,15 @@ describe('AuditedSession', () => {
     await settled
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatchObject({ tool: 'slow', outcome: 'error', errorCode: 'internal' })
+  })
+
+  it('still writes a call that starts after the operation settled', async () => {
+    const session = new RecordingSession({ tools: { late: textResult('[1,2]') } })
+    const { wrapped, lines } = audited(session, [])
+    await wrapped.settle({ error: new Error('timed out') })
+    expect(lines).toHaveLength(1)
+    await wrapped.callTool('late', {}, asUser())
+    expect(lines[1]).toMatchObject({ tool: 'late', outcome: 'ok', resultCount: 2 })
   })
 
   it('writes nothing for an operation that made no call and did not fail', async () => {

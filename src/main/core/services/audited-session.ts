@@ -59,6 +59,7 @@ export class AuditedSession implements ServerSession {
   private readonly records: CallRecord[] = []
   private readonly inFlight = new Set<Promise<unknown>>()
   private settled = false
+  private written = false
 
   constructor(
     private readonly inner: ServerSession,
@@ -103,13 +104,15 @@ export class AuditedSession implements ServerSession {
    * Writes the lines of this operation once its calls have finished (an aborted call finishes
    * shortly after its signal fires). When the operation failed, its last call carries the
    * operation's error code; a failed operation that made no call gets one line without a tool.
-   * Resolves when the lines are written.
+   * A call that still starts afterwards is written as it ends. Resolves when the lines are
+   * written.
    */
   async settle(outcome: OperationOutcome): Promise<void> {
     if (this.settled) return
     this.settled = true
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
     for (const entry of this.entries(outcome)) this.sink.record(entry)
+    this.written = true
   }
 
   private entries(outcome: OperationOutcome): AuditEntry[] {
@@ -121,26 +124,35 @@ export class AuditedSession implements ServerSession {
     }
     const failure = outcome.error === undefined ? undefined : ConsoleError.from(outcome.error)
     const refused = outcome.sourceErrors?.[0]?.error.code
-    const base = { user: this.context.user.userId, server: this.serverId }
     const single = this.records.length === 1
     return this.records.map((record, index) => {
       const last = index === this.records.length - 1
       const error = last && failure ? failure : record.error
-      const entry: AuditEntry = {
-        ...base,
-        at: new Date(record.at).toISOString(),
-        operation: this.context.operation,
-        tool: record.tool,
-        outcome: error ? 'error' : 'ok',
-        latencyMs: record.latencyMs,
-      }
-      if (record.sources.length > 0) entry.sources = record.sources
-      if (error) entry.errorCode = error.code
-      else if (refused) entry.errorCode = refused
-      const count = single && !error ? outcome.resultCount : record.items
-      if (count !== undefined && !error) entry.resultCount = count
-      return entry
+      const count = single ? outcome.resultCount : record.items
+      return this.line(record, error, error ? undefined : refused, count)
     })
+  }
+
+  private line(
+    record: CallRecord,
+    error: ConsoleError | undefined,
+    refused: string | undefined,
+    count: number | undefined,
+  ): AuditEntry {
+    const entry: AuditEntry = {
+      at: new Date(record.at).toISOString(),
+      user: this.context.user.userId,
+      server: this.serverId,
+      operation: this.context.operation,
+      tool: record.tool,
+      outcome: error ? 'error' : 'ok',
+      latencyMs: record.latencyMs,
+    }
+    if (record.sources.length > 0) entry.sources = record.sources
+    if (error) entry.errorCode = error.code
+    else if (refused) entry.errorCode = refused
+    if (count !== undefined && !error) entry.resultCount = count
+    return entry
   }
 
   private async track<T>(
@@ -155,10 +167,12 @@ export class AuditedSession implements ServerSession {
       sources: sources ?? [...this.context.sources],
       latencyMs: 0,
     }
-    const pending = call()
-    this.inFlight.add(pending)
+    // Registered before the call starts, released once the record is in: settle waits on it.
+    let release: () => void = () => undefined
+    const done = new Promise<void>((resolve) => (release = resolve))
+    this.inFlight.add(done)
     try {
-      const value = await pending
+      const value = await call()
       const items = countItems(value)
       if (items !== undefined) record.items = items
       return value
@@ -168,7 +182,9 @@ export class AuditedSession implements ServerSession {
     } finally {
       record.latencyMs = this.now() - started
       this.records.push(record)
-      this.inFlight.delete(pending)
+      this.inFlight.delete(done)
+      release()
+      if (this.written) this.sink.record(this.line(record, record.error, undefined, record.items))
     }
   }
 }

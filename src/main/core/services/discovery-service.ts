@@ -42,16 +42,11 @@ export class DiscoveryService {
   async run(request: { servers?: string[] } = {}): Promise<DiscoveryResult> {
     const profile = this.deps.profile()
     const user = actingUser(profile)
-    const wanted = request.servers
-    const configs = wanted
-      ? wanted.map((id) => this.deps.registry.server(id) ?? id)
-      : visibleServers(this.deps.registry.current().servers, user)
+    const ids =
+      request.servers ??
+      visibleServers(this.deps.registry.current().servers, user).map((config) => config.id)
     const servers = await Promise.all(
-      configs.map((config) =>
-        typeof config === 'string'
-          ? Promise.resolve(failed(config, targetError(config, undefined, profile)!))
-          : this.discoverOne(config, profile),
-      ),
+      ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile)),
     )
     return { user, servers }
   }
@@ -77,9 +72,13 @@ export class DiscoveryService {
     }
   }
 
-  private async discoverOne(config: ServerConfig, profile: Profile): Promise<ServerDiscovery> {
-    const problem = targetError(config.id, config, profile)
-    if (problem) return failed(config.id, problem)
+  private async discoverOne(
+    id: string,
+    config: ServerConfig | undefined,
+    profile: Profile,
+  ): Promise<ServerDiscovery> {
+    const problem = targetError(id, config, profile)
+    if (!config || problem) return failed(id, problem!)
     const user = actingUser(profile)
     const outcome = await this.deps.calls.run(
       config,

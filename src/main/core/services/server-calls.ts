@@ -85,7 +85,6 @@ export class ServerCalls {
     }
     let audited: AuditedSession | undefined
     const outcome: OperationOutcome = {}
-    const finish = (): ServerOutcome<T>['status'] => this.state(config)
     try {
       const done = await withBudget(config.id, request.budgetMs, request.signal, async (signal) => {
         const session = await this.deps.pool.session(config.id, {
@@ -111,7 +110,7 @@ export class ServerCalls {
         ok: true,
         value: done.value,
         latencyMs: now() - started,
-        status: finish(),
+        status: this.state(config),
       }
     } catch (failure) {
       const error = ConsoleError.from(failure)
@@ -123,7 +122,7 @@ export class ServerCalls {
         ok: false,
         error: info,
         latencyMs: now() - started,
-        status: finish(),
+        status: this.state(config),
       }
     } finally {
       this.audit(config.id, context, audited, outcome)

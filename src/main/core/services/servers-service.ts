@@ -1,7 +1,12 @@
 import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { SecretRefStatus } from '../../../shared/ipc/secrets'
-import type { ServerStatus, ServerSummary, ToolInfo } from '../../../shared/model/server'
+import type {
+  DialectInfo,
+  ServerStatus,
+  ServerSummary,
+  ToolInfo,
+} from '../../../shared/model/server'
 import { detect } from '../dialects/registry'
 import type { ActiveProfile, RegistryReader, SessionPool } from './types'
 import { isVisibleTo } from './visibility'
@@ -55,6 +60,7 @@ export class ServersService {
   ): Promise<Omit<ServerSummary, 'visible' | 'secrets'>> {
     const masked = maskPlaintextSecrets(config)
     const { tools, serverInfo } = await this.tools(config.id)
+    const status = this.status(config)
     const summary: Omit<ServerSummary, 'visible' | 'secrets'> = {
       id: config.id,
       enabled: config.enabled,
@@ -62,8 +68,8 @@ export class ServersService {
       groups: [...config.groups],
       ui: { ...config.ui },
       origin: config.origin,
-      dialect: detect(tools, config.dialect),
-      status: this.status(config),
+      dialect: dialectInfo(config, tools, status),
+      status,
       tools,
     }
     if (config.description !== undefined) summary.description = config.description
@@ -109,5 +115,31 @@ export class ServersService {
     } catch {
       return undefined
     }
+  }
+}
+
+/**
+ * The dialect from the tools, or, before the server ever listed any (not connected yet), what
+ * the config says without judging tools that are not known.
+ */
+export function dialectInfo(
+  config: ServerConfig,
+  tools: ToolInfo[],
+  status: ServerStatus,
+): DialectInfo {
+  const listed = tools.length > 0 || status.state === 'ready' || status.state === 'degraded'
+  if (listed) return detect(tools, config.dialect)
+  const setting = config.dialect
+  if (setting === 'auto') {
+    return {
+      id: null,
+      source: 'detected',
+      reason: 'not connected yet: the dialect is detected from its tools once it connects',
+    }
+  }
+  return {
+    id: typeof setting === 'string' ? setting : 'generic',
+    source: 'config',
+    reason: 'set in config; its tools are checked once it connects',
   }
 }
