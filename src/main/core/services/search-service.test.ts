@@ -15,18 +15,20 @@ import {
 
 /**
  * Fan-out search through the whole console (pool, adapters, audit, fusion) against fixture
- * servers over stdio and HTTP: one fast, one medium, one slow, one down, one that refuses the
- * console's key, and one slow enough to test cancellation.
+ * servers: fast and slow over stdio, medium over streamable HTTP, one down, one that refuses
+ * the console's key, and one slow enough to test cancellation.
  */
 let live: LiveCore
 let locked: Started
+let medium: Started
 const SLOW_MS = 700
 
 beforeAll(async () => {
   locked = await startHttpFixture(['--name', 'locked', '--api-key', 'the-right-key'])
+  medium = await startHttpFixture(['--name', 'medium', '--delay', '150', '--shared', '2'])
   live = await startCore({
     fast: fixtureEntry(['--name', 'fast', '--delay', '0', '--shared', '2']),
-    medium: fixtureEntry(['--name', 'medium', '--delay', '150', '--shared', '2']),
+    medium: { url: medium.url, dialect: 'rag-tools-v1', timeoutMs: 5_000 },
     slow: fixtureEntry(['--name', 'slow', '--delay', String(SLOW_MS)]),
     stuck: fixtureEntry(['--name', 'stuck', '--delay', '60000'], { timeoutMs: 120_000 }),
     down: { url: DOWN_URL, dialect: 'rag-tools-v1', timeoutMs: 2_000 },
@@ -42,7 +44,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await live?.close()
-  await locked?.stop()
+  await Promise.all([locked?.stop(), medium?.stop()])
 })
 
 const healthy = { fast: [], medium: [], slow: [] }
