@@ -2,11 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
+import { fanoutBenchmark } from './fanout'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const benchmarks: Benchmark[] = [reloadBenchmark, poolBenchmark]
+const benchmarks: Benchmark[] = [reloadBenchmark, poolBenchmark, fanoutBenchmark]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 

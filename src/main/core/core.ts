@@ -14,6 +14,7 @@ import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-sto
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
 import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
+import { RagServices } from './services/rag-services'
 import { SettingsStore } from './services/settings'
 
 export interface CoreOptions {
@@ -65,6 +66,8 @@ export class Core {
   readonly registry: RegistryStore
   /** Acting-user profiles and their source toggles (settings.json, not rag-mcp.json). */
   readonly settings: SettingsStore
+  /** Discovery, search, synthesis, access checks and the audit log, as the active profile. */
+  readonly services: RagServices
   private readonly notices: AppNotice[] = []
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
@@ -111,6 +114,22 @@ export class Core {
         keptAt: this.settings.recovered,
       })
     }
+    this.services = new RagServices({
+      registry: this.registry,
+      pool: this.pool,
+      settings: this.settings,
+      secrets: {
+        statusOf: (config, skipKeychain) => this.secrets.statusOf(config, skipKeychain),
+        sessionToken: (server, name) => this.secrets.session.get(server, name),
+      },
+      events: this.events,
+      redactor: this.redactor,
+      auditDir: join(this.dataDir, 'audit'),
+    })
+    // What discovery learnt about a server no longer holds once its config changed.
+    this.registry.onUpdated((_registry, diff) =>
+      this.services.discovery.forget([...diff.changed, ...diff.removed]),
+    )
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {
@@ -193,6 +212,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.services.dispose()
     await this.pool.dispose()
     this.secrets.dispose()
     await this.registry.dispose()

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
+import { ragRequests, type RagResults } from './rag'
 import { secretsRequests, type SecretsResults } from './secrets'
 import { serversRequests, type ServersResults } from './servers'
 
@@ -19,10 +20,17 @@ export const invokeRequests = {
   ...secretsRequests,
   ...profilesRequests,
   ...serversRequests,
+  ...ragRequests,
 }
 
 export interface InvokeResults
-  extends AppResults, RegistryResults, SecretsResults, ProfilesResults, ServersResults {}
+  extends
+    AppResults,
+    RegistryResults,
+    SecretsResults,
+    ProfilesResults,
+    ServersResults,
+    RagResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

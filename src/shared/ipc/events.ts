@@ -1,12 +1,13 @@
 import type { AppEvents } from './app'
 import type { RegistryEvents } from './registry'
 import type { ProfilesEvents } from './profiles'
+import type { RagEvents } from './rag'
 import type { SecretsEvents } from './secrets'
 import type { ServersEvents } from './servers'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
 export interface EventMap
-  extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents, ServersEvents {}
+  extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents, ServersEvents, RagEvents {}
 
 export type EventName = keyof EventMap
 
@@ -19,6 +20,9 @@ export const EVENT_NAMES = Object.keys({
   'profiles:changed': true,
   'selection:changed': true,
   'server:status': true,
+  'search:progress': true,
+  'access:progress': true,
+  'discovery:missing': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

@@ -3,6 +3,7 @@ import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
 import { profileHandlers } from '../services/profile-handlers'
+import { ragHandlers } from '../services/rag-handlers'
 import type { SecretRedactor } from '../secrets/redactor'
 
 /** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
@@ -55,6 +56,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     'pool:tools': ({ server, refresh }) => core.pool.tools(server, { refresh: refresh ?? false }),
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
+    ...ragHandlers(core.services),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

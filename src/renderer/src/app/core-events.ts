@@ -92,6 +92,16 @@ export const coreEventHandlers: CoreEventHandlers = {
   'selection:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })
   },
+  // Progress belongs to the search or check that asked for it; the panel running it listens.
+  'search:progress': () => undefined,
+  'access:progress': () => undefined,
+  'discovery:missing': ({ server, sources }, { notify }) => {
+    notify({
+      tone: 'warn',
+      message: `${server} no longer offers ${sources.join(', ')}, selected for this profile.`,
+      detail: 'The selection is kept; it applies again if the server offers them later.',
+    })
+  },
 }
 
 /** Routes one event to its handler. */

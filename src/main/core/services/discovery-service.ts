@@ -1,0 +1,144 @@
+import type { ServerConfig } from '../../../shared/config/schema'
+import type { ErrorInfo } from '../../../shared/errors'
+import type { DiscoveryResult, ServerDiscovery } from '../../../shared/model/operations'
+import type { Resource } from '../../../shared/model/rag'
+import type { Profile } from '../../../shared/model/user'
+import type { EventBus } from '../events'
+import type { SettingsStore } from './settings'
+import type { ServerCalls } from './server-calls'
+import { mergeSources, type SourceMerge } from './sources'
+import { actingUser, targetError, visibleServers } from './targets'
+import type { ActiveProfile, RegistryReader } from './types'
+
+export interface DiscoveryServiceDeps {
+  registry: RegistryReader
+  calls: ServerCalls
+  settings: Pick<SettingsStore, 'selection'>
+  profile: ActiveProfile
+  events: EventBus
+}
+
+interface Discovered {
+  /** Authoritative runtime list, or null when the family has none. */
+  resources: Resource[] | null
+}
+
+/**
+ * Data sources per server for the acting profile. Runs every visible enabled server's
+ * discovery in parallel; runtime discovery decides which sources exist, the config supplies
+ * names, order and defaults (see {@link mergeSources}), the profile's remembered toggles
+ * (settings.json) decide the selection. The last discovery per profile and server is kept so a
+ * search without an explicit selection knows the sources; sources that disappear are returned
+ * as `missing` and announced once as `discovery:missing`.
+ */
+export class DiscoveryService {
+  /** server → acting-user key → what its last discovery found. */
+  private readonly known = new Map<string, Map<string, Discovered>>()
+  /** server → acting-user key → the missing sources last announced. */
+  private readonly announced = new Map<string, Map<string, string>>()
+
+  constructor(private readonly deps: DiscoveryServiceDeps) {}
+
+  async run(request: { servers?: string[] } = {}): Promise<DiscoveryResult> {
+    const profile = this.deps.profile()
+    const user = actingUser(profile)
+    const ids =
+      request.servers ??
+      visibleServers(this.deps.registry.current().servers, user).map((config) => config.id)
+    const servers = await Promise.all(
+      ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile)),
+    )
+    return { user, servers }
+  }
+
+  /**
+   * The sources of a server for a profile from what is known without asking it: the last
+   * discovery in this session, else the config and the remembered toggles.
+   */
+  sourcesOf(config: ServerConfig, profile: Profile): SourceMerge {
+    return mergeSources({
+      config,
+      discovered: this.known.get(config.id)?.get(userKey(profile))?.resources ?? null,
+      remembered: this.deps.settings.selection(profile.id, config.id),
+      user: actingUser(profile),
+    })
+  }
+
+  /** Forgets what discovery learnt about these servers (their config changed or went away). */
+  forget(serverIds: string[]): void {
+    for (const id of serverIds) {
+      this.known.delete(id)
+      this.announced.delete(id)
+    }
+  }
+
+  private async discoverOne(
+    id: string,
+    config: ServerConfig | undefined,
+    profile: Profile,
+  ): Promise<ServerDiscovery> {
+    const problem = targetError(id, config, profile)
+    if (!config || problem) return failed(id, problem!)
+    const user = actingUser(profile)
+    const outcome = await this.deps.calls.run(
+      config,
+      { user, operation: 'discover', sources: [], budgetMs: config.timeoutMs },
+      async ({ session, adapter, options }) => {
+        const output = await adapter.discover(session, options)
+        const authoritative = adapter.capabilities(session.tools).discover
+        return {
+          value: authoritative ? output.resources : null,
+          resultCount: output.resources.length,
+        }
+      },
+    )
+    const k = userKey(profile)
+    const known = mapOf(this.known, config.id)
+    if (outcome.ok) known.set(k, { resources: outcome.value })
+    const merged = mergeSources({
+      config,
+      // A failed discovery says nothing about which sources exist: keep what is known.
+      discovered: known.get(k)?.resources ?? null,
+      remembered: this.deps.settings.selection(profile.id, config.id),
+      user,
+    })
+    this.announce(k, profile, config.id, merged.missing)
+    const result: ServerDiscovery = {
+      server: config.id,
+      ok: outcome.ok,
+      latencyMs: outcome.latencyMs,
+      sources: merged.sources,
+      missing: merged.missing,
+    }
+    if (!outcome.ok) result.error = outcome.error
+    return result
+  }
+
+  private announce(k: string, profile: Profile, server: string, missing: string[]): void {
+    const text = missing.join('\n')
+    const announced = mapOf(this.announced, server)
+    if ((announced.get(k) ?? '') === text) return
+    announced.set(k, text)
+    if (missing.length > 0 && profile.id === this.deps.profile().id) {
+      this.deps.events.emit('discovery:missing', { server, sources: missing })
+    }
+  }
+}
+
+/** Discovery answers depend on who asks: the profile and the identity it sends. */
+function userKey(profile: Profile): string {
+  return JSON.stringify([profile.id, profile.userId, profile.sessionTags, profile.humanUid ?? ''])
+}
+
+function mapOf<V>(outer: Map<string, Map<string, V>>, server: string): Map<string, V> {
+  let inner = outer.get(server)
+  if (!inner) {
+    inner = new Map()
+    outer.set(server, inner)
+  }
+  return inner
+}
+
+function failed(server: string, error: ErrorInfo): ServerDiscovery {
+  return { server, ok: false, error, latencyMs: 0, sources: [], missing: [] }
+}

@@ -1,0 +1,22 @@
+import type { Hit } from '../../../shared/model/rag'
+import { detectPromptInjection } from '../../../shared/text/injection'
+
+/**
+ * Marks hits whose title, snippet, summary or text reads like an instruction aimed at a model
+ * (spec 001 warns about data poisoning) with the `suspicious` flag. Flags, never drops: a
+ * person decides. Returns how many it marked.
+ */
+export function flagSuspicious(hits: Hit[]): number {
+  let marked = 0
+  for (const hit of hits) {
+    if (hit.flags.includes('suspicious')) continue
+    const found = [hit.title, hit.snippet, hit.summary, hit.text].some(
+      (text) => detectPromptInjection(text) !== undefined,
+    )
+    if (found) {
+      hit.flags.push('suspicious')
+      marked++
+    }
+  }
+  return marked
+}

@@ -1,0 +1,67 @@
+import type { AccessTargetInput, RagResults } from '../../../shared/ipc/rag'
+import type { Handlers } from '../api/handlers'
+import type { AccessTarget } from './access-service'
+import type { RagServices } from './rag-services'
+
+/** A hit, a citation or a plain target, as the access check takes it. */
+export function toAccessTarget(input: AccessTargetInput): AccessTarget {
+  const target: AccessTarget = {}
+  if ('hit' in input) {
+    target.server = input.hit.server
+    target.segmentId = input.hit.id
+    if (input.hit.uri) target.url = input.hit.uri
+  } else if ('citation' in input) {
+    target.server = input.citation.server
+    if (input.citation.hitId) target.segmentId = input.citation.hitId
+    if (input.citation.uri) target.url = input.citation.uri
+  } else {
+    if (input.server) target.server = input.server
+    if (input.segmentId) target.segmentId = input.segmentId
+    if (input.url) target.url = input.url
+  }
+  return target
+}
+
+function exportName(format: 'jsonl' | 'csv', now: Date): string {
+  return `rag-console-audit-${now.toISOString().replace(/[:.]/g, '-')}.${format}`
+}
+
+/** IPC handlers of the operations: servers, discovery, search, synthesis, access, audit. */
+export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResults> {
+  return {
+    'servers:list': () => services.servers.list(),
+    'discovery:run': (request) => services.discovery.run(request ?? {}),
+    'search:run': ({ selection, filters, phrases, topK, fusion, timeoutMs, ...rest }) =>
+      services.search.run({
+        ...rest,
+        ...(selection ? { selection } : {}),
+        ...(filters ? { filters } : {}),
+        ...(phrases ? { phrases } : {}),
+        ...(topK ? { topK } : {}),
+        ...(fusion ? { fusion } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      }),
+    'search:cancel': ({ searchId }) => ({ cancelled: services.search.cancel(searchId) }),
+    'synthesis:run': ({ query, topK, selection, timeoutMs }) =>
+      services.synthesis.run({
+        query,
+        ...(topK ? { topK } : {}),
+        ...(selection ? { selection } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      }),
+    'access:check': ({ target, refresh }) =>
+      services.access.check(toAccessTarget(target), { refresh: refresh ?? false }),
+    'access:check-all': ({ batchId, targets, refresh }) =>
+      services.access.checkAll(batchId, targets.map(toAccessTarget), { refresh: refresh ?? false }),
+    'audit:list': (filter) => services.audit.read(withoutUndefined(filter ?? {})),
+    'audit:export': ({ format, filter }) => ({
+      fileName: exportName(format, new Date()),
+      mime: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+      text: services.audit.export(format, withoutUndefined(filter ?? {})),
+    }),
+  }
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+}

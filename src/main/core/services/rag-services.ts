@@ -1,0 +1,91 @@
+import type { EventBus } from '../events'
+import type { Logger } from '../log'
+import type { Redactor } from '../secrets/types'
+import { AccessService } from './access-service'
+import { AuditLog } from './audit'
+import { DiscoveryService } from './discovery-service'
+import { SearchService } from './search-service'
+import { ServerCalls } from './server-calls'
+import { ServersService, type SecretStatusSource } from './servers-service'
+import type { SettingsStore } from './settings'
+import { SynthesisService } from './synthesis-service'
+import type { RegistryReader, SessionPool } from './types'
+
+export interface RagServicesDeps {
+  registry: RegistryReader
+  pool: SessionPool
+  settings: SettingsStore
+  secrets: SecretStatusSource & {
+    /** A session-only token (capability tokens are named after their source id). */
+    sessionToken(server: string, name: string): string | undefined
+  }
+  events: EventBus
+  redactor: Redactor
+  /** `<dataDir>/audit`. */
+  auditDir: string
+  log?: Logger
+}
+
+/**
+ * The operations the console's users come for, composed once: the server list, discovery,
+ * fan-out search, synthesis, citation access checks and the audit log. Every operation runs as
+ * the active profile (`settings.active()`) and every tool call it makes is audited.
+ */
+export class RagServices {
+  readonly audit: AuditLog
+  readonly calls: ServerCalls
+  readonly servers: ServersService
+  readonly discovery: DiscoveryService
+  readonly search: SearchService
+  readonly synthesis: SynthesisService
+  readonly access: AccessService
+
+  constructor(deps: RagServicesDeps) {
+    const profile = () => deps.settings.active()
+    this.audit = new AuditLog(deps.auditDir, deps.redactor)
+    this.calls = new ServerCalls({ pool: deps.pool, audit: this.audit })
+    this.servers = new ServersService({
+      registry: deps.registry,
+      pool: deps.pool,
+      secrets: deps.secrets,
+      profile,
+    })
+    this.discovery = new DiscoveryService({
+      registry: deps.registry,
+      calls: this.calls,
+      settings: deps.settings,
+      profile,
+      events: deps.events,
+    })
+    const plan = {
+      registry: deps.registry,
+      sourcesOf: this.discovery.sourcesOf.bind(this.discovery),
+    }
+    this.search = new SearchService({
+      ...plan,
+      calls: this.calls,
+      profile,
+      events: deps.events,
+      capabilityToken: (server, sourceId) => deps.secrets.sessionToken(server, sourceId),
+    })
+    this.synthesis = new SynthesisService({ ...plan, calls: this.calls, profile })
+    this.access = new AccessService({
+      registry: deps.registry,
+      calls: this.calls,
+      profile,
+      events: deps.events,
+    })
+  }
+
+  /** Resolves once every audit line of the operations so far is written. */
+  idle(): Promise<void> {
+    return this.calls.idle()
+  }
+
+  /** Cancels running searches and link checks, then waits for their audit lines. */
+  async dispose(): Promise<void> {
+    this.search.dispose()
+    this.access.dispose()
+    await this.calls.idle()
+  }
+}

@@ -1,0 +1,224 @@
+import { ConsoleError } from '../../../shared/errors'
+import type {
+  FusionMode,
+  SearchRequest,
+  SearchResult,
+  ServerSearchResult,
+} from '../../../shared/model/operations'
+import type { Hit, Violation } from '../../../shared/model/rag'
+import type { ServerState } from '../../../shared/model/server'
+import type { EventBus } from '../events'
+import { fuseHits } from './fusion'
+import { flagSuspicious } from './hit-flags'
+import { planTargets, type PlanDeps, type Target } from './plan'
+import type { ServerCalls, ServerOutcome } from './server-calls'
+import { actingUser } from './targets'
+import type { ActiveProfile } from './types'
+
+/** Hits per server and in the merged list when the request names no `topK`. */
+export const DEFAULT_TOP_K = 10
+/** Phrases besides the query (spec 000: 1–5 phrases, the first the exact query). */
+export const MAX_EXTRA_PHRASES = 4
+
+export interface SearchServiceDeps extends PlanDeps {
+  calls: ServerCalls
+  profile: ActiveProfile
+  events: EventBus
+  /** A session-only capability token for a source (`authMode: capability`), if one was given. */
+  capabilityToken?: (server: string, sourceId: string) => string | undefined
+  now?: () => number
+}
+
+/** A search as the service takes it: the shared request plus a per-server time budget. */
+export type SearchRun = SearchRequest & {
+  /** Per-server budget (connect + calls); default each server's `timeoutMs`. */
+  timeoutMs?: number
+}
+
+interface ServerHits {
+  hits: Hit[]
+  violations: Violation[]
+  sourceErrors: ServerSearchResult['sourceErrors']
+}
+
+/**
+ * The extra phrases to send: trimmed, non-blank, distinct and different from the query, at most
+ * {@link MAX_EXTRA_PHRASES}. The query itself is sent exactly as typed, as phrase 0.
+ */
+export function extraPhrases(query: string, phrases: string[] = []): string[] {
+  const out: string[] = []
+  for (const phrase of phrases) {
+    const text = phrase.trim()
+    if (text === '' || text === query.trim() || out.includes(text)) continue
+    out.push(text)
+    if (out.length === MAX_EXTRA_PHRASES) break
+  }
+  return out
+}
+
+/**
+ * Fan-out search as the active profile: every selected server in parallel, each within its
+ * time budget; each server's part is emitted as `search:progress` the moment it settles; the
+ * merged list (duplicates collapsed, fused by RRF or score) comes with the per-server results,
+ * errors beside them. {@link cancel} stops a running search: its in-flight calls are aborted and
+ * it resolves with what arrived, `cancelled: true`.
+ */
+export class SearchService {
+  private readonly running = new Map<string, AbortController>()
+
+  constructor(private readonly deps: SearchServiceDeps) {}
+
+  async run(request: SearchRun): Promise<SearchResult> {
+    if (this.running.has(request.searchId)) {
+      throw new ConsoleError({
+        code: 'conflict',
+        message: `search ${request.searchId} is already running; cancel it or use a new id`,
+      })
+    }
+    const controller = new AbortController()
+    this.running.set(request.searchId, controller)
+    try {
+      return await this.execute(request, controller.signal)
+    } finally {
+      this.running.delete(request.searchId)
+    }
+  }
+
+  /** Aborts a running search; false when no search has that id (it finished, or never ran). */
+  cancel(searchId: string): boolean {
+    const controller = this.running.get(searchId)
+    if (!controller) return false
+    controller.abort()
+    return true
+  }
+
+  /** Cancels every running search. */
+  dispose(): void {
+    for (const controller of this.running.values()) controller.abort()
+  }
+
+  private async execute(request: SearchRun, signal: AbortSignal): Promise<SearchResult> {
+    const now = this.deps.now ?? Date.now
+    const started = now()
+    const profile = this.deps.profile()
+    const user = actingUser(profile)
+    const topK = request.topK ?? DEFAULT_TOP_K
+    const fusion: FusionMode = request.fusion ?? 'rrf'
+    const phrases = extraPhrases(request.query, request.phrases)
+    const targets = planTargets(this.deps, profile, request.selection)
+    const emit = (result: ServerSearchResult): ServerSearchResult => {
+      this.deps.events.emit('search:progress', { searchId: request.searchId, result })
+      return result
+    }
+    const servers = await Promise.all(
+      targets.map(async (target) => {
+        if (!target.config || target.problem) {
+          return emit(refused(target, this.deps.calls.state(target.config)))
+        }
+        const config = target.config
+        const outcome = await this.deps.calls.run(
+          config,
+          {
+            user,
+            operation: 'search',
+            sources: target.sources,
+            budgetMs: request.timeoutMs ?? config.timeoutMs,
+            signal,
+          },
+          async ({ session, adapter, options }) => {
+            const tokens = this.tokens(target)
+            const output = await adapter.search(
+              session,
+              {
+                query: request.query,
+                phrases,
+                topK,
+                sources: target.sources,
+                ...(request.filters ? { filters: request.filters } : {}),
+                ...(tokens ? { capabilityTokens: tokens } : {}),
+              },
+              options,
+            )
+            const hits = output.hits.slice(0, topK)
+            flagSuspicious(hits)
+            return {
+              value: { hits, violations: output.violations, sourceErrors: output.sourceErrors },
+              resultCount: hits.length,
+              sourceErrors: output.sourceErrors,
+            }
+          },
+        )
+        return emit(toResult(target, outcome))
+      }),
+    )
+    const merged = fuseHits(
+      servers.filter((s) => s.ok).map(({ server, hits }) => ({ server, hits })),
+      fusion,
+    ).slice(0, topK)
+    return {
+      searchId: request.searchId,
+      query: request.query,
+      phrases: [request.query, ...phrases],
+      user,
+      fusion,
+      elapsedMs: now() - started,
+      cancelled: signal.aborted,
+      servers,
+      hits: merged,
+    }
+  }
+
+  private tokens(target: Target): Record<string, string> | undefined {
+    const lookup = this.deps.capabilityToken
+    if (!lookup) return undefined
+    const tokens: Record<string, string> = {}
+    for (const sourceId of target.sources) {
+      if (target.authModes[sourceId] !== 'capability') continue
+      const token = lookup(target.server, sourceId)
+      if (token) tokens[sourceId] = token
+    }
+    return Object.keys(tokens).length > 0 ? tokens : undefined
+  }
+}
+
+function refused(target: Target, status: ServerState): ServerSearchResult {
+  return {
+    server: target.server,
+    ok: false,
+    status,
+    error: target.problem!,
+    latencyMs: 0,
+    count: 0,
+    hits: [],
+    violations: [],
+    sourceErrors: target.dropped,
+  }
+}
+
+function toResult(target: Target, outcome: ServerOutcome<ServerHits>): ServerSearchResult {
+  const base = {
+    server: target.server,
+    status: outcome.status,
+    latencyMs: outcome.latencyMs,
+  }
+  if (!outcome.ok) {
+    return {
+      ...base,
+      ok: false,
+      error: outcome.error,
+      count: 0,
+      hits: [],
+      violations: [],
+      sourceErrors: target.dropped,
+    }
+  }
+  const { hits, violations, sourceErrors } = outcome.value
+  return {
+    ...base,
+    ok: true,
+    count: hits.length,
+    hits,
+    violations,
+    sourceErrors: [...target.dropped, ...sourceErrors],
+  }
+}

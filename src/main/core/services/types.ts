@@ -1,0 +1,35 @@
+import type { ServerConfig } from '../../../shared/config/schema'
+import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
+import type { Profile } from '../../../shared/model/user'
+import type { Registry } from '../config/types'
+import type { ServerSession } from '../pool/types'
+
+/**
+ * The part of the connection pool the services use (the pool's `ConnectionPool` satisfies it).
+ * Services ask for a ready session per call and never see JSON-RPC.
+ */
+export interface SessionPool {
+  /** A session once the server can take calls; fails with why it cannot (`ConsoleError`). */
+  session(
+    serverId: string,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<ServerSession>
+  /** Connection state; throws `not_found` for a server the pool does not hold (yet). */
+  status(serverId: string): ServerStatus
+  /** Health of one server (a one-element array) or of all. */
+  health(serverId?: string): ServerHealth[]
+  /** Tools listed at connect time (empty before the first connect). */
+  tools(serverId: string): Promise<{
+    tools: ToolInfo[]
+    serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  }>
+}
+
+/** The running registry as the services read it. */
+export interface RegistryReader {
+  current(): Registry
+  server(id: string): ServerConfig | undefined
+}
+
+/** Who the console acts as right now (the active profile). */
+export type ActiveProfile = () => Profile

@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEMO_USERS } from '../demo/access'
+import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS } from '../demo/keys'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
+import { startCore, whenState, type LiveCore } from '../main/core/services/testing/live'
+import type { AccessCheck } from '../shared/model/rag'
+import type { Profile } from '../shared/model/user'
+
+/**
+ * The operations end to end against the demo servers (rag-search over streamable HTTP with its
+ * document host, rag-tools-v1 over stdio, RAGbox over HTTP): citation verdicts of every class,
+ * the access cache, both synthesis modes, cross-family dedupe, the suspicious flag, and an audit
+ * log without a secret. Credentials are session tokens: a unique one for rag-search.
+ */
+
+const UNIQUE_KEY = `svc-test-${randomBytes(12).toString('hex')}`
+const carolUser = DEMO_USERS.find((user) => user.id === 'carol@example.com')!
+const CAROL: Profile = {
+  id: 'carol',
+  name: 'Carol (legal)',
+  userId: carolUser.id,
+  sessionTags: carolUser.sessionTags,
+  groups: carolUser.groups,
+}
+
+let ragSearch: DemoProcess
+let ragbox: DemoProcess
+let live: LiveCore
+let docs: string
+
+beforeAll(async () => {
+  ragSearch = await startDemo([
+    'rag-search',
+    '--port',
+    '0',
+    '--api-key',
+    UNIQUE_KEY,
+    ...OWN_DOC_HOST,
+  ])
+  docs = ragSearch.docs!
+  ragbox = await startDemo(['ragbox', '--port', '0', '--doc-host', docs])
+  live = await startCore({
+    knowledgeSearch: {
+      url: ragSearch.url,
+      headers: { Authorization: 'Bearer ${session:apiKey}' },
+      dialect: 'rag-search',
+      groups: ['users'],
+      dataSources: [
+        { id: 'handbook', name: 'Employee Handbook' },
+        { id: 'legal', name: 'Legal Docs', groups: ['legal'] },
+      ],
+    },
+    companyDocs: {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [demoScript(), 'rag-tools-v1', '--stdio', '--doc-host', docs],
+      dialect: 'rag-tools-v1',
+      groups: ['users'],
+      dataSources: [{ id: 'legal', name: 'Legal Docs', authMode: 'capability' }],
+    },
+    documentVault: {
+      url: ragbox.url,
+      headers: { 'X-API-Key': '${session:apiKey}' },
+      dialect: 'ragbox',
+      groups: ['users'],
+    },
+  })
+  live.core.secrets.setSessionToken('knowledgeSearch', 'apiKey', UNIQUE_KEY)
+  live.core.secrets.setSessionToken('documentVault', 'apiKey', RAGBOX_KEYS.acme)
+  live.core.settings.saveProfile(CAROL)
+  live.core.settings.setActive(CAROL.id)
+  await whenState(live.core, ['knowledgeSearch', 'companyDocs', 'documentVault'])
+})
+
+afterAll(async () => {
+  await live?.close()
+  await Promise.all([ragSearch?.stop(), ragbox?.stop()])
+})
+
+async function hitFor(query: string, uriPart: string) {
+  const result = await live.core.services.search.run({
+    searchId: `find-${uriPart}`,
+    query,
+    topK: 20,
+    selection: { knowledgeSearch: [] },
+  })
+  const hit = result.servers[0]?.hits.find((h) => h.uri?.includes(uriPart))
+  if (!hit) throw new Error(`no hit for ${uriPart} among ${result.servers[0]?.hits.length} hits`)
+  return hit
+}
+
+describe('citation access', () => {
+  it('gives every verdict class, with progress events and counts', async () => {
+    const progress: number[] = []
+    live.core.events.on('access:progress', (event) => {
+      if (event.batchId === 'all-verdicts') progress.push(event.done)
+    })
+    const stale = await hitFor('master services agreement clauses', 'lg-msa-clauses')
+    const targets = {
+      ok: { url: `${docs}/docs/hb-pto-policy` },
+      expired: { url: stale.uri! },
+      forbidden: { url: `${docs}/docs/en-deployments-runbook` },
+      not_found: { url: `${docs}/docs/en-api-versioning-checklist` },
+      login_wall: { url: `${docs}/portal/hb-health-benefits-request` },
+      rate_limited: { url: `${docs}/throttled/it-printer-setup` },
+      server_error: { url: `${docs}/error/en-observability-runbook` },
+      unreachable: { url: 'http://127.0.0.1:9/wiki/it-email-troubleshoot' },
+      invalid_url: { url: '\\\\fileserver\\legal\\retention.pdf' },
+    }
+    const result = await live.core.services.access.checkAll('all-verdicts', Object.values(targets))
+    expect(result.checks.map((check) => check.verdict)).toEqual(Object.keys(targets))
+    expect(result.counts).toEqual(Object.fromEntries(Object.keys(targets).map((k) => [k, 1])))
+    expect(progress.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    const expired = result.checks[1]!
+    expect(expired.explanation).toMatch(/^the signed link expired \d+ days ago \(HTTP 403/)
+    const wall = result.checks[4]!
+    expect(wall.link?.redirects.map((hop) => hop.status)).toEqual([302, 200])
+  })
+
+  it('turns an expired signed link into a working one through verify_document_access', async () => {
+    const stale = await hitFor('master services agreement clauses', 'lg-msa-clauses')
+    const check = await live.core.services.access.check(
+      { server: 'knowledgeSearch', segmentId: stale.id, url: stale.uri! },
+      { refresh: true },
+    )
+    expect(check.verdict).toBe('ok')
+    expect(check.access).toMatchObject({ checked: true, hasAccess: true })
+    expect(check.url).not.toBe(stale.uri)
+    expect(check.explanation).toMatch(
+      /^the signed link expired \d+ days ago; the server issued a fresh one that works \(HTTP 200/,
+    )
+  })
+
+  it("reports the server's own refusal in its words", async () => {
+    const check = await live.core.services.access.check({
+      server: 'knowledgeSearch',
+      segmentId: 'it-backups-faq#0',
+    })
+    expect(check).toMatchObject({
+      verdict: 'not_found',
+      explanation: 'the server says the document has been deleted',
+      access: { hasAccess: false },
+    })
+  })
+
+  it('answers a repeated check from the cache for 5 minutes, and checks again on request', async () => {
+    const target = { server: 'knowledgeSearch', segmentId: 'hb-pto-policy#0' }
+    const verifyLines = (): number =>
+      live.auditLines().filter((l) => l.operation === 'verify' && l.server === 'knowledgeSearch')
+        .length
+    const first: AccessCheck = await live.core.services.access.check(target, { refresh: true })
+    await live.core.services.idle()
+    const before = verifyLines()
+    const second = await live.core.services.access.check(target)
+    expect(second.cached).toBe(true)
+    expect(second.checkedAt).toBe(first.checkedAt)
+    await live.core.services.idle()
+    expect(verifyLines()).toBe(before)
+    const third = await live.core.services.access.check(target, { refresh: true })
+    expect(third.cached).toBe(false)
+    await live.core.services.idle()
+    expect(verifyLines()).toBe(before + 1)
+  })
+})
+
+describe('synthesis against the demo families', () => {
+  it("shows RAGbox's own answer, its silence, and a client answer for rag-search side by side", async () => {
+    const answered = await live.core.services.synthesis.run({
+      query: 'How many days of paid time off do employees accrue?',
+      selection: { documentVault: [], knowledgeSearch: [] },
+    })
+    const vault = answered.answers.find((a) => a.server === 'documentVault')
+    const search = answered.answers.find((a) => a.server === 'knowledgeSearch')
+    expect(vault).toMatchObject({ server: 'documentVault', ok: true, answer: { mode: 'server' } })
+    expect(vault?.answer?.text).not.toBe('')
+    expect(vault?.answer?.silence).toBeUndefined()
+    expect(search?.answer?.mode).toBe('client')
+    expect(search?.answer?.citations.length).toBeGreaterThan(0)
+    expect(search?.answer?.text).toMatch(/\[1\]/)
+
+    const silent = await live.core.services.synthesis.run({
+      query: 'What is the boiling point of tungsten on Mars?',
+      selection: { documentVault: [] },
+    })
+    expect(silent.answers[0]?.answer?.silence?.reason).toBeTruthy()
+  })
+})
+
+describe('search against the demo families', () => {
+  it('flags a hit that talks to a model as suspicious', async () => {
+    const hit = await hitFor('printer driver update', 'it-printer-vendor-notes')
+    expect(hit.flags).toContain('suspicious')
+  })
+
+  it('collapses the same document found by two families into one merged hit', async () => {
+    const result = await live.core.services.search.run({
+      searchId: 'cross-family',
+      query: 'paid time off policy',
+      topK: 20,
+      selection: { knowledgeSearch: [], companyDocs: ['handbook'] },
+    })
+    expect(result.servers.map((s) => [s.server, s.ok])).toEqual([
+      ['knowledgeSearch', true],
+      ['companyDocs', true],
+    ])
+    const both = result.hits.find((hit) => new Set(hit.foundIn.map((f) => f.server)).size === 2)
+    expect(both, 'a handbook document found by both servers').toBeDefined()
+  })
+})
+
+describe('discovery and capability tokens against the demo families', () => {
+  it("shows a family without discovery its configured sources, and the others' runtime ones", async () => {
+    const { servers } = await live.core.services.discovery.run()
+    const byId = Object.fromEntries(servers.map((s) => [s.server, s]))
+    expect(byId.knowledgeSearch?.sources.map((s) => [s.id, s.visible])).toEqual([
+      ['handbook', true],
+      ['legal', true],
+    ])
+    expect(byId.knowledgeSearch?.missing).toEqual([])
+    expect(byId.companyDocs?.ok).toBe(true)
+    expect(byId.companyDocs?.sources.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['legal', 'handbook', 'sales']),
+    )
+  })
+
+  it('sends a capability source the session token named after it, and reports the refusal without one', async () => {
+    const run = (searchId: string) =>
+      live.core.services.search.run({
+        searchId,
+        query: 'master services agreement',
+        selection: { companyDocs: ['legal'] },
+      })
+    const refused = (await run('no-token')).servers[0]
+    expect(refused?.hits ?? []).toEqual([])
+    const refusal = refused?.error ?? refused?.sourceErrors[0]?.error
+    expect(refusal?.code).toBe('unauthorized')
+    live.core.secrets.setSessionToken('companyDocs', 'legal', LEGAL_CAPABILITY_TOKEN)
+    await whenState(live.core, ['companyDocs'])
+    const opened = (await run('with-token')).servers[0]
+    expect(opened?.ok).toBe(true)
+    expect(opened?.hits.length).toBeGreaterThan(0)
+    expect(opened?.hits.every((hit) => hit.sourceId === 'legal')).toBe(true)
+  })
+})
+
+describe('audit log', () => {
+  it('records who called what, and never a key, token or query', async () => {
+    await live.core.services.idle()
+    const lines = live.auditLines()
+    expect(lines.length).toBeGreaterThan(5)
+    expect(new Set(lines.map((l) => l.operation))).toEqual(
+      new Set(['discover', 'search', 'synthesize', 'verify']),
+    )
+    expect(lines.every((l) => l.user === CAROL.userId)).toBe(true)
+    const text = live.auditText()
+    expect(text).not.toContain(UNIQUE_KEY)
+    expect(text).not.toContain(RAGBOX_KEYS.acme)
+    expect(text).not.toContain(LEGAL_CAPABILITY_TOKEN)
+    expect(text).not.toMatch(/paid time off|tungsten|printer driver/)
+    expect(text).not.toMatch(/sig=|Bearer/)
+  })
+})
