@@ -1,11 +1,10 @@
-import { ConfigPanel } from '../features/config/ConfigPanel'
 import { usePanel } from '../state/store'
 import { AppToasts } from './AppToasts'
 import { InvalidRegistryBanner } from './InvalidRegistryBanner'
 import { NavBar } from './NavBar'
 import { NavigationGuard } from './NavigationGuard'
 import { panelLabel } from './panels'
-import { PendingPanel } from './PendingPanel'
+import { PANEL_VIEWS } from './panel-views'
 import { StartupNotices } from './StartupNotices'
 import { StatusBar } from './StatusBar'
 import { TopBar } from './TopBar'
@@ -18,6 +17,7 @@ export function App(): React.JSX.Element {
   useCoreEvents()
   useGlobalShortcuts()
   const panel = usePanel()
+  const View = PANEL_VIEWS[panel]
   return (
     <div className="app">
       <TopBar />
@@ -26,7 +26,7 @@ export function App(): React.JSX.Element {
         <InvalidRegistryBanner />
         <StartupNotices />
         <div className="app__panel">
-          {panel === 'config' ? <ConfigPanel /> : <PendingPanel panel={panel} />}
+          <View />
         </div>
       </main>
       <StatusBar />

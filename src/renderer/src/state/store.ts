@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { createHandoffSlice, type HandoffSlice } from './handoff-slice'
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice'
 import { createNoticesSlice, type NoticesSlice } from './notices-slice'
 
@@ -6,12 +7,13 @@ export { CONFIG_TABS, PANELS, type ConfigTab, type Panel } from './navigation-sl
 export type { NoticeInput } from './notices-slice'
 
 /** UI state only; server data lives in TanStack Query. One store, built from typed slices. */
-export type UiState = NavigationSlice & NoticesSlice
+export type UiState = NavigationSlice & NoticesSlice & HandoffSlice
 
 export const createUiStore = () =>
   create<UiState>()((...args) => ({
     ...createNavigationSlice(...args),
     ...createNoticesSlice(...args),
+    ...createHandoffSlice(...args),
   }))
 
 export const useUiStore = createUiStore()
@@ -30,6 +32,11 @@ export const useConfigTabSelected = () => useUiStore((s) => s.configTabSelected)
 export const useConfigDirtyChanged = () => useUiStore((s) => s.configDirtyChanged)
 export const useSecretsRequested = () => useUiStore((s) => s.secretsRequested)
 export const useNoticePosted = () => useUiStore((s) => s.noticePosted)
+export const useAccessHandoff = () => useUiStore((s) => s.accessHandoff)
+export const useServersFocus = () => useUiStore((s) => s.serversFocus)
+export const useAccessRequested = () => useUiStore((s) => s.accessRequested)
+export const useAccessHandoffTaken = () => useUiStore((s) => s.accessHandoffTaken)
+export const useServersRequested = () => useUiStore((s) => s.serversRequested)
 export const useNoticeDismissed = () => useUiStore((s) => s.noticeDismissed)
 
 /** Posts a notice from outside React (event handlers, query callbacks). */
