@@ -33,6 +33,8 @@ export const useConfigDirtyChanged = () => useUiStore((s) => s.configDirtyChange
 export const useSecretsRequested = () => useUiStore((s) => s.secretsRequested)
 export const useNoticePosted = () => useUiStore((s) => s.noticePosted)
 export const useAccessHandoff = () => useUiStore((s) => s.accessHandoff)
+export const useCheckAllHandoff = () => useUiStore((s) => s.checkAllHandoff)
+export const useCheckAllRequested = () => useUiStore((s) => s.checkAllRequested)
 export const useServersFocus = () => useUiStore((s) => s.serversFocus)
 export const useAccessRequested = () => useUiStore((s) => s.accessRequested)
 export const useAccessHandoffTaken = () => useUiStore((s) => s.accessHandoffTaken)
