@@ -74,11 +74,17 @@ const vitest = keyring
     ])
   : run('vitest (no Secret Service on this machine)', bin('vitest'), vitestArgs)
 const vitestReport = readJson(join(reports, 'vitest.json'))
+// A file that failed to load or whose hooks failed has no failed test of its own: count it too.
+const brokenFiles = (vitestReport?.testResults ?? []).filter(
+  (file) =>
+    file.status === 'failed' &&
+    !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+).length
 count(
   'vitest',
   {
     passed: vitestReport?.numPassedTests ?? 0,
-    failed: vitestReport?.numFailedTests ?? 0,
+    failed: (vitestReport?.numFailedTests ?? 0) + brokenFiles,
     skipped: (vitestReport?.numPendingTests ?? 0) + (vitestReport?.numTodoTests ?? 0),
   },
   vitest.ok,
