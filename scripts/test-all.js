@@ -119,5 +119,6 @@ if (built) check('bench --quick', 'node', ['out/main/bench.js', '--quick'])
 
 console.log('\n=== summary')
 for (const line of lines) console.log(line)
-console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+console.log(`${totals.skipped} skipped (each says why in its runner's output)`)
+console.log(`${totals.passed} passed, ${totals.failed} failed`)
 process.exit(totals.failed === 0 ? 0 : 1)
