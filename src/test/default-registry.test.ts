@@ -3,12 +3,15 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEMO_SECRETS } from '../demo/keys'
 import { demoScript, postJson, startDemo, type DemoProcess } from '../demo/testing'
 import { loadEmbeddedRegistry } from '../main/core/config/embedded'
 import { loadSource } from '../main/core/config/load'
+import { createCore } from '../main/core/core'
 import { repoRoot } from './built'
 
 /** The embedded registry exactly as the console loads it (`${app:…}` substituted, validated). */
@@ -122,4 +125,20 @@ describe('embedded default registry', () => {
       }
     })
   }
+})
+
+describe('the embedded registry saved as it is', () => {
+  it('changes no server: the demo entries name their working folder, not the file they sit in', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'rc-embedded-'))
+    const core = await createCore({ dataDir, env: { HOME: dataDir }, watch: false })
+    try {
+      const raw = await core.registry.readRaw()
+      expect(raw.fromEmbedded).toBe(true)
+      const draft = await core.registry.validateDraft(raw.text)
+      expect(draft.diff?.changed).toEqual([])
+      expect(draft.diff?.unchanged).toHaveLength(servers.length)
+    } finally {
+      await core.dispose()
+    }
+  })
 })

@@ -6,7 +6,9 @@ import type { Diagnostic } from '../../../shared/model/registry'
 /**
  * The embedded default registry: `resources/default-registry.json`, used when no rag-mcp.json
  * is found. It may contain `${app:node}` (the Node executable that runs the demo servers) and
- * `${app:demo}` (absolute path of the built `out/main/demo.js`), substituted before parsing.
+ * `${app:demo}` (absolute path of the built `out/main/demo.js`) and `${app:root}` (the app's
+ * folder: an explicit working folder keeps the entries identical when saved to another file),
+ * substituted before parsing.
  */
 
 /** `resources/default-registry.json` of the app. */
@@ -23,6 +25,8 @@ export interface EmbeddedOptions {
   node?: string
   /** Value of `${app:demo}`; default `demo.js` beside the running bundle. */
   demo?: string
+  /** Value of `${app:root}` (the demo servers' working folder); default the app's root. */
+  root?: string
 }
 
 /** The embedded registry, ready to parse. */
@@ -63,9 +67,10 @@ export function loadEmbeddedRegistry(options: EmbeddedOptions = {}): EmbeddedReg
   const values: Record<string, string> = {
     node: options.node ?? process.execPath,
     demo: options.demo ?? defaultDemoEntry(),
+    root: options.root ?? appRoot(),
   }
   // Placeholders sit inside JSON strings: substitute JSON-escaped text (Windows backslashes).
-  const text = template.replace(/\$\{app:(node|demo)\}/g, (_match, name: string) =>
+  const text = template.replace(/\$\{app:(node|demo|root)\}/g, (_match, name: string) =>
     JSON.stringify(values[name]).slice(1, -1),
   )
   return { file, text, diagnostics: [] }
