@@ -50,10 +50,15 @@ export interface LaunchOptions {
  */
 export const test = base.extend<{
   launch: (servers: Record<string, Entry>, options?: LaunchOptions) => Promise<ConsoleHost>
+  /**
+   * A host without `--config`: the layered lookup in its data folder decides (the embedded demo
+   * registry when that is empty). Stopped after the test.
+   */
+  launchEmbedded: (options?: { dataDir?: string }) => Promise<RunningHost>
 }>({
   // Any console error (a CSP violation, an uncaught exception) fails the test. The page depends on
   // `launch` so that it is checked and closed before the hosts it talks to are stopped.
-  page: async ({ page, launch: _launch }, use) => {
+  page: async ({ page, launch: _launch, launchEmbedded: _launchEmbedded }, use) => {
     const problems: string[] = []
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text())
@@ -76,6 +81,19 @@ export const test = base.extend<{
       })
       started.push(host)
       return { host, file, dir: root }
+    })
+    for (const host of started) await host.stop()
+  },
+  launchEmbedded: async ({}, use) => {
+    const started: RunningHost[] = []
+    await use(async (options = {}) => {
+      const root = mkdtempSync(join(tmpdir(), 'rc-ui-'))
+      const host = await launchHost({
+        ...options,
+        env: { HOME: root, XDG_CONFIG_HOME: join(root, '.config') },
+      })
+      started.push(host)
+      return host
     })
     for (const host of started) await host.stop()
   },

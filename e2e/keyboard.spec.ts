@@ -60,17 +60,12 @@ test('Escape closes the registry source popover and dialogs', async ({ page, lau
   await expect(page.getByRole('button', { name: 'Manage profiles' })).toBeFocused()
 })
 
-test('the demo registry says where a real one goes', async ({ page }) => {
-  const { launchHost } = await import('./host')
-  const host = await launchHost()
-  try {
-    await page.goto(host.url)
-    await page.getByRole('button', { name: /^Registry: demo registry/ }).click()
-    const popover = page.getByRole('dialog', { name: 'Registry source' })
-    await expect(popover).toContainText(`${host.dataDir}/config/overrides/rag-mcp.json`)
-    await expect(popover).toContainText('--config FILE')
-    await screenshots(page, 'shell-demo-registry')
-  } finally {
-    await host.stop()
-  }
+test('the demo registry says where a real one goes', async ({ page, launchEmbedded }) => {
+  const host = await launchEmbedded()
+  await page.goto(host.url)
+  await page.getByRole('button', { name: /^Registry: demo registry/ }).click()
+  const popover = page.getByRole('dialog', { name: 'Registry source' })
+  await expect(popover).toContainText(`${host.dataDir}/config/overrides/rag-mcp.json`)
+  await expect(popover).toContainText('--config FILE')
+  await screenshots(page, 'shell-demo-registry')
 })

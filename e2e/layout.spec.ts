@@ -11,7 +11,6 @@ import {
   screenshots,
   test,
 } from './console'
-import { launchHost } from './host'
 
 const LONG =
   'a-rather-long-folder-name-for-the-team/and-another-level/registry-configuration-files/production'
@@ -47,23 +46,21 @@ test('twenty servers and a long path stay readable in the editor and history', a
 
 test('the embedded demo registry opens in the editor with where saving puts it', async ({
   page,
+  launchEmbedded,
 }) => {
-  const host = await launchHost()
-  try {
-    await page.goto(host.url)
-    await openConfig(page)
-    const banner = page
-      .getByRole('status')
-      .filter({ hasText: 'This is the embedded demo registry' })
-    await expect(banner).toContainText(`${host.dataDir}/config/overrides/rag-mcp.json`)
-    await expect(page.getByRole('button', { name: 'Save…' })).toBeEnabled()
-    await screenshots(page, 'config-demo-registry')
-  } finally {
-    await host.stop()
-  }
+  const host = await launchEmbedded()
+  await page.goto(host.url)
+  await openConfig(page)
+  const banner = page.getByRole('status').filter({ hasText: 'This is the embedded demo registry' })
+  await expect(banner).toContainText(`${host.dataDir}/config/overrides/rag-mcp.json`)
+  await expect(page.getByRole('button', { name: 'Save…' })).toBeEnabled()
+  await screenshots(page, 'config-demo-registry')
 })
 
-test('a layered registry names both files and edits the overrides', async ({ page }) => {
+test('a layered registry names both files and edits the overrides', async ({
+  page,
+  launchEmbedded,
+}) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-layered-'))
   const defaults = join(dataDir, 'config', 'defaults', 'rag-mcp.json')
   const overrides = join(dataDir, 'config', 'overrides', 'rag-mcp.json')
@@ -74,30 +71,26 @@ test('a layered registry names both files and edits the overrides', async ({ pag
     registryText({ shared: httpServer('From defaults'), other: httpServer('Other') }),
   )
   writeFileSync(overrides, registryText({ shared: { description: 'Overridden' } }))
-  const host = await launchHost({ dataDir })
-  try {
-    await page.goto(host.url)
-    const source = page.getByRole('button', { name: /^Registry: / })
-    await expect(source).toContainText('+1 layer')
-    await source.click()
-    const popover = page.getByRole('dialog', { name: 'Registry source' })
-    await expect(popover).toContainText('Layered registry')
-    await expect(popover.getByRole('listitem').nth(0)).toContainText(defaults)
-    await expect(popover.getByRole('listitem').nth(1)).toContainText(`${overrides}saves go here`)
-    await screenshots(page, 'shell-layered-registry')
-    await page.keyboard.press('Escape')
+  const host = await launchEmbedded({ dataDir })
+  await page.goto(host.url)
+  const source = page.getByRole('button', { name: /^Registry: / })
+  await expect(source).toContainText('+1 layer')
+  await source.click()
+  const popover = page.getByRole('dialog', { name: 'Registry source' })
+  await expect(popover).toContainText('Layered registry')
+  await expect(popover.getByRole('listitem').nth(0)).toContainText(defaults)
+  await expect(popover.getByRole('listitem').nth(1)).toContainText(`${overrides}saves go here`)
+  await screenshots(page, 'shell-layered-registry')
+  await page.keyboard.press('Escape')
 
-    await openConfig(page)
-    await expect(page.getByRole('toolbar', { name: 'Config file' })).toContainText(
-      'overrides/rag-mcp.json',
-    )
-    await expect(page.getByText('You are editing the overrides file')).toContainText(defaults)
-    await expect(editor(page)).toContainText('"Overridden"')
-    // A partial entry is complete once merged: main's check, not the local one, decides.
-    await expect(page.getByRole('region', { name: 'Problems' })).toContainText('No problems')
-  } finally {
-    await host.stop()
-  }
+  await openConfig(page)
+  await expect(page.getByRole('toolbar', { name: 'Config file' })).toContainText(
+    'overrides/rag-mcp.json',
+  )
+  await expect(page.getByText('You are editing the overrides file')).toContainText(defaults)
+  await expect(editor(page)).toContainText('"Overridden"')
+  // A partial entry is complete once merged: main's check, not the local one, decides.
+  await expect(page.getByRole('region', { name: 'Problems' })).toContainText('No problems')
 })
 
 test('Reload now says what it found', async ({ page, launch }) => {
