@@ -29,13 +29,14 @@ function runWorker(plan: MemoryPlan): Promise<MemoryReport> {
   const child = spawn(
     process.execPath,
     ['--expose-gc', process.argv[1]!, MEMORY_WORKER_FLAG, JSON.stringify(plan)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    // Its own process group: a timeout stops the demo servers it started along with it.
+    { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
   )
   let output = ''
   child.stdout.setEncoding('utf8')
   child.stdout.on('data', (chunk: string) => (output += chunk))
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), WORKER_TIMEOUT_MS)
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), WORKER_TIMEOUT_MS)
     child.once('exit', (code, signal) => {
       clearTimeout(timer)
       const line = output.trim().split('\n').pop() ?? ''
