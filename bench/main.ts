@@ -35,6 +35,10 @@ const load = (): string =>
 async function main(): Promise<number> {
   const quick = process.argv.includes('--quick')
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length)
+  // `--note=TEXT` (repeatable): what the numbers cannot tell, e.g. who else used the machine.
+  const runNotes = process.argv
+    .filter((arg) => arg.startsWith('--note='))
+    .map((arg) => arg.slice('--note='.length))
   const date = new Date().toISOString()
   const loadBefore = load()
   const results: BenchResult[] = []
@@ -50,6 +54,7 @@ async function main(): Promise<number> {
     quick,
     machine: machine(),
     notes: [
+      ...runNotes,
       `Load average (1/5/15 min) at the start ${loadBefore}, at the end ${load()}: the cores are shared with other processes, so absolute times move between runs; the ratios compare sides measured together.`,
     ],
   })

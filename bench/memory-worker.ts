@@ -18,6 +18,10 @@ export interface MemoryPlan {
 export interface MemorySample {
   rssMB: number
   heapUsedMB: number
+  /** Memory V8 holds for its heap, used or not. */
+  heapTotalMB: number
+  /** Outside the JS heap: Buffers and other C++ objects tied to JS ones. */
+  externalMB: number
 }
 
 /** The child's answer, one JSON line on stdout. */
@@ -39,7 +43,12 @@ function collect(): void {
 function sample(): MemorySample {
   collect()
   const usage = process.memoryUsage()
-  return { rssMB: usage.rss / MB, heapUsedMB: usage.heapUsed / MB }
+  return {
+    rssMB: usage.rss / MB,
+    heapUsedMB: usage.heapUsed / MB,
+    heapTotalMB: usage.heapTotal / MB,
+    externalMB: usage.external / MB,
+  }
 }
 
 /**

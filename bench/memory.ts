@@ -7,7 +7,12 @@ import {
   type Check,
   type Metric,
 } from './harness'
-import { MEMORY_WORKER_FLAG, type MemoryPlan, type MemoryReport } from './memory-worker'
+import {
+  MEMORY_WORKER_FLAG,
+  type MemoryPlan,
+  type MemoryReport,
+  type MemorySample,
+} from './memory-worker'
 
 /**
  * Most heap the second round may keep over the first. A leak of one search result per
@@ -66,34 +71,29 @@ export const memoryBenchmark: Benchmark = {
     const heapGrowth = end(second).heapUsedMB - end(first).heapUsedMB
     const rssGrowth = end(second).rssMB - end(first).rssMB
     const errors = [...first.errors, ...second.errors]
-    const metrics: Metric[] = [
-      { name: 'RSS, connected, before any search', unit: 'MB', median: report.connected.rssMB },
-      {
-        name: 'heap used, connected, before any search',
-        unit: 'MB',
-        median: report.connected.heapUsedMB,
-      },
+    const at = (when: string, sample: MemorySample): Metric[] => [
+      { name: `RSS ${when}`, unit: 'MB', median: sample.rssMB },
+      { name: `heap used ${when}`, unit: 'MB', median: sample.heapUsedMB },
+      { name: `heap reserved ${when}`, unit: 'MB', median: sample.heapTotalMB },
+      { name: `external (Buffers, …) ${when}`, unit: 'MB', median: sample.externalMB },
     ]
+    const metrics: Metric[] = at('connected, before any search', report.connected)
     report.rounds.forEach((round, index) => {
       const label = index === 0 ? 'first' : 'second'
       metrics.push(
-        {
-          name: `RSS after the ${label} ${plan.searches} searches`,
-          unit: 'MB',
-          median: end(round).rssMB,
-        },
-        {
-          name: `heap used after the ${label} ${plan.searches} searches`,
-          unit: 'MB',
-          median: end(round).heapUsedMB,
-        },
+        ...at(`after the ${label} ${plan.searches} searches`, end(round)),
         summarize(
-          `heap used, every ${plan.sampleEvery} searches of the ${label} round`,
+          `RSS every ${plan.sampleEvery} searches, ${label} round`,
+          'MB',
+          round.samples.map((s) => s.rssMB),
+        ),
+        summarize(
+          `heap used every ${plan.sampleEvery} searches, ${label} round`,
           'MB',
           round.samples.map((s) => s.heapUsedMB),
         ),
         {
-          name: `${label} round: searches per second`,
+          name: `searches per second, ${label} round`,
           unit: 'ops/s',
           median: plan.searches / round.seconds,
         },
