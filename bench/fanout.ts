@@ -32,6 +32,7 @@ const fixtureArgs = (id: string, delayMs: number): string[] => [
   '3',
 ]
 
+/** The registry of {@link SERVERS}; HTTP ones are started here and added to `started`. */
 async function registry(started: Child<string>[]): Promise<Record<string, unknown>> {
   const servers: Record<string, unknown> = {}
   for (const server of SERVERS) {
