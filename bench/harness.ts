@@ -20,11 +20,28 @@ export interface Comparison {
   pass?: boolean
 }
 
+/**
+ * A correctness condition a benchmark observed (errors, reconnects, memory growth). Unlike a
+ * ratio on a shared machine, a failed check is a defect: the run exits non-zero.
+ */
+export interface Check {
+  name: string
+  /** What was counted and what it must be, e.g. "searches that returned an error". */
+  description: string
+  value: number
+  unit: Metric['unit']
+  /** e.g. "= 0", "≤ 2 MB" */
+  target: string
+  /** Absent when the run is too short to judge (quick runs of statistical checks). */
+  pass?: boolean
+}
+
 export interface BenchResult {
   name: string
   description: string
   metrics: Metric[]
   comparisons: Comparison[]
+  checks?: Check[]
   notes?: string[]
 }
 
@@ -38,10 +55,12 @@ export interface Benchmark {
   run(options: BenchOptions): Promise<BenchResult>
 }
 
+/** The middle value (mean of the two middle ones for an even count); NaN when empty. */
 export function median(values: number[]): number {
   return quantile(values, 0.5)
 }
 
+/** The q-quantile (0–1) by linear interpolation between closest ranks; NaN when empty. */
 export function quantile(values: number[], q: number): number {
   if (values.length === 0) return Number.NaN
   const sorted = [...values].sort((a, b) => a - b)
@@ -62,6 +81,7 @@ export function summarize(name: string, unit: Metric['unit'], samples: number[])
   }
 }
 
+/** What the numbers were measured on. */
 export function machine(): Record<string, string | number> {
   return {
     cpu: cpus()[0]?.model ?? 'unknown',
@@ -74,3 +94,33 @@ export function machine(): Record<string, string | number> {
 
 /** High-resolution milliseconds. */
 export const now = (): number => Number(process.hrtime.bigint()) / 1e6
+
+/**
+ * A benchmark's verdict: `missed` if any judged comparison or check failed, `met` if at least
+ * one was judged and all passed, `unjudged` when nothing was (quick runs, pure measurements).
+ */
+export function verdict(result: BenchResult): 'met' | 'missed' | 'unjudged' {
+  const judged = [...result.comparisons, ...(result.checks ?? [])]
+    .map((entry) => entry.pass)
+    .filter((pass): pass is boolean => pass !== undefined)
+  if (judged.length === 0) return 'unjudged'
+  return judged.every(Boolean) ? 'met' : 'missed'
+}
+
+/** Resolves after `ms` (pacing between polls, never a stand-in for waiting on a condition). */
+export const pause = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls `condition` until true, or throws `what` after `timeoutMs`. */
+export async function until(
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await pause(20)
+  }
+}

@@ -1,65 +1,82 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
+import { memoryBenchmark } from './memory'
+import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
+import { buildReport, markdownReport } from './report'
+import { throughputBenchmark } from './throughput'
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const benchmarks: Benchmark[] = [reloadBenchmark, poolBenchmark, fanoutBenchmark]
+const benchmarks: Benchmark[] = [
+  reloadBenchmark,
+  poolBenchmark,
+  fanoutBenchmark,
+  throughputBenchmark,
+  memoryBenchmark,
+]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-function table(results: BenchResult[]): string {
-  const lines = ['| benchmark | metric | median | p95 |', '| --- | --- | --- | --- |']
-  for (const result of results) {
-    for (const metric of result.metrics) {
-      const p95 = metric.p95 === undefined ? '' : metric.p95.toFixed(2)
-      lines.push(
-        `| ${result.name} | ${metric.name} (${metric.unit}) | ${metric.median.toFixed(2)} | ${p95} |`,
-      )
-    }
-  }
-  lines.push('', '| comparison | ratio | target | verdict |', '| --- | --- | --- | --- |')
-  for (const result of results) {
-    for (const c of result.comparisons) {
-      const verdict = c.pass === undefined ? '' : c.pass ? 'met' : 'MISSED'
-      lines.push(`| ${c.description} | ${c.ratio.toFixed(3)} | ${c.target ?? ''} | ${verdict} |`)
-    }
-  }
-  return lines.join('\n')
+/** Full runs write the committed files; quick runs go under out/ so they never replace them. */
+function outputDir(quick: boolean): string {
+  return quick ? join(root, 'out/bench-quick') : join(root, 'bench')
 }
 
-async function main(): Promise<void> {
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ')
+
+async function main(): Promise<number> {
   const quick = process.argv.includes('--quick')
   const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length)
+  // `--note=TEXT` (repeatable): what the numbers cannot tell, e.g. who else used the machine.
+  const runNotes = process.argv
+    .filter((arg) => arg.startsWith('--note='))
+    .map((arg) => arg.slice('--note='.length))
+  const date = new Date().toISOString()
+  const loadBefore = load()
   const results: BenchResult[] = []
   for (const benchmark of benchmarks) {
     if (only && !only.split(',').includes(benchmark.name)) continue
     process.stderr.write(`bench: ${benchmark.name}${quick ? ' (quick)' : ''}…\n`)
+    const started = Date.now()
     results.push(await benchmark.run({ quick }))
+    process.stderr.write(`bench: ${benchmark.name} done in ${(Date.now() - started) / 1000} s\n`)
   }
-  const report = { date: new Date().toISOString(), quick, machine: machine(), results }
-  const header = [
-    `# Benchmarks`,
-    '',
-    `${report.date} · ${Object.entries(report.machine)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join(' · ')}${quick ? ' · quick run (not representative)' : ''}`,
-    '',
-  ].join('\n')
-  const markdown = `${header}${table(results)}\n`
+  const report = buildReport(results, {
+    date,
+    quick,
+    machine: machine(),
+    notes: [
+      ...runNotes,
+      `Load average (1/5/15 min) at the start ${loadBefore}, at the end ${load()}: the cores are shared with other processes, so absolute times move between runs; the ratios compare sides measured together.`,
+    ],
+  })
+  const markdown = markdownReport(report)
   process.stdout.write(markdown)
-  if (!quick) {
-    mkdirSync(join(root, 'bench'), { recursive: true })
-    writeFileSync(join(root, 'bench/results.json'), `${JSON.stringify(report, null, 2)}\n`)
-    writeFileSync(join(root, 'bench/RESULTS.md'), markdown)
-  }
+  const dir = outputDir(quick)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`)
+  writeFileSync(join(dir, 'RESULTS.md'), markdown)
+  process.stderr.write(`bench: wrote ${join(dir, 'results.json')} and RESULTS.md\n`)
+  // Ratios on a shared machine are reported, not enforced; a failed check is a defect.
+  const failed = report.results.flatMap((r) =>
+    (r.checks ?? []).filter((c) => c.pass === false).map((c) => `${r.name}: ${c.description}`),
+  )
+  for (const check of failed) process.stderr.write(`bench: check failed: ${check}\n`)
+  return failed.length === 0 ? 0 : 1
 }
 
-main().then(
-  () => process.exit(0),
+const entry = process.argv.includes(MEMORY_WORKER_FLAG) ? runMemoryWorker : main
+
+entry().then(
+  (code) => process.exit(code),
   (error: unknown) => {
     console.error('bench failed:', error)
     process.exit(1)

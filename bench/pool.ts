@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -11,6 +10,7 @@ import { EventBus } from '../src/main/core/events'
 import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
 import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
 import { ConnectionPool } from '../src/main/core/pool/pool'
+import { listeningUrl, startChild } from './child'
 import {
   median,
   now,
@@ -41,24 +41,9 @@ const VARIANTS: Variant[] = [
 const ECHO = { name: 'echo', arguments: { text: 'benchmark' } }
 
 /** Starts http-server.mjs and resolves with its URL once it listens. */
-async function startHttpServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [fixture('http-server.mjs'), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error('fixture server did not start')), 15_000)
-    let output = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on (\S+)/.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolveUrl(match[1]!)
-      }
-    })
-    child.once('exit', (code) => reject(new Error(`fixture server exited with ${code}`)))
-  })
-  return { url, child }
+async function startHttpServer(args: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = await startChild([fixture('http-server.mjs'), ...args], listeningUrl, 15_000)
+  return { url: child.ready, stop: child.stop }
 }
 
 function bareTransport(variant: Variant, url: string | undefined): Transport {
@@ -146,7 +131,7 @@ async function runVariant(
   try {
     for (let r = 0; r < plan.rounds; r++) await round(variant, server?.url, plan, samples)
   } finally {
-    server?.child.kill('SIGTERM')
+    await server?.stop()
   }
   const ratio = median(samples.pool) / median(samples.bare)
   return {

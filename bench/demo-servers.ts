@@ -1,0 +1,214 @@
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { DEMO_USERS } from '../src/demo/access'
+import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '../src/demo/keys'
+import type { Core, CoreOptions } from '../src/main/core/core'
+import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
+import type { SearchResult } from '../src/shared/model/operations'
+import { startChild } from './child'
+import { until } from './harness'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** The built demo programs (`npm run bench` builds them first). */
+export function demoScript(): string {
+  const script = join(root, 'out/main/demo.js')
+  if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first`)
+  return script
+}
+
+/** The five families as the console meets them: five transports and dialects. */
+export const FAMILIES = [
+  'rag-search',
+  'rag-tools-sse',
+  'rag-tools-stdio',
+  'ragbox',
+  'vtex',
+] as const
+export type Family = (typeof FAMILIES)[number]
+
+/** One `demo.js all` process on free loopback ports; stdio servers are spawned by the pool. */
+export interface DemoServers {
+  urls: Record<'doc-host' | 'rag-search' | 'rag-tools-v1' | 'ragbox' | 'vtex', string>
+  stop(): Promise<void>
+}
+
+const PROGRAMS = ['doc-host', 'rag-search', 'rag-tools-v1', 'ragbox', 'vtex'] as const
+
+/** The programs' URLs once `demo.js all` printed its `ready` line (it lists them before). */
+export function programUrls(lines: string[]): DemoServers['urls'] | undefined {
+  if (!lines.some((line) => line.startsWith('ready '))) return undefined
+  const urls: Record<string, string> = {}
+  for (const line of lines) {
+    const match = /^(\S+)\s+(http:\/\/\S+)/.exec(line)
+    if (match && (PROGRAMS as readonly string[]).includes(match[1]!)) {
+      urls[match[1]!] = match[2]!.replace(/\/$/, '')
+    }
+  }
+  const missing = PROGRAMS.filter((program) => !urls[program])
+  if (missing.length) throw new Error(`demo servers: no URL printed for ${missing.join(', ')}`)
+  return urls as DemoServers['urls']
+}
+
+/**
+ * Starts every HTTP/SSE demo program in one process. RAGbox's 60 requests/minute per key
+ * would turn a benchmark into a rate-limit test, so it is raised out of the way here.
+ */
+export async function startDemoServers(): Promise<DemoServers> {
+  const child = await startChild(
+    [demoScript(), 'all', '--port-base', '0', '--rate-limit', '1000000000'],
+    programUrls,
+  )
+  return { urls: child.ready, stop: child.stop }
+}
+
+/** The keys the demo entries reference, passed to the core as its environment. */
+const DEMO_ENV = { BENCH_RAG_SEARCH_KEY: RAG_SEARCH_API_KEY, BENCH_RAGBOX_KEY: RAGBOX_KEYS.acme }
+
+/** A rag-mcp.json entry for one family against the running demo programs. */
+export function demoEntry(family: Family, demo: DemoServers): Record<string, unknown> {
+  const common = { groups: ['users'], timeoutMs: 15_000 }
+  switch (family) {
+    case 'rag-search':
+      return {
+        ...common,
+        transport: 'http',
+        url: demo.urls['rag-search'],
+        headers: { Authorization: 'Bearer ${env:BENCH_RAG_SEARCH_KEY}' },
+        dialect: 'rag-search',
+        dataSources: [
+          { id: 'handbook', name: 'Employee Handbook' },
+          { id: 'it-kb', name: 'IT Knowledge Base' },
+          { id: 'engineering', name: 'Engineering Wiki', groups: ['engineering'] },
+        ],
+      }
+    case 'rag-tools-sse':
+      return {
+        ...common,
+        transport: 'sse',
+        url: demo.urls['rag-tools-v1'],
+        dialect: 'rag-tools-v1',
+      }
+    case 'rag-tools-stdio':
+      return {
+        ...common,
+        transport: 'stdio',
+        command: process.execPath,
+        args: [demoScript(), 'rag-tools-v1', '--stdio', '--doc-host', demo.urls['doc-host']],
+        dialect: 'rag-tools-v1',
+      }
+    case 'ragbox':
+      return {
+        ...common,
+        transport: 'http',
+        url: demo.urls.ragbox,
+        headers: { 'X-API-Key': '${env:BENCH_RAGBOX_KEY}' },
+        dialect: 'ragbox',
+      }
+    case 'vtex':
+      return { ...common, transport: 'http', url: demo.urls.vtex, dialect: 'vtex' }
+  }
+}
+
+/** `count` servers cycling through the families: `rag-search-0`, `rag-tools-sse-1`, … */
+export function demoRegistry(
+  demo: DemoServers,
+  count: number,
+  families: readonly Family[] = FAMILIES,
+): Record<string, Record<string, unknown>> {
+  const servers: Record<string, Record<string, unknown>> = {}
+  for (let i = 0; i < count; i++) {
+    const family = families[i % families.length]!
+    servers[`${family}-${i}`] = demoEntry(family, demo)
+  }
+  return servers
+}
+
+/**
+ * The sources a benchmark search selects per family: what the family serves Bob, minus the
+ * SSE server's archived wiki, whose backend is offline on purpose (its error is demo content,
+ * not a console failure). Empty: the server's own default.
+ */
+const FAMILY_SOURCES: Record<Family, string[]> = {
+  'rag-search': [],
+  'rag-tools-sse': ['it-kb', 'engineering', 'product'],
+  'rag-tools-stdio': ['handbook'],
+  ragbox: [],
+  vtex: [],
+}
+
+/** A search selection naming every server of a {@link demoRegistry} with its family's sources. */
+export function demoSelection(ids: string[]): Record<string, string[]> {
+  return Object.fromEntries(
+    ids.map((id) => {
+      const family = FAMILIES.find((name) => id.startsWith(`${name}-`))
+      if (!family) throw new Error(`${id} is not a demo registry id`)
+      return [id, FAMILY_SOURCES[family]]
+    }),
+  )
+}
+
+/** Bob (users, engineering): a demo user every family answers without a refusal. */
+const BENCH_USER = DEMO_USERS.find((user) => user.id === 'bob@example.com')!
+
+/**
+ * A whole console (temporary data folder, the given registry) acting as a demo user, once
+ * every server is connected and its sources discovered.
+ */
+export async function startDemoCore(
+  registry: Record<string, unknown>,
+  options: Partial<CoreOptions> = {},
+): Promise<LiveCore> {
+  const live = await startCore(registry, { env: DEMO_ENV, ...options })
+  try {
+    const { core } = live
+    core.settings.saveProfile({
+      id: 'bench',
+      name: 'Bench (Bob)',
+      userId: BENCH_USER.id,
+      sessionTags: BENCH_USER.sessionTags,
+      groups: BENCH_USER.groups,
+    })
+    core.settings.setActive('bench')
+    await whenReady(core, Object.keys(registry))
+    await core.services.discovery.run()
+  } catch (error) {
+    await live.close()
+    throw error
+  }
+  return live
+}
+
+/** Waits until every listed server is connected. */
+export function whenReady(core: Core, ids: string[], timeoutMs = 30_000): Promise<void> {
+  return until(
+    () => ids.every((id) => core.pool.status(id).state === 'ready'),
+    timeoutMs,
+    `servers ready (${ids.map((id) => `${id}: ${core.pool.status(id).state}`).join(', ')})`,
+  )
+}
+
+/** Every server-level and source-level error of a search, as `server: code`. */
+export function searchErrors(result: SearchResult, expected: string[]): string[] {
+  const answered = new Set(result.servers.map((server) => server.server))
+  return [
+    ...expected.filter((id) => !answered.has(id)).map((id) => `${id}: missing from the result`),
+    ...result.servers.flatMap((server) => [
+      ...(server.ok ? [] : [`${server.server}: ${server.error?.code ?? 'failed'}`]),
+      ...server.sourceErrors.map((e) => `${server.server}/${e.sourceId}: ${e.error.code}`),
+    ]),
+  ]
+}
+
+/** Queries the demo corpus answers in every family. */
+export const QUERIES = [
+  'vpn setup',
+  'paid time off policy',
+  'incident response',
+  'password reset',
+  'expense report',
+  'deployment runbook',
+  'laptop security',
+  'onboarding checklist',
+]
