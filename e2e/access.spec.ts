@@ -18,7 +18,10 @@ async function openAccess(page: Page, launch: Parameters<Parameters<typeof test>
   const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
   await page.goto(host.url)
   await saveDemoProfiles(page)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Access' }).click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Access' })
+    .click()
   return page.getByRole('form', { name: 'Check access' })
 }
 

@@ -53,7 +53,7 @@ export function AccessPanel(): React.JSX.Element {
   // while rendering); taking it, and checking, happen after the render.
   const single = useAccessHandoff()
   const batch = useCheckAllHandoff()
-  const [seen, setSeen] = useState({ single, batch: null as typeof batch })
+  const [seen, setSeen] = useState({ single: null as typeof single, batch: null as typeof batch })
   if (single && single !== seen.single) {
     setSeen({ ...seen, single })
     setDraft(draftFromTarget(single.target))

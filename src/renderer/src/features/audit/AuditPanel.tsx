@@ -60,7 +60,7 @@ export function AuditPanel(): React.JSX.Element {
           Every call to a server, newest first. Lines hold no query text and no secrets.
         </p>
       </div>
-      <div className="audit__toolbar" role="toolbar" aria-label="Audit filters and export">
+      <div className="audit__toolbar" role="group" aria-label="Filters">
         <Select
           label="Server"
           inline
@@ -108,7 +108,22 @@ export function AuditPanel(): React.JSX.Element {
             Clear filters
           </Button>
         )}
-        <span className="audit__spacer" />
+      </div>
+      {entries.isError && (
+        <Banner tone="bad" title="Cannot read the audit log">
+          {entries.error.message}
+        </Banner>
+      )}
+      <div className="audit__status">
+        <p className="audit__count muted" aria-live="polite">
+          {entries.isPending ? (
+            <Spinner label="Reading the audit log…" />
+          ) : rows.length >= AUDIT_LIMIT ? (
+            `The newest ${AUDIT_LIMIT.toLocaleString()} lines${isFiltered(filter) ? ' that match' : ''}; narrow the filters to see older ones (export has them all).`
+          ) : (
+            `${plural(rows.length, 'line')}${isFiltered(filter) ? (rows.length === 1 ? ' matches the filters' : ' match the filters') : ''}`
+          )}
+        </p>
         <Button
           icon="import"
           onClick={() => exporting.mutate('jsonl')}
@@ -126,20 +141,6 @@ export function AuditPanel(): React.JSX.Element {
           Export CSV
         </Button>
       </div>
-      {entries.isError && (
-        <Banner tone="bad" title="Cannot read the audit log">
-          {entries.error.message}
-        </Banner>
-      )}
-      <p className="audit__count muted" aria-live="polite">
-        {entries.isPending ? (
-          <Spinner label="Reading the audit log…" />
-        ) : rows.length >= AUDIT_LIMIT ? (
-          `The newest ${AUDIT_LIMIT.toLocaleString()} lines${isFiltered(filter) ? ' that match' : ''}; narrow the filters to see older ones (export has them all).`
-        ) : (
-          `${plural(rows.length, 'line')}${isFiltered(filter) ? ' match the filters' : ''}`
-        )}
-      </p>
       <VirtualTable
         label="Audit log"
         rows={rows}
@@ -163,8 +164,8 @@ const COLUMNS: Column<AuditEntry>[] = [
   {
     id: 'at',
     header: 'Time',
-    width: '150px',
-    className: 'num',
+    width: '170px',
+    className: 'audit__time',
     cell: (entry) => <span title={entry.at}>{formatDateTime(Date.parse(entry.at))}</span>,
   },
   { id: 'user', header: 'User', width: '20%', cell: (entry) => <code>{entry.user}</code> },
