@@ -121,3 +121,68 @@ test('the form says what to fill in and checks nothing until it can', async ({ p
     'Checks you make appear here',
   )
 })
+
+test('a pasted list is checked as a batch: a count per class, filters, and one verdict opened', async ({
+  page,
+  launch,
+}) => {
+  await openAccess(page, launch)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  const stale = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
+  const links = [
+    `${demo.docs}/docs/hb-pto-policy`,
+    `${demo.docs}/docs/hb-remote-work-policy`,
+    stale.uri!,
+    `${demo.docs}/docs/en-deployments-runbook`,
+    `${demo.docs}/docs/en-api-versioning-checklist`,
+    `${demo.docs}/portal/hb-health-benefits-request`,
+    `${demo.docs}/throttled/it-printer-setup`,
+    `${demo.docs}/error/en-observability-runbook`,
+    'http://127.0.0.1:9/wiki/it-email-troubleshoot',
+    '\\\\fileserver\\legal\\retention.pdf',
+  ]
+  await page.getByRole('tab', { name: /^Check all/ }).click()
+  const box = page.getByLabel('Links to check, one per line')
+  await box.fill(links.join('\n'))
+  await box.press('ControlOrMeta+Enter')
+
+  const batch = page.getByRole('region', { name: /^Batch: Links pasted at / })
+  const verdicts = batch.getByRole('group', { name: 'Verdicts' })
+  const expected = {
+    opens: 2,
+    'link expired': 1,
+    forbidden: 1,
+    'not found': 1,
+    'login wall': 1,
+    'rate limited': 1,
+    'server error': 1,
+    unreachable: 1,
+    'not a web link': 1,
+  }
+  for (const [label, count] of Object.entries(expected)) {
+    await expect(verdicts.getByRole('button', { name: `${label} ${count}` })).toBeVisible()
+  }
+  const table = batch.getByRole('table', { name: 'Verdicts' })
+  await expect(table).toHaveAttribute('aria-rowcount', '11')
+  await screenshots(page, 'access-batch')
+
+  // A class narrows the table; a second class adds to it; words narrow further.
+  await verdicts.getByRole('button', { name: 'opens 2' }).click()
+  await expect(table).toHaveAttribute('aria-rowcount', '3')
+  await verdicts.getByRole('button', { name: 'login wall 1' }).click()
+  await expect(table).toHaveAttribute('aria-rowcount', '4')
+  await batch.getByLabel('Filter').fill('remote-work')
+  await expect(table).toHaveAttribute('aria-rowcount', '2')
+  await expect(batch.getByText('1 of 10 verdicts')).toBeVisible()
+  await batch.getByRole('button', { name: 'Clear filters' }).click()
+  await expect(table).toHaveAttribute('aria-rowcount', '11')
+
+  // One verdict opens in the card, where it can be checked again.
+  await table.getByRole('button', { name: `Show the verdict on ${stale.uri}` }).click()
+  await expect(page.getByRole('tab', { name: 'Check', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(card(page)).toContainText('link expired')
+  await expect(card(page)).toContainText(/The signed link expired \d+ days ago/)
+})

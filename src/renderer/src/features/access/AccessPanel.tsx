@@ -6,6 +6,7 @@ import { call } from '../../api'
 import { formatTime } from '../../lib/format'
 import { useAccessHandoff, useCheckAllHandoff, useUiStore } from '../../state/store'
 import { Badge, Banner, EmptyState, Select, TabPanel, Tabs } from '../../ui'
+import { BatchForm } from './BatchForm'
 import { CheckAllView } from './CheckAllView'
 import { CheckForm } from './CheckForm'
 import { CheckHistory } from './CheckHistory'
@@ -131,6 +132,7 @@ export function AccessPanel(): React.JSX.Element {
         />
       </TabPanel>
       <TabPanel idBase="access" id="batches" selected={view === 'batches'} className="access__tab">
+        <BatchForm onStarted={() => setBatchId(null)} />
         {currentBatch ? (
           <>
             {batches.length > 1 && (
@@ -150,8 +152,8 @@ export function AccessPanel(): React.JSX.Element {
           </>
         ) : (
           <EmptyState icon="layers" title="No batch yet">
-            “Check all citations” on a search result checks every citation at once; the verdicts
-            appear here with a count per class.
+            Paste links above, or use “Check all citations” on a search result: every citation is
+            checked at once and the verdicts appear here with a count per class.
           </EmptyState>
         )}
       </TabPanel>

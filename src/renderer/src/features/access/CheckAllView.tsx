@@ -160,7 +160,7 @@ function batchColumns(onShow: CheckAllViewProps['onShow']): Column<Row>[] {
     {
       id: 'verdict',
       header: 'Verdict',
-      width: '120px',
+      width: '136px',
       cell: ({ check }) => (
         <Badge tone={VERDICTS[check.verdict].tone} dot>
           {VERDICTS[check.verdict].label}
@@ -186,7 +186,7 @@ function batchColumns(onShow: CheckAllViewProps['onShow']): Column<Row>[] {
     {
       id: 'show',
       header: <span className="visually-hidden">Actions</span>,
-      width: '70px',
+      width: '76px',
       className: 'actions',
       cell: ({ check, target }) => (
         <Button

@@ -5,6 +5,7 @@ import {
   draftFromTarget,
   EMPTY_DRAFT,
   filterChecks,
+  linksFromText,
   targetFromDraft,
   targetParts,
   verdictCounts,
@@ -91,5 +92,23 @@ describe('a batch of verdicts', () => {
     expect(filterChecks(rows, new Set(), 'PORTAL')).toEqual([rows[3]])
     expect(filterChecks(rows, new Set(['ok']), 'a#0')).toEqual([rows[0]])
     expect(filterChecks(rows, new Set(['expired']), 'portal')).toEqual([])
+  })
+})
+
+describe('pasted links', () => {
+  it('become one target per distinct non-blank line', () => {
+    expect(linksFromText(' https://a/1 \n\nhttps://b/2\r\nhttps://a/1\n')).toEqual({
+      ok: true,
+      targets: [{ url: 'https://a/1' }, { url: 'https://b/2' }],
+    })
+  })
+
+  it('are refused when there are none, or more than a batch takes', () => {
+    expect(linksFromText('  \n ')).toMatchObject({ ok: false })
+    const many = Array.from({ length: 1001 }, (_, i) => `https://a/${i}`).join('\n')
+    expect(linksFromText(many)).toEqual({
+      ok: false,
+      error: '1001 links: a batch checks at most 1000; split the list.',
+    })
   })
 })

@@ -118,3 +118,24 @@ export function filterChecks<T extends { check: AccessCheck }>(
           .some((field) => field!.toLowerCase().includes(needle))),
   )
 }
+
+/** Most targets one batch may carry (the `access:check-all` limit). */
+export const MAX_BATCH = 1000
+
+/**
+ * Links pasted one per line (blank lines and repeats dropped), as batch targets; says why
+ * when there are none or too many.
+ */
+export function linksFromText(
+  text: string,
+): { ok: true; targets: { url: string }[] } | { ok: false; error: string } {
+  const links = [...new Set(text.split(/\r?\n/).map((line) => line.trim()))].filter(Boolean)
+  if (links.length === 0) return { ok: false, error: 'Paste at least one link, one per line.' }
+  if (links.length > MAX_BATCH) {
+    return {
+      ok: false,
+      error: `${links.length} links: a batch checks at most ${MAX_BATCH}; split the list.`,
+    }
+  }
+  return { ok: true, targets: links.map((url) => ({ url })) }
+}
