@@ -1,20 +1,12 @@
 import type { Page } from '@playwright/test'
-import { expect, invoke, screenshots, test } from './console'
-import { findHit, saveDemoProfiles, startRagSearch, type RagSearchDemo } from './demo-servers'
-
-let demo: RagSearchDemo
-
-test.beforeAll(async () => {
-  demo = await startRagSearch()
-})
-
-test.afterAll(async () => {
-  await demo?.process.stop()
-})
+import { invoke, screenshots } from './console'
+import { expect, findHit, saveDemoProfiles, test, type RagSearchDemo } from './demo-servers'
 
 const SERVER = 'knowledgeSearch'
 
-async function openAccess(page: Page, launch: Parameters<Parameters<typeof test>[2]>[0]['launch']) {
+type Launch = Parameters<Parameters<typeof test>[2]>[0]['launch']
+
+async function openAccess(page: Page, launch: Launch, demo: RagSearchDemo) {
   const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
   await page.goto(host.url)
   await saveDemoProfiles(page)
@@ -30,8 +22,9 @@ const card = (page: Page) => page.getByRole('region', { name: 'Verdict' })
 test('an expired link: refused for the wrong user, refreshed and opening for the right one', async ({
   page,
   launch,
+  ragSearch: demo,
 }) => {
-  const form = await openAccess(page, launch)
+  const form = await openAccess(page, launch, demo)
   // The stale link as carol's search returned it (signed for her, expired in 2024).
   await invoke(page, 'profiles:activate', { id: 'carol' })
   const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
@@ -78,8 +71,9 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
 test('a link behind a login wall, a moved document, and the cache against "check again"', async ({
   page,
   launch,
+  ragSearch: demo,
 }) => {
-  const form = await openAccess(page, launch)
+  const form = await openAccess(page, launch, demo)
   const link = form.getByLabel('Link')
 
   await link.fill(`${demo.docs}/portal/hb-health-benefits-request`)
@@ -109,8 +103,12 @@ test('a link behind a login wall, a moved document, and the cache against "check
   await screenshots(page, 'access-not-found')
 })
 
-test('the form says what to fill in and checks nothing until it can', async ({ page, launch }) => {
-  const form = await openAccess(page, launch)
+test('the form says what to fill in and checks nothing until it can', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const form = await openAccess(page, launch, demo)
   await form.getByRole('button', { name: 'Check' }).click()
   await expect(form).toContainText('Paste a link, or pick a server and enter a segment id.')
   await form.getByLabel('Segment id').fill('hb-pto-policy#0')
@@ -125,8 +123,9 @@ test('the form says what to fill in and checks nothing until it can', async ({ p
 test('a pasted list is checked as a batch: a count per class, filters, and one verdict opened', async ({
   page,
   launch,
+  ragSearch: demo,
 }) => {
-  await openAccess(page, launch)
+  await openAccess(page, launch, demo)
   await invoke(page, 'profiles:activate', { id: 'carol' })
   const stale = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
   const links = [

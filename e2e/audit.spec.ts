@@ -1,17 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
-import { expect, invoke, screenshots, test } from './console'
-import { findHit, saveDemoProfiles, startRagSearch, type RagSearchDemo } from './demo-servers'
-
-let demo: RagSearchDemo
-
-test.beforeAll(async () => {
-  demo = await startRagSearch()
-})
-
-test.afterAll(async () => {
-  await demo?.process.stop()
-})
+import { invoke, screenshots } from './console'
+import { expect, findHit, saveDemoProfiles, test } from './demo-servers'
 
 const SERVER = 'knowledgeSearch'
 
@@ -36,6 +26,7 @@ async function download(page: Page, button: string): Promise<{ name: string; tex
 test('searches and checks land in the audit log, live, filterable, and export without secrets', async ({
   page,
   launch,
+  ragSearch: demo,
 }) => {
   const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
   await page.goto(host.url)
@@ -116,7 +107,7 @@ test('searches and checks land in the audit log, live, filterable, and export wi
   await screenshots(page, 'audit-filtered')
 })
 
-test('many lines scroll in a virtualized table', async ({ page, launch }) => {
+test('many lines scroll in a virtualized table', async ({ page, launch, ragSearch: demo }) => {
   const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
   await page.goto(host.url)
   const searches = Array.from({ length: 60 }, (_, i) =>

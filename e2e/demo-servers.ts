@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { DEMO_USERS } from '../src/demo/access'
 import { OWN_DOC_HOST, startDemo, type DemoProcess } from '../src/demo/testing'
-import { invoke, type Entry } from './console'
+import { invoke, test as consoleTest, type Entry } from './console'
 
 /** A rag-search demo server with its own document host, and the key it accepts. */
 export interface RagSearchDemo {
@@ -71,3 +71,20 @@ export async function findHit(
   if (!hit) throw new Error(`no hit with ${uriPart} for "${query}" on ${server}`)
   return hit
 }
+
+/**
+ * The console fixtures plus `ragSearch`: one rag-search demo server per worker (started on
+ * first use, stopped when the worker ends), shared by the specs that ask for it.
+ */
+export const test = consoleTest.extend<object, { ragSearch: RagSearchDemo }>({
+  ragSearch: [
+    async ({}, use) => {
+      const demo = await startRagSearch()
+      await use(demo)
+      await demo.process.stop()
+    },
+    { scope: 'worker' },
+  ],
+})
+
+export { expect } from './console'

@@ -1,10 +1,9 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
-import type { AuditEntry } from '../../../../shared/model/operations'
 import { call } from '../../api'
-import { formatDateTime, plural } from '../../lib/format'
+import { plural } from '../../lib/format'
 import { useNoticePosted } from '../../state/store'
-import { Badge, Banner, Button, Select, Spinner, VirtualTable, type Column } from '../../ui'
+import { Banner, Button, Spinner, VirtualTable } from '../../ui'
 import {
   AUDIT_LIMIT,
   auditFacets,
@@ -12,11 +11,11 @@ import {
   auditRowKeys,
   isFiltered,
   NO_FILTER,
-  PERIODS,
   type AuditFilterState,
-  type Period,
 } from './audit-filter'
 import { downloadText } from './download'
+import { AUDIT_COLUMNS } from './audit-columns'
+import { AuditFilters } from './AuditFilters'
 import { auditQueries } from './queries'
 import './AuditPanel.css'
 
@@ -41,14 +40,6 @@ export function AuditPanel(): React.JSX.Element {
     onError: (error) => notify({ tone: 'bad', message: `Could not export: ${error.message}` }),
   })
 
-  const set = <K extends keyof AuditFilterState>(key: K, value: AuditFilterState[K]): void =>
-    setFilter({ ...filter, [key]: value })
-  const any = (label: string, values: string[], current: string) => [
-    { value: '', label },
-    ...values.map((value) => ({ value, label: value })),
-    // Keep a chosen value listed even if it has rotated out of the newest lines.
-    ...(current && !values.includes(current) ? [{ value: current, label: current }] : []),
-  ]
   const rows = useMemo(() => entries.data ?? [], [entries.data])
   const keys = useMemo(() => auditRowKeys(rows), [rows])
 
@@ -60,55 +51,7 @@ export function AuditPanel(): React.JSX.Element {
           Every call to a server, newest first. Lines hold no query text and no secrets.
         </p>
       </div>
-      <div className="audit__toolbar" role="group" aria-label="Filters">
-        <Select
-          label="Server"
-          inline
-          value={filter.server}
-          options={any('All servers', facets.servers, filter.server)}
-          onChange={(value) => set('server', value)}
-        />
-        <Select
-          label="User"
-          inline
-          value={filter.user}
-          options={any('All users', facets.users, filter.user)}
-          onChange={(value) => set('user', value)}
-        />
-        <Select
-          label="Operation"
-          inline
-          value={filter.operation}
-          options={any('All operations', facets.operations, filter.operation)}
-          onChange={(value) => set('operation', value)}
-        />
-        <Select
-          label="Outcome"
-          inline
-          value={filter.outcome}
-          options={[
-            { value: '', label: 'Any outcome' },
-            { value: 'ok', label: 'ok' },
-            { value: 'error', label: 'error' },
-          ]}
-          onChange={(value) => set('outcome', value)}
-        />
-        <Select
-          label="Time"
-          inline
-          value={filter.period}
-          options={(Object.keys(PERIODS) as Period[]).map((value) => ({
-            value,
-            label: PERIODS[value].label,
-          }))}
-          onChange={(value) => set('period', value)}
-        />
-        {isFiltered(filter) && (
-          <Button variant="ghost" icon="close" onClick={() => setFilter(NO_FILTER)}>
-            Clear filters
-          </Button>
-        )}
-      </div>
+      <AuditFilters filter={filter} onChange={setFilter} facets={facets} />
       {entries.isError && (
         <Banner tone="bad" title="Cannot read the audit log">
           {entries.error.message}
@@ -144,7 +87,7 @@ export function AuditPanel(): React.JSX.Element {
       <VirtualTable
         label="Audit log"
         rows={rows}
-        columns={COLUMNS}
+        columns={AUDIT_COLUMNS}
         rowKey={(entry) => keys.get(entry) ?? entry.at}
         rowLabel={(entry) =>
           `${entry.operation} on ${entry.server} by ${entry.user}: ${entry.outcome}`
@@ -159,60 +102,3 @@ export function AuditPanel(): React.JSX.Element {
     </div>
   )
 }
-
-const COLUMNS: Column<AuditEntry>[] = [
-  {
-    id: 'at',
-    header: 'Time',
-    width: '170px',
-    className: 'audit__time',
-    cell: (entry) => <span title={entry.at}>{formatDateTime(Date.parse(entry.at))}</span>,
-  },
-  { id: 'user', header: 'User', width: '20%', cell: (entry) => <code>{entry.user}</code> },
-  { id: 'server', header: 'Server', width: '16%', cell: (entry) => <code>{entry.server}</code> },
-  {
-    id: 'operation',
-    header: 'Operation',
-    cell: (entry) => (
-      <>
-        {entry.operation}
-        {entry.tool && <span className="muted"> · {entry.tool}</span>}
-        {entry.sources && entry.sources.length > 0 && (
-          <span className="muted" title={entry.sources.join(', ')}>
-            {' '}
-            ({entry.sources.join(', ')})
-          </span>
-        )}
-      </>
-    ),
-  },
-  {
-    id: 'outcome',
-    header: 'Outcome',
-    width: '150px',
-    cell: (entry) =>
-      entry.outcome === 'ok' ? (
-        <Badge tone="ok" dot>
-          ok
-        </Badge>
-      ) : (
-        <Badge tone="bad" dot title={entry.errorCode}>
-          {entry.errorCode ? `error: ${entry.errorCode}` : 'error'}
-        </Badge>
-      ),
-  },
-  {
-    id: 'results',
-    header: 'Results',
-    width: '72px',
-    className: 'num',
-    cell: (entry) => entry.resultCount ?? '',
-  },
-  {
-    id: 'latency',
-    header: 'Latency',
-    width: '84px',
-    className: 'num',
-    cell: (entry) => `${entry.latencyMs} ms`,
-  },
-]

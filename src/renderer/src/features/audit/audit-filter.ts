@@ -52,12 +52,15 @@ export function isFiltered(state: AuditFilterState): boolean {
   )
 }
 
-/** The distinct values of each filterable column, sorted, for the filter menus. */
-export function auditFacets(entries: readonly AuditEntry[]): {
+/** The values each filterable column holds in the log. */
+export interface AuditFacets {
   servers: string[]
   users: string[]
   operations: string[]
-} {
+}
+
+/** The distinct values of each filterable column, sorted, for the filter menus. */
+export function auditFacets(entries: readonly AuditEntry[]): AuditFacets {
   const servers = new Set<string>()
   const users = new Set<string>()
   const operations = new Set<string>()
