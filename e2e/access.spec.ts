@@ -146,7 +146,7 @@ test('a pasted list is checked as a batch: a count per class, filters, and one v
   await box.press('ControlOrMeta+Enter')
 
   const batch = page.getByRole('region', { name: /^Batch: Links pasted at / })
-  const verdicts = batch.getByRole('group', { name: 'Verdicts' })
+  const verdicts = batch.getByRole('group', { name: 'Verdict classes' })
   const expected = {
     opens: 2,
     'link expired': 1,

@@ -68,7 +68,7 @@ export function CheckAllView({ batch, onShow }: CheckAllViewProps): React.JSX.El
         </Banner>
       )}
       <div className="access-batch__filters">
-        <div role="group" aria-label="Verdicts" className="access-batch__counts">
+        <div role="group" aria-label="Verdict classes" className="access-batch__counts">
           {counts.map(({ verdict, count }) => (
             <Button
               key={verdict}

@@ -1,7 +1,7 @@
 import type { AccessCheck, LinkHop } from '../../../../shared/model/rag'
 import { formatAgo, formatTime } from '../../lib/format'
 import { Badge, Button, CopyButton, type Tone } from '../../ui'
-import { describeTarget, VERDICTS } from './verdicts'
+import { describeTarget, sentence, VERDICTS } from './verdicts'
 
 export interface VerdictCardProps {
   check: AccessCheck
@@ -169,12 +169,4 @@ function HopChain({ hops }: { hops: readonly LinkHop[] }): React.JSX.Element | n
       ))}
     </ol>
   )
-}
-
-/** The explanation as a sentence: capital first letter, full stop. */
-export function sentence(text: string): string {
-  const trimmed = text.trim()
-  if (!trimmed) return trimmed
-  const first = trimmed.charAt(0).toUpperCase() + trimmed.slice(1)
-  return /[.!?]$/.test(first) ? first : `${first}.`
 }

@@ -6,6 +6,7 @@ import {
   EMPTY_DRAFT,
   filterChecks,
   linksFromText,
+  sentence,
   targetFromDraft,
   targetParts,
   verdictCounts,
@@ -110,5 +111,12 @@ describe('pasted links', () => {
       ok: false,
       error: '1001 links: a batch checks at most 1000; split the list.',
     })
+  })
+})
+
+describe('explanations', () => {
+  it('read as sentences: a capital first and a full stop last', () => {
+    expect(sentence('the link opens (HTTP 200, 4 ms)')).toBe('The link opens (HTTP 200, 4 ms).')
+    expect(sentence('Already one.')).toBe('Already one.')
   })
 })

@@ -139,3 +139,11 @@ export function linksFromText(
   }
   return { ok: true, targets: links.map((url) => ({ url })) }
 }
+
+/** The explanation as a sentence: capital first letter, full stop. */
+export function sentence(text: string): string {
+  const trimmed = text.trim()
+  if (!trimmed) return trimmed
+  const first = trimmed.charAt(0).toUpperCase() + trimmed.slice(1)
+  return /[.!?]$/.test(first) ? first : `${first}.`
+}

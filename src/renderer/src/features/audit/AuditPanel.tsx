@@ -16,8 +16,11 @@ import {
 import { downloadText } from './download'
 import { AUDIT_COLUMNS } from './audit-columns'
 import { AuditFilters } from './AuditFilters'
-import { auditQueries } from './queries'
+import { AUDIT_POLL_MS, auditQueries } from './queries'
 import './AuditPanel.css'
+
+/** How often the filter menus look for new servers, users and operations while filtering. */
+const FACETS_POLL_MS = 10_000
 
 /**
  * The audit log: every tool call the console made (who, which server, what, outcome, how
@@ -26,8 +29,12 @@ import './AuditPanel.css'
 export function AuditPanel(): React.JSX.Element {
   const [filter, setFilter] = useState<AuditFilterState>(NO_FILTER)
   const entries = useQuery({ ...auditQueries.list(filter), placeholderData: keepPreviousData })
-  // The menus offer every value in the log, not only those left after filtering.
-  const everything = useQuery(auditQueries.list(NO_FILTER))
+  // The menus offer every value in the log, not only those left after filtering. Unfiltered
+  // it is the table's own query; while filtering it need not be as live.
+  const everything = useQuery({
+    ...auditQueries.list(NO_FILTER),
+    refetchInterval: isFiltered(filter) ? FACETS_POLL_MS : AUDIT_POLL_MS,
+  })
   const facets = useMemo(() => auditFacets(everything.data ?? []), [everything.data])
   const notify = useNoticePosted()
   const exporting = useMutation({
