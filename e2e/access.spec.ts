@@ -115,6 +115,7 @@ test('the form says what to fill in and checks nothing until it can', async ({
   await form.getByLabel('Segment id').press('Enter')
   await expect(form.getByLabel('Server')).toHaveAttribute('aria-invalid', 'true')
   await expect(form).toContainText('Pick the server this segment id comes from.')
+  await screenshots(page, 'access-form-errors')
   await expect(page.getByRole('table', { name: 'Checks in this session' })).toContainText(
     'Checks you make appear here',
   )

@@ -67,7 +67,7 @@ export function CheckForm({
         label="Link"
         mono
         type="url"
-        placeholder="https://docs.example.com/… (paste the citation's link)"
+        placeholder="https://… (the link the user clicked)"
         value={draft.url}
         onChange={(event) => edit('url', event.target.value)}
         error={errors.url ?? errors.form}
