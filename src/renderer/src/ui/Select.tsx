@@ -16,6 +16,8 @@ export interface SelectProps<V extends string> extends Omit<
   options: readonly SelectOption<V>[]
   onChange: (value: V) => void
   hint?: React.ReactNode
+  /** What is wrong with the choice; marks the select invalid. */
+  error?: React.ReactNode
   inline?: boolean
   fieldClassName?: string
 }
@@ -27,13 +29,14 @@ export function Select<V extends string>({
   options,
   onChange,
   hint,
+  error,
   inline,
   className,
   fieldClassName,
   ...select
 }: SelectProps<V>): React.JSX.Element {
   return (
-    <Field label={label} hint={hint} inline={inline} className={fieldClassName}>
+    <Field label={label} hint={hint} error={error} inline={inline} className={fieldClassName}>
       {(control) => (
         <select
           className={cx('ui-select', className)}

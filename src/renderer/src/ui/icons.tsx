@@ -34,6 +34,8 @@ const PATHS = {
   diff: 'M4.5 2v6M1.5 5h6M1.5 12.5h6M11.5 2.5v11M9 11l2.5 2.5L14 11',
   import: 'M8 2.5v8M4.5 7 8 10.5 11.5 7M2.5 13.5h11',
   history: 'M2.5 8a5.5 5.5 0 1 0 1.6-3.9M2 2.5V5h2.5M8 5v3.2l2 1.3',
+  copy: 'M5.5 5.5h8v8h-8zM10.5 5.5v-3h-8v8h3',
+  link: 'M6.5 9.5l3-3M7 4.5l1.2-1.2a2.8 2.8 0 0 1 4 4L11 8.5M9 11.5l-1.2 1.2a2.8 2.8 0 0 1-4-4L5 7.5',
 } as const
 
 export type IconName = keyof typeof PATHS

@@ -1,25 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { call } from '../../api'
-import { useNoticePosted } from '../../state/store'
 import { IconButton, Select } from '../../ui'
 import { ProfileDialog } from './ProfileDialog'
 import { describeProfile } from './profile-form'
-import { profileKeys, profileQueries } from './queries'
+import { profileQueries } from './queries'
+import { useActivateProfile } from './use-activate-profile'
 import './ProfileSwitcher.css'
 
 /** "View as": the acting user every operation runs as, and a way to manage profiles. */
 export function ProfileSwitcher(): React.JSX.Element {
   const profiles = useQuery(profileQueries.list())
-  const queryClient = useQueryClient()
-  const notify = useNoticePosted()
   const [managing, setManaging] = useState(false)
-  const activate = useMutation({
-    mutationFn: (id: string) => call('profiles:activate', { id }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.all }),
-    onError: (error) =>
-      notify({ tone: 'bad', message: `Could not switch the acting user: ${error.message}` }),
-  })
+  const activate = useActivateProfile()
 
   if (profiles.isError) {
     return (

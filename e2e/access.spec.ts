@@ -1,0 +1,188 @@
+import type { Page } from '@playwright/test'
+import { invoke, screenshots } from './console'
+import { expect, findHit, saveDemoProfiles, test, type RagSearchDemo } from './demo-servers'
+
+const SERVER = 'knowledgeSearch'
+
+type Launch = Parameters<Parameters<typeof test>[2]>[0]['launch']
+
+async function openAccess(page: Page, launch: Launch, demo: RagSearchDemo) {
+  const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
+  await page.goto(host.url)
+  await saveDemoProfiles(page)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Access' })
+    .click()
+  return page.getByRole('form', { name: 'Check access' })
+}
+
+const card = (page: Page) => page.getByRole('region', { name: 'Verdict' })
+
+test('an expired link: refused for the wrong user, refreshed and opening for the right one', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const form = await openAccess(page, launch, demo)
+  // The stale link as carol's search returned it (signed for her, expired in 2024).
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
+
+  await form.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
+  await expect(form.getByLabel('Check as')).toHaveValue('alice')
+  await form.getByLabel('Link').fill(hit.uri!)
+  await form.getByLabel('Server').selectOption(SERVER)
+  await form.getByLabel('Segment id').fill(hit.id)
+  await form.getByLabel('Segment id').press('Enter')
+
+  await expect(card(page)).toContainText('forbidden')
+  await expect(card(page)).toContainText('alice@example.com')
+  await expect(card(page)).toContainText(/Has access\s*no/)
+  await expect(card(page).getByText('Refreshed URL')).toHaveCount(0)
+  await screenshots(page, 'access-wrong-user')
+
+  await form.getByLabel('Check as').selectOption({ label: 'Carol Mendes (legal, admin)' })
+  await expect(form.getByLabel('Check as')).toHaveValue('carol')
+  await form.getByRole('button', { name: 'Check' }).click()
+
+  await expect(card(page)).toContainText('opens')
+  await expect(card(page)).toContainText('carol@example.com')
+  await expect(card(page)).toContainText(
+    /The signed link expired \d+ days ago; the server issued a fresh one that works/,
+  )
+  const refreshed = card(page).locator('dt:text-is("Refreshed URL") + dd code')
+  await expect(refreshed).toHaveText(new RegExp(`^${demo.docs}/docs/lg-msa-clauses\\?u=carol`))
+  expect(await refreshed.textContent()).not.toBe(hit.uri)
+  await expect(card(page).getByRole('button', { name: 'Copy refreshed URL' })).toBeVisible()
+  const chain = card(page).getByRole('list', { name: 'HTTP chain' })
+  await expect(chain.getByRole('listitem')).toHaveCount(1)
+  await expect(chain).toContainText('200')
+
+  // Both checks are in this session's history, newest first; the older one shows again.
+  const history = page.getByRole('table', { name: 'Checks in this session' })
+  await expect(history.getByRole('row')).toHaveCount(3)
+  await expect(history.getByRole('row').nth(1)).toContainText('carol@example.com')
+  await screenshots(page, 'access-right-user')
+  await history.getByRole('button', { name: /as alice@example.com/ }).click()
+  await expect(card(page)).toContainText('forbidden')
+})
+
+test('a link behind a login wall, a moved document, and the cache against "check again"', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const form = await openAccess(page, launch, demo)
+  const link = form.getByLabel('Link')
+
+  await link.fill(`${demo.docs}/portal/hb-health-benefits-request`)
+  await link.press('Enter')
+  await expect(card(page)).toContainText('login wall')
+  const chain = card(page).getByRole('list', { name: 'HTTP chain' })
+  await expect(chain.getByRole('listitem')).toHaveCount(2)
+  await expect(chain.getByRole('listitem').nth(0)).toContainText('302')
+  await expect(chain.getByRole('listitem').nth(1)).toContainText('200')
+  await expect(chain.getByRole('listitem').nth(1)).toContainText('/login')
+  await screenshots(page, 'access-login-wall')
+
+  await link.fill(`${demo.docs}/docs/en-api-versioning-checklist`)
+  await link.press('Enter')
+  await expect(card(page)).toContainText('not found')
+  await expect(card(page)).toContainText('fresh')
+  await expect(card(page)).toContainText('HTTP 404')
+
+  // The same check again within 5 minutes comes from the cache; "check again" asks anew.
+  await link.press('Enter')
+  await expect(card(page).getByText('cached', { exact: true })).toBeVisible()
+  await expect(card(page)).toContainText(/checked just now/)
+  await card(page).getByRole('button', { name: 'Check again' }).click()
+  await expect(card(page).getByText('fresh', { exact: true })).toBeVisible()
+  const history = page.getByRole('table', { name: 'Checks in this session' })
+  await expect(history.getByRole('row')).toHaveCount(5)
+  await screenshots(page, 'access-not-found')
+})
+
+test('the form says what to fill in and checks nothing until it can', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const form = await openAccess(page, launch, demo)
+  await form.getByRole('button', { name: 'Check' }).click()
+  await expect(form).toContainText('Paste a link, or pick a server and enter a segment id.')
+  await form.getByLabel('Segment id').fill('hb-pto-policy#0')
+  await form.getByLabel('Segment id').press('Enter')
+  await expect(form.getByLabel('Server')).toHaveAttribute('aria-invalid', 'true')
+  await expect(form).toContainText('Pick the server this segment id comes from.')
+  await screenshots(page, 'access-form-errors')
+  await expect(page.getByRole('table', { name: 'Checks in this session' })).toContainText(
+    'Checks you make appear here',
+  )
+})
+
+test('a pasted list is checked as a batch: a count per class, filters, and one verdict opened', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  await openAccess(page, launch, demo)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  const stale = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
+  const links = [
+    `${demo.docs}/docs/hb-pto-policy`,
+    `${demo.docs}/docs/hb-remote-work-policy`,
+    stale.uri!,
+    `${demo.docs}/docs/en-deployments-runbook`,
+    `${demo.docs}/docs/en-api-versioning-checklist`,
+    `${demo.docs}/portal/hb-health-benefits-request`,
+    `${demo.docs}/throttled/it-printer-setup`,
+    `${demo.docs}/error/en-observability-runbook`,
+    'http://127.0.0.1:9/wiki/it-email-troubleshoot',
+    '\\\\fileserver\\legal\\retention.pdf',
+  ]
+  await page.getByRole('tab', { name: /^Check all/ }).click()
+  const box = page.getByLabel('Links to check, one per line')
+  await box.fill(links.join('\n'))
+  await box.press('ControlOrMeta+Enter')
+
+  const batch = page.getByRole('region', { name: /^Batch: Links pasted at / })
+  const verdicts = batch.getByRole('group', { name: 'Verdict classes' })
+  const expected = {
+    opens: 2,
+    'link expired': 1,
+    forbidden: 1,
+    'not found': 1,
+    'login wall': 1,
+    'rate limited': 1,
+    'server error': 1,
+    unreachable: 1,
+    'not a web link': 1,
+  }
+  for (const [label, count] of Object.entries(expected)) {
+    await expect(verdicts.getByRole('button', { name: `${label} ${count}` })).toBeVisible()
+  }
+  const table = batch.getByRole('table', { name: 'Verdicts' })
+  await expect(table).toHaveAttribute('aria-rowcount', '11')
+  await screenshots(page, 'access-batch')
+
+  // A class narrows the table; a second class adds to it; words narrow further.
+  await verdicts.getByRole('button', { name: 'opens 2' }).click()
+  await expect(table).toHaveAttribute('aria-rowcount', '3')
+  await verdicts.getByRole('button', { name: 'login wall 1' }).click()
+  await expect(table).toHaveAttribute('aria-rowcount', '4')
+  await batch.getByLabel('Filter').fill('remote-work')
+  await expect(table).toHaveAttribute('aria-rowcount', '2')
+  await expect(batch.getByText('1 of 10 verdicts')).toBeVisible()
+  await batch.getByRole('button', { name: 'Clear filters' }).click()
+  await expect(table).toHaveAttribute('aria-rowcount', '11')
+
+  // One verdict opens in the card, where it can be checked again.
+  await table.getByRole('button', { name: `Show the verdict on ${stale.uri}` }).click()
+  await expect(page.getByRole('tab', { name: 'Check', exact: true })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  )
+  await expect(card(page)).toContainText('link expired')
+  await expect(card(page)).toContainText(/The signed link expired \d+ days ago/)
+})

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs'
+import type { Page } from '@playwright/test'
+import { invoke, screenshots } from './console'
+import { expect, findHit, saveDemoProfiles, test } from './demo-servers'
+
+const SERVER = 'knowledgeSearch'
+
+const nav = (page: Page, panel: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
+
+const auditRows = (page: Page) =>
+  page
+    .getByRole('table', { name: 'Audit log' })
+    .getByRole('row')
+    .filter({ hasNot: page.getByRole('columnheader') })
+
+/** Saves a download and returns its text. */
+async function download(page: Page, button: string): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ])
+  return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') }
+}
+
+test('searches and checks land in the audit log, live, filterable, and export without secrets', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
+  await page.goto(host.url)
+  await saveDemoProfiles(page)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
+
+  // A check through the Access panel, as bob.
+  await nav(page, 'Access')
+  const form = page.getByRole('form', { name: 'Check access' })
+  await form.getByLabel('Check as').selectOption('bob')
+  await expect(form.getByLabel('Check as')).toHaveValue('bob')
+  await form.getByLabel('Server').selectOption(SERVER)
+  await form.getByLabel('Segment id').fill('hb-pto-policy#0')
+  await form.getByLabel('Segment id').press('Enter')
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('bob@example.com')
+
+  await nav(page, 'Audit')
+  const rows = auditRows(page)
+  await expect(
+    page.getByRole('row', { name: `search on ${SERVER} by carol@example.com: ok` }),
+  ).toBeVisible()
+  await expect(
+    page.getByRole('row', { name: `verify on ${SERVER} by bob@example.com: ok` }),
+  ).toBeVisible()
+  const before = await rows.count()
+
+  // Live: a search made while the panel is open appears without touching it.
+  await invoke(page, 'search:run', {
+    searchId: 'live',
+    query: 'paid time off',
+    selection: { [SERVER]: [] },
+  })
+  await expect(rows).toHaveCount(before + 1)
+  await expect(rows.first()).toHaveAccessibleName(`search on ${SERVER} by bob@example.com: ok`)
+  await screenshots(page, 'audit')
+
+  // Filters narrow the table (and the export).
+  await page.getByLabel('Operation').selectOption('verify')
+  await expect(rows).toHaveCount(1)
+  await expect(page.getByText('1 line matches the filters')).toBeVisible()
+  await page.getByLabel('Operation').selectOption('')
+  await page.getByLabel('User').selectOption('carol@example.com')
+  await expect(rows).toHaveCount(before - 1)
+  await page.getByLabel('Outcome').selectOption('error')
+  await expect(page.getByText('No line matches the filters.')).toBeVisible()
+  await page.getByRole('button', { name: 'Clear filters' }).click()
+  await expect(rows).toHaveCount(before + 1)
+
+  const jsonl = await download(page, 'Export JSONL')
+  expect(jsonl.name).toMatch(/^rag-console-audit-.*\.jsonl$/)
+  const lines = jsonl.text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+  expect(lines).toHaveLength(before + 1)
+  expect(lines).toContainEqual(
+    expect.objectContaining({
+      operation: 'verify',
+      user: 'bob@example.com',
+      server: SERVER,
+      outcome: 'ok',
+    }),
+  )
+  expect(jsonl.text).not.toContain(demo.key)
+
+  await page.getByLabel('Operation').selectOption('search')
+  await expect(rows).toHaveCount(before)
+  const csv = await download(page, 'Export CSV')
+  expect(csv.name).toMatch(/\.csv$/)
+  const [header, ...records] = csv.text.trim().split('\n')
+  expect(header).toBe(
+    'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount',
+  )
+  expect(records).toHaveLength(before)
+  expect(records.every((record) => record.includes(',search,'))).toBe(true)
+  expect(csv.text).not.toContain(demo.key)
+  await screenshots(page, 'audit-filtered')
+})
+
+test('many lines scroll in a virtualized table', async ({ page, launch, ragSearch: demo }) => {
+  const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
+  await page.goto(host.url)
+  const searches = Array.from({ length: 60 }, (_, i) =>
+    invoke(page, 'search:run', {
+      searchId: `many-${i}`,
+      query: `policy ${i}`,
+      selection: { [SERVER]: [] },
+    }),
+  )
+  await Promise.all(searches)
+  await nav(page, 'Audit')
+  const table = page.getByRole('table', { name: 'Audit log' })
+  await expect(table).toHaveAttribute('aria-rowcount', '61')
+  // Only the rows in view (and a margin) are in the page.
+  const rendered = await table.getByRole('row').count()
+  expect(rendered).toBeLessThan(61)
+  await page.getByRole('group', { name: 'Audit log, scrollable' }).evaluate((box) => {
+    box.scrollTop = box.scrollHeight
+  })
+  await expect(table.locator('tr[aria-rowindex="61"]')).toBeVisible()
+})

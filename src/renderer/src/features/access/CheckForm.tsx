@@ -1,0 +1,120 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { describeProfile } from '../profiles/profile-form'
+import { profileQueries } from '../profiles/queries'
+import { useActivateProfile } from '../profiles/use-activate-profile'
+import { Button, Kbd, Select, TextField } from '../../ui'
+import { accessQueries } from './queries'
+import { targetFromDraft, type DraftErrors, type TargetDraft } from './verdicts'
+import type { AccessTargetInput } from '../../../../shared/ipc/rag'
+
+export interface CheckFormProps {
+  draft: TargetDraft
+  onDraftChange: (draft: TargetDraft) => void
+  onCheck: (target: AccessTargetInput) => void
+  busy: boolean
+}
+
+/**
+ * What to check and as whom: a link, or a server and segment id (or both, as a hit carries
+ * them), and the acting user. Enter in any field checks.
+ */
+export function CheckForm({
+  draft,
+  onDraftChange,
+  onCheck,
+  busy,
+}: CheckFormProps): React.JSX.Element {
+  const servers = useQuery(accessQueries.servers())
+  const profiles = useQuery(profileQueries.list())
+  const activate = useActivateProfile()
+  const [errors, setErrors] = useState<DraftErrors>({})
+
+  const edit = (field: keyof TargetDraft, value: string): void => {
+    onDraftChange({ ...draft, [field]: value })
+    if (errors[field] || errors.form) setErrors({})
+  }
+  const serverOptions = [
+    { value: '', label: '— none (link only) —' },
+    ...(servers.data ?? [])
+      .filter((s) => s.visible)
+      .map((s) => ({
+        value: s.id,
+        label: s.dialect.id ? `${s.id} (${s.dialect.id})` : s.id,
+      })),
+  ]
+  // A server named by a handoff but missing from the list (hidden, or removed) stays selectable.
+  if (draft.server && !serverOptions.some((o) => o.value === draft.server)) {
+    serverOptions.push({ value: draft.server, label: `${draft.server} (not in the registry)` })
+  }
+  const state = profiles.data
+  const active = state?.profiles.find((p) => p.id === state.activeId)
+
+  return (
+    <form
+      className="access-form"
+      aria-label="Check access"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault()
+        const parsed = targetFromDraft(draft)
+        if (!parsed.ok) return setErrors(parsed.errors)
+        setErrors({})
+        onCheck(parsed.target)
+      }}
+    >
+      <TextField
+        label="Link"
+        mono
+        type="url"
+        placeholder="https://… (the link the user clicked)"
+        value={draft.url}
+        onChange={(event) => edit('url', event.target.value)}
+        error={errors.url ?? errors.form}
+        fieldClassName="access-form__url"
+        spellCheck={false}
+        autoComplete="off"
+      />
+      <Select
+        label="Server"
+        value={draft.server}
+        options={serverOptions}
+        onChange={(value) => edit('server', value)}
+        error={errors.server}
+        fieldClassName="access-form__server"
+      />
+      <TextField
+        label="Segment id"
+        mono
+        placeholder="e.g. hb-pto-policy#0"
+        value={draft.segmentId}
+        onChange={(event) => edit('segmentId', event.target.value)}
+        error={errors.segmentId}
+        fieldClassName="access-form__segment"
+        spellCheck={false}
+        autoComplete="off"
+      />
+      <Select
+        label="Check as"
+        value={state?.activeId ?? ''}
+        options={(state?.profiles ?? []).map((p) => ({ value: p.id, label: p.name }))}
+        onChange={(id) => activate.mutate(id)}
+        disabled={!state || activate.isPending}
+        hint={active ? describeProfile(active) : undefined}
+        title="The acting user for this check; it also becomes “View as” for the whole console"
+        fieldClassName="access-form__user"
+      />
+      <Button
+        type="submit"
+        variant="primary"
+        icon="access"
+        busy={busy}
+        disabled={activate.isPending}
+        aria-keyshortcuts="Enter"
+        className="access-form__submit"
+      >
+        Check <Kbd shortcut="Enter" className="access-form__kbd" />
+      </Button>
+    </form>
+  )
+}

@@ -1,0 +1,172 @@
+import type { AccessCheck, LinkHop } from '../../../../shared/model/rag'
+import { formatAgo, formatTime } from '../../lib/format'
+import { Badge, Button, CopyButton, type Tone } from '../../ui'
+import { describeTarget, sentence, VERDICTS } from './verdicts'
+
+export interface VerdictCardProps {
+  check: AccessCheck
+  /** Checks the same target again, bypassing the cache. */
+  onCheckAgain: () => void
+  checkingAgain: boolean
+}
+
+/**
+ * The answer to "does this citation still open, for this user?": the verdict in plain words,
+ * what the server said, the refreshed link, every HTTP hop, and how fresh the answer is.
+ */
+export function VerdictCard({
+  check,
+  onCheckAgain,
+  checkingAgain,
+}: VerdictCardProps): React.JSX.Element {
+  const verdict = VERDICTS[check.verdict]
+  const refreshed = check.access?.refreshedUrl
+  return (
+    <section className={`access-card access-card--${verdict.tone}`} aria-label="Verdict">
+      <header className="access-card__head">
+        <Badge tone={verdict.tone} dot className="access-card__verdict">
+          {verdict.label}
+        </Badge>
+        <span className="access-card__target truncate" title={describeTarget(check)}>
+          {describeTarget(check)}
+        </span>
+        <span className="access-card__when" title={new Date(check.checkedAt).toISOString()}>
+          {check.cached ? (
+            <>
+              <Badge tone="info">cached</Badge> checked {formatAgo(check.checkedAt)} (
+              {formatTime(check.checkedAt)})
+            </>
+          ) : (
+            <>
+              <Badge tone="neutral">fresh</Badge> checked at {formatTime(check.checkedAt)}
+            </>
+          )}
+        </span>
+        <Button icon="refresh" onClick={onCheckAgain} busy={checkingAgain}>
+          Check again
+        </Button>
+      </header>
+      <p className="access-card__explanation">{sentence(check.explanation)}</p>
+      <dl className="access-card__facts">
+        <dt>User</dt>
+        <dd>
+          <code>{check.user.userId}</code>
+          {check.user.sessionTags.length > 0 && (
+            <span className="muted"> · tags: {check.user.sessionTags.join(', ')}</span>
+          )}
+        </dd>
+        <dt>Has access</dt>
+        <dd>
+          <HasAccess check={check} />
+        </dd>
+        {check.access?.accessLevel && (
+          <>
+            <dt>Access level</dt>
+            <dd>{check.access.accessLevel}</dd>
+          </>
+        )}
+        {refreshed && (
+          <>
+            <dt>Refreshed URL</dt>
+            <dd className="access-card__url">
+              <code className="truncate" title={refreshed}>
+                {refreshed}
+              </code>
+              <CopyButton text={refreshed} label="Copy refreshed URL" />
+            </dd>
+          </>
+        )}
+        {check.link && (
+          <>
+            <dt>HTTP chain</dt>
+            <dd>
+              <HopChain hops={check.link.redirects} />
+              {check.link.error && <div className="access-card__error">{check.link.error}</div>}
+              {check.link.redirects.length === 0 && !check.link.error && (
+                <span className="muted">no request was made</span>
+              )}
+            </dd>
+          </>
+        )}
+        {!check.link && (
+          <>
+            <dt>Link</dt>
+            <dd className="muted">no link to fetch</dd>
+          </>
+        )}
+        {check.error && (
+          <>
+            <dt>Error</dt>
+            <dd className="access-card__error">
+              {check.error.server ? `${check.error.server}: ` : ''}
+              {check.error.message}
+            </dd>
+          </>
+        )}
+        {check.access && check.access.violations.length > 0 && (
+          <>
+            <dt>Contract</dt>
+            <dd>
+              <ul className="access-card__violations">
+                {check.access.violations.map((v) => (
+                  <li key={`${v.rule}:${v.path}`}>
+                    <code>{v.path}</code> {v.message}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  )
+}
+
+function HasAccess({ check }: { check: AccessCheck }): React.JSX.Element {
+  const access = check.access
+  if (!access) {
+    return (
+      <span className="muted">
+        not asked{check.server ? '' : ': give a server and segment id to ask the server'}
+      </span>
+    )
+  }
+  if (!access.checked || access.hasAccess === null) {
+    return <span className="muted">unknown: {access.server} cannot verify access</span>
+  }
+  return access.hasAccess ? (
+    <Badge tone="ok">yes</Badge>
+  ) : (
+    <>
+      <Badge tone="bad">no</Badge>
+      {access.error && <span className="access-card__said"> the server says “{access.error}”</span>}
+    </>
+  )
+}
+
+function hopTone(status: number): Tone {
+  if (status < 300) return 'ok'
+  if (status < 400) return 'info'
+  if (status === 429 || status === 401 || status === 403) return 'warn'
+  return 'bad'
+}
+
+/** Each request of the check in order: status, address, time. */
+function HopChain({ hops }: { hops: readonly LinkHop[] }): React.JSX.Element | null {
+  if (hops.length === 0) return null
+  return (
+    <ol className="access-hops" aria-label="HTTP chain">
+      {hops.map((hop, index) => (
+        <li key={`${index}:${hop.url}`} className="access-hops__hop">
+          <Badge tone={hopTone(hop.status)} className="access-hops__status">
+            {hop.status}
+          </Badge>
+          <code className="truncate" title={hop.url}>
+            {hop.url}
+          </code>
+          <span className="access-hops__time">{Math.round(hop.latencyMs)} ms</span>
+        </li>
+      ))}
+    </ol>
+  )
+}

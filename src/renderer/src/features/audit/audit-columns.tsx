@@ -1,0 +1,61 @@
+import type { AuditEntry } from '../../../../shared/model/operations'
+import { formatDateTime } from '../../lib/format'
+import { Badge, type Column } from '../../ui'
+
+/** The audit table's columns: time, user, server, operation, outcome, results, latency. */
+export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
+  {
+    id: 'at',
+    header: 'Time',
+    width: '170px',
+    className: 'audit__time',
+    cell: (entry) => <span title={entry.at}>{formatDateTime(Date.parse(entry.at))}</span>,
+  },
+  { id: 'user', header: 'User', width: '20%', cell: (entry) => <code>{entry.user}</code> },
+  { id: 'server', header: 'Server', width: '16%', cell: (entry) => <code>{entry.server}</code> },
+  {
+    id: 'operation',
+    header: 'Operation',
+    cell: (entry) => (
+      <>
+        {entry.operation}
+        {entry.tool && <span className="muted"> · {entry.tool}</span>}
+        {entry.sources && entry.sources.length > 0 && (
+          <span className="muted" title={entry.sources.join(', ')}>
+            {' '}
+            ({entry.sources.join(', ')})
+          </span>
+        )}
+      </>
+    ),
+  },
+  {
+    id: 'outcome',
+    header: 'Outcome',
+    width: '150px',
+    cell: (entry) =>
+      entry.outcome === 'ok' ? (
+        <Badge tone="ok" dot>
+          ok
+        </Badge>
+      ) : (
+        <Badge tone="bad" dot title={entry.errorCode}>
+          {entry.errorCode ? `error: ${entry.errorCode}` : 'error'}
+        </Badge>
+      ),
+  },
+  {
+    id: 'results',
+    header: 'Results',
+    width: '72px',
+    className: 'num',
+    cell: (entry) => entry.resultCount ?? '',
+  },
+  {
+    id: 'latency',
+    header: 'Latency',
+    width: '84px',
+    className: 'num',
+    cell: (entry) => `${entry.latencyMs} ms`,
+  },
+]
