@@ -40,9 +40,11 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
   await expect(card(page)).toContainText('alice@example.com')
   await expect(card(page)).toContainText(/Has access\s*no/)
   await expect(card(page).getByText('Refreshed URL')).toHaveCount(0)
+  // Checking as Alice leaves "View as" on Carol for the rest of the console.
+  expect((await invoke<{ activeId: string }>(page, 'profiles:list')).activeId).toBe('carol')
   await screenshots(page, 'access-wrong-user')
 
-  await form.getByLabel('Check as').selectOption({ label: 'Carol Mendes (legal, admin)' })
+  await form.getByLabel('Check as').selectOption({ label: 'Carol Mendes (legal, admin) (View as)' })
   await expect(form.getByLabel('Check as')).toHaveValue('carol')
   await form.getByRole('button', { name: 'Check' }).click()
 
@@ -65,6 +67,11 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
   await expect(history.getByRole('row').nth(1)).toContainText('carol@example.com')
   await screenshots(page, 'access-right-user')
   await history.getByRole('button', { name: /as alice@example.com/ }).click()
+  await expect(card(page)).toContainText('forbidden')
+  // Checking that one again asks as Alice, not as the active profile.
+  await card(page).getByRole('button', { name: 'Check again' }).click()
+  await expect(card(page)).toContainText('fresh')
+  await expect(card(page)).toContainText('alice@example.com')
   await expect(card(page)).toContainText('forbidden')
 })
 

@@ -24,6 +24,15 @@ const CAROL: Profile = {
   groups: carolUser.groups,
 }
 
+const aliceUser = DEMO_USERS.find((user) => user.id === 'alice@example.com')!
+const ALICE: Profile = {
+  id: 'alice',
+  name: 'Alice',
+  userId: aliceUser.id,
+  sessionTags: aliceUser.sessionTags,
+  groups: aliceUser.groups,
+}
+
 let ragSearch: DemoProcess
 let ragbox: DemoProcess
 let live: LiveCore
@@ -69,6 +78,7 @@ beforeAll(async () => {
   live.core.secrets.setSessionToken('knowledgeSearch', 'apiKey', UNIQUE_KEY)
   live.core.secrets.setSessionToken('documentVault', 'apiKey', RAGBOX_KEYS.acme)
   live.core.settings.saveProfile(CAROL)
+  live.core.settings.saveProfile(ALICE)
   live.core.settings.setActive(CAROL.id)
   await whenState(live.core, ['knowledgeSearch', 'companyDocs', 'documentVault'])
 })
@@ -130,6 +140,22 @@ describe('citation access', () => {
     expect(check.explanation).toMatch(
       /^the signed link expired \d+ days ago; the server issued a fresh one that works \(HTTP 200/,
     )
+  })
+
+  it('checks as another saved profile, leaving the active one as it was', async () => {
+    const stale = await hitFor('master services agreement clauses', 'lg-msa-clauses')
+    const target = { server: 'knowledgeSearch', segmentId: stale.id, url: stale.uri! }
+    const asAlice = await live.core.services.access.check(target, {
+      refresh: true,
+      profile: live.core.services.profile(ALICE.id),
+    })
+    const asActive = await live.core.services.access.check(target)
+    expect(asAlice.user.userId).toBe(aliceUser.id)
+    expect(asAlice.access?.hasAccess).toBe(false)
+    expect(asAlice.verdict).not.toBe('ok')
+    expect(asActive).toMatchObject({ verdict: 'ok', user: { userId: carolUser.id } })
+    expect(live.core.settings.active().id).toBe(CAROL.id)
+    expect(() => live.core.services.profile('nobody')).toThrow(/no profile with id nobody/)
   })
 
   it("reports the server's own refusal in its words", async () => {
@@ -252,7 +278,9 @@ describe('audit log', () => {
     expect(new Set(lines.map((l) => l.operation))).toEqual(
       new Set(['discover', 'search', 'synthesize', 'verify']),
     )
-    expect(lines.every((l) => l.user === CAROL.userId)).toBe(true)
+    // Everything ran as the active profile except the one check made as Alice.
+    const others = lines.filter((l) => l.user !== CAROL.userId)
+    expect(others.map((l) => [l.user, l.operation])).toEqual([[ALICE.userId, 'verify']])
     const text = live.auditText()
     expect(text).not.toContain(UNIQUE_KEY)
     expect(text).not.toContain(RAGBOX_KEYS.acme)

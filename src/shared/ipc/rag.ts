@@ -34,6 +34,8 @@ const auditFilterSchema = z.object({
 
 const urlSchema = z.string().min(1).max(8192)
 
+const profileIdSchema = z.string().min(1).max(128)
+
 /**
  * What to check: a hit as search returned it (`server`, `id`, `uri`), a citation of an answer
  * (`server`, `hitId`, `uri`), a server + segment id and/or a URL. Extra fields of a hit or
@@ -87,13 +89,21 @@ export const ragRequests = {
     selection: selectionSchema.optional(),
     timeoutMs: budgetSchema.optional(),
   }),
-  /** Does this citation still open, for the active profile's user? Cached 5 minutes. */
-  'access:check': z.object({ target: accessTargetSchema, refresh: z.boolean().optional() }),
+  /**
+   * Does this citation still open, for this user? As the profile `profileId` (default the active
+   * one), without changing which profile is active. Cached 5 minutes.
+   */
+  'access:check': z.object({
+    target: accessTargetSchema,
+    refresh: z.boolean().optional(),
+    profileId: profileIdSchema.optional(),
+  }),
   /** Checks many at once with bounded concurrency; progress arrives as `access:progress`. */
   'access:check-all': z.object({
     batchId: z.string().min(1).max(128),
     targets: z.array(accessTargetSchema).min(1).max(1000),
     refresh: z.boolean().optional(),
+    profileId: profileIdSchema.optional(),
   }),
   /** Audit lines, newest first (default 1,000). */
   'audit:list': auditFilterSchema.optional(),

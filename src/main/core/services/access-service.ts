@@ -35,6 +35,13 @@ export interface AccessServiceDeps {
   concurrency?: number
 }
 
+export interface AccessCheckOptions {
+  /** Ask again instead of answering from the 5-minute cache. */
+  refresh?: boolean
+  /** Check as this profile instead of the active one (support checks "for that user"). */
+  profile?: Profile
+}
+
 export interface CheckAllResult {
   batchId: string
   checks: AccessCheck[]
@@ -57,14 +64,14 @@ export class AccessService {
     this.cache = new TtlCache(deps.ttlMs ?? ACCESS_CACHE_MS, 5_000, deps.now ?? Date.now)
   }
 
-  async check(target: AccessTarget, options: { refresh?: boolean } = {}): Promise<AccessCheck> {
+  async check(target: AccessTarget, options: AccessCheckOptions = {}): Promise<AccessCheck> {
     if (!target.url && !(target.server && target.segmentId)) {
       throw new ConsoleError({
         code: 'invalid_argument',
         message: 'name a link, or the server and segment id of a hit or citation, to check',
       })
     }
-    const profile = this.deps.profile()
+    const profile = options.profile ?? this.deps.profile()
     const key = cacheKey(target, profile)
     if (!options.refresh) {
       const cached = this.cache.get(key)
@@ -92,13 +99,16 @@ export class AccessService {
   async checkAll(
     batchId: string,
     targets: AccessTarget[],
-    options: { refresh?: boolean } = {},
+    options: AccessCheckOptions = {},
   ): Promise<CheckAllResult> {
     let done = 0
     const checks = await mapBounded(
       targets,
       this.deps.concurrency ?? CHECK_ALL_CONCURRENCY,
-      (target) => this.check(target, options).catch((error) => this.failedCheck(target, error)),
+      (target) =>
+        this.check(target, options).catch((error) =>
+          this.failedCheck(target, error, options.profile),
+        ),
       (check) => {
         done++
         this.deps.events.emit('access:progress', { batchId, done, total: targets.length, check })
@@ -192,10 +202,10 @@ export class AccessService {
     return run(url, { timeoutMs: LINK_TIMEOUT_MS, signal: this.lifetime.signal })
   }
 
-  private failedCheck(target: AccessTarget, failure: unknown): AccessCheck {
+  private failedCheck(target: AccessTarget, failure: unknown, profile?: Profile): AccessCheck {
     const error = ConsoleError.from(failure).toInfo()
     const check: AccessCheck = {
-      user: actingUser(this.deps.profile()),
+      user: actingUser(profile ?? this.deps.profile()),
       verdict: 'invalid_url',
       explanation: error.message,
       checkedAt: (this.deps.now ?? Date.now)(),

@@ -49,10 +49,16 @@ export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResu
         ...(selection ? { selection } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       }),
-    'access:check': ({ target, refresh }) =>
-      services.access.check(toAccessTarget(target), { refresh: refresh ?? false }),
-    'access:check-all': ({ batchId, targets, refresh }) =>
-      services.access.checkAll(batchId, targets.map(toAccessTarget), { refresh: refresh ?? false }),
+    'access:check': ({ target, refresh, profileId }) =>
+      services.access.check(toAccessTarget(target), {
+        refresh: refresh ?? false,
+        ...(profileId ? { profile: services.profile(profileId) } : {}),
+      }),
+    'access:check-all': ({ batchId, targets, refresh, profileId }) =>
+      services.access.checkAll(batchId, targets.map(toAccessTarget), {
+        refresh: refresh ?? false,
+        ...(profileId ? { profile: services.profile(profileId) } : {}),
+      }),
     'audit:list': (filter) => services.audit.read(withoutUndefined(filter ?? {})),
     'audit:export': ({ format, filter }) => ({
       fileName: exportName(format, new Date()),

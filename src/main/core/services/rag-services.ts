@@ -1,3 +1,4 @@
+import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor } from '../secrets/types'
@@ -40,7 +41,7 @@ export class RagServices {
   readonly synthesis: SynthesisService
   readonly access: AccessService
 
-  constructor(deps: RagServicesDeps) {
+  constructor(private readonly deps: RagServicesDeps) {
     const profile = () => deps.settings.active()
     this.audit = new AuditLog(deps.auditDir, deps.redactor)
     this.calls = new ServerCalls({ pool: deps.pool, audit: this.audit })
@@ -75,6 +76,11 @@ export class RagServices {
       profile,
       events: deps.events,
     })
+  }
+
+  /** A saved profile by id (e.g. to check access as another user); `not_found` otherwise. */
+  profile(id: string): Profile {
+    return this.deps.settings.profile(id)
   }
 
   /** Resolves once every audit line of the operations so far is written. */

@@ -80,6 +80,12 @@ export class SettingsStore {
     )
   }
 
+  /** The saved profile `id`; `not_found` when there is none. */
+  profile(id: string): Profile {
+    this.require(id)
+    return structuredClone(this.settings.profiles.find((p) => p.id === id)!)
+  }
+
   setActive(id: string): Profile {
     this.require(id)
     this.settings.activeProfileId = id

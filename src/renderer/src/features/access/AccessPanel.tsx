@@ -26,6 +26,13 @@ interface Shown {
   id?: number
   target: AccessTargetInput
   check: AccessCheck
+  profileId?: string
+}
+
+interface CheckRequest {
+  target: AccessTargetInput
+  refresh?: boolean
+  profileId?: string | undefined
 }
 
 /**
@@ -44,9 +51,10 @@ export function AccessPanel(): React.JSX.Element {
   const [batchId, setBatchId] = useState<string | null>(null)
 
   const check = useMutation({
-    mutationFn: ({ target, refresh }: { target: AccessTargetInput; refresh?: boolean }) =>
-      call('access:check', { target, refresh }),
-    onSuccess: (result, { target }) => setPicked(recordCheck(queryClient, target, result)),
+    mutationFn: ({ target, refresh, profileId }: CheckRequest) =>
+      call('access:check', { target, refresh, ...(profileId ? { profileId } : {}) }),
+    onSuccess: (result, { target, profileId }) =>
+      setPicked(recordCheck(queryClient, target, result, profileId)),
   })
   const { mutate } = check
 
@@ -101,7 +109,7 @@ export function AccessPanel(): React.JSX.Element {
         <CheckForm
           draft={draft}
           onDraftChange={setDraft}
-          onCheck={(target) => mutate({ target })}
+          onCheck={(target, profileId) => mutate({ target, profileId })}
           busy={check.isPending && !check.variables.refresh}
         />
         {check.isError && (
@@ -112,7 +120,9 @@ export function AccessPanel(): React.JSX.Element {
         {shown ? (
           <VerdictCard
             check={shown.check}
-            onCheckAgain={() => mutate({ target: shown.target, refresh: true })}
+            onCheckAgain={() =>
+              mutate({ target: shown.target, refresh: true, profileId: shown.profileId })
+            }
             checkingAgain={check.isPending && check.variables.refresh === true}
           />
         ) : (

@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { describeProfile } from '../profiles/profile-form'
 import { profileQueries } from '../profiles/queries'
-import { useActivateProfile } from '../profiles/use-activate-profile'
 import { Button, Kbd, Select, TextField } from '../../ui'
 import { accessQueries } from './queries'
 import { targetFromDraft, type DraftErrors, type TargetDraft } from './verdicts'
@@ -11,7 +10,8 @@ import type { AccessTargetInput } from '../../../../shared/ipc/rag'
 export interface CheckFormProps {
   draft: TargetDraft
   onDraftChange: (draft: TargetDraft) => void
-  onCheck: (target: AccessTargetInput) => void
+  /** `profileId`: whom to check as (the active profile unless another was chosen). */
+  onCheck: (target: AccessTargetInput, profileId: string | undefined) => void
   busy: boolean
 }
 
@@ -27,7 +27,9 @@ export function CheckForm({
 }: CheckFormProps): React.JSX.Element {
   const servers = useQuery(accessQueries.servers())
   const profiles = useQuery(profileQueries.list())
-  const activate = useActivateProfile()
+  // Whom this check runs as: the active profile until the user picks another. Picking one here
+  // does not change "View as" for the rest of the console.
+  const [chosen, setChosen] = useState<string | null>(null)
   const [errors, setErrors] = useState<DraftErrors>({})
 
   const edit = (field: keyof TargetDraft, value: string): void => {
@@ -48,7 +50,9 @@ export function CheckForm({
     serverOptions.push({ value: draft.server, label: `${draft.server} (not in the registry)` })
   }
   const state = profiles.data
-  const active = state?.profiles.find((p) => p.id === state.activeId)
+  const checkAs =
+    state?.profiles.find((p) => p.id === chosen) ??
+    state?.profiles.find((p) => p.id === state.activeId)
 
   return (
     <form
@@ -60,7 +64,7 @@ export function CheckForm({
         const parsed = targetFromDraft(draft)
         if (!parsed.ok) return setErrors(parsed.errors)
         setErrors({})
-        onCheck(parsed.target)
+        onCheck(parsed.target, checkAs?.id)
       }}
     >
       <TextField
@@ -96,12 +100,15 @@ export function CheckForm({
       />
       <Select
         label="Check as"
-        value={state?.activeId ?? ''}
-        options={(state?.profiles ?? []).map((p) => ({ value: p.id, label: p.name }))}
-        onChange={(id) => activate.mutate(id)}
-        disabled={!state || activate.isPending}
-        hint={active ? describeProfile(active) : undefined}
-        title="The acting user for this check; it also becomes “View as” for the whole console"
+        value={checkAs?.id ?? ''}
+        options={(state?.profiles ?? []).map((p) => ({
+          value: p.id,
+          label: p.id === state?.activeId ? `${p.name} (View as)` : p.name,
+        }))}
+        onChange={setChosen}
+        disabled={!state}
+        hint={checkAs ? describeProfile(checkAs) : undefined}
+        title="The acting user for this check only; “View as” stays as it is"
         fieldClassName="access-form__user"
       />
       <Button
@@ -109,7 +116,6 @@ export function CheckForm({
         variant="primary"
         icon="access"
         busy={busy}
-        disabled={activate.isPending}
         aria-keyshortcuts="Enter"
         className="access-form__submit"
       >

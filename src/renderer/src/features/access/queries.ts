@@ -9,6 +9,8 @@ export interface HistoryEntry {
   id: number
   target: AccessTargetInput
   check: AccessCheck
+  /** The profile it was checked as; absent: the active one at the time. */
+  profileId?: string
 }
 
 /** A batch handed over by another panel (e.g. a search's citations). */
@@ -75,8 +77,9 @@ export function recordCheck(
   queryClient: QueryClient,
   target: AccessTargetInput,
   check: AccessCheck,
+  profileId?: string,
 ): HistoryEntry {
-  const entry: HistoryEntry = { id: nextId++, target, check }
+  const entry: HistoryEntry = { id: nextId++, target, check, ...(profileId ? { profileId } : {}) }
   queryClient.setQueryData<HistoryEntry[]>(accessKeys.history(), (list = []) =>
     [entry, ...list].slice(0, HISTORY_LIMIT),
   )
