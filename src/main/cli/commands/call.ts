@@ -1,6 +1,7 @@
 import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
 import type { Core } from '../../core/core'
+import type { RawToolResult } from '../../core/pool/types'
 import { jsonObject, splitCommandLine } from '../args'
 import {
   cliError,
@@ -72,25 +73,33 @@ async function callOnce(
   args: Record<string, unknown>,
 ): Promise<ExitCode> {
   const timeoutMs = ctx.global.timeoutMs
+  const fail = (failure: unknown, code: ExitCode): ExitCode => {
+    ctx.out.error(cliError(core, toErrorInfo(failure))!)
+    return code
+  }
   try {
     await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
-    const result = await core.pool.callTool(server, tool, args, {
+  } catch (failure) {
+    return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
+  }
+  let result: RawToolResult
+  try {
+    result = await core.pool.callTool(server, tool, args, {
       operation: 'call',
       user: currentUser(core, ctx.global),
       ...(timeoutMs ? { timeoutMs } : {}),
     })
-    if (ctx.out.json) ctx.out.result(result)
-    else ctx.out.text(JSON.stringify(result, null, 2))
-    if (result.isError) {
-      ctx.out.warn(`${server}: ${tool} answered with isError: true`)
-      return EXIT.failed
-    }
-    return EXIT.ok
   } catch (failure) {
-    const error = toErrorInfo(failure)
-    ctx.out.error(cliError(core, error)!)
-    return isUnreached(error) ? EXIT.unreachable : EXIT.failed
+    // Connected, so the server was reached: a refused, failed or unanswered call is a failure.
+    return fail(failure, EXIT.failed)
   }
+  if (ctx.out.json) ctx.out.result(result)
+  else ctx.out.text(JSON.stringify(result, null, 2))
+  if (result.isError) {
+    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
+    return EXIT.failed
+  }
+  return EXIT.ok
 }
 
 /** A server given on the command line, with the registry's defaults. */
