@@ -119,10 +119,17 @@ export async function searchCommand(
         ].join('\n'),
       )
     }
+    if (result.servers.length === 0) warnNothingSelected(ctx)
     return exitOf(result.servers)
   } finally {
     await core.dispose()
   }
+}
+
+function warnNothingSelected(ctx: CliContext): void {
+  ctx.out.warn(
+    'no server to ask: none is visible to the acting user with a source selected; name one with --server',
+  )
 }
 
 function progressLine(result: ServerSearchResult): string {
@@ -180,6 +187,7 @@ export async function synthesizeCommand(
       })
       ctx.out.text(blocks.join('\n\n'))
     }
+    if (result.answers.length === 0) warnNothingSelected(ctx)
     return exitOf(result.answers)
   } finally {
     await core.dispose()
