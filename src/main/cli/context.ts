@@ -47,6 +47,24 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
   return core
 }
 
+/**
+ * Runs a command on a core opened for it and always disposes the core. Unless `registry` is
+ * false, an invalid registry is reported (exit 3) instead of running `body`.
+ */
+export async function withCore(
+  ctx: CliContext,
+  options: OpenOptions & { registry?: boolean },
+  body: (core: Core) => Promise<ExitCode>,
+): Promise<ExitCode> {
+  const core = await openCore(ctx, options)
+  try {
+    const problems = options.registry === false ? undefined : registryProblems(ctx, core)
+    return problems ? reportInvalidConfig(ctx, core, problems) : await body(core)
+  } finally {
+    await core.dispose()
+  }
+}
+
 /** The registry's diagnostics when it is invalid, else undefined (warnings are printed). */
 export function registryProblems(ctx: CliContext, core: Core): Diagnostic[] | undefined {
   const invalid = core.registry.invalidState()

@@ -12,16 +12,12 @@ export interface SecretInput extends NodeJS.ReadableStream {
  * one trailing line break dropped. A terminal: a prompt on stderr, keystrokes not shown, Enter
  * ends, Ctrl-C aborts.
  */
-export async function readSecret(
+export function readSecret(
   prompt: string,
   input: SecretInput = process.stdin,
   promptOut: { write(text: string): unknown } = process.stderr,
 ): Promise<string> {
-  const value =
-    input.isTTY && input.setRawMode
-      ? await readHidden(prompt, input, promptOut)
-      : await readAll(input)
-  return value
+  return input.isTTY && input.setRawMode ? readHidden(prompt, input, promptOut) : readAll(input)
 }
 
 async function readAll(input: NodeJS.ReadableStream): Promise<string> {

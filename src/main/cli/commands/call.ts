@@ -1,16 +1,11 @@
-import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '../../../shared/config/schema'
+import { parseRegistryDocument } from '../../../shared/config/document'
+import { normalizeEntry } from '../../../shared/config/normalize'
+import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
 import type { Core } from '../../core/core'
 import type { RawToolResult } from '../../core/pool/types'
 import { jsonObject, splitCommandLine } from '../args'
-import {
-  cliError,
-  currentUser,
-  openCore,
-  registryProblems,
-  reportInvalidConfig,
-  type CliContext,
-} from '../context'
+import { cliError, currentUser, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 
 /** The id an ad-hoc server (`--url`, `--stdio`) gets in the pool, its log and its errors. */
@@ -38,31 +33,28 @@ export async function callCommand(
   if ((options.server?.length ?? 0) > 1 || targets.reduce((a, b) => a + b, 0) !== 1) {
     throw new UsageError('call needs exactly one of --server ID, --url URL or --stdio "CMD"')
   }
-  if (!options.tool) throw new UsageError('call needs --tool NAME')
+  const tool = options.tool
+  if (!tool) throw new UsageError('call needs --tool NAME')
   if (options.transport !== undefined && !options.url) {
     throw new UsageError('--transport goes with --url')
   }
   const args = options.args === undefined ? {} : jsonObject('--args', options.args)
   const adHoc = options.server ? undefined : adHocServer(options, ctx.global.timeoutMs)
-  const core = await openCore(ctx, { demoKeys: !adHoc })
-  try {
+  // An ad-hoc server needs no registry; a registry server needs a valid one.
+  return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
     let server: string
     if (adHoc) {
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {
-      const problems = registryProblems(ctx, core)
-      if (problems) return reportInvalidConfig(ctx, core, problems)
       server = options.server![0]!
       const config = core.registry.server(server)
       if (!config)
         throw new UsageError(`no server "${server}" in ${core.registry.current().source.label}`)
       await core.pool.apply([config], core.registry.current().hashes)
     }
-    return await callOnce(ctx, core, server, options.tool, args)
-  } finally {
-    await core.dispose()
-  }
+    return callOnce(ctx, core, server, tool, args)
+  })
 }
 
 async function callOnce(
@@ -102,27 +94,21 @@ async function callOnce(
   return EXIT.ok
 }
 
-/** A server given on the command line, with the registry's defaults. */
+/** A server given on the command line, with every default a registry entry gets. */
 function adHocServer(options: CallOptions, timeoutMs: number | undefined): ServerConfig {
-  const base: ServerConfig = {
-    id: AD_HOC_SERVER,
-    transport: 'http',
-    args: [],
-    env: {},
-    headers: {},
-    groups: [],
-    isExclusive: false,
-    enabled: true,
-    dialect: 'auto',
-    timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    ui: {},
-    dataSources: [],
-    origin: 'command line',
-  }
+  const entry = (fields: ServerEntry): ServerConfig =>
+    normalizeEntry(
+      AD_HOC_SERVER,
+      { ...fields, ...(timeoutMs ? { timeoutMs } : {}) },
+      {
+        origin: 'command line',
+        inputDocs: () => parseRegistryDocument('command line', '{}'),
+      },
+    )
   if (options.stdio !== undefined) {
     const [command, ...args] = splitCommandLine(options.stdio)
     if (!command) throw new UsageError('--stdio needs a command, e.g. --stdio "node server.js"')
-    return { ...base, transport: 'stdio', command, args, cwd: process.cwd() }
+    return entry({ transport: 'stdio', command, args, cwd: process.cwd() })
   }
   const url = options.url!
   let path: string
@@ -137,5 +123,5 @@ function adHocServer(options: CallOptions, timeoutMs: number | undefined): Serve
   if (transport !== 'http' && transport !== 'sse') {
     throw new UsageError(`--transport must be http or sse (got "${transport}")`)
   }
-  return { ...base, transport, url }
+  return entry({ transport, url })
 }

@@ -1,12 +1,5 @@
 import type { ServerDiscovery } from '../../../shared/model/operations'
-import {
-  cliError,
-  connectServers,
-  openCore,
-  registryProblems,
-  reportInvalidConfig,
-  type CliContext,
-} from '../context'
+import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
 
@@ -16,10 +9,7 @@ export async function discoverCommand(
   _words: string[],
   options: { server?: string[] },
 ): Promise<ExitCode> {
-  const core = await openCore(ctx, { demoKeys: true })
-  try {
-    const problems = registryProblems(ctx, core)
-    if (problems) return reportInvalidConfig(ctx, core, problems)
+  return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, options.server)
     const result = await core.services.discovery.run(
       options.server ? { servers: options.server } : {},
@@ -65,9 +55,7 @@ export async function discoverCommand(
       ctx.out.text(lines.join('\n'))
     }
     return exitOf(result.servers)
-  } finally {
-    await core.dispose()
-  }
+  })
 }
 
 function warnMissing(ctx: CliContext, discovery: ServerDiscovery): void {

@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerSearchResult } from '../../../shared/model/operations'
 import { fusionOf, integer, selectionOf } from '../args'
-import {
-  cliError,
-  connectServers,
-  openCore,
-  registryProblems,
-  reportInvalidConfig,
-  type CliContext,
-} from '../context'
+import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, UsageError, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
 
@@ -45,10 +38,7 @@ export async function searchCommand(
   const fusion = fusionOf(options.fusion)
   const phrases = options.phrase ?? []
   if (phrases.length > 4) throw new UsageError('search takes at most 4 --phrase besides the query')
-  const core = await openCore(ctx, { demoKeys: true })
-  try {
-    const problems = registryProblems(ctx, core)
-    if (problems) return reportInvalidConfig(ctx, core, problems)
+  return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, selection && Object.keys(selection))
     const searchId = randomUUID()
     const stop = core.events.on('search:progress', (event) => {
@@ -121,9 +111,7 @@ export async function searchCommand(
     }
     if (result.servers.length === 0) warnNothingSelected(ctx)
     return exitOf(result.servers)
-  } finally {
-    await core.dispose()
-  }
+  })
 }
 
 function warnNothingSelected(ctx: CliContext): void {
@@ -146,10 +134,7 @@ export async function synthesizeCommand(
 ): Promise<ExitCode> {
   const query = queryOf('synthesize', words)
   const { selection, topK } = selectors(options)
-  const core = await openCore(ctx, { demoKeys: true })
-  try {
-    const problems = registryProblems(ctx, core)
-    if (problems) return reportInvalidConfig(ctx, core, problems)
+  return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, selection && Object.keys(selection))
     const result = await core.services.synthesis.run({
       query,
@@ -189,7 +174,5 @@ export async function synthesizeCommand(
     }
     if (result.answers.length === 0) warnNothingSelected(ctx)
     return exitOf(result.answers)
-  } finally {
-    await core.dispose()
-  }
+  })
 }

@@ -1,4 +1,4 @@
-import { openCore, registryProblems, reportInvalidConfig, type CliContext } from '../context'
+import { withCore, type CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { table } from '../output'
 import { readSecret, type SecretInput } from '../read-secret'
@@ -36,8 +36,7 @@ export async function secretsCommand(
   // Read before opening the core: nothing else competes for the terminal meanwhile.
   const value =
     action === 'set' ? await readSecret(`value for ${server}/${name} (not shown): `, input) : ''
-  const core = await openCore(ctx)
-  try {
+  return withCore(ctx, { registry: false }, async (core) => {
     const result =
       action === 'set'
         ? (await core.secrets.set(server, name, value), { server, name, present: true })
@@ -47,16 +46,11 @@ export async function secretsCommand(
     else
       ctx.out.text(result.deleted ? `deleted ${server}/${name}` : `${server}/${name} was not set`)
     return EXIT.ok
-  } finally {
-    await core.dispose()
-  }
+  })
 }
 
 async function list(ctx: CliContext, server: string | undefined): Promise<ExitCode> {
-  const core = await openCore(ctx)
-  try {
-    const problems = registryProblems(ctx, core)
-    if (problems) return reportInvalidConfig(ctx, core, problems)
+  return withCore(ctx, {}, async (core) => {
     const listed = await core.secrets.list(server)
     const secrets = listed.servers.flatMap((s) =>
       s.refs
@@ -78,7 +72,5 @@ async function list(ctx: CliContext, server: string | undefined): Promise<ExitCo
       )
     }
     return listed.keychain.available ? EXIT.ok : EXIT.failed
-  } finally {
-    await core.dispose()
-  }
+  })
 }

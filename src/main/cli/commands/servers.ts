@@ -2,14 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors'
 import type { ServerStatus, ServerSummary } from '../../../shared/model/server'
 import type { Core } from '../../core/core'
-import {
-  cliError,
-  connectServers,
-  openCore,
-  registryProblems,
-  reportInvalidConfig,
-  type CliContext,
-} from '../context'
+import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, exitOf, type ExitCode } from '../exit-codes'
 import { ms, table, type CliError } from '../output'
 
@@ -28,10 +21,7 @@ export interface ServerRow {
 
 /** `servers`: connects to every enabled server and reports each one. */
 export async function serversCommand(ctx: CliContext): Promise<ExitCode> {
-  const core = await openCore(ctx, { demoKeys: true })
-  try {
-    const problems = registryProblems(ctx, core)
-    if (problems) return reportInvalidConfig(ctx, core, problems)
+  return withCore(ctx, { demoKeys: true }, async (core) => {
     const ids = await connectServers(core)
     const enabled = core.registry.current().servers.filter((s) => s.enabled)
     const probes = new Map(
@@ -57,9 +47,7 @@ export async function serversCommand(ctx: CliContext): Promise<ExitCode> {
       return EXIT.unreachable
     }
     return exitOf(enabled.map((c) => ({ ok: !errors.get(c.id), error: errors.get(c.id) })))
-  } finally {
-    await core.dispose()
-  }
+  })
 }
 
 interface Probe {

@@ -1,12 +1,5 @@
 import type { AccessCheck } from '../../../shared/model/rag'
-import {
-  cliError,
-  connectServers,
-  openCore,
-  registryProblems,
-  reportInvalidConfig,
-  type CliContext,
-} from '../context'
+import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 import { ms } from '../output'
 
@@ -22,10 +15,7 @@ export async function verifyCommand(
     throw new UsageError('verify needs either --segment UID or --url URL')
   }
   const server = servers[0]!
-  const core = await openCore(ctx, { demoKeys: true })
-  try {
-    const problems = registryProblems(ctx, core)
-    if (problems) return reportInvalidConfig(ctx, core, problems)
+  return withCore(ctx, { demoKeys: true }, async (core) => {
     if (options.segment !== undefined) await connectServers(core, [server])
     const check = await core.services.access.check(
       {
@@ -72,9 +62,7 @@ export async function verifyCommand(
       )
     }
     return verifyExit(check)
-  } finally {
-    await core.dispose()
-  }
+  })
 }
 
 /** 0 when the link opens and the server (if asked) grants access; 4 when nothing answered. */
