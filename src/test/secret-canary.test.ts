@@ -34,6 +34,10 @@ const BOB = {
 }
 const BOB_FLAGS = ['--user', BOB.userId, '--tags', JSON.stringify(BOB.sessionTags)]
 const ECHO = uniqueServerId('canary-echo')
+const LEAKY = uniqueServerId('canary-leaky')
+/** A stdio "server" that prints the token it was given on stderr and dies, as broken ones do. */
+const LEAKY_SCRIPT =
+  "process.stderr.write('starting with token ' + process.env.TOKEN + '\\n'); process.exit(3)"
 
 /**
  * A streamable-HTTP MCP server with one rag-search tool whose every call fails with an error
@@ -110,6 +114,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
   let echo: Server
   let home: string
   let config: string
+  let registry: Record<string, Record<string, unknown>>
   let core: Core
   let handlers: Handlers
   const events: unknown[] = []
@@ -135,7 +140,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       Authorization: 'Bearer ${keychain:apiKey}',
       'X-Canary-Extra': '${keychain:extra}',
     }
-    config = writeRegistry(home, {
+    registry = {
       [RS]: { url: ragSearch.url, headers, dialect: 'rag-search', timeoutMs: 10_000 },
       [ECHO]: {
         url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`,
@@ -143,7 +148,14 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         dialect: 'rag-search',
         timeoutMs: 5_000,
       },
-    })
+      [LEAKY]: {
+        command: process.execPath,
+        args: ['-e', LEAKY_SCRIPT],
+        env: { TOKEN: '${keychain:apiKey}' },
+        timeoutMs: 5_000,
+      },
+    }
+    config = writeRegistry(home, registry)
     core = await createCore({
       configPath: config,
       dataDir: home,
@@ -153,7 +165,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     })
     core.events.onAny((name, payload) => events.push({ name, payload }))
     handlers = createHandlers(core)
-    for (const server of [RS, ECHO]) {
+    for (const server of [RS, ECHO, LEAKY]) {
       await ipc('secrets:set', { server, name: 'apiKey', value: CANARY })
       await ipc('secrets:set', { server, name: 'extra', value: EXTRA })
     }
@@ -161,13 +173,13 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
   })
 
   afterAll(async () => {
-    for (const server of [RS, ECHO]) {
+    for (const server of [RS, ECHO, LEAKY]) {
       for (const name of ['apiKey', 'extra'])
         await core?.secrets.delete(server, name).catch(() => {})
     }
     await core?.dispose()
     await ragSearch?.stop()
-    await new Promise((resolve) => echo?.close(resolve))
+    if (echo) await new Promise((resolve) => echo.close(resolve))
     if (home) rmSync(home, { recursive: true, force: true })
   })
 
@@ -206,7 +218,15 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     await ipc('access:check-all', { batchId: 'b1', targets: [{ hit: { server: RS, id: hit.id } }] })
     await ipc('pool:reconnect', { server: RS })
     await ipc('pool:log', { server: ECHO })
-    await ipc('registry:reload')
+    // The dying stdio server printed the key on stderr: its log shows that, without the key.
+    const leaky = (await ipc('pool:log', { server: LEAKY })) as {
+      value: { lines: { text: string }[] }
+    }
+    expect(leaky.value.lines.map((line) => line.text).join('\n')).toContain(`token ${REDACTED}`)
+    // A reload that changes a keyed server: it reconnects with the key, and the log says so.
+    writeRegistry(home, { ...registry, [ECHO]: { ...registry[ECHO], description: 'reloaded' } })
+    expect(await ipc('registry:reload')).toMatchObject({ ok: true, value: { emitted: true } })
+    await whenState(core, [ECHO])
     await ipc('audit:list')
     await ipc('audit:export', { format: 'csv' })
     await core.services.idle()
@@ -254,7 +274,12 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     const files = filesUnder(home)
     const names = files.map((f) => f.path.slice(home.length + 1))
     expect(names).toEqual(
-      expect.arrayContaining(['audit/audit.jsonl', 'rag-mcp.json', 'settings.json']),
+      expect.arrayContaining([
+        'audit/audit.jsonl',
+        'logs/main.log',
+        'rag-mcp.json',
+        'settings.json',
+      ]),
     )
     for (const file of files) expect(leaks(file.text), file.path).toEqual([])
   })
