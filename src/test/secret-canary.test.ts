@@ -267,7 +267,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     for (const { args, run } of cliRuns) {
       expect(leaks(run.stdout + run.stderr), args.join(' ')).toEqual([])
     }
-  })
+  }, 120_000) // fifteen CLI processes, one after the other
 
   it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
     await core.services.idle()
