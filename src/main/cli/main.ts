@@ -30,14 +30,15 @@ const COMMANDS: Record<
 }
 
 /** Runs one command line; resolves with the exit code. */
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   const out = new Output(argv.includes('--json'))
   try {
     const invocation = parseInvocation(argv)
-    if (invocation.help || !invocation.command) {
-      ;(invocation.help ? process.stdout : process.stderr).write(`${USAGE}\n`)
-      return invocation.help ? EXIT.ok : EXIT.usage
+    if (invocation.help) {
+      process.stdout.write(`${USAGE}\n`)
+      return EXIT.ok
     }
+    if (!invocation.command) throw new UsageError('no command given')
     const ctx: CliContext = { global: invocation.global, out, env }
     const command = COMMANDS[invocation.command] as (
       ctx: CliContext,
