@@ -1,37 +1,66 @@
-import { createCore } from '../core/core'
+#!/usr/bin/env node
+import { toErrorInfo } from '../../shared/errors'
+import { parseInvocation, type CommandName } from './args'
+import { callCommand } from './commands/call'
+import { discoverCommand } from './commands/discover'
+import { infoCommand } from './commands/info'
+import { searchCommand, synthesizeCommand } from './commands/search'
+import { secretsCommand } from './commands/secrets'
+import { serversCommand } from './commands/servers'
+import { verifyCommand } from './commands/verify'
+import { watchCommand } from './commands/watch'
+import type { CliContext } from './context'
+import { EXIT, UsageError, type ExitCode } from './exit-codes'
+import { Output } from './output'
+import { USAGE } from './usage'
 
-const USAGE = `usage: rag-console [--config PATH] [--json] <command>
+const COMMANDS: Record<
+  CommandName,
+  (ctx: CliContext, words: string[], options: never) => Promise<ExitCode>
+> = {
+  info: infoCommand,
+  servers: serversCommand,
+  discover: discoverCommand,
+  search: searchCommand,
+  synthesize: synthesizeCommand,
+  verify: verifyCommand,
+  call: callCommand,
+  watch: watchCommand,
+  secrets: secretsCommand,
+}
 
-commands:
-  info      where the console looks for its registry and data`
-
-async function main(argv: string[]): Promise<number> {
-  const json = argv.includes('--json')
-  const configIndex = argv.indexOf('--config')
-  const configPath = configIndex >= 0 ? argv[configIndex + 1] : undefined
-  const command = argv.filter((arg, i) => !arg.startsWith('--') && argv[i - 1] !== '--config')[0]
-  if (command !== 'info') {
-    process.stderr.write(`${USAGE}\n`)
-    return 2
-  }
-  const core = await createCore(configPath ? { configPath } : {})
+/** Runs one command line; resolves with the exit code. */
+async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
+  const out = new Output(argv.includes('--json'))
   try {
-    const info = core.info()
-    process.stdout.write(
-      json
-        ? `${JSON.stringify(info)}\n`
-        : `${info.productName} ${info.version}\nregistry: ${info.registry.label}\n`,
-    )
-    return 0
-  } finally {
-    await core.dispose()
+    const invocation = parseInvocation(argv)
+    if (invocation.help) {
+      process.stdout.write(`${USAGE}\n`)
+      return EXIT.ok
+    }
+    if (!invocation.command) throw new UsageError('no command given')
+    const ctx: CliContext = { global: invocation.global, out, env }
+    const command = COMMANDS[invocation.command] as (
+      ctx: CliContext,
+      words: string[],
+      options: typeof invocation.options,
+    ) => Promise<ExitCode>
+    return await command(ctx, invocation.words, invocation.options)
+  } catch (error) {
+    const info = toErrorInfo(error)
+    out.error({ code: info.code, message: info.message })
+    if (error instanceof UsageError) {
+      if (!out.json) process.stderr.write(`\n${USAGE}\n`)
+      return EXIT.usage
+    }
+    return EXIT.failed
   }
 }
 
-main(process.argv.slice(2)).then(
+run(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`rag-console: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(1)
+    process.exit(EXIT.failed)
   },
 )

@@ -7,13 +7,14 @@ import { resolveRegistrySource } from './config/lookup'
 import { RegistryStore } from './config/store'
 import { embeddedWithEnvKeys, provideDemoKeys, readDemoSecrets } from './demo-keys'
 import { EventBus } from './events'
-import { createLogger, type Logger } from './log'
+import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
 import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
+import type { ActingUser } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
 import { SettingsStore } from './services/settings'
 
@@ -44,6 +45,16 @@ export interface CoreOptions {
   demoKeys?: boolean
   /** Pool tunables (probe period, concurrency, backoff, …). */
   pool?: PoolOptionsInput
+  /**
+   * Who the operations run as for this core's lifetime: these fields replace the active
+   * profile's (the CLI's `--user`, `--tags`, `--human-uid`); nothing is saved to settings.
+   */
+  actingUser?: Partial<ActingUser>
+  /**
+   * Log lines at or above this level are also written to stderr (default `warn`); `null` keeps
+   * them in the log file only (the CLI prints its own warnings).
+   */
+  logToStderr?: LogLevel | null
 }
 
 /**
@@ -77,7 +88,11 @@ export class Core {
     // A copy: the demo keys may be added to it without touching the process environment.
     this.env = { ...(options.env ?? process.env) }
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
-    this.log = createLogger({ dir: join(this.dataDir, 'logs'), redactor: this.redactor })
+    this.log = createLogger({
+      dir: join(this.dataDir, 'logs'),
+      redactor: this.redactor,
+      ...(options.logToStderr !== undefined ? { stderrLevel: options.logToStderr } : {}),
+    })
     this.registry = new RegistryStore({
       lookup: {
         dataDir: this.dataDir,
@@ -125,6 +140,9 @@ export class Core {
       events: this.events,
       redactor: this.redactor,
       auditDir: join(this.dataDir, 'audit'),
+      ...(options.actingUser
+        ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
+        : {}),
     })
     // What discovery learnt about a server no longer holds once its config changed.
     this.registry.onUpdated((_registry, diff) =>

@@ -417,7 +417,7 @@ export class ServerConnection {
   ): ConsoleError {
     // Whatever a call ran into while its server was being removed, the removal is the cause.
     if (this.closed && !context.cancelled && !context.timedOut) return removedError(this.serverId)
-    return classifyError(error, {
+    const classified = classifyError(error, {
       serverId: this.serverId,
       operation: context.operation,
       call: context,
@@ -425,6 +425,12 @@ export class ServerConnection {
       ...(this.config.url ? { url: this.config.url } : {}),
       ...(used?.stdio?.exit ? { exit: used.stdio.exit } : {}),
     })
+    // A server may quote the credentials it got back in its error: never pass them on.
+    const redactor = this.deps.redactor
+    if (!redactor) return classified
+    const info = classified.toInfo()
+    const safe = redactor.redact(info)
+    return safe === info ? classified : new ConsoleError(safe, { cause: classified.cause })
   }
 
   private get timeoutMs(): number {

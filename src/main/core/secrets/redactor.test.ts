@@ -142,6 +142,18 @@ describe('redactor: credential patterns', () => {
     })
   })
 
+  it('leaves a quoted key with an unquoted value alone, as JSON literals and prose are no keys', () => {
+    const line = 'cannot read keychain entry "knowledgeSearch/apiKey": no Secret Service'
+    expect(redactor.redact(line)).toBe(line)
+    expect(redactor.redact('{"apiKey": null, "password": true}')).toBe(
+      '{"apiKey": null, "password": true}',
+    )
+    expect(redactor.redact('{"apiKey": "k3y-value"}')).toBe(`{"apiKey": "${REDACTED}"}`)
+    expect(redactor.redact('"Authorization": Bearer abc.def-123')).toBe(
+      `"Authorization": Bearer ${REDACTED}`,
+    )
+  })
+
   it('keeps header values that are only references, in objects and in text', () => {
     const config = { headers: { Authorization: 'Bearer ${keychain:apiKey}' } }
     expect(redactor.redact(config)).toBe(config)

@@ -99,7 +99,9 @@ export class SecretRedactor implements Redactor {
     if (known) out = out.replace(known, REDACTED)
     if (mode === 'values') return out
     out = out.replace(HEADER_TEXT_RE, (whole, key: string, sep: string, scheme = '', token) =>
-      token.startsWith('${') ? whole : `${key}${sep}${scheme}${REDACTED}`,
+      token.startsWith('${') || isJsonLiteralValue(sep, scheme)
+        ? whole
+        : `${key}${sep}${scheme}${REDACTED}`,
     )
     return out.replace(BEARER_TEXT_RE, (whole, scheme: string, space: string, token: string) =>
       looksLikeToken(token) ? `${scheme}${space}${REDACTED}` : whole,
@@ -222,6 +224,14 @@ function hasToJson(value: object): value is { toJSON(): unknown } {
 
 function isSensitiveKey(key: string): boolean {
   return SENSITIVE_KEYS.has(key.toLowerCase().replaceAll('_', '-'))
+}
+
+/**
+ * A quoted key followed by an unquoted value (`"apiKey": null`, `"apiKey": no such entry`) is
+ * a JSON literal or prose, not a credential string: JSON would quote a string value.
+ */
+function isJsonLiteralValue(separator: string, scheme: string): boolean {
+  return /^["']/.test(separator) && !/["']$/.test(separator) && scheme === ''
 }
 
 /** Tells a credential from a word: "Bearer authentication" is prose, "Bearer eyJ0eX.1" is not. */

@@ -10,7 +10,7 @@ import { ServerCalls } from './server-calls'
 import { ServersService, type SecretStatusSource } from './servers-service'
 import type { SettingsStore } from './settings'
 import { SynthesisService } from './synthesis-service'
-import type { RegistryReader, SessionPool } from './types'
+import type { ActiveProfile, RegistryReader, SessionPool } from './types'
 
 export interface RagServicesDeps {
   registry: RegistryReader
@@ -25,6 +25,8 @@ export interface RagServicesDeps {
   /** `<dataDir>/audit`. */
   auditDir: string
   log?: Logger
+  /** Who the operations run as; default the active profile of `settings`. */
+  profile?: ActiveProfile
 }
 
 /**
@@ -42,7 +44,7 @@ export class RagServices {
   readonly access: AccessService
 
   constructor(private readonly deps: RagServicesDeps) {
-    const profile = () => deps.settings.active()
+    const profile = deps.profile ?? (() => deps.settings.active())
     this.audit = new AuditLog(deps.auditDir, deps.redactor)
     this.calls = new ServerCalls({ pool: deps.pool, audit: this.audit })
     this.servers = new ServersService({

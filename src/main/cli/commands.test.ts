@@ -1,0 +1,304 @@
+import { rmSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startDemo, type DemoProcess } from '../../demo/testing'
+import {
+  DEMO_KEY_ENV,
+  cliHome,
+  demoRegistry,
+  json,
+  runCli,
+  writeRegistry,
+  type CliRun,
+} from './testing/run-cli'
+
+/**
+ * The built `rag-console` against every demo family over its real transport: each command's
+ * `--json` document has exactly the documented keys, and the exit code says how it went.
+ */
+
+const BOB = ['--user', 'bob@example.com', '--tags', '["department:engineering"]']
+const sorted = (value: object): string[] => Object.keys(value).sort()
+
+let demo: DemoProcess
+let home: string
+let config: string
+
+const cli = (args: string[]): Promise<CliRun> =>
+  runCli(['--config', config, ...args], home, { env: DEMO_KEY_ENV })
+
+beforeAll(async () => {
+  demo = await startDemo(['all', '--port-base', '0'])
+  home = cliHome()
+  config = writeRegistry(home, demoRegistry(demo))
+})
+
+afterAll(async () => {
+  await demo?.stop()
+  if (home) rmSync(home, { recursive: true, force: true })
+})
+
+describe('servers', () => {
+  it('connects to every server and reports each with the documented keys (exit 0)', async () => {
+    const run = await cli(['--json', 'servers'])
+    expect(run.code).toBe(0)
+    const { servers } = json<{ servers: Record<string, unknown>[] }>(run)
+    expect(sorted(json(run))).toEqual(['servers'])
+    for (const server of servers) {
+      expect(sorted(server)).toEqual(
+        ['dialect', 'enabled', 'error', 'id', 'latencyMs', 'status', 'tools', 'transport'].sort(),
+      )
+      expect(server).toMatchObject({ status: 'ready', enabled: true, error: null })
+      expect(server.latencyMs).toEqual(expect.any(Number))
+    }
+    expect(Object.fromEntries(servers.map((s) => [s.id, [s.transport, s.dialect]]))).toEqual({
+      knowledgeSearch: ['http', 'rag-search'],
+      companyDocs: ['stdio', 'rag-tools-v1'],
+      engineeringWiki: ['sse', 'rag-tools-v1'],
+      documentVault: ['http', 'ragbox'],
+      productCatalog: ['http', 'vtex'],
+    })
+    expect(servers.find((s) => s.id === 'knowledgeSearch')!.tools).toContain('rag_search')
+  })
+
+  it('prints a readable table without --json', async () => {
+    const run = await cli(['servers'])
+    expect(run.code).toBe(0)
+    expect(run.stdout.split('\n')[0]).toMatch(
+      /^SERVER\s+STATUS\s+TRANSPORT\s+DIALECT\s+TOOLS\s+LATENCY$/,
+    )
+    expect(run.stdout).toMatch(/^companyDocs\s+ready\s+stdio\s+rag-tools-v1\s+3\s+\d+ ms$/m)
+  })
+})
+
+describe('discover', () => {
+  it('lists the acting user’s sources per server with the documented keys', async () => {
+    const run = await cli([
+      '--json',
+      '--user',
+      'alice@example.com',
+      'discover',
+      '--server',
+      'companyDocs',
+      '--server',
+      'knowledgeSearch',
+    ])
+    expect(run.code).toBe(0)
+    const result = json<{ servers: { server: string; sources: Record<string, unknown>[] }[] }>(run)
+    expect(sorted(result)).toEqual(['servers'])
+    for (const server of result.servers) {
+      expect(sorted(server)).toEqual(['error', 'latencyMs', 'ok', 'server', 'sources'])
+      for (const source of server.sources) {
+        expect(sorted(source)).toEqual(['authRequired', 'groups', 'id', 'name', 'selected'])
+      }
+    }
+    const companyDocs = result.servers.find((s) => s.server === 'companyDocs')!
+    expect(companyDocs.sources.map((s) => s.id)).toEqual(['handbook', 'sales'])
+  })
+})
+
+describe('search', () => {
+  it('merges hits across servers as the acting user, with the documented keys', async () => {
+    const run = await cli([
+      '--json',
+      ...BOB,
+      'search',
+      'vpn setup',
+      '--phrase',
+      'remote access',
+      '--server',
+      'knowledgeSearch',
+      '--server',
+      'engineeringWiki',
+      '--top-k',
+      '5',
+    ])
+    expect(run.code).toBe(0)
+    const result = json<{
+      user: { userId: string; sessionTags: string[] }
+      servers: Record<string, unknown>[]
+      hits: Record<string, unknown>[]
+      phrases: string[]
+    }>(run)
+    expect(sorted(result)).toEqual(['elapsedMs', 'hits', 'phrases', 'query', 'servers', 'user'])
+    expect(result.phrases).toEqual(['vpn setup', 'remote access'])
+    expect(result.user).toMatchObject({
+      userId: 'bob@example.com',
+      sessionTags: ['department:engineering'],
+    })
+    for (const server of result.servers) {
+      expect(sorted(server)).toEqual(['count', 'error', 'latencyMs', 'ok', 'server', 'violations'])
+      expect(server).toMatchObject({ ok: true, error: null })
+    }
+    expect(result.hits.length).toBeGreaterThan(0)
+    expect(result.hits.length).toBeLessThanOrEqual(5)
+    for (const hit of result.hits) {
+      expect(sorted(hit)).toEqual(
+        [
+          'fileName',
+          'fileType',
+          'flags',
+          'id',
+          'rank',
+          'score',
+          'server',
+          'snippet',
+          'sourceId',
+          'text',
+          'title',
+          'uri',
+        ].sort(),
+      )
+    }
+    expect(result.hits.map((h) => h.rank)).toEqual(result.hits.map((_h, i) => i + 1))
+    // Progress went to stderr, never into the JSON on stdout.
+    expect(run.stderr).toMatch(/knowledgeSearch: \d+ hit\(s\)/)
+  })
+
+  it('exits 1 when a server refuses the acting user, keeping the others’ hits', async () => {
+    const run = await cli([
+      '--json',
+      '--user',
+      'nobody@example.com',
+      'search',
+      'vpn',
+      '--server',
+      'companyDocs',
+      '--server',
+      'productCatalog',
+      '--source',
+      'productCatalog:tag/vpn',
+    ])
+    expect(run.code).toBe(1)
+    const result = json<{ servers: { server: string; ok: boolean; error: unknown }[] }>(run)
+    const companyDocs = result.servers.find((s) => s.server === 'companyDocs')!
+    expect(companyDocs).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
+    expect(sorted(companyDocs.error as object)).toEqual(['code', 'message'])
+    expect(result.servers.find((s) => s.server === 'productCatalog')).toMatchObject({ ok: true })
+  })
+})
+
+describe('synthesize', () => {
+  it('gives one answer per server with the documented keys', async () => {
+    const run = await cli([
+      '--json',
+      ...BOB,
+      'synthesize',
+      'how do I set up the VPN',
+      '--server',
+      'knowledgeSearch',
+      '--server',
+      'engineeringWiki',
+    ])
+    expect(run.code).toBe(0)
+    const result = json<{ answers: Record<string, unknown>[] }>(run)
+    expect(sorted(result)).toEqual(['answers'])
+    for (const answer of result.answers) {
+      expect(sorted(answer)).toEqual(
+        ['answer', 'citations', 'error', 'latencyMs', 'mode', 'ok', 'server', 'silence'].sort(),
+      )
+      expect(answer.ok).toBe(true)
+    }
+    const modes = Object.fromEntries(result.answers.map((a) => [a.server, a.mode]))
+    expect(modes).toEqual({ knowledgeSearch: 'client', engineeringWiki: 'server' })
+  })
+})
+
+describe('verify', () => {
+  it('checks a segment for the acting user with the documented keys (exit 0)', async () => {
+    const found = json<{ hits: { id: string }[] }>(
+      await cli(['--json', ...BOB, 'search', 'vpn', '--server', 'knowledgeSearch']),
+    )
+    const segment = found.hits[0]!.id
+    const run = await cli([
+      '--json',
+      ...BOB,
+      'verify',
+      '--server',
+      'knowledgeSearch',
+      '--segment',
+      segment,
+    ])
+    expect(run.code).toBe(0)
+    const result = json<{ access: Record<string, unknown>; link: Record<string, unknown> }>(run)
+    expect(sorted(result)).toEqual(['access', 'link', 'segment', 'server', 'user'])
+    expect(sorted(result.access)).toEqual(
+      ['accessLevel', 'checked', 'error', 'hasAccess', 'refreshedUrl'].sort(),
+    )
+    expect(sorted(result.link)).toEqual(
+      ['classification', 'latencyMs', 'ok', 'redirects', 'status', 'url'].sort(),
+    )
+    expect(result).toMatchObject({
+      segment,
+      access: { checked: true, hasAccess: true },
+      link: { ok: true, classification: 'ok', status: 200 },
+    })
+  })
+
+  it('exits 1 when the check fails (a deleted document)', async () => {
+    const run = await cli([
+      '--json',
+      ...BOB,
+      'verify',
+      '--server',
+      'knowledgeSearch',
+      '--segment',
+      'it-backups-faq#0',
+    ])
+    expect(run.code).toBe(1)
+    expect(json(run)).toMatchObject({ access: { checked: true, hasAccess: false } })
+  })
+})
+
+describe('exit codes', () => {
+  it('exits 2 with an invalid_argument error on a bad command line', async () => {
+    for (const args of [
+      ['frobnicate'],
+      ['search'],
+      ['servers', '--tool', 'x'],
+      ['--tags', 'not-json', 'servers'],
+      ['verify', '--server', 'knowledgeSearch'],
+    ]) {
+      const run = await cli(['--json', ...args])
+      expect(run.code, args.join(' ')).toBe(2)
+      expect(json(run)).toEqual({
+        error: { code: 'invalid_argument', message: expect.any(String) },
+      })
+    }
+  }, 60_000)
+
+  it('exits 3 with located diagnostics when the registry is invalid', async () => {
+    const broken = writeRegistry(
+      home,
+      { s1: { transport: 'carrier-pigeon', url: 'http://x' } },
+      'broken.json',
+    )
+    const run = await runCli(['--json', '--config', broken, 'servers'], home)
+    expect(run.code).toBe(3)
+    const result = json<{ error: { code: string }; diagnostics: Record<string, unknown>[] }>(run)
+    expect(result.error.code).toBe('config')
+    expect(result.diagnostics[0]).toMatchObject({
+      severity: 'error',
+      path: 's1.transport',
+      line: 3,
+      column: expect.any(Number),
+    })
+  })
+
+  it('exits 4 when no server can be reached', async () => {
+    const down = writeRegistry(
+      home,
+      { gone: { url: 'http://127.0.0.1:9/mcp', dialect: 'rag-search', timeoutMs: 2_000 } },
+      'down.json',
+    )
+    const servers = await runCli(['--json', '--config', down, 'servers'], home)
+    expect(servers.code).toBe(4)
+    expect(json(servers)).toMatchObject({
+      servers: [{ id: 'gone', error: { code: 'unreachable' } }],
+    })
+    const search = await runCli(
+      ['--json', '--config', down, 'search', 'vpn', '--server', 'gone'],
+      home,
+    )
+    expect(search.code).toBe(4)
+  }, 60_000)
+})

@@ -1,0 +1,127 @@
+import { parseRegistryDocument } from '../../../shared/config/document'
+import { normalizeEntry } from '../../../shared/config/normalize'
+import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
+import { toErrorInfo } from '../../../shared/errors'
+import type { Core } from '../../core/core'
+import type { RawToolResult } from '../../core/pool/types'
+import { jsonObject, splitCommandLine } from '../args'
+import { cliError, currentUser, withCore, type CliContext } from '../context'
+import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
+
+/** The id an ad-hoc server (`--url`, `--stdio`) gets in the pool, its log and its errors. */
+export const AD_HOC_SERVER = 'command-line'
+
+interface CallOptions {
+  server?: string[]
+  url?: string
+  transport?: string
+  stdio?: string
+  tool?: string
+  args?: string
+}
+
+/**
+ * `call (--server ID | --url URL [--transport http|sse] | --stdio "CMD") --tool NAME [--args
+ * JSON]`: one `tools/call` to any MCP server, printed as received.
+ */
+export async function callCommand(
+  ctx: CliContext,
+  _words: string[],
+  options: CallOptions,
+): Promise<ExitCode> {
+  const targets = [options.server?.length ? 1 : 0, options.url ? 1 : 0, options.stdio ? 1 : 0]
+  if ((options.server?.length ?? 0) > 1 || targets.reduce((a, b) => a + b, 0) !== 1) {
+    throw new UsageError('call needs exactly one of --server ID, --url URL or --stdio "CMD"')
+  }
+  const tool = options.tool
+  if (!tool) throw new UsageError('call needs --tool NAME')
+  if (options.transport !== undefined && !options.url) {
+    throw new UsageError('--transport goes with --url')
+  }
+  const args = options.args === undefined ? {} : jsonObject('--args', options.args)
+  const adHoc = options.server ? undefined : adHocServer(options, ctx.global.timeoutMs)
+  // An ad-hoc server needs no registry; a registry server needs a valid one.
+  return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
+    let server: string
+    if (adHoc) {
+      await core.pool.apply([adHoc])
+      server = adHoc.id
+    } else {
+      server = options.server![0]!
+      const config = core.registry.server(server)
+      if (!config)
+        throw new UsageError(`no server "${server}" in ${core.registry.current().source.label}`)
+      await core.pool.apply([config], core.registry.current().hashes)
+    }
+    return callOnce(ctx, core, server, tool, args)
+  })
+}
+
+async function callOnce(
+  ctx: CliContext,
+  core: Core,
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ExitCode> {
+  const timeoutMs = ctx.global.timeoutMs
+  const fail = (failure: unknown, code: ExitCode): ExitCode => {
+    ctx.out.error(cliError(core, toErrorInfo(failure))!)
+    return code
+  }
+  try {
+    await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
+  } catch (failure) {
+    return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
+  }
+  let result: RawToolResult
+  try {
+    result = await core.pool.callTool(server, tool, args, {
+      operation: 'call',
+      user: currentUser(core, ctx.global),
+      ...(timeoutMs ? { timeoutMs } : {}),
+    })
+  } catch (failure) {
+    // Connected, so the server was reached: a refused, failed or unanswered call is a failure.
+    return fail(failure, EXIT.failed)
+  }
+  if (ctx.out.json) ctx.out.result(result)
+  else ctx.out.text(JSON.stringify(result, null, 2))
+  if (result.isError) {
+    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
+    return EXIT.failed
+  }
+  return EXIT.ok
+}
+
+/** A server given on the command line, with every default a registry entry gets. */
+function adHocServer(options: CallOptions, timeoutMs: number | undefined): ServerConfig {
+  const entry = (fields: ServerEntry): ServerConfig =>
+    normalizeEntry(
+      AD_HOC_SERVER,
+      { ...fields, ...(timeoutMs ? { timeoutMs } : {}) },
+      {
+        origin: 'command line',
+        inputDocs: () => parseRegistryDocument('command line', '{}'),
+      },
+    )
+  if (options.stdio !== undefined) {
+    const [command, ...args] = splitCommandLine(options.stdio)
+    if (!command) throw new UsageError('--stdio needs a command, e.g. --stdio "node server.js"')
+    return entry({ transport: 'stdio', command, args, cwd: process.cwd() })
+  }
+  const url = options.url!
+  let path: string
+  try {
+    const parsed = new URL(url)
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http')
+    path = parsed.pathname
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL (got "${url}")`)
+  }
+  const transport = options.transport ?? (/\/sse\/?$/.test(path) ? 'sse' : 'http')
+  if (transport !== 'http' && transport !== 'sse') {
+    throw new UsageError(`--transport must be http or sse (got "${transport}")`)
+  }
+  return entry({ transport, url })
+}

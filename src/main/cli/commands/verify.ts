@@ -1,0 +1,75 @@
+import type { AccessCheck } from '../../../shared/model/rag'
+import { cliError, connectServers, withCore, type CliContext } from '../context'
+import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
+import { ms } from '../output'
+
+/** `verify --server ID (--segment UID | --url URL)`: does this citation open for the acting user? */
+export async function verifyCommand(
+  ctx: CliContext,
+  _words: string[],
+  options: { server?: string[]; segment?: string; url?: string },
+): Promise<ExitCode> {
+  const servers = options.server ?? []
+  if (servers.length !== 1) throw new UsageError('verify needs exactly one --server ID')
+  if ((options.segment === undefined) === (options.url === undefined)) {
+    throw new UsageError('verify needs either --segment UID or --url URL')
+  }
+  const server = servers[0]!
+  return withCore(ctx, { demoKeys: true }, async (core) => {
+    if (options.segment !== undefined) await connectServers(core, [server])
+    const check = await core.services.access.check(
+      {
+        server,
+        ...(options.segment !== undefined ? { segmentId: options.segment } : {}),
+        ...(options.url !== undefined ? { url: options.url } : {}),
+      },
+      { refresh: true },
+    )
+    const access = check.access
+      ? {
+          checked: check.access.checked,
+          hasAccess: check.access.hasAccess,
+          refreshedUrl: check.access.refreshedUrl ?? null,
+          accessLevel: check.access.accessLevel ?? null,
+          error: check.access.error ?? null,
+        }
+      : null
+    const link = check.link
+      ? {
+          url: check.link.url,
+          status: check.link.status ?? null,
+          ok: check.link.ok,
+          classification: check.link.classification,
+          latencyMs: check.link.latencyMs,
+          redirects: check.link.redirects,
+        }
+      : null
+    if (check.error) ctx.out.warn(`${server}: ${cliError(core, check.error)?.message}`)
+    if (ctx.out.json) {
+      ctx.out.result({ server, segment: options.segment ?? null, user: check.user, access, link })
+    } else {
+      ctx.out.text(
+        [
+          `verdict: ${check.verdict} (as ${check.user.userId})`,
+          check.explanation,
+          access
+            ? `server says: ${access.checked ? `access ${access.hasAccess ? 'granted' : 'denied'}${access.accessLevel ? ` (${access.accessLevel})` : ''}` : 'not asked (no verification tool)'}${access.error ? `: ${access.error}` : ''}`
+            : 'server says: not asked',
+          link
+            ? `link: ${link.url} -> ${link.status ?? 'no answer'} ${link.classification} in ${ms(link.latencyMs)}${link.redirects.length > 0 ? `, ${link.redirects.length} redirect(s)` : ''}`
+            : 'link: none to fetch',
+        ].join('\n'),
+      )
+    }
+    return verifyExit(check)
+  })
+}
+
+/** 0 when the link opens and the server (if asked) grants access; 4 when nothing answered. */
+function verifyExit(check: AccessCheck): ExitCode {
+  const granted = !check.access?.checked || check.access.hasAccess === true
+  if (check.verdict === 'ok' && granted && !check.error) return EXIT.ok
+  const linkUnreached = !check.link || check.link.classification === 'unreachable'
+  if (isUnreached(check.error) && linkUnreached) return EXIT.unreachable
+  return EXIT.failed
+}

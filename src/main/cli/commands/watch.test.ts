@@ -1,0 +1,117 @@
+import { rmSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { ChildProcess } from 'node:child_process'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { cliEnv, cliHome, spawnCli, writeRegistry } from '../testing/run-cli'
+
+/** `watch` against real file writes: one JSON line per registry event and status change. */
+
+const STDIO_SERVER = fileURLToPath(
+  new URL('../../core/pool/fixtures/stdio-server.mjs', import.meta.url),
+)
+const stdioEntry = { command: process.execPath, args: [STDIO_SERVER] }
+
+let home: string
+let child: ChildProcess | undefined
+let lines: Record<string, unknown>[]
+let stderr: string
+
+beforeEach(() => {
+  home = cliHome()
+  lines = []
+  stderr = ''
+})
+
+afterEach(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child!.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
+  child = undefined
+  rmSync(home, { recursive: true, force: true })
+})
+
+function watch(config: string): void {
+  child = spawnCli(['--json', '--config', config, 'watch'], cliEnv(home))
+  let buffer = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buffer += chunk
+    const parts = buffer.split('\n')
+    buffer = parts.pop() ?? ''
+    for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>)
+  })
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+}
+
+/** Polls the printed lines until one matches, failing with everything printed past the deadline. */
+async function nextLine(
+  match: (line: Record<string, unknown>) => boolean,
+  after = 0,
+  timeoutMs = 15_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = lines.slice(after).find(match)
+    if (found) return found
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no such line within ${timeoutMs} ms:\n${lines.map((l) => JSON.stringify(l)).join('\n')}\n${stderr}`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+it('prints loaded, then reloaded, invalid and reloaded again as the file changes', async () => {
+  const config = writeRegistry(home, { first: stdioEntry })
+  watch(config)
+  const loaded = await nextLine((l) => l.event === 'loaded')
+  expect(loaded).toMatchObject({ servers: ['first'] })
+  await nextLine((l) => l.event === 'status' && l.server === 'first' && l.status === 'ready')
+
+  let mark = lines.length
+  writeRegistry(home, { first: stdioEntry, second: { ...stdioEntry, enabled: false } })
+  const reloaded = await nextLine((l) => l.event === 'reloaded', mark)
+  expect(reloaded).toEqual({
+    event: 'reloaded',
+    added: ['second'],
+    removed: [],
+    changed: [],
+    unchanged: ['first'],
+    durationMs: expect.any(Number),
+  })
+
+  mark = lines.length
+  writeFileSync(config, '{\n  "first": {\n    "transport": "carrier-pigeon"\n  }\n}\n')
+  const invalid = await nextLine((l) => l.event === 'invalid', mark)
+  const diagnostics = invalid.diagnostics as Record<string, unknown>[]
+  expect(diagnostics[0]).toMatchObject({
+    path: 'first.transport',
+    line: 3,
+    column: expect.any(Number),
+    message: expect.any(String),
+  })
+
+  mark = lines.length
+  writeRegistry(home, { first: stdioEntry })
+  const fixed = await nextLine((l) => l.event === 'reloaded', mark)
+  expect(fixed).toMatchObject({ removed: ['second'], unchanged: ['first'] })
+  // The connection of the unchanged server was kept through all of it.
+  expect(lines.filter((l) => l.event === 'status' && l.status === 'ready')).toHaveLength(1)
+
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve))
+  child!.kill('SIGTERM')
+  expect(await exited).toBe(0)
+})
+
+it('reports an invalid file at start and keeps watching until it is fixed', async () => {
+  const config = writeRegistry(home, {})
+  writeFileSync(config, '{ "broken": ')
+  watch(config)
+  const invalid = await nextLine((l) => l.event === 'invalid')
+  expect((invalid.diagnostics as unknown[]).length).toBeGreaterThan(0)
+  writeRegistry(home, { later: { ...stdioEntry, enabled: false } })
+  const reloaded = await nextLine((l) => l.event === 'reloaded')
+  expect(reloaded).toMatchObject({ added: ['later'] })
+})

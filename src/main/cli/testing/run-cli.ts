@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
+import { demoScript, type DemoProcess } from '../../../demo/testing'
+import { builtFile } from '../../../test/built'
+
+/** What one run of the built CLI did. */
+export interface CliRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export interface RunOptions {
+  /** Added to a clean environment (PATH, HOME, and a private RAG_CONSOLE_HOME). */
+  env?: NodeJS.ProcessEnv
+  /** Written to stdin, then stdin is closed. */
+  input?: string
+  timeoutMs?: number
+}
+
+/** A private data folder per test file, so runs never touch the user's settings or keychain. */
+export function cliHome(): string {
+  return mkdtempSync(join(tmpdir(), 'rc-cli-'))
+}
+
+/** The environment a CLI child gets: nothing from the developer's registry or data folder. */
+export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, RAG_CONSOLE_HOME: home, ...extra }
+  delete env.RAG_MCP_CONFIG
+  return env
+}
+
+/** Starts `node out/main/cli.js …args` (refuses a stale build). */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [builtFile('main/cli.js'), ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+}
+
+/** Runs the built CLI to its end (killed past the deadline) and collects its output. */
+export function runCli(args: string[], home: string, options: RunOptions = {}): Promise<CliRun> {
+  const child = spawnCli(args, cliEnv(home, options.env))
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  child.stdin!.end(options.input ?? '')
+  const timeoutMs = options.timeoutMs ?? 30_000
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(
+        new Error(`rag-console ${args.join(' ')}: still running after ${timeoutMs} ms\n${stderr}`),
+      )
+    }, timeoutMs)
+    child.once('error', reject)
+    child.once('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+/** Parses a `--json` run's stdout, failing with its stderr when it is not JSON. */
+export function json<T = Record<string, unknown>>(run: CliRun): T {
+  try {
+    return JSON.parse(run.stdout) as T
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${run.code}):\n${run.stdout}\nstderr:\n${run.stderr}`)
+  }
+}
+
+/** The URL a `demo.js all` process printed for one program. */
+export function demoUrl(demo: DemoProcess, program: string): string {
+  const line = demo.output.find((l) => l.startsWith(`${program} `))
+  const url = line && /(http:\/\/\S+)/.exec(line)?.[1]
+  if (!url) throw new Error(`demo printed no URL for ${program}:\n${demo.output.join('\n')}`)
+  return url
+}
+
+/** Environment variables the demo registry's `${env:…}` references read. */
+export const DEMO_KEY_ENV = {
+  CLI_TEST_RAG_SEARCH_KEY: RAG_SEARCH_API_KEY,
+  CLI_TEST_RAGBOX_KEY: RAGBOX_KEYS.acme,
+}
+
+/**
+ * A registry of every demo family started by `demo.js all --port-base 0`: rag-search and RAGbox
+ * over HTTP (keys from the environment), rag-tools-v1 over stdio and SSE, VTEX.
+ */
+export function demoRegistry(demo: DemoProcess): Record<string, unknown> {
+  const docs = demoUrl(demo, 'doc-host')
+  return {
+    knowledgeSearch: {
+      url: demoUrl(demo, 'rag-search'),
+      headers: { Authorization: 'Bearer ${env:CLI_TEST_RAG_SEARCH_KEY}' },
+      dialect: 'rag-search',
+      timeoutMs: 10_000,
+    },
+    companyDocs: {
+      command: process.execPath,
+      args: [demoScript(), 'rag-tools-v1', '--stdio', '--doc-host', docs],
+      timeoutMs: 10_000,
+    },
+    engineeringWiki: { url: demoUrl(demo, 'rag-tools-v1'), timeoutMs: 10_000 },
+    documentVault: {
+      url: demoUrl(demo, 'ragbox'),
+      headers: { 'X-API-Key': '${env:CLI_TEST_RAGBOX_KEY}' },
+      timeoutMs: 10_000,
+    },
+    productCatalog: { url: demoUrl(demo, 'vtex'), dialect: 'vtex', timeoutMs: 10_000 },
+  }
+}
+
+/** Writes a registry file into `dir` and returns its path. */
+export function writeRegistry(dir: string, registry: object, name = 'rag-mcp.json'): string {
+  const path = join(dir, name)
+  writeFileSync(path, `${JSON.stringify(registry, null, 2)}\n`)
+  return path
+}

@@ -1,0 +1,31 @@
+/** `rag-console --help`. */
+export const USAGE = `usage: rag-console [--config PATH] [--json] [--user ID] [--tags JSON_ARRAY]
+                   [--human-uid ID] [--timeout MS] <command> [options]
+
+commands:
+  info                                   where the registry and the data folder are
+  servers                                connect to every enabled server and report each
+  discover [--server ID]...              data sources per server for the acting user
+  search QUERY [--phrase P]... [--server ID]... [--source SERVER:SOURCE]...
+         [--top-k N] [--fusion rrf|score|minmax]
+                                         one query across the selected servers, merged
+  synthesize QUERY [--server ID]... [--source SERVER:SOURCE]... [--top-k N]
+                                         one answer per selected server
+  verify --server ID (--segment UID | --url URL)
+                                         does this citation open for the acting user?
+  call (--server ID | --url URL [--transport http|sse] | --stdio "CMD")
+       --tool NAME [--args JSON]         one raw tool call to any MCP server
+  watch                                  one line per registry reload and status change
+  secrets set --server ID --name NAME    store a keychain value read from stdin
+  secrets delete --server ID --name NAME
+  secrets list [--server ID]             which keychain values are set
+
+global options:
+  --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)
+  --json             machine-readable output on stdout; progress and warnings stay on stderr
+  --user ID          act as this user id (default: the active profile's)
+  --tags JSON_ARRAY  session tags of the acting user, e.g. '["department:legal"]'
+  --human-uid ID     the acting user's human uid
+  --timeout MS       time budget per server (connect and call)
+
+exit codes: 0 all good, 1 something failed, 2 usage, 3 invalid config, 4 nothing reachable`

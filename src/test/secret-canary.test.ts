@@ -1,0 +1,286 @@
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { OWN_DOC_HOST, startDemo, type DemoProcess } from '../demo/testing'
+import { createHandlers, type Handlers } from '../main/core/api/handlers'
+import { dispatch } from '../main/core/api/dispatch'
+import { createCore, type Core } from '../main/core/core'
+import { REDACTED } from '../main/core/secrets/redactor'
+import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
+import { cliHome, runCli, writeRegistry, type CliRun } from '../main/cli/testing/run-cli'
+import { whenState } from '../main/core/services/testing/live'
+
+/**
+ * The canary: unique secrets stored in the real keychain and really used (rag-search's Bearer
+ * key, an extra header, and a server that echoes its credentials back in errors), then every
+ * CLI output, IPC response, event payload and file under the data folder is searched for them.
+ */
+
+const CANARY = `canary-${randomBytes(20).toString('hex')}`
+const EXTRA = `canary-extra-${randomBytes(20).toString('hex')}`
+/** What may never show: the values and a prefix long enough to betray a cut-off value. */
+const needles = [CANARY, EXTRA, CANARY.slice(0, 24), EXTRA.slice(0, 30)]
+
+const RS = uniqueServerId('canary-rs')
+const BOB = {
+  id: 'bob',
+  name: 'Bob (engineering)',
+  userId: 'bob@example.com',
+  sessionTags: ['department:engineering'],
+  groups: ['users', 'engineering'],
+}
+const BOB_FLAGS = ['--user', BOB.userId, '--tags', JSON.stringify(BOB.sessionTags)]
+const ECHO = uniqueServerId('canary-echo')
+const LEAKY = uniqueServerId('canary-leaky')
+/** A stdio "server" that prints the token it was given on stderr and dies, as broken ones do. */
+const LEAKY_SCRIPT =
+  "process.stderr.write('starting with token ' + process.env.TOKEN + '\\n'); process.exit(3)"
+
+/**
+ * A streamable-HTTP MCP server with one rag-search tool whose every call fails with an error
+ * quoting the credentials it received, as careless servers do.
+ */
+function startEchoServer(): Promise<Server> {
+  const reply = (id: unknown, body: object): string =>
+    JSON.stringify({ jsonrpc: '2.0', id, ...body })
+  const answer = (
+    request: IncomingMessage,
+    message: { id?: unknown; method: string; params?: { protocolVersion?: string } },
+  ): string | undefined => {
+    switch (message.method) {
+      case 'initialize':
+        return reply(message.id, {
+          result: {
+            protocolVersion: message.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'echo-credentials', version: '1.0.0' },
+          },
+        })
+      case 'tools/list':
+        return reply(message.id, {
+          result: {
+            tools: [
+              {
+                name: 'rag_search',
+                inputSchema: { type: 'object', properties: { search_phrases: { type: 'array' } } },
+              },
+            ],
+          },
+        })
+      case 'tools/call':
+        return reply(message.id, {
+          error: {
+            code: -32602,
+            message: `token rejected: Authorization=${request.headers.authorization} x-canary-extra=${request.headers['x-canary-extra']} for ${request.headers['x-user-id']}`,
+          },
+        })
+      default:
+        return message.id === undefined ? undefined : reply(message.id, { result: {} })
+    }
+  }
+  const server = createServer((request, response) => {
+    if (request.method !== 'POST') {
+      response.writeHead(405).end()
+      return
+    }
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (body += chunk))
+    request.on('end', () => {
+      const text = answer(request, JSON.parse(body) as { method: string })
+      if (text === undefined) response.writeHead(202).end()
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(text)
+    })
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+}
+
+/** Every file under a folder, as text. */
+function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return filesUnder(path)
+    return [{ path, text: readFileSync(path, 'latin1') }]
+  })
+}
+
+const leaks = (text: string): string[] => needles.filter((needle) => text.includes(needle))
+
+describeWithKeyring('secret canary: a stored key never leaves the keychain', () => {
+  let ragSearch: DemoProcess
+  let echo: Server
+  let home: string
+  let config: string
+  let registry: Record<string, Record<string, unknown>>
+  let core: Core
+  let handlers: Handlers
+  const events: unknown[] = []
+  const responses: { channel: string; response: unknown }[] = []
+  const cliRuns: { args: string[]; run: CliRun }[] = []
+
+  const ipc = async (channel: string, request?: unknown): Promise<unknown> => {
+    const response = await dispatch(handlers, channel, request)
+    responses.push({ channel, response })
+    return response
+  }
+  const cli = async (args: string[]): Promise<CliRun> => {
+    const run = await runCli(['--config', config, ...BOB_FLAGS, ...args], home)
+    cliRuns.push({ args, run })
+    return run
+  }
+
+  beforeAll(async () => {
+    ragSearch = await startDemo(['rag-search', '--port', '0', '--api-key', CANARY, ...OWN_DOC_HOST])
+    echo = await startEchoServer()
+    home = cliHome()
+    const headers = {
+      Authorization: 'Bearer ${keychain:apiKey}',
+      'X-Canary-Extra': '${keychain:extra}',
+    }
+    registry = {
+      [RS]: { url: ragSearch.url, headers, dialect: 'rag-search', timeoutMs: 10_000 },
+      [ECHO]: {
+        url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`,
+        headers,
+        dialect: 'rag-search',
+        timeoutMs: 5_000,
+      },
+      [LEAKY]: {
+        command: process.execPath,
+        args: ['-e', LEAKY_SCRIPT],
+        env: { TOKEN: '${keychain:apiKey}' },
+        timeoutMs: 5_000,
+      },
+    }
+    config = writeRegistry(home, registry)
+    core = await createCore({
+      configPath: config,
+      dataDir: home,
+      watch: false,
+      connect: true,
+      pool: { probeIntervalMs: 0 },
+    })
+    core.events.onAny((name, payload) => events.push({ name, payload }))
+    handlers = createHandlers(core)
+    for (const server of [RS, ECHO, LEAKY]) {
+      await ipc('secrets:set', { server, name: 'apiKey', value: CANARY })
+      await ipc('secrets:set', { server, name: 'extra', value: EXTRA })
+    }
+    await whenState(core, [RS, ECHO])
+  })
+
+  afterAll(async () => {
+    for (const server of [RS, ECHO, LEAKY]) {
+      for (const name of ['apiKey', 'extra'])
+        await core?.secrets.delete(server, name).catch(() => {})
+    }
+    await core?.dispose()
+    await ragSearch?.stop()
+    if (echo) await new Promise((resolve) => echo.close(resolve))
+    if (home) rmSync(home, { recursive: true, force: true })
+  })
+
+  it('uses the key for real calls over IPC, and no response or event carries it', async () => {
+    await ipc('profiles:save', BOB)
+    await ipc('profiles:activate', { id: BOB.id })
+    await ipc('app:info')
+    await ipc('registry:get')
+    await ipc('config:read')
+    await ipc('secrets:list')
+    await ipc('servers:list')
+    await ipc('pool:status')
+    await ipc('pool:health')
+    const discovery = (await ipc('discovery:run', {})) as { ok: boolean }
+    expect(discovery.ok).toBe(true)
+    const search = (await ipc('search:run', {
+      searchId: 's1',
+      query: 'vpn',
+      selection: { [RS]: [], [ECHO]: [] },
+    })) as {
+      ok: true
+      value: {
+        servers: { server: string; ok: boolean; error?: { message: string } }[]
+        hits: { server: string; id: string }[]
+      }
+    }
+    // The key was accepted (hits came back), so it really was sent.
+    expect(search.value.servers.find((s) => s.server === RS)).toMatchObject({ ok: true })
+    const hit = search.value.hits.find((h) => h.server === RS)!
+    // The echoing server quoted the key back: the error says so, without the key.
+    const echoed = search.value.servers.find((s) => s.server === ECHO)!
+    expect(echoed.ok).toBe(false)
+    expect(echoed.error!.message).toContain(REDACTED)
+    await ipc('synthesis:run', { query: 'vpn', selection: { [RS]: [], [ECHO]: [] } })
+    await ipc('access:check', { target: { server: RS, segmentId: hit.id }, refresh: true })
+    await ipc('access:check-all', { batchId: 'b1', targets: [{ hit: { server: RS, id: hit.id } }] })
+    await ipc('pool:reconnect', { server: RS })
+    await ipc('pool:log', { server: ECHO })
+    // The dying stdio server printed the key on stderr: its log shows that, without the key.
+    const leaky = (await ipc('pool:log', { server: LEAKY })) as {
+      value: { lines: { text: string }[] }
+    }
+    expect(leaky.value.lines.map((line) => line.text).join('\n')).toContain(`token ${REDACTED}`)
+    // A reload that changes a keyed server: it reconnects with the key, and the log says so.
+    writeRegistry(home, { ...registry, [ECHO]: { ...registry[ECHO], description: 'reloaded' } })
+    expect(await ipc('registry:reload')).toMatchObject({ ok: true, value: { emitted: true } })
+    await whenState(core, [ECHO])
+    await ipc('audit:list')
+    await ipc('audit:export', { format: 'csv' })
+    await core.services.idle()
+
+    for (const { channel, response } of responses) {
+      expect(leaks(JSON.stringify(response)), channel).toEqual([])
+    }
+    for (const event of events)
+      expect(leaks(JSON.stringify(event)), JSON.stringify(event).slice(0, 1500)).toEqual([])
+    expect(events.length).toBeGreaterThan(0)
+  })
+
+  it('uses the key through the CLI, and no output carries it', async () => {
+    const found = await cli(['--json', 'search', 'vpn', '--server', RS])
+    expect(found.code).toBe(0)
+    const segment = (JSON.parse(found.stdout) as { hits: { id: string }[] }).hits[0]!.id
+    for (const json of [['--json'], []]) {
+      await cli([...json, 'servers'])
+      await cli([...json, 'discover'])
+      await cli([...json, 'search', 'vpn', '--server', RS, '--server', ECHO])
+      await cli([...json, 'synthesize', 'vpn', '--server', RS, '--server', ECHO])
+      await cli([...json, 'verify', '--server', RS, '--segment', segment])
+      await cli([...json, 'secrets', 'list'])
+      await cli([
+        ...json,
+        'call',
+        '--server',
+        ECHO,
+        '--tool',
+        'rag_search',
+        '--args',
+        '{"search_phrases":["x"]}',
+      ])
+    }
+    const echoed = cliRuns.find((c) => c.args.includes('call') && c.args.includes('--json'))!
+    expect(echoed.run.code).toBe(1)
+    expect(echoed.run.stdout).toContain(REDACTED)
+    for (const { args, run } of cliRuns) {
+      expect(leaks(run.stdout + run.stderr), args.join(' ')).toEqual([])
+    }
+  }, 120_000) // fifteen CLI processes, one after the other
+
+  it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
+    await core.services.idle()
+    const files = filesUnder(home)
+    const names = files.map((f) => f.path.slice(home.length + 1))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'audit/audit.jsonl',
+        'logs/main.log',
+        'rag-mcp.json',
+        'settings.json',
+      ]),
+    )
+    for (const file of files) expect(leaks(file.text), file.path).toEqual([])
+  })
+})
