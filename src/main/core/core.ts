@@ -5,7 +5,13 @@ import type { AppInfo, AppNotice } from '../../shared/ipc/app'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
 import { resolveRegistrySource } from './config/lookup'
 import { RegistryStore } from './config/store'
-import { embeddedWithEnvKeys, provideDemoKeys, readDemoSecrets } from './demo-keys'
+import {
+  demoProfiles,
+  embeddedWithEnvKeys,
+  provideDemoKeys,
+  readDemoSecrets,
+  readDemoUsers,
+} from './demo-keys'
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
@@ -177,6 +183,7 @@ export class Core {
       ...(this.options.configPath ? { configPath: this.options.configPath } : {}),
     })
     if (source.kind !== 'embedded') return
+    await this.seedDemoProfiles()
     try {
       const secrets = await readDemoSecrets()
       const plan = await provideDemoKeys({
@@ -199,6 +206,19 @@ export class Core {
         'warning',
         `The demo servers' keys could not be prepared (${error instanceof Error ? error.message : String(error)}); the keyed demo servers will ask for their keys.`,
       )
+    }
+  }
+
+  /** First run on the demo: "view as" each demo user, starting as the one who sees everything. */
+  private async seedDemoProfiles(): Promise<void> {
+    if (!this.settings.isFresh()) return
+    try {
+      const { profiles, activeId } = demoProfiles(await readDemoUsers())
+      this.settings.seedProfiles(profiles, activeId)
+    } catch (error) {
+      this.log.warn('could not read the demo users; starting with the default profile only', {
+        error,
+      })
     }
   }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { builtFile } from '../../test/built'
 import { createCore, type Core } from './core'
-import { demoEnvName, readDemoSecrets } from './demo-keys'
+import { demoEnvName, demoProfiles, readDemoSecrets, readDemoUsers } from './demo-keys'
 import { KeychainStore } from './secrets/keychain-store'
 import { describeWithKeyring } from './secrets/testing/keyring'
 
@@ -28,6 +28,17 @@ describe('demo keys', () => {
     expect(secrets.documentVault!.apiKey).toMatch(/^rbx_live_[0-9a-f]{64}$/)
   })
 
+  it('come with the demo users, whom a first run can "view as", starting as the admin', async () => {
+    const users = await readDemoUsers(builtFile('main/demo.js'))
+    const { profiles, activeId } = demoProfiles(users)
+    expect(profiles.map((p) => p.id)).toEqual(['alice', 'bob', 'carol', 'dan'])
+    expect(activeId).toBe('carol')
+    expect(profiles.find((p) => p.id === 'dan')).toMatchObject({
+      userId: 'dan@contractor.example',
+      groups: ['contractors'],
+    })
+  })
+
   it('travel through the environment, with a notice, when there is no keychain', async () => {
     const c = await core({
       dataDir: dataDir(),
@@ -48,6 +59,9 @@ describe('demo keys', () => {
     const resolved = await c.secrets.resolve(search)
     expect(resolved.missing).toEqual([])
     expect(resolved.headers.Authorization).toMatch(/^Bearer demo-rag-search-/)
+    // A first run on the demo starts as its admin user, with the others to "view as".
+    expect(c.settings.active().userId).toBe('carol@example.com')
+    expect(c.settings.profiles()).toHaveLength(5)
     // The process environment is untouched.
     expect(process.env[demoEnvName('knowledgeSearch', 'apiKey')]).toBeUndefined()
   })

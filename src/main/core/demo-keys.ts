@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { defaultDemoEntry, loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
+import type { Profile } from '../../shared/model/user'
 import type { Logger } from './log'
 import { runsAsNode } from './pool/child-process'
 import type { KeychainStore } from './secrets/keychain-store'
@@ -12,13 +13,47 @@ const run = promisify(execFile)
 /** `{ serverId: { secretName: value } }`, as `demo.js keys` prints it. */
 export type DemoSecrets = Record<string, Record<string, string>>
 
-/** The demo servers' public keys, asked from the built demo entry (core never imports it). */
-export async function readDemoSecrets(demoEntry = defaultDemoEntry()): Promise<DemoSecrets> {
-  const { stdout } = await run(process.execPath, [demoEntry, 'keys'], {
+/** Runs `demo.js <command>` and parses the JSON it prints (core never imports the demo). */
+async function askDemo(command: 'keys' | 'users', demoEntry: string): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [demoEntry, command], {
     timeout: 10_000,
     env: { ...process.env, ...runsAsNode(process.execPath) },
   })
-  return JSON.parse(stdout) as DemoSecrets
+  return JSON.parse(stdout) as unknown
+}
+
+/** The demo servers' public keys, asked from the built demo entry. */
+export async function readDemoSecrets(demoEntry = defaultDemoEntry()): Promise<DemoSecrets> {
+  return (await askDemo('keys', demoEntry)) as DemoSecrets
+}
+
+/** A user of the demo servers, as `demo.js users` prints it. */
+export interface DemoUser {
+  id: string
+  name: string
+  groups: string[]
+  sessionTags: string[]
+}
+
+/** The demo servers' users (alice, bob, carol, dan), asked from the built demo entry. */
+export async function readDemoUsers(demoEntry = defaultDemoEntry()): Promise<DemoUser[]> {
+  return (await askDemo('users', demoEntry)) as DemoUser[]
+}
+
+/**
+ * "View as" profiles for the demo users, so a first launch shows real differences between
+ * users; the one in group `admin` (who sees every demo server) is the one to start as.
+ */
+export function demoProfiles(users: DemoUser[]): { profiles: Profile[]; activeId: string } {
+  const profiles = users.map((user) => ({
+    id: user.id.split('@')[0]!,
+    name: user.name,
+    userId: user.id,
+    sessionTags: user.sessionTags,
+    groups: user.groups,
+  }))
+  const admin = users.findIndex((user) => user.groups.includes('admin'))
+  return { profiles, activeId: profiles[Math.max(admin, 0)]?.id ?? '' }
 }
 
 /** The environment variable a demo secret travels in when there is no keychain. */

@@ -35,6 +35,19 @@ describe('SettingsStore', () => {
     expect(reopened.selection('admin', 'docs')).toEqual({})
   })
 
+  it('seeds profiles on a first run only, never over what the user saved', () => {
+    const path = file()
+    const first = new SettingsStore(path)
+    expect(first.seedProfiles([sales], 'sales')).toBe(true)
+    expect(first.active().id).toBe('sales')
+    expect(first.seedProfiles([{ ...sales, id: 'again' }], 'again')).toBe(false)
+
+    const reopened = new SettingsStore(path)
+    expect(reopened.isFresh()).toBe(false)
+    expect(reopened.seedProfiles([{ ...sales, id: 'again' }], 'again')).toBe(false)
+    expect(reopened.profiles().map((p) => p.id)).toEqual(['admin', 'sales'])
+  })
+
   it('refuses to delete the last profile and forgets a deleted profile’s selections', () => {
     const store = new SettingsStore(file())
     expect(() => store.deleteProfile('admin')).toThrow(/last profile/)

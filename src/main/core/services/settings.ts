@@ -51,6 +51,8 @@ export class SettingsStore {
   private readonly listeners = new Set<() => void>()
   /** Set when the file on disk could not be read and was moved aside. */
   readonly recovered: string | undefined
+  /** No settings file existed: nothing the user chose yet (a first run). */
+  private fresh: boolean
 
   constructor(
     private readonly file: string,
@@ -58,6 +60,7 @@ export class SettingsStore {
   ) {
     const loaded = this.load()
     this.recovered = loaded.recovered
+    this.fresh = !loaded.settings && !loaded.recovered
     this.settings = loaded.settings ?? {
       version: 1,
       profiles: seed(),
@@ -91,6 +94,22 @@ export class SettingsStore {
     this.settings.activeProfileId = id
     this.commit()
     return this.active()
+  }
+
+  /** Whether this is a first run: no settings file was found and nothing was saved since. */
+  isFresh(): boolean {
+    return this.fresh
+  }
+
+  /**
+   * On a first run only (no settings file yet, nothing saved since), adds `profiles` beside the
+   * default one and makes `activeId` active: e.g. the demo servers' users. Returns whether it did.
+   */
+  seedProfiles(profiles: Profile[], activeId: string): boolean {
+    if (!this.fresh || profiles.length === 0) return false
+    for (const profile of profiles) this.saveProfile(profile)
+    this.setActive(profiles.some((p) => p.id === activeId) ? activeId : profiles[0]!.id)
+    return true
   }
 
   /** Creates or replaces a profile (matched by id). */
@@ -147,6 +166,7 @@ export class SettingsStore {
   }
 
   private commit(): void {
+    this.fresh = false
     writeFileAtomicSync(this.file, `${JSON.stringify(this.settings, null, 2)}\n`)
     for (const listener of this.listeners) listener()
   }
