@@ -1,6 +1,107 @@
-import { PendingPanel } from '../../app/PendingPanel'
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import type { Hit } from '../../../../shared/model/rag'
+import { profileQueries } from '../profiles/queries'
+import { hitKey } from './hit-key'
+import { HitInspector } from './HitInspector'
+import { LatencyWaterfall } from './LatencyWaterfall'
+import { QueryForm } from './QueryForm'
+import { searchQueries } from './queries'
+import { SearchResults, type ResultView } from './SearchResults'
+import type { SearchDraft } from './search-run'
+import { searchSelection, serverSources, takesPart } from './sources'
+import { SourcesSummary } from './SourcesSummary'
+import { useSearch } from './use-search'
+import './SearchPanel.css'
+import '../answers/Answers.css'
 
-/** The Search panel. */
+const INITIAL_DRAFT: SearchDraft = { query: '', phrases: [], topK: 10, fusion: 'rrf' }
+
+/**
+ * One query across the selected providers: per-server results as they arrive (latency
+ * waterfall, columns side by side), the merged list, the hit inspector and the answers.
+ */
 export function SearchPanel(): React.JSX.Element {
-  return <PendingPanel panel="search" />
+  const discovery = useQuery(searchQueries.discovery())
+  const toggles = useQuery(profileQueries.selection())
+  const [draft, setDraft] = useState(INITIAL_DRAFT)
+  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set())
+  const [view, setView] = useState<ResultView>('merged')
+  const [selected, setSelected] = useState<Hit | null>(null)
+  const { run, start, cancel } = useSearch()
+
+  const servers = useMemo(
+    () => serverSources(discovery.data, toggles.data),
+    [discovery.data, toggles.data],
+  )
+  const selection = useMemo(() => searchSelection(servers, excluded), [servers, excluded])
+  const taking = servers.filter((s) => takesPart(s) && !excluded.has(s.server)).map((s) => s.server)
+  const replyViolations = useMemo(() => {
+    const result = selected && run?.servers.find((s) => s.server === selected.server)
+    if (!result) return []
+    const onHits = new Set(result.hits.flatMap((h) => h.violations.map((v) => v.path)))
+    return result.violations.filter((v) => !onHits.has(v.path))
+  }, [selected, run?.servers])
+
+  const running = run?.phase === 'running'
+  return (
+    <div className="search-panel">
+      <div className="search-panel__head">
+        <h1>Search</h1>
+        <QueryForm
+          draft={draft}
+          onChange={setDraft}
+          running={running}
+          cancelling={run?.cancelling ?? false}
+          disabledReason={
+            discovery.isSuccess && taking.length === 0
+              ? 'No source is selected: turn some on in Servers'
+              : undefined
+          }
+          onRun={() => {
+            setSelected(null)
+            start(draft, selection, taking)
+          }}
+          onCancel={cancel}
+          sources={
+            <SourcesSummary
+              servers={servers}
+              loading={discovery.isPending}
+              error={discovery.isError ? discovery.error.message : undefined}
+              excluded={excluded}
+              onExcludedChange={setExcluded}
+            />
+          }
+        />
+      </div>
+      <div className="search-panel__body">
+        <div className="search-panel__main">
+          {run && run.expected.length + run.servers.length > 0 && (
+            <div className="search-panel__waterfall">
+              <LatencyWaterfall run={run} />
+            </div>
+          )}
+          <SearchResults
+            run={run}
+            view={view}
+            onViewChange={setView}
+            selectedKey={selected ? hitKey(selected) : null}
+            onSelect={setSelected}
+            query={draft.query}
+            topK={draft.topK}
+            selection={selection}
+          />
+        </div>
+        {selected && (
+          <HitInspector
+            key={hitKey(selected)}
+            hit={selected}
+            replyViolations={replyViolations}
+            replyArtifacts={run?.servers.find((s) => s.server === selected.server)?.artifacts}
+            onClose={() => setSelected(null)}
+          />
+        )}
+      </div>
+    </div>
+  )
 }

@@ -1,0 +1,18 @@
+import { queryOptions } from '@tanstack/react-query'
+import { call } from '../../api'
+import { serverKeys } from '../servers/queries'
+
+export const searchKeys = {
+  /** Under `servers`: a server changing state refreshes which sources it offers. */
+  discovery: () => [...serverKeys.all, 'discovery'] as const,
+}
+
+export const searchQueries = {
+  /** Every visible server's data sources for the active profile, with what is selected. */
+  discovery: () =>
+    queryOptions({
+      queryKey: searchKeys.discovery(),
+      queryFn: () => call('discovery:run'),
+      staleTime: 30_000,
+    }),
+}
