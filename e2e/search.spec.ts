@@ -30,7 +30,10 @@ test.afterAll(async () => {
 async function openSearch(page: Page, url: string, carol = false): Promise<void> {
   await page.goto(url)
   if (carol) await actAsCarol(page)
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Search' }).click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
 }
 
 const waterfall = (page: Page) => page.getByRole('table', { name: 'Latency by server' })
@@ -63,4 +66,76 @@ test('a search across every demo server shows each provider, the waterfall and t
     /[1-9]\d* shared/,
   )
   await screenshots(page, 'search-providers')
+})
+
+test('cancel stops a slow server and keeps what already arrived', async ({ page, launch }) => {
+  const { host } = await launch({ fast: slowServer('fast', 0), slow: slowServer('slow', 30_000) })
+  await openSearch(page, host.url)
+  await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
+  await page.getByLabel('Query').fill('vpn')
+  await page.getByRole('button', { name: 'Run' }).click()
+
+  await expect(waterfall(page).getByRole('row', { name: 'fast' })).toContainText('ok')
+  await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('waiting')
+  await page.getByRole('button', { name: 'Cancel' }).click()
+
+  await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('cancelled')
+  await expect(page.getByRole('status').filter({ hasText: 'merged hit' })).toContainText(
+    'cancelled',
+  )
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeHidden()
+  await expect(page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option')).toHaveCount(
+    5,
+  )
+})
+
+test('the inspector shows the violations and the raw JSON of a broken reply', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+
+  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  const long = merged.getByRole('option', { name: /A headline that goes on/ })
+  await expect(long).toContainText(/violations?/)
+  await expect(merged.getByRole('option', { name: /Printer vendor notes/ })).toContainText(
+    'suspicious',
+  )
+  await long.click()
+
+  const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+  const violations = inspector.getByRole('list', { name: 'Violations' }).first()
+  await expect(violations).toContainText('headline_too_long')
+  await expect(violations).toContainText('segments[1].headline')
+  await expect(violations).toContainText('segments[1].raw_text')
+  const raw = inspector.getByLabel('Raw reply', { exact: true })
+  await expect(raw).toContainText('"segment_uid": "broken-2"')
+  await expect(raw).toContainText('"score": "high"')
+  await screenshots(page, 'search-inspector-broken')
+
+  // Collapsible: the raw JSON folds away.
+  await inspector.getByText('Raw reply').click()
+  await expect(raw).toBeHidden()
+})
+
+test('Check access on a hit opens the Access panel with that hit', async ({ page, launch }) => {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await page
+    .getByRole('listbox', { name: 'Merged hits' })
+    .getByRole('option', { name: /VPN setup for remote staff/ })
+    .click()
+  await page
+    .getByRole('complementary', { name: 'Hit inspector' })
+    .getByRole('button', { name: 'Check access' })
+    .click()
+  await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Access' }),
+  ).toHaveAttribute('aria-current', 'page')
 })

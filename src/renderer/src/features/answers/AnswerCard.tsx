@@ -107,30 +107,32 @@ export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): Reac
           {body.citations.map((citation) => {
             const hit = hitFor(citation)
             return (
-              <li key={citation.n} id={citationDomId(answer.server, citation.n)} value={citation.n}>
-                <span className="answer__cite-title" title={citation.uri}>
+              <li key={citation.n} id={citationDomId(answer.server, citation.n)}>
+                <span className="answer__cite-n">{citation.n}</span>
+                <span className="answer__cite-label" title={citation.uri}>
                   {citation.title ?? citation.uri ?? citation.hitId ?? 'untitled'}
+                  <span className="muted">
+                    {' · '}
+                    {[citation.sourceId, citation.server].filter(Boolean).join(' · ')}
+                  </span>
                 </span>
-                <span className="muted answer__cite-where">
-                  {[citation.sourceId, citation.server].filter(Boolean).join(' · ')}
-                </span>
-                <span className="answer__cite-actions">
-                  {hit && (
-                    <Button variant="ghost" onClick={() => onOpenHit(hit)}>
-                      Inspect
-                    </Button>
-                  )}
-                  <Button
-                    variant="ghost"
-                    icon="access"
-                    aria-label={`Check access to citation ${citation.n} of ${answer.server}`}
-                    onClick={() =>
-                      accessRequested(citationTarget(citation), citation.title ?? `[${citation.n}]`)
-                    }
-                  >
-                    Check access
+                {hit ? (
+                  <Button variant="ghost" onClick={() => onOpenHit(hit)}>
+                    Inspect
                   </Button>
-                </span>
+                ) : (
+                  <span />
+                )}
+                <Button
+                  variant="ghost"
+                  icon="access"
+                  aria-label={`Check access to citation ${citation.n} of ${answer.server}`}
+                  onClick={() =>
+                    accessRequested(citationTarget(citation), citation.title ?? `[${citation.n}]`)
+                  }
+                >
+                  Check access
+                </Button>
               </li>
             )
           })}

@@ -135,13 +135,9 @@ export function HitInspector({
         </dl>
 
         <section aria-label="Headline and summary">
-          <h3>
-            Headline <Provided derived={hit.derived.title} />
-          </h3>
+          <h3>Headline {hit.title && <Provided derived={hit.derived.title} />}</h3>
           <p className="inspector__text">{hit.title || <span className="muted">none</span>}</p>
-          <h3>
-            Summary <Provided derived={hit.derived.summary} />
-          </h3>
+          <h3>Summary {hit.summary && <Provided derived={hit.derived.summary} />}</h3>
           <p className="inspector__text">{hit.summary ?? <span className="muted">none</span>}</p>
         </section>
 

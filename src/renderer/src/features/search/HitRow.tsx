@@ -64,8 +64,13 @@ export const HitRow = memo(function HitRow({
         className="hit-row__where"
         title={`${hit.sourceId ?? 'default source'} · ${hit.server}`}
       >
-        {hit.sourceId ?? '—'}
-        {showServer && <span className="muted"> · {hit.server}</span>}
+        {hit.sourceId}
+        {showServer && (
+          <span className="muted">
+            {hit.sourceId ? ' · ' : ''}
+            {hit.server}
+          </span>
+        )}
       </span>
       <span className="hit-row__score">{formatScore(hit.score)}</span>
       <span className="hit-row__flags">

@@ -134,22 +134,24 @@ export function SearchResults({
             )}
           </span>
         )}
-        <Button
-          icon="access"
-          disabled={!merged || merged.length === 0}
-          title="Check that each merged hit still opens for the acting user, on the Access panel"
-          onClick={() =>
-            merged &&
-            checkAllRequested(
-              merged.slice(0, 1000).map((hit) => ({
-                hit: { server: hit.server, id: hit.id, ...(hit.uri ? { uri: hit.uri } : {}) },
-              })),
-              `${plural(merged.length, 'hit')} for “${run?.draft.query ?? ''}”`,
-            )
-          }
-        >
-          Check all citations
-        </Button>
+        {view !== 'answers' && (
+          <Button
+            icon="access"
+            disabled={!merged || merged.length === 0}
+            title="Check that each merged hit still opens for the acting user, on the Access panel"
+            onClick={() =>
+              merged &&
+              checkAllRequested(
+                merged.slice(0, 1000).map((hit) => ({
+                  hit: { server: hit.server, id: hit.id, ...(hit.uri ? { uri: hit.uri } : {}) },
+                })),
+                `${plural(merged.length, 'hit')} for “${run?.draft.query ?? ''}”`,
+              )
+            }
+          >
+            Check all citations
+          </Button>
+        )}
       </div>
       {run?.phase === 'failed' && (
         <Banner tone="bad" title="The search failed">

@@ -14,13 +14,13 @@ export function niceCeil(value: number): number {
 
 /**
  * A scale that holds every latency (and the time elapsed so far while servers are still out),
- * rounded up to a readable end, with four or five evenly spaced ticks.
+ * rounded up to a readable end, with three to five evenly spaced ticks (labels stay apart even
+ * in a narrow column).
  */
 export function waterfallScale(latencies: readonly number[], minMs = 100): WaterfallScale {
   const longest = Math.max(minMs, ...latencies.filter(Number.isFinite))
   const maxMs = niceCeil(longest)
-  const step = maxMs / (maxMs / niceCeil(maxMs / 5) > 5 ? 4 : 5)
-  const tickStep = niceCeil(step)
+  const tickStep = niceCeil(maxMs / 4)
   const ticks: number[] = []
   for (let t = 0; t <= maxMs + 1e-9 && ticks.length < 12; t += tickStep) ticks.push(t)
   return { maxMs, ticks }
