@@ -5,9 +5,10 @@ import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
+import { rendererBenchmark } from './renderer'
 
 /** Every benchmark, in the order they run. Add new ones here. */
-const benchmarks: Benchmark[] = [reloadBenchmark, poolBenchmark, fanoutBenchmark]
+const benchmarks: Benchmark[] = [reloadBenchmark, poolBenchmark, fanoutBenchmark, rendererBenchmark]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
