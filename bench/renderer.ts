@@ -81,12 +81,29 @@ function registry(url: string, servers: number): Record<string, unknown> {
   return entries
 }
 
+/** The browser globals the in-page probes use (this project compiles without the DOM lib). */
+interface PageElement {
+  textContent: string | null
+  scrollTop: number
+  readonly scrollHeight: number
+  readonly clientHeight: number
+  click(): void
+}
+interface PageScope {
+  document: {
+    querySelector(selector: string): PageElement | null
+    querySelectorAll(selector: string): Iterable<PageElement>
+  }
+  requestAnimationFrame(callback: (at: number) => void): number
+}
+
 /** Time from a click on a tab to the frame after the list's first rows were painted. */
 function tabToPaint(page: Page, tab: string, list: string): Promise<number> {
   return page.evaluate(
     ([tabName, listName]) =>
       new Promise<number>((done, fail) => {
-        const button = [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((el) =>
+        const { document, requestAnimationFrame } = globalThis as unknown as PageScope
+        const button = [...document.querySelectorAll('[role=tab]')].find((el) =>
           el.textContent?.startsWith(tabName),
         )
         if (!button) return fail(new Error(`no tab ${tabName}`))
@@ -98,12 +115,8 @@ function tabToPaint(page: Page, tab: string, list: string): Promise<number> {
             `[role=listbox][aria-label="${listName}"] [role=option]`,
           )
           if (row) {
-            // After this frame's paint: a message posted from rAF runs once the frame is out.
-            requestAnimationFrame(() => {
-              const channel = new MessageChannel()
-              channel.port1.onmessage = () => done(performance.now() - started)
-              channel.port2.postMessage(null)
-            })
+            // After this frame's paint: a task queued from rAF runs once the frame is out.
+            requestAnimationFrame(() => setTimeout(() => done(performance.now() - started), 0))
           } else if (performance.now() > deadline) fail(new Error(`${listName} never painted`))
           else requestAnimationFrame(check)
         }
@@ -118,7 +131,8 @@ function scrollFrames(page: Page, list: string, frames: number, step: number): P
   return page.evaluate(
     ([listName, count, px]) =>
       new Promise<number[]>((done, fail) => {
-        const box = document.querySelector<HTMLElement>(`[role=listbox][aria-label="${listName}"]`)
+        const { document, requestAnimationFrame } = globalThis as unknown as PageScope
+        const box = document.querySelector(`[role=listbox][aria-label="${listName}"]`)
         if (!box) return fail(new Error(`no ${listName}`))
         const times: number[] = []
         let last = 0

@@ -47,6 +47,9 @@ test('a search across every demo server shows each provider, the waterfall and t
   await expect(page.getByRole('button', { name: /^Sources: 5 servers/ })).toBeVisible()
 
   await page.getByLabel('Query').fill('vpn setup')
+  await page.getByRole('button', { name: 'Add phrase' }).click()
+  await expect(page.getByRole('textbox', { name: 'Phrase 2' })).toBeFocused()
+  await page.keyboard.type('remote access')
   await page.keyboard.press('ControlOrMeta+Enter')
 
   for (const server of DEMO_SERVERS) {
@@ -66,6 +69,17 @@ test('a search across every demo server shows each provider, the waterfall and t
     /[1-9]\d* shared/,
   )
   await screenshots(page, 'search-providers')
+
+  // Adjusting the sources opens Servers; coming back, the search is still there.
+  await page.getByRole('button', { name: /^Sources: 5 servers/ }).click()
+  await page.getByRole('button', { name: 'Adjust the sources of knowledgeSearch' }).click()
+  await expect(page.getByRole('main', { name: 'Servers' })).toBeVisible()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+  await expect(page.getByLabel('Query')).toHaveValue('vpn setup')
+  await expect(page.getByRole('region', { name: 'Hits from knowledgeSearch' })).toBeVisible()
 })
 
 test('cancel stops a slow server and keeps what already arrived', async ({ page, launch }) => {
@@ -119,6 +133,11 @@ test('the inspector shows the violations and the raw JSON of a broken reply', as
   // Collapsible: the raw JSON folds away.
   await inspector.getByText('Raw reply').click()
   await expect(raw).toBeHidden()
+
+  // Arrow keys move through the list; the inspector follows.
+  await merged.press('ArrowDown')
+  await expect(inspector.getByRole('heading', { name: 'Printer vendor notes' })).toBeVisible()
+  await expect(inspector).toContainText('possible prompt injection')
 })
 
 test('Check access on a hit opens the Access panel with that hit', async ({ page, launch }) => {

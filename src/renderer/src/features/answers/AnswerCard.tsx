@@ -2,6 +2,7 @@ import type { ServerAnswer } from '../../../../shared/model/operations'
 import type { Citation, Hit } from '../../../../shared/model/rag'
 import { useAccessRequested } from '../../state/store'
 import { Badge, Banner, Button } from '../../ui'
+import { citationTarget } from '../search/access-targets'
 import { formatMs } from '../search/waterfall'
 import { ArtifactList } from './ArtifactList'
 import { parseCitedText } from './cited-text'
@@ -146,17 +147,4 @@ export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): Reac
       {body?.artifacts && body.artifacts.length > 0 && <ArtifactList artifacts={body.artifacts} />}
     </article>
   )
-}
-
-/** The Access panel's target for a citation. */
-export function citationTarget(citation: Citation): {
-  citation: { server: string; hitId?: string; uri?: string }
-} {
-  return {
-    citation: {
-      server: citation.server,
-      ...(citation.hitId ? { hitId: citation.hitId } : {}),
-      ...(citation.uri ? { uri: citation.uri } : {}),
-    },
-  }
 }

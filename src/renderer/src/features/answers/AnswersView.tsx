@@ -8,7 +8,8 @@ import { plural } from '../../lib/format'
 import { useCheckAllRequested } from '../../state/store'
 import { Banner, Button, EmptyState, Spinner } from '../../ui'
 import { formatMs } from '../search/waterfall'
-import { AnswerCard, citationTarget } from './AnswerCard'
+import { citationTarget } from '../search/access-targets'
+import { AnswerCard } from './AnswerCard'
 
 export interface AnswersViewProps {
   query: string

@@ -3,6 +3,7 @@ import type { Artifact, Hit, Violation } from '../../../../shared/model/rag'
 import { postNotice, useAccessRequested } from '../../state/store'
 import { Badge, Button, IconButton } from '../../ui'
 import { ArtifactList } from '../answers/ArtifactList'
+import { hitTarget } from './access-targets'
 import { formatScore } from './HitRow'
 import { JsonBlock } from './JsonBlock'
 import { prettyJson } from './json-text'
@@ -105,12 +106,7 @@ export function HitInspector({
         <Button
           icon="access"
           variant="primary"
-          onClick={() =>
-            accessRequested(
-              { hit: { server: hit.server, id: hit.id, ...(hit.uri ? { uri: hit.uri } : {}) } },
-              hit.title || hit.id,
-            )
-          }
+          onClick={() => accessRequested(hitTarget(hit), hit.title || hit.id)}
         >
           Check access
         </Button>

@@ -105,6 +105,8 @@ export function QueryForm({
                 inline
                 value={phrase}
                 maxLength={4000}
+                // A phrase just added gets the focus.
+                autoFocus={phrase === '' && index === draft.phrases.length - 1}
                 onChange={(event) => setPhrase(index, event.target.value)}
               />
               <IconButton

@@ -1,21 +1,26 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
+import {
+  useSearchDraft,
+  useSearchDraftChanged,
+  useSearchExcluded,
+  useSearchExcludedChanged,
+  useSearchView,
+  useSearchViewSelected,
+} from '../../state/store'
 import { profileQueries } from '../profiles/queries'
 import { hitKey } from './hit-key'
 import { HitInspector } from './HitInspector'
 import { LatencyWaterfall } from './LatencyWaterfall'
 import { QueryForm } from './QueryForm'
 import { searchQueries } from './queries'
-import { SearchResults, type ResultView } from './SearchResults'
-import type { SearchDraft } from './search-run'
+import { SearchResults } from './SearchResults'
 import { searchSelection, serverSources, takesPart } from './sources'
 import { SourcesSummary } from './SourcesSummary'
 import { useSearch } from './use-search'
 import './SearchPanel.css'
 import '../answers/Answers.css'
-
-const INITIAL_DRAFT: SearchDraft = { query: '', phrases: [], topK: 10, fusion: 'rrf' }
 
 /**
  * One query across the selected providers: per-server results as they arrive (latency
@@ -24,9 +29,13 @@ const INITIAL_DRAFT: SearchDraft = { query: '', phrases: [], topK: 10, fusion: '
 export function SearchPanel(): React.JSX.Element {
   const discovery = useQuery(searchQueries.discovery())
   const toggles = useQuery(profileQueries.selection())
-  const [draft, setDraft] = useState(INITIAL_DRAFT)
-  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set())
-  const [view, setView] = useState<ResultView>('merged')
+  const draft = useSearchDraft()
+  const setDraft = useSearchDraftChanged()
+  const excludedList = useSearchExcluded()
+  const setExcluded = useSearchExcludedChanged()
+  const excluded = useMemo(() => new Set(excludedList), [excludedList])
+  const view = useSearchView()
+  const setView = useSearchViewSelected()
   const [selected, setSelected] = useState<Hit | null>(null)
   const { run, start, cancel } = useSearch()
 
@@ -69,7 +78,7 @@ export function SearchPanel(): React.JSX.Element {
               loading={discovery.isPending}
               error={discovery.isError ? discovery.error.message : undefined}
               excluded={excluded}
-              onExcludedChange={setExcluded}
+              onExcludedChange={(next) => setExcluded([...next])}
             />
           }
         />

@@ -2,17 +2,18 @@ import { useMemo } from 'react'
 import type { Selection } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { plural } from '../../lib/format'
-import { useCheckAllRequested } from '../../state/store'
+import { SEARCH_VIEWS, useCheckAllRequested, type SearchView } from '../../state/store'
 import { Badge, Banner, Button, EmptyState, Spinner, TabPanel, Tabs } from '../../ui'
 import { AnswersView } from '../answers/AnswersView'
+import { hitTarget } from './access-targets'
 import { HitList } from './HitList'
 import { overlapIndex, overlapTotals } from './overlap'
 import { ProviderColumns } from './ProviderColumns'
 import type { SearchRun } from './search-run'
 import { formatMs } from './waterfall'
 
-export const RESULT_VIEWS = ['merged', 'providers', 'all', 'answers'] as const
-export type ResultView = (typeof RESULT_VIEWS)[number]
+export const RESULT_VIEWS = SEARCH_VIEWS
+export type ResultView = SearchView
 
 const LABELS: Record<ResultView, string> = {
   merged: 'Merged',
@@ -142,9 +143,7 @@ export function SearchResults({
             onClick={() =>
               merged &&
               checkAllRequested(
-                merged.slice(0, 1000).map((hit) => ({
-                  hit: { server: hit.server, id: hit.id, ...(hit.uri ? { uri: hit.uri } : {}) },
-                })),
+                merged.slice(0, 1000).map(hitTarget),
                 `${plural(merged.length, 'hit')} for “${run?.draft.query ?? ''}”`,
               )
             }

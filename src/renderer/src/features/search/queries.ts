@@ -5,6 +5,8 @@ import { serverKeys } from '../servers/queries'
 export const searchKeys = {
   /** Under `servers`: a server changing state refreshes which sources it offers. */
   discovery: () => [...serverKeys.all, 'discovery'] as const,
+  /** The search the panel shows (written by the panel, never fetched). */
+  run: () => ['search', 'run'] as const,
 }
 
 export const searchQueries = {
