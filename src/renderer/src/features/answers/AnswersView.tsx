@@ -10,6 +10,7 @@ import { Banner, Button, EmptyState, Spinner } from '../../ui'
 import { formatMs } from '../search/waterfall'
 import { citationTarget } from '../search/access-targets'
 import { AnswerCard } from './AnswerCard'
+import './Answers.css'
 
 export interface AnswersViewProps {
   query: string

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { Artifact } from '../../../../shared/model/rag'
 import { Badge, Button } from '../../ui'
 import { formatSize } from '../search/json-text'
+import '../search/HitInspector.css'
 import { base64Bytes, decodeBase64Text, isHtml, isText } from './artifact-text'
 
 function ArtifactItem({ artifact }: { artifact: Artifact }): React.JSX.Element {
@@ -33,7 +34,7 @@ function ArtifactItem({ artifact }: { artifact: Artifact }): React.JSX.Element {
             srcDoc={text}
           />
         ) : (
-          <pre className="artifact__text">{text}</pre>
+          <pre className="json-block__text artifact__text">{text}</pre>
         ))}
     </li>
   )

@@ -7,6 +7,7 @@ import { hitTarget } from './access-targets'
 import { formatScore } from './HitRow'
 import { JsonBlock } from './JsonBlock'
 import { prettyJson } from './json-text'
+import './HitInspector.css'
 
 const isMerged = (hit: Hit): hit is MergedHit => 'foundIn' in hit
 

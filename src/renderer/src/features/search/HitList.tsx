@@ -5,6 +5,7 @@ import { cx, EmptyState } from '../../ui'
 import { hitKey } from './hit-key'
 import { HitRow } from './HitRow'
 import type { OverlapIndex } from './overlap'
+import './HitList.css'
 
 /** Fixed row height: virtualization measures nothing, so 5,000 rows cost what 30 do. */
 export const HIT_ROW_HEIGHT = 30

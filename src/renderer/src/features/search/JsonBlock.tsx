@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { Button } from '../../ui'
 import { formatSize, prettyJson, truncateText } from './json-text'
+import './HitInspector.css'
 
 /** Characters shown before "Show all": enough to read, small enough to stay fast. */
 export const JSON_PREVIEW_CHARS = 20_000

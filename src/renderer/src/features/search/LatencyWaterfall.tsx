@@ -4,6 +4,7 @@ import { plural } from '../../lib/format'
 import { Badge, Spinner, Table } from '../../ui'
 import { waterfallRows, type SearchRun } from './search-run'
 import { barPercent, formatMs, waterfallScale } from './waterfall'
+import './LatencyWaterfall.css'
 
 /** Elapsed time of a running search, refreshed a few times a second. */
 function useElapsed(run: SearchRun): number {

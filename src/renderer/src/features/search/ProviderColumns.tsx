@@ -4,6 +4,7 @@ import { Badge, EmptyState } from '../../ui'
 import { HitList } from './HitList'
 import { providerOverlap, type OverlapIndex } from './overlap'
 import { formatMs } from './waterfall'
+import './HitList.css'
 
 export interface ProviderColumnsProps {
   servers: readonly ServerSearchResult[]

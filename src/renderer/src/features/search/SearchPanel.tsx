@@ -20,7 +20,6 @@ import { searchSelection, serverSources, takesPart } from './sources'
 import { SourcesSummary } from './SourcesSummary'
 import { useSearch } from './use-search'
 import './SearchPanel.css'
-import '../answers/Answers.css'
 
 /**
  * One query across the selected providers: per-server results as they arrive (latency
