@@ -58,4 +58,11 @@ test('answers of every demo server side by side, citations linked to hits and ch
 
   await page.getByRole('button', { name: 'Check all citations' }).click()
   await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
+
+  // Back on Search, the answers are still there.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+  await expect(answer('knowledgeSearch')).toBeVisible()
 })

@@ -154,7 +154,14 @@ test('Check access on a hit opens the Access panel with that hit', async ({ page
     .getByRole('button', { name: 'Check access' })
     .click()
   await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav.getByRole('button', { name: 'Access' })).toHaveAttribute('aria-current', 'page')
+
+  // Coming back, the hit is still open; the whole result set goes to Access in one go.
+  await nav.getByRole('button', { name: 'Search' }).click()
   await expect(
-    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Access' }),
-  ).toHaveAttribute('aria-current', 'page')
+    page.getByRole('complementary', { name: 'Hit inspector' }).getByRole('heading', { level: 2 }),
+  ).toHaveText('VPN setup for remote staff')
+  await page.getByRole('button', { name: 'Check all citations' }).click()
+  await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
 })

@@ -20,16 +20,21 @@ export interface SearchSlice {
   searchView: SearchView
   /** Servers left out of this panel's searches (the Servers toggles are not touched). */
   searchExcluded: readonly string[]
+  /** The hit open in the inspector (server + id, see `hitKey`), or null. */
+  searchInspected: string | null
   searchDraftChanged: (draft: SearchDraft) => void
   searchViewSelected: (view: SearchView) => void
   searchExcludedChanged: (servers: readonly string[]) => void
+  searchHitInspected: (key: string | null) => void
 }
 
 export const createSearchSlice: StateCreator<UiState, [], [], SearchSlice> = (set) => ({
   searchDraft: { query: '', phrases: [], topK: 10, fusion: 'rrf' },
   searchView: 'merged',
   searchExcluded: [],
+  searchInspected: null,
   searchDraftChanged: (searchDraft) => set({ searchDraft }),
   searchViewSelected: (searchView) => set({ searchView }),
   searchExcludedChanged: (searchExcluded) => set({ searchExcluded }),
+  searchHitInspected: (searchInspected) => set({ searchInspected }),
 })

@@ -49,6 +49,8 @@ export const useSearchExcluded = () => useUiStore((s) => s.searchExcluded)
 export const useSearchDraftChanged = () => useUiStore((s) => s.searchDraftChanged)
 export const useSearchViewSelected = () => useUiStore((s) => s.searchViewSelected)
 export const useSearchExcludedChanged = () => useUiStore((s) => s.searchExcludedChanged)
+export const useSearchInspected = () => useUiStore((s) => s.searchInspected)
+export const useSearchHitInspected = () => useUiStore((s) => s.searchHitInspected)
 
 /** Posts a notice from outside React (event handlers, query callbacks). */
 export const postNotice = (notice: Parameters<UiState['noticePosted']>[0]): number =>

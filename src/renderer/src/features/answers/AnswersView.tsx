@@ -3,12 +3,15 @@ import { useCallback } from 'react'
 import type { Selection } from '../../../../shared/model/operations'
 import type { Citation, Hit } from '../../../../shared/model/rag'
 import { dedupeKey } from '../../../../shared/model/hit-identity'
+import type { InvokeResult } from '../../../../shared/ipc/contract'
 import { call } from '../../api'
+import { useSessionData } from '../../lib/use-session-data'
 import { plural } from '../../lib/format'
 import { useCheckAllRequested } from '../../state/store'
 import { Banner, Button, EmptyState, Spinner } from '../../ui'
 import { formatMs } from '../search/waterfall'
 import { citationTarget } from '../search/access-targets'
+import { searchKeys } from '../search/queries'
 import { AnswerCard } from './AnswerCard'
 import './Answers.css'
 
@@ -30,9 +33,11 @@ export function AnswersView({
   onOpenHit,
 }: AnswersViewProps): React.JSX.Element {
   const checkAllRequested = useCheckAllRequested()
+  const [data, setData] = useSessionData<InvokeResult<'synthesis:run'>>(searchKeys.answers())
   const synthesis = useMutation({
     mutationFn: (request: { query: string; topK: number; selection?: Selection }) =>
       call('synthesis:run', request),
+    onSuccess: (result) => setData(() => result),
   })
   const hitFor = useCallback(
     (citation: Citation): Hit | undefined =>
@@ -45,8 +50,7 @@ export function AnswersView({
     [hits],
   )
   const run = (): void => synthesis.mutate({ query, topK, ...(selection ? { selection } : {}) })
-  const data = synthesis.data
-  const stale = data !== undefined && data.query !== query
+  const stale = data !== null && data.query !== query
   const citations = data?.answers.flatMap((a) => a.answer?.citations ?? []) ?? []
 
   return (

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
 import {
   useSearchDraft,
   useSearchDraftChanged,
   useSearchExcluded,
   useSearchExcludedChanged,
+  useSearchHitInspected,
+  useSearchInspected,
   useSearchView,
   useSearchViewSelected,
 } from '../../state/store'
@@ -35,8 +37,20 @@ export function SearchPanel(): React.JSX.Element {
   const excluded = useMemo(() => new Set(excludedList), [excludedList])
   const view = useSearchView()
   const setView = useSearchViewSelected()
-  const [selected, setSelected] = useState<Hit | null>(null)
   const { run, start, cancel } = useSearch()
+  const inspected = useSearchInspected()
+  const inspect = useSearchHitInspected()
+  const setSelected = useCallback((hit: Hit | null) => inspect(hit && hitKey(hit)), [inspect])
+  // The merged hit (with where it was found) when there is one, else a server's own.
+  const selected = useMemo(() => {
+    if (!inspected || !run) return null
+    const lists = [run.result?.hits ?? [], ...run.servers.map((s) => s.hits)]
+    for (const hits of lists) {
+      const hit = hits.find((h) => hitKey(h) === inspected)
+      if (hit) return hit
+    }
+    return null
+  }, [inspected, run])
 
   const servers = useMemo(
     () => serverSources(discovery.data, toggles.data),
@@ -93,7 +107,7 @@ export function SearchPanel(): React.JSX.Element {
             run={run}
             view={view}
             onViewChange={setView}
-            selectedKey={selected ? hitKey(selected) : null}
+            selectedKey={inspected}
             onSelect={setSelected}
             query={draft.query}
             topK={draft.topK}

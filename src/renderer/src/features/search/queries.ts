@@ -7,6 +7,8 @@ export const searchKeys = {
   discovery: () => [...serverKeys.all, 'discovery'] as const,
   /** The search the panel shows (written by the panel, never fetched). */
   run: () => ['search', 'run'] as const,
+  /** The last answers compared on the panel (written by the panel, never fetched). */
+  answers: () => ['search', 'answers'] as const,
 }
 
 export const searchQueries = {

@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect } from 'react'
+import { useCallback, useEffect, useRef } from 'react'
 import type { Selection } from '../../../../shared/model/operations'
 import { call, subscribe } from '../../api'
+import { useSessionData } from '../../lib/use-session-data'
 import { searchKeys } from './queries'
 import {
   searchRunReducer,
@@ -24,20 +24,27 @@ export interface SearchControls {
  * back from another panel, and a search finishing meanwhile still lands.
  */
 export function useSearch(): SearchControls {
-  const queryClient = useQueryClient()
-  const { data: run } = useQuery({
-    queryKey: searchKeys.run(),
-    queryFn: () => queryClient.getQueryData<SearchRun | null>(searchKeys.run()) ?? null,
-    initialData: null,
-    staleTime: Infinity,
-    gcTime: Infinity,
-  })
+  const [run, update] = useSessionData<SearchRun>(searchKeys.run())
   const dispatch = useCallback(
-    (action: SearchRunAction) =>
-      queryClient.setQueryData<SearchRun | null>(searchKeys.run(), (previous) =>
-        searchRunReducer(previous ?? null, action),
+    (action: SearchRunAction) => update((previous) => searchRunReducer(previous, action)),
+    [update],
+  )
+  // The latest run, for callbacks that must not change identity on every progress event.
+  const latest = useRef(run)
+  useEffect(() => {
+    latest.current = run
+  }, [run])
+
+  const stop = useCallback(
+    (searchId: string) =>
+      call('search:cancel', { searchId }).catch((error: unknown) =>
+        dispatch({
+          type: 'failed',
+          searchId,
+          message: `Cancel failed: ${error instanceof Error ? error.message : String(error)}`,
+        }),
       ),
-    [queryClient],
+    [dispatch],
   )
 
   useEffect(
@@ -50,6 +57,8 @@ export function useSearch(): SearchControls {
 
   const start = useCallback<SearchControls['start']>(
     (draft, selection, expected) => {
+      // A search still running is replaced: stop it rather than let it use the servers.
+      if (latest.current?.phase === 'running') void stop(latest.current.searchId)
       const searchId = crypto.randomUUID()
       dispatch({ type: 'started', searchId, draft, expected, at: performance.now() })
       const phrases = draft.phrases.filter((phrase) => phrase.trim() !== '')
@@ -70,22 +79,15 @@ export function useSearch(): SearchControls {
           }),
       )
     },
-    [dispatch],
+    [dispatch, stop],
   )
 
   const cancel = useCallback(() => {
-    const current = queryClient.getQueryData<SearchRun | null>(searchKeys.run())
+    const current = latest.current
     if (!current || current.phase !== 'running') return
-    const { searchId } = current
-    dispatch({ type: 'cancelRequested', searchId })
-    call('search:cancel', { searchId }).catch((error: unknown) =>
-      dispatch({
-        type: 'failed',
-        searchId,
-        message: `Cancel failed: ${error instanceof Error ? error.message : String(error)}`,
-      }),
-    )
-  }, [dispatch, queryClient])
+    dispatch({ type: 'cancelRequested', searchId: current.searchId })
+    void stop(current.searchId)
+  }, [dispatch, stop])
 
   return { run, start, cancel }
 }
