@@ -154,21 +154,21 @@ function scrollFrames(page: Page, list: string, frames: number, step: number): P
   )
 }
 
-interface Measured {
+/** A page showing a finished search on its own host, and how to clean it all up. */
+interface Scene {
+  page: Page
+  /** Rows in the "All hits" list. */
   hits: number
-  firstPaint: number[]
-  frames: number[]
+  close: () => Promise<void>
 }
 
-/** One host on a registry of `servers` fixture servers; the search asks for `topK` each. */
-async function measure(
+/** One host on a registry of `servers` fixture servers; a search asks each for `topK` hits. */
+async function openScene(
   browser: Browser,
   fixtureUrl: string,
   servers: number,
   topK: number,
-  rounds: number,
-  frames: number,
-): Promise<Measured> {
+): Promise<Scene> {
   const dir = mkdtempSync(join(tmpdir(), 'rc-bench-renderer-'))
   const config = join(dir, 'rag-mcp.json')
   writeFileSync(config, JSON.stringify(registry(fixtureUrl, servers), null, 2))
@@ -178,6 +178,11 @@ async function measure(
     { RAG_CONSOLE_HOME: join(dir, 'data'), HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') },
   )
   const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
+  const close = async (): Promise<void> => {
+    await page.close()
+    await host.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
   try {
     await page.goto(host.url)
     await page
@@ -194,24 +199,34 @@ async function measure(
       .getByRole('status')
       .filter({ hasText: /merged hits? in/ })
       .waitFor({ timeout: START_TIMEOUT_MS })
-    const firstPaint: number[] = []
-    for (let i = 0; i < rounds + 1; i++) {
-      await tabToPaint(page, 'Merged', 'Merged hits')
-      const ms = await tabToPaint(page, 'All hits', 'All hits')
-      if (i > 0) firstPaint.push(ms) // the first round warms up
-    }
+    // Warm-up: the first mount compiles and lays out for the first time.
+    await tabToPaint(page, 'All hits', 'All hits')
     const hits = await page
       .getByRole('listbox', { name: 'All hits' })
       .getByRole('option')
       .first()
       .getAttribute('aria-setsize')
-    const measuredFrames = await scrollFrames(page, 'All hits', frames, 240)
-    return { hits: Number(hits), firstPaint, frames: measuredFrames }
-  } finally {
-    await page.close()
-    await host.stop()
-    rmSync(dir, { recursive: true, force: true })
+    return { page, hits: Number(hits), close }
+  } catch (error) {
+    await close()
+    throw error
   }
+}
+
+/** How many frames took long enough to see a stutter (more than a frame and a half at 60 Hz). */
+function janky(name: string, frames: number[]): Metric {
+  return {
+    name,
+    unit: 'count',
+    median: frames.filter((ms) => ms > 25).length,
+    samples: frames.length,
+  }
+}
+
+/** Remounts the list (Merged, then All hits) and times its first paint. */
+async function firstPaint(scene: Scene): Promise<number> {
+  await tabToPaint(scene.page, 'Merged', 'Merged hits')
+  return tabToPaint(scene.page, 'All hits', 'All hits')
 }
 
 /**
@@ -223,8 +238,8 @@ async function measure(
 export const rendererBenchmark: Benchmark = {
   name: 'renderer',
   async run({ quick }): Promise<BenchResult> {
-    const rounds = quick ? 3 : 15
-    const frames = quick ? 40 : 240
+    const rounds = quick ? 3 : 12
+    const framesPerRound = quick ? 15 : 40
     const fixture = await startProcess(
       [FIXTURE, '--http', '--name', 'bench', '--hits', '100'],
       /listening on (\S+)/,
@@ -234,17 +249,31 @@ export const rendererBenchmark: Benchmark = {
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     })
+    const scenes: Scene[] = []
     try {
-      const base = await measure(browser, fixture.url, 1, 50, rounds, frames)
-      const large = await measure(browser, fixture.url, 50, 100, rounds, frames)
+      const base = await openScene(browser, fixture.url, 1, 50)
+      scenes.push(base)
+      const large = await openScene(browser, fixture.url, 50, 100)
+      scenes.push(large)
       if (large.hits !== 5000 || base.hits !== 50) {
         throw new Error(`expected 5,000 and 50 rows, the lists held ${large.hits} and ${base.hits}`)
       }
+      // Interleaved, so whatever else the machine does hits both lists alike.
+      const paint = { base: [] as number[], large: [] as number[] }
+      const frames = { base: [] as number[], large: [] as number[] }
+      for (let round = 0; round < rounds; round++) {
+        paint.base.push(await firstPaint(base))
+        paint.large.push(await firstPaint(large))
+        frames.base.push(...(await scrollFrames(base.page, 'All hits', framesPerRound, 240)))
+        frames.large.push(...(await scrollFrames(large.page, 'All hits', framesPerRound, 240)))
+      }
       const metrics: Metric[] = [
-        summarize('first paint of 5,000 hits', 'ms', large.firstPaint),
-        summarize('first paint of 50 hits (baseline)', 'ms', base.firstPaint),
-        summarize('scroll frame, 5,000 hits', 'ms', large.frames),
-        summarize('scroll frame, 50 hits (baseline)', 'ms', base.frames),
+        summarize('first paint of 5,000 hits', 'ms', paint.large),
+        summarize('first paint of 50 hits (baseline)', 'ms', paint.base),
+        summarize('scroll frame, 5,000 hits', 'ms', frames.large),
+        summarize('scroll frame, 50 hits (baseline)', 'ms', frames.base),
+        janky('frames over 25 ms, 5,000 hits', frames.large),
+        janky('frames over 25 ms, 50 hits (baseline)', frames.base),
       ]
       const [paintLarge, paintBase, frameLarge, frameBase] = metrics as [
         Metric,
@@ -269,11 +298,13 @@ export const rendererBenchmark: Benchmark = {
             description: 'scroll frame time p95, 5,000 vs 50 hits',
             ratio: scrollRatio,
             target: `≤ ${SCROLL_TARGET_RATIO.toFixed(2)}`,
-            pass: scrollRatio <= SCROLL_TARGET_RATIO,
+            // A quick run has too few frames for a verdict on a shared machine.
+            ...(quick ? {} : { pass: scrollRatio <= SCROLL_TARGET_RATIO }),
           },
         ],
       }
     } finally {
+      for (const scene of scenes) await scene.close()
       await browser.close()
       await fixture.stop()
     }
