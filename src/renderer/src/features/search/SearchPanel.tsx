@@ -28,7 +28,8 @@ import './SearchPanel.css'
  * waterfall, columns side by side), the merged list, the hit inspector and the answers.
  */
 export function SearchPanel(): React.JSX.Element {
-  const discovery = useQuery(searchQueries.discovery())
+  const profiles = useQuery(profileQueries.list())
+  const discovery = useQuery(searchQueries.discovery(profiles.data?.activeId))
   const toggles = useQuery(profileQueries.selection())
   const draft = useSearchDraft()
   const setDraft = useSearchDraftChanged()

@@ -124,7 +124,7 @@ export function SearchResults({
         {run && (
           <span className="search-results__summary muted" role="status">
             {run.result
-              ? `${plural(run.result.hits.length, 'merged hit')} in ${formatMs(run.result.elapsedMs)}`
+              ? `${plural(run.result.hits.length, 'merged hit')} in ${formatMs(run.result.elapsedMs)} as ${run.result.user.userId}`
               : `${answered} of ${expected} servers answered`}
             {totals.documents > 0 &&
               ` · ${plural(totals.shared, 'document')} returned by more than one provider`}
