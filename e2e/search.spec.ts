@@ -138,6 +138,20 @@ test('the inspector shows the violations and the raw JSON of a broken reply', as
   await merged.press('ArrowDown')
   await expect(inspector.getByRole('heading', { name: 'Printer vendor notes' })).toBeVisible()
   await expect(inspector).toContainText('possible prompt injection')
+
+  // A very large reply is cut until asked for in full.
+  await merged.press('ArrowDown')
+  await expect(inspector.getByRole('heading', { name: 'Security policy, full text' })).toBeVisible()
+  await expect(raw).not.toContainText('END OF POLICY')
+  await inspector.getByRole('button', { name: 'Show all' }).click()
+  await expect(raw).toContainText('END OF POLICY')
+
+  // Copy as JSON puts the normalized hit on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await inspector.getByRole('button', { name: 'Copy as JSON' }).click()
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('as JSON')
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(JSON.parse(copied)).toMatchObject({ server: 'broken', id: 'broken-4' })
 })
 
 test('Check access on a hit opens the Access panel with that hit', async ({ page, launch }) => {
