@@ -98,6 +98,7 @@ test('cancel stops a slow server and keeps what already arrived', async ({ page,
     'cancelled',
   )
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeHidden()
+  await screenshots(page, 'search-cancelled')
   await expect(page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option')).toHaveCount(
     5,
   )

@@ -84,7 +84,7 @@ export const HitRow = memo(function HitRow({
         ) : null}
         {suspicious && (
           <Badge tone="bad" title="Reads like instructions to a model (possible prompt injection)">
-            suspicious
+            {showServer ? 'suspicious' : 'susp.'}
           </Badge>
         )}
         {hit.violations.length > 0 && (
@@ -92,7 +92,8 @@ export const HitRow = memo(function HitRow({
             tone="warn"
             title={hit.violations.map((v) => `${v.path}: ${v.message}`).join('\n')}
           >
-            {hit.violations.length} violation{hit.violations.length === 1 ? '' : 's'}
+            {hit.violations.length}
+            {showServer ? ` violation${hit.violations.length === 1 ? '' : 's'}` : ' viol.'}
           </Badge>
         )}
       </span>

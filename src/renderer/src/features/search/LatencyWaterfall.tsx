@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import { plural } from '../../lib/format'
-import { Badge, Spinner, Table } from '../../ui'
+import { Badge, cx, Spinner, Table } from '../../ui'
 import { waterfallRows, type SearchRun } from './search-run'
 import { barPercent, formatMs, waterfallScale } from './waterfall'
 import './LatencyWaterfall.css'
@@ -90,13 +90,14 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
             </td>
             <td className="waterfall__track">
               <span
-                className={
-                  result
-                    ? result.ok
-                      ? 'waterfall__bar'
-                      : 'waterfall__bar waterfall__bar--bad'
-                    : 'waterfall__bar waterfall__bar--pending'
-                }
+                className={cx(
+                  'waterfall__bar',
+                  !result
+                    ? 'waterfall__bar--pending'
+                    : result.error?.code === 'cancelled'
+                      ? 'waterfall__bar--cancelled'
+                      : !result.ok && 'waterfall__bar--bad',
+                )}
                 style={{ width: `${barPercent(result ? result.latencyMs : elapsed, scale)}%` }}
               />
             </td>

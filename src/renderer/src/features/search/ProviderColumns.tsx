@@ -46,7 +46,11 @@ export function ProviderColumns({
   if (servers.length === 0) {
     return <EmptyState icon="servers" title="No server has answered yet" />
   }
-  const ordered = [...servers].sort((a, b) => a.server.localeCompare(b.server))
+  // Providers with hits first (those are compared), then empty ones, then failures; by name.
+  const group = (r: ServerSearchResult): number => (!r.ok ? 2 : r.hits.length === 0 ? 1 : 0)
+  const ordered = [...servers].sort(
+    (a, b) => group(a) - group(b) || a.server.localeCompare(b.server),
+  )
   return (
     <div className="providers">
       {ordered.map((result) => (

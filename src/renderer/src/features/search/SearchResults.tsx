@@ -126,8 +126,11 @@ export function SearchResults({
             {run.result
               ? `${plural(run.result.hits.length, 'merged hit')} in ${formatMs(run.result.elapsedMs)} as ${run.result.user.userId}`
               : `${answered} of ${expected} servers answered`}
-            {totals.documents > 0 &&
-              ` · ${plural(totals.shared, 'document')} returned by more than one provider`}
+            {answered > 1 &&
+              totals.documents > 0 &&
+              (totals.shared > 0
+                ? ` · ${plural(totals.shared, 'document')} returned by more than one provider`
+                : ' · no document returned by more than one provider')}
             {run.result?.cancelled && (
               <Badge tone="warn" className="search-results__cancelled">
                 cancelled
