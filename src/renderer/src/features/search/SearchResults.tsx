@@ -54,15 +54,14 @@ export function SearchResults({
   const answered = servers.length
   const expected = Math.max(answered, run?.expected.length ?? 0)
 
+  const shared = { overlap, selectedKey, onSelect }
   const content: Record<ResultView, () => React.ReactNode> = {
     merged: () =>
       merged ? (
         <HitList
           label="Merged hits"
           hits={merged}
-          overlap={overlap}
-          selectedKey={selectedKey}
-          onSelect={onSelect}
+          {...shared}
           rankOf={(hit) => ('rank' in hit ? (hit.rank as number) : 0)}
           empty={<EmptyState icon="search" title="No server returned a hit" />}
         />
@@ -74,21 +73,12 @@ export function SearchResults({
           into one ranked list here.
         </EmptyState>
       ),
-    providers: () => (
-      <ProviderColumns
-        servers={servers}
-        overlap={overlap}
-        selectedKey={selectedKey}
-        onSelect={onSelect}
-      />
-    ),
+    providers: () => <ProviderColumns servers={servers} {...shared} />,
     all: () => (
       <HitList
         label="All hits"
         hits={allHits}
-        overlap={overlap}
-        selectedKey={selectedKey}
-        onSelect={onSelect}
+        {...shared}
         rankOf={(hit) => servers.find((s) => s.server === hit.server)!.hits.indexOf(hit) + 1}
         empty={<EmptyState icon="search" title="No hits yet" />}
       />
