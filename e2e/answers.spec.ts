@@ -40,6 +40,8 @@ test('answers of every demo server side by side, citations linked to hits and ch
   await expect(answer('knowledgeSearch')).toContainText('client')
   await expect(answer('knowledgeSearch')).toContainText(/confidence \d+%/)
   await expect(answer('knowledgeSearch')).toContainText(/\d+ ms/)
+  // RAGbox keeps its Silence Protocol: below its confidence floor it says why it will not answer.
+  await expect(answer('documentVault').getByRole('status')).toContainText('Silent')
   await screenshots(page, 'answers-compare')
 
   // A chip opens the cited hit in the inspector.
