@@ -8,6 +8,7 @@ import { memoryBenchmark } from './memory'
 import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
+import { rendererBenchmark } from './renderer'
 import { buildReport, markdownReport } from './report'
 import { throughputBenchmark } from './throughput'
 
@@ -18,6 +19,7 @@ const benchmarks: Benchmark[] = [
   fanoutBenchmark,
   throughputBenchmark,
   memoryBenchmark,
+  rendererBenchmark,
 ]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -1,5 +1,5 @@
 import type { ErrorInfo } from '../errors'
-import type { Answer, Hit, Resource, Violation } from './rag'
+import type { Answer, Artifact, Hit, Resource, Violation } from './rag'
 import type { ActingUser } from './user'
 import type { ServerState } from './server'
 
@@ -33,6 +33,8 @@ export interface ServerSearchResult {
   violations: Violation[]
   /** Per-source errors reported inside an otherwise successful reply (e.g. unauthorized_source). */
   sourceErrors: { sourceId: string; error: ErrorInfo }[]
+  /** Attachments the server sent with its reply (mime type + base64), for inspection. */
+  artifacts?: Artifact[]
 }
 
 export interface MergedHit extends Hit {

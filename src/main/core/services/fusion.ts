@@ -1,33 +1,11 @@
 import type { FusionMode, MergedHit } from '../../../shared/model/operations'
+import { dedupeKey } from '../../../shared/model/hit-identity'
 import type { Hit } from '../../../shared/model/rag'
+
+export { dedupeKey }
 
 /** Reciprocal rank fusion constant (Cormack et al.): damps the weight of top ranks. */
 export const RRF_K = 60
-
-/** Query parameters that differ between two signed links to the same document. */
-const VOLATILE_PARAMS =
-  /^(token|sig|signature|exp|expires|expiry|x-amz-[a-z-]+|x-goog-[a-z-]+|se|sv|st|sp|utm_[a-z]+)$/i
-
-/**
- * The identity of a hit across providers: its URL without fragment and volatile signing
- * parameters (so two signed links to one document collapse), else its id.
- */
-export function dedupeKey(hit: Hit): string {
-  if (hit.uri) {
-    try {
-      const url = new URL(hit.uri)
-      url.hash = ''
-      for (const key of [...url.searchParams.keys()]) {
-        if (VOLATILE_PARAMS.test(key)) url.searchParams.delete(key)
-      }
-      url.searchParams.sort()
-      return `uri:${url.href}`
-    } catch {
-      return `uri:${hit.uri}`
-    }
-  }
-  return `id:${hit.id}`
-}
 
 interface Occurrence {
   hit: Hit

@@ -5,7 +5,7 @@ import type {
   SearchResult,
   ServerSearchResult,
 } from '../../../shared/model/operations'
-import type { Hit, Violation } from '../../../shared/model/rag'
+import type { Artifact, Hit, Violation } from '../../../shared/model/rag'
 import type { ServerState } from '../../../shared/model/server'
 import type { EventBus } from '../events'
 import { fuseHits } from './fusion'
@@ -39,6 +39,7 @@ interface ServerHits {
   hits: Hit[]
   violations: Violation[]
   sourceErrors: ServerSearchResult['sourceErrors']
+  artifacts?: Artifact[]
 }
 
 /**
@@ -142,7 +143,12 @@ export class SearchService {
             const hits = output.hits.slice(0, topK)
             flagSuspicious(hits)
             return {
-              value: { hits, violations: output.violations, sourceErrors: output.sourceErrors },
+              value: {
+                hits,
+                violations: output.violations,
+                sourceErrors: output.sourceErrors,
+                ...(output.artifacts?.length ? { artifacts: output.artifacts } : {}),
+              },
               resultCount: hits.length,
               sourceErrors: output.sourceErrors,
             }
@@ -212,7 +218,7 @@ function toResult(target: Target, outcome: ServerOutcome<ServerHits>): ServerSea
       sourceErrors: target.dropped,
     }
   }
-  const { hits, violations, sourceErrors } = outcome.value
+  const { hits, violations, sourceErrors, artifacts } = outcome.value
   return {
     ...base,
     ok: true,
@@ -220,5 +226,6 @@ function toResult(target: Target, outcome: ServerOutcome<ServerHits>): ServerSea
     hits,
     violations,
     sourceErrors: [...target.dropped, ...sourceErrors],
+    ...(artifacts ? { artifacts } : {}),
   }
 }

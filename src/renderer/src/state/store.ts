@@ -2,18 +2,21 @@ import { create } from 'zustand'
 import { createHandoffSlice, type HandoffSlice } from './handoff-slice'
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice'
 import { createNoticesSlice, type NoticesSlice } from './notices-slice'
+import { createSearchSlice, type SearchSlice } from './search-slice'
 
 export { CONFIG_TABS, PANELS, type ConfigTab, type Panel } from './navigation-slice'
 export type { NoticeInput } from './notices-slice'
+export { SEARCH_VIEWS, type SearchDraft, type SearchView } from './search-slice'
 
 /** UI state only; server data lives in TanStack Query. One store, built from typed slices. */
-export type UiState = NavigationSlice & NoticesSlice & HandoffSlice
+export type UiState = NavigationSlice & NoticesSlice & HandoffSlice & SearchSlice
 
 export const createUiStore = () =>
   create<UiState>()((...args) => ({
     ...createNavigationSlice(...args),
     ...createNoticesSlice(...args),
     ...createHandoffSlice(...args),
+    ...createSearchSlice(...args),
   }))
 
 export const useUiStore = createUiStore()
@@ -40,6 +43,14 @@ export const useAccessRequested = () => useUiStore((s) => s.accessRequested)
 export const useAccessHandoffTaken = () => useUiStore((s) => s.accessHandoffTaken)
 export const useServersRequested = () => useUiStore((s) => s.serversRequested)
 export const useNoticeDismissed = () => useUiStore((s) => s.noticeDismissed)
+export const useSearchDraft = () => useUiStore((s) => s.searchDraft)
+export const useSearchView = () => useUiStore((s) => s.searchView)
+export const useSearchExcluded = () => useUiStore((s) => s.searchExcluded)
+export const useSearchDraftChanged = () => useUiStore((s) => s.searchDraftChanged)
+export const useSearchViewSelected = () => useUiStore((s) => s.searchViewSelected)
+export const useSearchExcludedChanged = () => useUiStore((s) => s.searchExcludedChanged)
+export const useSearchInspected = () => useUiStore((s) => s.searchInspected)
+export const useSearchHitInspected = () => useUiStore((s) => s.searchHitInspected)
 
 /** Posts a notice from outside React (event handlers, query callbacks). */
 export const postNotice = (notice: Parameters<UiState['noticePosted']>[0]): number =>

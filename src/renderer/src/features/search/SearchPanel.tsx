@@ -1,6 +1,130 @@
-import { PendingPanel } from '../../app/PendingPanel'
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useMemo } from 'react'
+import type { Hit } from '../../../../shared/model/rag'
+import {
+  useSearchDraft,
+  useSearchDraftChanged,
+  useSearchExcluded,
+  useSearchExcludedChanged,
+  useSearchHitInspected,
+  useSearchInspected,
+  useSearchView,
+  useSearchViewSelected,
+} from '../../state/store'
+import { profileQueries } from '../profiles/queries'
+import { hitKey } from './hit-key'
+import { HitInspector } from './HitInspector'
+import { LatencyWaterfall } from './LatencyWaterfall'
+import { QueryForm } from './QueryForm'
+import { searchQueries } from './queries'
+import { SearchResults } from './SearchResults'
+import { searchSelection, serverSources, takesPart } from './sources'
+import { SourcesSummary } from './SourcesSummary'
+import { useSearch } from './use-search'
+import './SearchPanel.css'
 
-/** The Search panel. */
+/**
+ * One query across the selected providers: per-server results as they arrive (latency
+ * waterfall, columns side by side), the merged list, the hit inspector and the answers.
+ */
 export function SearchPanel(): React.JSX.Element {
-  return <PendingPanel panel="search" />
+  const profiles = useQuery(profileQueries.list())
+  const discovery = useQuery(searchQueries.discovery(profiles.data?.activeId))
+  const toggles = useQuery(profileQueries.selection())
+  const draft = useSearchDraft()
+  const setDraft = useSearchDraftChanged()
+  const excludedList = useSearchExcluded()
+  const setExcluded = useSearchExcludedChanged()
+  const excluded = useMemo(() => new Set(excludedList), [excludedList])
+  const view = useSearchView()
+  const setView = useSearchViewSelected()
+  const { run, start, cancel } = useSearch()
+  const inspected = useSearchInspected()
+  const inspect = useSearchHitInspected()
+  const setSelected = useCallback((hit: Hit | null) => inspect(hit && hitKey(hit)), [inspect])
+  // The merged hit (with where it was found) when there is one, else a server's own.
+  const selected = useMemo(() => {
+    if (!inspected || !run) return null
+    const lists = [run.result?.hits ?? [], ...run.servers.map((s) => s.hits)]
+    for (const hits of lists) {
+      const hit = hits.find((h) => hitKey(h) === inspected)
+      if (hit) return hit
+    }
+    return null
+  }, [inspected, run])
+
+  const servers = useMemo(
+    () => serverSources(discovery.data, toggles.data),
+    [discovery.data, toggles.data],
+  )
+  const selection = useMemo(() => searchSelection(servers, excluded), [servers, excluded])
+  const taking = servers.filter((s) => takesPart(s) && !excluded.has(s.server)).map((s) => s.server)
+  const replyViolations = useMemo(() => {
+    const result = selected && run?.servers.find((s) => s.server === selected.server)
+    if (!result) return []
+    const onHits = new Set(result.hits.flatMap((h) => h.violations.map((v) => v.path)))
+    return result.violations.filter((v) => !onHits.has(v.path))
+  }, [selected, run?.servers])
+
+  const running = run?.phase === 'running'
+  return (
+    <div className="search-panel">
+      <div className="search-panel__head">
+        <h1>Search</h1>
+        <QueryForm
+          draft={draft}
+          onChange={setDraft}
+          running={running}
+          cancelling={run?.cancelling ?? false}
+          disabledReason={
+            discovery.isSuccess && taking.length === 0
+              ? 'No source is selected: turn some on in Servers'
+              : undefined
+          }
+          onRun={() => {
+            setSelected(null)
+            start(draft, selection, taking)
+          }}
+          onCancel={cancel}
+          sources={
+            <SourcesSummary
+              servers={servers}
+              loading={discovery.isPending}
+              error={discovery.isError ? discovery.error.message : undefined}
+              excluded={excluded}
+              onExcludedChange={(next) => setExcluded([...next])}
+            />
+          }
+        />
+      </div>
+      <div className="search-panel__body">
+        <div className="search-panel__main">
+          {run && run.expected.length + run.servers.length > 0 && (
+            <div className="search-panel__waterfall">
+              <LatencyWaterfall run={run} />
+            </div>
+          )}
+          <SearchResults
+            run={run}
+            view={view}
+            onViewChange={setView}
+            selectedKey={inspected}
+            onSelect={setSelected}
+            query={draft.query}
+            topK={draft.topK}
+            selection={selection}
+          />
+        </div>
+        {selected && (
+          <HitInspector
+            key={hitKey(selected)}
+            hit={selected}
+            replyViolations={replyViolations}
+            replyArtifacts={run?.servers.find((s) => s.server === selected.server)?.artifacts}
+            onClose={() => setSelected(null)}
+          />
+        )}
+      </div>
+    </div>
+  )
 }

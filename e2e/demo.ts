@@ -1,0 +1,144 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { invoke, type Entry } from './console'
+import { root } from './host'
+
+const DEMO = join(root, 'out/main/demo.js')
+/** The stored rag-search fixture of the services (a rag-tools-v1 server with a set delay). */
+export const RAG_FIXTURE = join(root, 'src/main/core/services/fixtures/rag-fixture.mjs')
+/** A stdio server whose `rag_search` replies break spec 000 on purpose. */
+export const BROKEN_FIXTURE = join(root, 'e2e/fixtures/broken-rag.mjs')
+
+/** The demo programs on free ports (`demo.js all --port-base 0`). */
+export interface DemoServers {
+  urls: { docHost: string; ragSearch: string; ragToolsSse: string; ragbox: string; vtex: string }
+  /** Environment for the host: the demo keys the registry reads as `${env:…}`. */
+  env: NodeJS.ProcessEnv
+  stop: () => Promise<void>
+}
+
+/** Starts every demo server on free ports and resolves when the document host is ready. */
+export async function startDemoServers(): Promise<DemoServers> {
+  const keys = JSON.parse(execFileSync(process.execPath, [DEMO, 'keys']).toString()) as Record<
+    string,
+    { apiKey: string }
+  >
+  const child: ChildProcess = spawn(process.execPath, [DEMO, 'all', '--port-base', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const urls = await new Promise<DemoServers['urls']>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`demo servers silent:\n${output}`)), 20_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      if (!/^ready /m.test(output)) return
+      clearTimeout(timer)
+      const url = (name: string): string => {
+        const match = new RegExp(`^${name}\\s+(http\\S+)`, 'm').exec(output)
+        if (!match) throw new Error(`no ${name} line in:\n${output}`)
+        return match[1]!
+      }
+      try {
+        resolve({
+          docHost: url('doc-host').replace(/\/$/, ''),
+          ragSearch: url('rag-search'),
+          ragToolsSse: url('rag-tools-v1'),
+          ragbox: url('ragbox'),
+          vtex: url('vtex'),
+        })
+      } catch (error) {
+        reject(error as Error)
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`demo servers exited (${code}):\n${output}`)))
+  })
+  return {
+    urls,
+    env: {
+      RC_E2E_SEARCH_KEY: keys.knowledgeSearch!.apiKey,
+      RC_E2E_VAULT_KEY: keys.documentVault!.apiKey,
+    },
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done()
+        child.once('exit', () => done())
+        child.kill('SIGTERM')
+      }),
+  }
+}
+
+/** The five demo servers (every dialect) as registry entries, like the embedded default. */
+export function demoRegistry(demo: DemoServers): Record<string, Entry> {
+  const { urls } = demo
+  return {
+    knowledgeSearch: {
+      url: urls.ragSearch,
+      headers: { Authorization: 'Bearer ${env:RC_E2E_SEARCH_KEY}' },
+      dialect: 'rag-search',
+      groups: ['users'],
+      dataSources: [
+        { id: 'handbook', name: 'Employee Handbook' },
+        { id: 'it-kb', name: 'IT Knowledge Base' },
+      ],
+    },
+    companyDocs: {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [DEMO, 'rag-tools-v1', '--stdio', '--doc-host', urls.docHost],
+      dialect: 'rag-tools-v1',
+      groups: ['users'],
+    },
+    engineeringWiki: {
+      transport: 'sse',
+      url: urls.ragToolsSse,
+      dialect: 'rag-tools-v1',
+      groups: ['users'],
+    },
+    documentVault: {
+      url: urls.ragbox,
+      headers: { 'X-API-Key': '${env:RC_E2E_VAULT_KEY}' },
+      dialect: 'ragbox',
+      groups: ['users'],
+    },
+    productCatalog: { url: urls.vtex, dialect: 'vtex', groups: ['users'] },
+  }
+}
+
+/** A stdio rag-tools-v1 fixture server answering after `delayMs` (e.g. to cancel it). */
+export const slowServer = (name: string, delayMs: number): Entry => ({
+  transport: 'stdio',
+  command: process.execPath,
+  args: [RAG_FIXTURE, '--name', name, '--delay', String(delayMs), '--hits', '5'],
+  dialect: 'rag-tools-v1',
+  timeoutMs: 60_000,
+})
+
+/** The stdio server with contract violations in its replies. */
+export const brokenServer = (): Entry => ({
+  transport: 'stdio',
+  command: process.execPath,
+  args: [BROKEN_FIXTURE],
+  dialect: 'rag-search',
+})
+
+/**
+ * Acts as carol@example.com (legal + admin: every demo server knows her and shows her all) and
+ * turns on one VTEX category, whose sources all start off.
+ */
+export async function actAsCarol(page: Page): Promise<void> {
+  await invoke(page, 'profiles:save', {
+    id: 'carol',
+    name: 'Carol (legal)',
+    userId: 'carol@example.com',
+    sessionTags: ['department:legal', 'role:admin'],
+    groups: ['users', 'legal', 'admin'],
+  })
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  await invoke(page, 'selection:set', {
+    server: 'productCatalog',
+    sources: { 'category/Technical': true, 'category/FAQ': true },
+  })
+}

@@ -1,0 +1,182 @@
+import type { Page } from '@playwright/test'
+import { expect, screenshots, test } from './console'
+import {
+  actAsCarol,
+  brokenServer,
+  demoRegistry,
+  slowServer,
+  startDemoServers,
+  type DemoServers,
+} from './demo'
+
+const DEMO_SERVERS = [
+  'companyDocs',
+  'documentVault',
+  'engineeringWiki',
+  'knowledgeSearch',
+  'productCatalog',
+]
+
+let demo: DemoServers
+
+test.beforeAll(async () => {
+  demo = await startDemoServers()
+})
+
+test.afterAll(async () => {
+  await demo?.stop()
+})
+
+async function openSearch(page: Page, url: string, carol = false): Promise<void> {
+  await page.goto(url)
+  if (carol) await actAsCarol(page)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+}
+
+const waterfall = (page: Page) => page.getByRole('table', { name: 'Latency by server' })
+
+test('a search across every demo server shows each provider, the waterfall and the merged list', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(demoRegistry(demo), { env: demo.env })
+  await openSearch(page, host.url, true)
+  await expect(page.getByRole('button', { name: /^Sources: 5 servers/ })).toBeVisible()
+
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.getByRole('button', { name: 'Add phrase' }).click()
+  await expect(page.getByRole('textbox', { name: 'Phrase 2' })).toBeFocused()
+  await page.keyboard.type('remote access')
+  await page.keyboard.press('ControlOrMeta+Enter')
+
+  for (const server of DEMO_SERVERS) {
+    await expect(waterfall(page).getByRole('row', { name: server })).toContainText(/ok|\d+ ms/)
+  }
+  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  await expect(merged.getByRole('option').first()).toBeVisible()
+  await expect(page.getByRole('status').filter({ hasText: /merged hits? in/ })).toBeVisible()
+  await screenshots(page, 'search-merged')
+
+  await page.getByRole('tab', { name: /^By provider/ }).click()
+  for (const server of DEMO_SERVERS) {
+    await expect(page.getByRole('region', { name: `Hits from ${server}` })).toBeVisible()
+  }
+  // rag-search and rag-tools-v1 link the same internal documents: overlap shows.
+  await expect(page.getByRole('region', { name: 'Hits from knowledgeSearch' })).toContainText(
+    /[1-9]\d* shared/,
+  )
+  await screenshots(page, 'search-providers')
+
+  // Adjusting the sources opens Servers; coming back, the search is still there.
+  await page.getByRole('button', { name: /^Sources: 5 servers/ }).click()
+  await page.getByRole('button', { name: 'Adjust the sources of knowledgeSearch' }).click()
+  await expect(page.getByRole('main', { name: 'Servers' })).toBeVisible()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+  await expect(page.getByLabel('Query')).toHaveValue('vpn setup')
+  await expect(page.getByRole('region', { name: 'Hits from knowledgeSearch' })).toBeVisible()
+})
+
+test('cancel stops a slow server and keeps what already arrived', async ({ page, launch }) => {
+  const { host } = await launch({ fast: slowServer('fast', 0), slow: slowServer('slow', 30_000) })
+  await openSearch(page, host.url)
+  await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
+  await page.getByLabel('Query').fill('vpn')
+  await page.getByRole('button', { name: 'Run' }).click()
+
+  await expect(waterfall(page).getByRole('row', { name: 'fast' })).toContainText('ok')
+  await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('waiting')
+  await page.getByRole('button', { name: 'Cancel' }).click()
+
+  await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('cancelled')
+  await expect(page.getByRole('status').filter({ hasText: 'merged hit' })).toContainText(
+    'cancelled',
+  )
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeHidden()
+  await screenshots(page, 'search-cancelled')
+  await expect(page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option')).toHaveCount(
+    5,
+  )
+})
+
+test('the inspector shows the violations and the raw JSON of a broken reply', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+
+  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  const long = merged.getByRole('option', { name: /A headline that goes on/ })
+  await expect(long).toContainText(/violations?/)
+  await expect(merged.getByRole('option', { name: /Printer vendor notes/ })).toContainText(
+    'suspicious',
+  )
+  await long.click()
+
+  const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+  const violations = inspector.getByRole('list', { name: 'Violations' }).first()
+  await expect(violations).toContainText('headline_too_long')
+  await expect(violations).toContainText('segments[1].headline')
+  await expect(violations).toContainText('segments[1].raw_text')
+  const raw = inspector.getByLabel('Raw reply', { exact: true })
+  await expect(raw).toContainText('"segment_uid": "broken-2"')
+  await expect(raw).toContainText('"score": "high"')
+  await screenshots(page, 'search-inspector-broken')
+
+  // Collapsible: the raw JSON folds away.
+  await inspector.getByText('Raw reply').click()
+  await expect(raw).toBeHidden()
+
+  // Arrow keys move through the list; the inspector follows.
+  await merged.press('ArrowDown')
+  await expect(inspector.getByRole('heading', { name: 'Printer vendor notes' })).toBeVisible()
+  await expect(inspector).toContainText('possible prompt injection')
+
+  // A very large reply is cut until asked for in full.
+  await merged.press('ArrowDown')
+  await expect(inspector.getByRole('heading', { name: 'Security policy, full text' })).toBeVisible()
+  await expect(raw).not.toContainText('END OF POLICY')
+  await inspector.getByRole('button', { name: 'Show all' }).click()
+  await expect(raw).toContainText('END OF POLICY')
+
+  // Copy as JSON puts the normalized hit on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await inspector.getByRole('button', { name: 'Copy as JSON' }).click()
+  await expect(page.getByRole('region', { name: 'Notifications' })).toContainText('as JSON')
+  const copied = await page.evaluate(() => navigator.clipboard.readText())
+  expect(JSON.parse(copied)).toMatchObject({ server: 'broken', id: 'broken-4' })
+})
+
+test('Check access on a hit opens the Access panel with that hit', async ({ page, launch }) => {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await page
+    .getByRole('listbox', { name: 'Merged hits' })
+    .getByRole('option', { name: /VPN setup for remote staff/ })
+    .click()
+  await page
+    .getByRole('complementary', { name: 'Hit inspector' })
+    .getByRole('button', { name: 'Check access' })
+    .click()
+  await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav.getByRole('button', { name: 'Access' })).toHaveAttribute('aria-current', 'page')
+
+  // Coming back, the hit is still open; the whole result set goes to Access in one go.
+  await nav.getByRole('button', { name: 'Search' }).click()
+  await expect(
+    page.getByRole('complementary', { name: 'Hit inspector' }).getByRole('heading', { level: 2 }),
+  ).toHaveText('VPN setup for remote staff')
+  await page.getByRole('button', { name: 'Check all citations' }).click()
+  await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
+})

@@ -1,0 +1,200 @@
+import type { MergedHit } from '../../../../shared/model/operations'
+import type { Artifact, Hit, Violation } from '../../../../shared/model/rag'
+import { postNotice, useAccessRequested } from '../../state/store'
+import { Badge, Button, IconButton } from '../../ui'
+import { ArtifactList } from '../answers/ArtifactList'
+import { hitTarget } from './access-targets'
+import { formatScore } from './HitRow'
+import { JsonBlock } from './JsonBlock'
+import { prettyJson } from './json-text'
+import './HitInspector.css'
+
+const isMerged = (hit: Hit): hit is MergedHit => 'foundIn' in hit
+
+/** The normalized fields, in reading order; absent ones are left out. */
+function fieldRows(hit: Hit): [string, React.ReactNode][] {
+  const rows: [string, React.ReactNode | undefined][] = [
+    ['Server', <code key="s">{hit.server}</code>],
+    ['Source', hit.sourceId && <code key="src">{hit.sourceId}</code>],
+    ['Id', <code key="id">{hit.id}</code>],
+    ['Score', hit.score !== undefined ? formatScore(hit.score) : undefined],
+    [
+      'URI',
+      hit.uri && (
+        <code key="u" className="inspector__wrap">
+          {hit.uri}
+        </code>
+      ),
+    ],
+    ['File', hit.fileName && `${hit.fileName}${hit.fileType ? ` (${hit.fileType})` : ''}`],
+    ['Time', hit.timestamp],
+    ['Flags', hit.flags.length > 0 ? hit.flags.join(', ') : undefined],
+  ]
+  if (isMerged(hit)) rows.splice(4, 0, ['Fused', `${hit.fusedScore.toFixed(4)} (rank ${hit.rank})`])
+  return rows.filter(
+    (row): row is [string, React.ReactNode] => row[1] !== undefined && row[1] !== '',
+  )
+}
+
+function Provided({ derived }: { derived: boolean }): React.JSX.Element {
+  return derived ? (
+    <Badge tone="warn" title="The server sent none; the console derived it from the text">
+      derived
+    </Badge>
+  ) : (
+    <Badge tone="ok">provided</Badge>
+  )
+}
+
+function ViolationList({ violations }: { violations: readonly Violation[] }): React.JSX.Element {
+  return (
+    <ul className="inspector__violations" aria-label="Violations">
+      {violations.map((v, index) => (
+        <li key={`${v.path}-${index}`}>
+          <Badge tone="warn">{v.rule}</Badge> <code>{v.path || '(root)'}</code>
+          <div>{v.message}</div>
+          {v.value !== undefined && (
+            <code className="inspector__value">{prettyJson(v.value).slice(0, 300)}</code>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export interface HitInspectorProps {
+  hit: Hit
+  /** Violations of the reply that carried the hit but are not about one hit (e.g. envelope). */
+  replyViolations: readonly Violation[]
+  /** Attachments of the reply that carried the hit. */
+  replyArtifacts?: readonly Artifact[]
+  onClose: () => void
+}
+
+/**
+ * Everything about one hit: normalized fields, full text, provided-vs-derived headline and
+ * summary, provenance, violations with their JSON paths, the raw reply; Check access and Copy
+ * as JSON. Server text is rendered as text only.
+ */
+export function HitInspector({
+  hit,
+  replyViolations,
+  replyArtifacts = [],
+  onClose,
+}: HitInspectorProps): React.JSX.Element {
+  const accessRequested = useAccessRequested()
+  const copy = (): void => {
+    navigator.clipboard.writeText(prettyJson(hit)).then(
+      () => postNotice({ tone: 'ok', message: `Copied “${hit.title || hit.id}” as JSON.` }),
+      (error: unknown) =>
+        postNotice({
+          tone: 'bad',
+          message: 'Cannot copy to the clipboard.',
+          detail: error instanceof Error ? error.message : String(error),
+        }),
+    )
+  }
+  const text = hit.text ?? hit.snippet
+  return (
+    <aside
+      className="inspector"
+      aria-label="Hit inspector"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !event.defaultPrevented) onClose()
+      }}
+    >
+      <div className="inspector__head">
+        <h2 className="inspector__title" title={hit.title}>
+          {hit.title || hit.id}
+        </h2>
+        <IconButton icon="close" label="Close the inspector" onClick={onClose} />
+      </div>
+      <div className="inspector__actions">
+        <Button
+          icon="access"
+          variant="primary"
+          onClick={() => accessRequested(hitTarget(hit), hit.title || hit.id)}
+        >
+          Check access
+        </Button>
+        <Button icon="file" onClick={copy}>
+          Copy as JSON
+        </Button>
+      </div>
+      <div className="inspector__body">
+        {hit.flags.includes('suspicious') && (
+          <p className="inspector__warning" role="note">
+            This text reads like instructions to a language model (possible prompt injection). It is
+            shown as plain text; do not pass it to a model unreviewed.
+          </p>
+        )}
+        <dl className="inspector__fields">
+          {fieldRows(hit).map(([name, value]) => (
+            <div key={name}>
+              <dt>{name}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+
+        <section aria-label="Headline and summary">
+          <h3>Headline {hit.title && <Provided derived={hit.derived.title} />}</h3>
+          <p className="inspector__text">{hit.title || <span className="muted">none</span>}</p>
+          <h3>Summary {hit.summary && <Provided derived={hit.derived.summary} />}</h3>
+          <p className="inspector__text">{hit.summary ?? <span className="muted">none</span>}</p>
+        </section>
+
+        <section aria-label="Full text">
+          <h3>Text</h3>
+          <div className="inspector__text inspector__fulltext">{text}</div>
+        </section>
+
+        {isMerged(hit) && (
+          <section aria-label="Found in">
+            <h3>
+              Found in {hit.foundIn.length === 1 ? 'one provider' : `${hit.foundIn.length} places`}
+            </h3>
+            <ul className="inspector__found">
+              {hit.foundIn.map((place, index) => (
+                <li key={index}>
+                  <code>{place.server}</code>
+                  {place.sourceId ? ` · ${place.sourceId}` : ''} — rank {place.rank}
+                  {place.score !== undefined ? `, score ${formatScore(place.score)}` : ''}
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <section aria-label="Contract violations">
+          <h3>
+            Violations{' '}
+            <Badge tone={hit.violations.length ? 'warn' : 'ok'}>{hit.violations.length}</Badge>
+          </h3>
+          {hit.violations.length > 0 ? (
+            <ViolationList violations={hit.violations} />
+          ) : (
+            <p className="muted">This hit follows its family's contract.</p>
+          )}
+          {replyViolations.length > 0 && (
+            <>
+              <h3>About the whole reply</h3>
+              <ViolationList violations={replyViolations} />
+            </>
+          )}
+        </section>
+
+        {hit.provenance !== undefined && (
+          <JsonBlock title="Provenance" value={hit.provenance} open />
+        )}
+        <JsonBlock title="Raw reply" value={hit.raw} open />
+        {replyArtifacts.length > 0 && (
+          <section aria-label="Artifacts">
+            <h3>Artifacts of the reply</h3>
+            <ArtifactList artifacts={replyArtifacts} />
+          </section>
+        )}
+      </div>
+    </aside>
+  )
+}

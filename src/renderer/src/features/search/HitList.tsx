@@ -1,0 +1,113 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useId, useRef } from 'react'
+import type { Hit } from '../../../../shared/model/rag'
+import { cx, EmptyState } from '../../ui'
+import { hitKey } from './hit-key'
+import { HitRow } from './HitRow'
+import type { OverlapIndex } from './overlap'
+import './HitList.css'
+
+/** Fixed row height: virtualization measures nothing, so 5,000 rows cost what 30 do. */
+export const HIT_ROW_HEIGHT = 30
+
+export interface HitListProps {
+  /** Accessible name of the list, e.g. "Merged hits". */
+  label: string
+  hits: readonly Hit[]
+  overlap: OverlapIndex
+  selectedKey: string | null
+  onSelect: (hit: Hit) => void
+  /** Show the server column (off inside one provider's column). */
+  showServer?: boolean
+  /** Rank shown in the first column; default the position in the list. */
+  rankOf?: (hit: Hit, index: number) => number
+  empty?: React.ReactNode
+  className?: string
+}
+
+/**
+ * A virtualized list of hit rows (ARIA listbox): only the rows in view are in the DOM. Arrow
+ * keys, Home and End move the selection, which opens the hit in the inspector.
+ */
+export function HitList({
+  label,
+  hits,
+  overlap,
+  selectedKey,
+  onSelect,
+  showServer = true,
+  rankOf = (_hit, index) => index + 1,
+  empty,
+  className,
+}: HitListProps): React.JSX.Element {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const id = useId()
+  // The virtualizer re-renders this list on scroll by design; rows get plain values only.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: hits.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => HIT_ROW_HEIGHT,
+    overscan: 12,
+  })
+  const selectedIndex = selectedKey === null ? -1 : hits.findIndex((h) => hitKey(h) === selectedKey)
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+  }, [selectedIndex, virtualizer])
+
+  if (hits.length === 0) {
+    return (
+      <div className={cx('hit-list hit-list--empty', className)}>
+        {empty ?? <EmptyState title="No hits" />}
+      </div>
+    )
+  }
+  const optionId = (index: number): string => `${id}-${index}`
+  return (
+    <div
+      ref={scrollRef}
+      className={cx('hit-list', !showServer && 'hit-list--narrow', className)}
+      role="listbox"
+      aria-label={label}
+      tabIndex={0}
+      aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
+      onKeyDown={(event) => {
+        const moves: Record<string, number> = {
+          ArrowDown: selectedIndex + 1,
+          ArrowUp: Math.max(0, selectedIndex - 1),
+          Home: 0,
+          End: hits.length - 1,
+          PageDown: selectedIndex + 10,
+          PageUp: Math.max(0, selectedIndex - 10),
+        }
+        const target = moves[event.key]
+        if (target === undefined) return
+        event.preventDefault()
+        const hit = hits[Math.min(hits.length - 1, target)]
+        if (hit) onSelect(hit)
+      }}
+    >
+      <div className="hit-list__sizer" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const hit = hits[item.index]!
+          return (
+            <HitRow
+              key={item.key}
+              id={optionId(item.index)}
+              hit={hit}
+              rank={rankOf(hit, item.index)}
+              providers={overlap}
+              selected={item.index === selectedIndex}
+              showServer={showServer}
+              top={item.start}
+              index={item.index}
+              count={hits.length}
+              onSelect={onSelect}
+            />
+          )
+        })}
+      </div>
+    </div>
+  )
+}

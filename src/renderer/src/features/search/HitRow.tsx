@@ -1,0 +1,102 @@
+import { memo } from 'react'
+import type { Hit } from '../../../../shared/model/rag'
+import { Badge, cx } from '../../ui'
+import { providersOf, type OverlapIndex } from './overlap'
+
+export interface HitRowProps {
+  id: string
+  hit: Hit
+  rank: number
+  providers: OverlapIndex
+  selected: boolean
+  showServer: boolean
+  /** Offset inside the virtual list. */
+  top: number
+  index: number
+  count: number
+  onSelect: (hit: Hit) => void
+}
+
+/** `0.873`, or a dash when the server gave none. */
+export const formatScore = (score: number | undefined): string =>
+  score === undefined ? '–' : Math.abs(score) >= 100 ? score.toFixed(0) : score.toFixed(3)
+
+/** One hit: rank, title, source and server, score, overlap and flags. Text only, never HTML. */
+export const HitRow = memo(function HitRow({
+  id,
+  hit,
+  rank,
+  providers,
+  selected,
+  showServer,
+  top,
+  index,
+  count,
+  onSelect,
+}: HitRowProps): React.JSX.Element {
+  const found = providersOf(providers, hit)
+  const suspicious = hit.flags.includes('suspicious')
+  return (
+    <div
+      id={id}
+      role="option"
+      aria-selected={selected}
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      className={cx(
+        'hit-row',
+        selected && 'hit-row--selected',
+        suspicious && 'hit-row--suspicious',
+      )}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => onSelect(hit)}
+    >
+      <span className="hit-row__rank">{rank}</span>
+      <span className="hit-row__title" title={hit.title}>
+        {hit.title || <span className="muted">(untitled)</span>}
+        {hit.derived.title && (
+          <span className="hit-row__derived" title="Title derived by the console from the text">
+            derived
+          </span>
+        )}
+      </span>
+      <span
+        className="hit-row__where"
+        title={`${hit.sourceId ?? 'default source'} · ${hit.server}`}
+      >
+        {hit.sourceId}
+        {showServer && (
+          <span className="muted">
+            {hit.sourceId ? ' · ' : ''}
+            {hit.server}
+          </span>
+        )}
+      </span>
+      <span className="hit-row__score">{formatScore(hit.score)}</span>
+      <span className="hit-row__flags">
+        {found.length > 1 ? (
+          <Badge
+            tone="info"
+            title={`Also returned by: ${found.filter((s) => s !== hit.server).join(', ')}`}
+          >
+            ×{found.length}
+          </Badge>
+        ) : null}
+        {suspicious && (
+          <Badge tone="bad" title="Reads like instructions to a model (possible prompt injection)">
+            {showServer ? 'suspicious' : 'susp.'}
+          </Badge>
+        )}
+        {hit.violations.length > 0 && (
+          <Badge
+            tone="warn"
+            title={hit.violations.map((v) => `${v.path}: ${v.message}`).join('\n')}
+          >
+            {hit.violations.length}
+            {showServer ? ` violation${hit.violations.length === 1 ? '' : 's'}` : ' viol.'}
+          </Badge>
+        )}
+      </span>
+    </div>
+  )
+})

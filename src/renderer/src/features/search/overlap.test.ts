@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import type { ServerSearchResult } from '../../../../shared/model/operations'
+import type { Hit } from '../../../../shared/model/rag'
+import { overlapIndex, overlapTotals, providerOverlap, providersOf } from './overlap'
+
+const hit = (server: string, id: string, uri?: string): Hit => ({
+  server,
+  id,
+  title: id,
+  snippet: '',
+  derived: { title: false, summary: false },
+  flags: [],
+  violations: [],
+  raw: {},
+  ...(uri ? { uri } : {}),
+})
+
+const result = (server: string, hits: Hit[], ok = true): ServerSearchResult => ({
+  server,
+  ok,
+  status: 'ready',
+  latencyMs: 10,
+  count: hits.length,
+  hits,
+  violations: [],
+  sourceErrors: [],
+})
+
+describe('overlap', () => {
+  it('lists every provider that returned the same document, signed links collapsed', () => {
+    const index = overlapIndex([
+      result('a', [hit('a', '1', 'https://docs/x?sig=1&exp=2')]),
+      result('b', [hit('b', '9', 'https://docs/x?sig=3&exp=4')]),
+    ])
+    expect(providersOf(index, hit('c', 'q', 'https://docs/x'))).toEqual(['a', 'b'])
+  })
+
+  it('counts a provider repeating a document once', () => {
+    const index = overlapIndex([result('a', [hit('a', '1', 'u:1'), hit('a', '2', 'u:1')])])
+    expect(providersOf(index, hit('a', '1', 'u:1'))).toEqual(['a'])
+  })
+
+  it('splits each provider into shared and only-here documents', () => {
+    const a = result('a', [hit('a', '1', 'https://d/1'), hit('a', '2', 'https://d/2')])
+    const b = result('b', [hit('b', '7', 'https://d/1'), hit('b', '8')])
+    const index = overlapIndex([a, b])
+    expect(providerOverlap(index, a)).toEqual({ shared: 1, only: 1 })
+    expect(providerOverlap(index, b)).toEqual({ shared: 1, only: 1 })
+    expect(overlapTotals(index)).toEqual({ documents: 3, shared: 1 })
+  })
+
+  it('falls back to the hit itself when it is not in the index', () => {
+    expect(providersOf(overlapIndex([]), hit('z', '1'))).toEqual(['z'])
+  })
+})

@@ -1,0 +1,45 @@
+import { dedupeKey } from '../../../../shared/model/hit-identity'
+import type { ServerSearchResult } from '../../../../shared/model/operations'
+import type { Hit } from '../../../../shared/model/rag'
+
+/** Which providers returned each document: dedupe key → server ids, in answer order. */
+export type OverlapIndex = ReadonlyMap<string, readonly string[]>
+
+/** Builds the overlap index over every server's hits (failed servers contribute nothing). */
+export function overlapIndex(results: readonly ServerSearchResult[]): OverlapIndex {
+  const index = new Map<string, string[]>()
+  for (const result of results) {
+    for (const hit of result.hits) {
+      const key = dedupeKey(hit)
+      const servers = index.get(key)
+      if (!servers) index.set(key, [result.server])
+      else if (!servers.includes(result.server)) servers.push(result.server)
+    }
+  }
+  return index
+}
+
+/** The providers that returned `hit` (at least its own server). */
+export function providersOf(index: OverlapIndex, hit: Hit): readonly string[] {
+  return index.get(dedupeKey(hit)) ?? [hit.server]
+}
+
+/** Per provider: how many of its distinct documents others returned too, and how many only it. */
+export interface ProviderOverlap {
+  shared: number
+  only: number
+}
+
+export function providerOverlap(index: OverlapIndex, result: ServerSearchResult): ProviderOverlap {
+  const keys = new Set(result.hits.map(dedupeKey))
+  let shared = 0
+  for (const key of keys) if ((index.get(key)?.length ?? 1) > 1) shared++
+  return { shared, only: keys.size - shared }
+}
+
+/** Across all providers: distinct documents, and how many more than one provider returned. */
+export function overlapTotals(index: OverlapIndex): { documents: number; shared: number } {
+  let shared = 0
+  for (const servers of index.values()) if (servers.length > 1) shared++
+  return { documents: index.size, shared }
+}

@@ -1,0 +1,85 @@
+import type {
+  FusionMode,
+  SearchResult,
+  ServerSearchResult,
+} from '../../../../shared/model/operations'
+
+/** What the user asked for, as sent to `search:run`. */
+export interface SearchDraft {
+  query: string
+  phrases: string[]
+  topK: number
+  fusion: FusionMode
+}
+
+/** A search as the panel shows it: per-server parts arrive before the merged result. */
+export interface SearchRun {
+  searchId: string
+  draft: SearchDraft
+  /** Servers expected to answer (from the sources summary), for pending waterfall rows. */
+  expected: string[]
+  startedAt: number
+  phase: 'running' | 'done' | 'failed'
+  /** Per-server results in the order they arrived. */
+  servers: ServerSearchResult[]
+  result?: SearchResult
+  /** Why the whole search failed (not one server: those are in `servers`). */
+  error?: string
+  /** The user pressed Cancel; the run resolves with what arrived. */
+  cancelling: boolean
+}
+
+export type SearchRunAction =
+  | { type: 'started'; searchId: string; draft: SearchDraft; expected: string[]; at: number }
+  | { type: 'progress'; searchId: string; result: ServerSearchResult }
+  | { type: 'finished'; result: SearchResult }
+  | { type: 'failed'; searchId: string; message: string }
+  | { type: 'cancelRequested'; searchId: string }
+
+/**
+ * Folds the events of searches into the one the panel shows. Anything about another search id
+ * (an older run still settling) is ignored; a server answering twice keeps its latest part.
+ */
+export function searchRunReducer(run: SearchRun | null, action: SearchRunAction): SearchRun | null {
+  if (action.type === 'started') {
+    return {
+      searchId: action.searchId,
+      draft: action.draft,
+      expected: action.expected,
+      startedAt: action.at,
+      phase: 'running',
+      servers: [],
+      cancelling: false,
+    }
+  }
+  const id = action.type === 'finished' ? action.result.searchId : action.searchId
+  if (!run || run.searchId !== id) return run
+  switch (action.type) {
+    case 'progress':
+      if (run.phase !== 'running') return run
+      return {
+        ...run,
+        servers: [...run.servers.filter((s) => s.server !== action.result.server), action.result],
+      }
+    case 'finished':
+      return { ...run, phase: 'done', servers: action.result.servers, result: action.result }
+    case 'failed':
+      return { ...run, phase: 'failed', error: action.message }
+    case 'cancelRequested':
+      return run.phase === 'running' ? { ...run, cancelling: true } : run
+  }
+}
+
+/** Servers listed in the waterfall: those that answered, then those still expected. */
+export function waterfallRows(
+  run: SearchRun,
+): ({ server: string; result: ServerSearchResult } | { server: string; result?: undefined })[] {
+  const answered = run.servers.map((result) => ({ server: result.server, result }))
+  const pending = run.phase === 'running' ? run.expected : []
+  return [
+    ...answered,
+    ...pending
+      .filter((s) => !run.servers.some((r) => r.server === s))
+      .map((server) => ({ server })),
+  ]
+}

@@ -1,0 +1,27 @@
+import type { Hit } from './rag'
+
+/** Query parameters that differ between two signed links to the same document. */
+const VOLATILE_PARAMS =
+  /^(token|sig|signature|exp|expires|expiry|x-amz-[a-z-]+|x-goog-[a-z-]+|se|sv|st|sp|utm_[a-z]+)$/i
+
+/**
+ * The identity of a hit across providers: its URL without fragment and volatile signing
+ * parameters (so two signed links to one document collapse), else its id. The merge in main and
+ * the overlap shown by the renderer both use it.
+ */
+export function dedupeKey(hit: Pick<Hit, 'id' | 'uri'>): string {
+  if (hit.uri) {
+    try {
+      const url = new URL(hit.uri)
+      url.hash = ''
+      for (const key of [...url.searchParams.keys()]) {
+        if (VOLATILE_PARAMS.test(key)) url.searchParams.delete(key)
+      }
+      url.searchParams.sort()
+      return `uri:${url.href}`
+    } catch {
+      return `uri:${hit.uri}`
+    }
+  }
+  return `id:${hit.id}`
+}
