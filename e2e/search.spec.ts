@@ -171,6 +171,14 @@ test('Check access on a hit opens the Access panel with that hit', async ({ page
   await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
   const nav = page.getByRole('navigation', { name: 'Main' })
   await expect(nav.getByRole('button', { name: 'Access' })).toHaveAttribute('aria-current', 'page')
+  // The hit arrives in the form and is checked at once.
+  const form = page.getByRole('form', { name: 'Check access' })
+  await expect(form.getByLabel('Server')).toHaveValue('broken')
+  await expect(form.getByLabel('Segment id')).toHaveValue('broken-1')
+  await expect(form.getByLabel('Link')).toHaveValue('https://docs.example/broken/vpn')
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('broken-1', {
+    timeout: 20_000,
+  })
 
   // Coming back, the hit is still open; the whole result set goes to Access in one go.
   await nav.getByRole('button', { name: 'Search' }).click()
@@ -179,4 +187,8 @@ test('Check access on a hit opens the Access panel with that hit', async ({ page
   ).toHaveText('VPN setup for remote staff')
   await page.getByRole('button', { name: 'Check all citations' }).click()
   await expect(page.getByRole('main', { name: 'Access' })).toBeVisible()
+  await expect(page.getByRole('region', { name: /^Batch: / })).toBeVisible()
+  await expect(page.getByRole('group', { name: 'Verdict classes' })).toBeVisible({
+    timeout: 20_000,
+  })
 })
