@@ -46,6 +46,15 @@ describe('extractiveAnswer', () => {
     expect(answer.text.match(/\[1\]/g)).toHaveLength(3)
   })
 
+  it('says a sentence found in several hits once, cited to the best-ranked one', () => {
+    const answer = extractiveAnswer('s', 'vpn client gateway', [
+      hit('a', 'The VPN client is GlobalProtect. Connect to the gateway first.'),
+      hit('b', 'Requirements for the VPN. The VPN  client is GlobalProtect.'),
+    ])
+    expect(answer.text.match(/GlobalProtect/g)).toHaveLength(1)
+    expect(answer.text).toContain('The VPN client is GlobalProtect. [1]')
+  })
+
   it('is silent, with the reason, when no hit mentions the question', () => {
     const answer = extractiveAnswer('s', 'quantum entanglement', [hit('a', 'Parking is free.')])
     expect(answer).toMatchObject({ text: '', citations: [], confidence: 0 })

@@ -77,8 +77,17 @@ export function extractiveAnswer(
     }
   }
 
+  // The same sentence often sits in several hits (copies, overlapping chunks): say it once,
+  // cited to the best-ranked hit that has it.
+  const seen = new Set<string>()
   const chosen = candidates
     .sort((a, b) => b.score - a.score)
+    .filter((candidate) => {
+      const key = candidate.sentence.toLowerCase().replace(/\s+/g, ' ').trim()
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
     .slice(0, options.maxSentences ?? 4)
     .sort((a, b) => a.hitIndex - b.hitIndex || a.order - b.order)
 
