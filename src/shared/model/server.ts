@@ -105,6 +105,8 @@ export interface ServerHealth {
   rateLimit?: RateLimitInfo
   lastCheckAt?: number
   recent: LatencySample[]
+  /** Width of the time slices in each operation's `series`. */
+  seriesBucketMs: number
 }
 
 /** What the Servers panel and `rag-console servers` show for each configured server. */

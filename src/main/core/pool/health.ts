@@ -234,6 +234,7 @@ export class HealthTracker {
       operations: [...this.operations].map(([name, stats]) => operationHealth(name, stats, now)),
       overall: operationHealth('all', this.overall, now),
       recent: [...this.recentSamples],
+      seriesBucketMs: this.seriesOptions.bucketMs,
     }
     if (this.connectedSince !== undefined) health.connectedSince = this.connectedSince
     if (this.rateLimit) health.rateLimit = { ...this.rateLimit }

@@ -19,6 +19,8 @@ export interface LineChartProps {
   label: string
   /** Epoch seconds, ascending. */
   x: readonly number[]
+  /** The time span shown at least, in seconds, ending at the last x (so few points keep a sense of time). */
+  minSpan?: number
   series: readonly ChartSeries[]
   height?: number
   /** Formats a y value for the axis and the legend, e.g. `12 ms`. */
@@ -39,6 +41,7 @@ export function LineChart({
   x,
   series,
   height = 120,
+  minSpan = 300,
   format,
   className,
 }: LineChartProps): React.JSX.Element {
@@ -68,7 +71,13 @@ export function LineChart({
       height,
       legend: { show: false },
       cursor: { points: { size: 6 }, drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+      scales: {
+        x: {
+          time: true,
+          range: (_u, min, max) => [Math.min(min, max - minSpan), max],
+        },
+        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+      },
       axes: [
         { ...axis, size: 22 },
         { ...axis, size: 52, values: (_u, ticks) => ticks.map((v) => format(v)) },
@@ -96,7 +105,7 @@ export function LineChart({
       observer.disconnect()
       plot.destroy()
     }
-  }, [x, series, height, format, scheme])
+  }, [x, series, height, minSpan, format, scheme])
 
   const index = cursor ?? x.length - 1
   return (

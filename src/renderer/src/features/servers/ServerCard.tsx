@@ -1,6 +1,7 @@
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import type { ServerSummary } from '../../../../shared/model/server'
-import { formatAgo, formatDateTime } from '../../lib/format'
+import { formatDateTime } from '../../lib/format'
+import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList } from './SourceList'
@@ -124,13 +125,7 @@ export function ServerCard({
           <div>
             <dt>Last check</dt>
             <dd>
-              {server.lastCheckAt ? (
-                <span title={formatDateTime(server.lastCheckAt)}>
-                  {formatAgo(server.lastCheckAt)}
-                </span>
-              ) : (
-                '–'
-              )}
+              <TimeAgo at={server.lastCheckAt} />
             </dd>
           </div>
           <div>

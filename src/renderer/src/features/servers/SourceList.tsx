@@ -1,5 +1,5 @@
 import type { ServerDiscovery } from '../../../../shared/model/operations'
-import { formatAgo, formatDateTime } from '../../lib/format'
+import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, Icon, Table, Toggle, type Tone } from '../../ui'
 import { describeCounts, selectAll, type SourceAccess, type SourceRow } from './server-view'
 
@@ -160,11 +160,7 @@ function SourceRowView({
       )}
       {detailed && (
         <td>
-          {Number.isNaN(indexed) ? (
-            <span className="muted">–</span>
-          ) : (
-            <span title={formatDateTime(indexed)}>{formatAgo(indexed)}</span>
-          )}
+          <TimeAgo at={Number.isNaN(indexed) ? undefined : indexed} />
         </td>
       )}
     </tr>

@@ -147,6 +147,7 @@ export function selectAll(rows: readonly SourceRow[], on: boolean): Record<strin
 
 /** `850 µs`, `12 ms`, `1.25 s`. */
 export function formatMs(ms: number): string {
+  if (ms === 0) return '0 ms'
   if (ms < 1) return `${Math.round(ms * 1000)} µs`
   if (ms < 100) return `${Number(ms.toFixed(1))} ms`
   if (ms < 1000) return `${Math.round(ms)} ms`
