@@ -30,7 +30,9 @@ function LogBody({ server, onClose }: { server: string; onClose: () => void }) {
   const log = useQuery({ ...serverQueries.log(server), refetchInterval: 2000 })
   const end = useRef<HTMLLIElement>(null)
   const count = log.data?.length ?? 0
-  useEffect(() => end.current?.scrollIntoView({ block: 'nearest' }), [count])
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'nearest' })
+  }, [count])
   return (
     <Dialog
       open

@@ -1,7 +1,11 @@
+import { useState } from 'react'
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, Icon, Table, Toggle, type Tone } from '../../ui'
 import { describeCounts, selectAll, type SourceAccess, type SourceRow } from './server-view'
+
+/** Sources listed before "Show all": some servers report dozens. */
+const FIRST_ROWS = 8
 
 const ACCESS: Record<SourceAccess, { tone: Tone; label: string; title: string }> = {
   open: { tone: 'ok', label: 'open', title: 'This profile can search it' },
@@ -40,6 +44,8 @@ export function SourceList({
   const on = visible.filter((r) => r.selected).length
   // Columns only some families fill stay out of the way when this server fills neither.
   const detailed = rows.some((r) => r.source.counts || r.source.lastIndexed)
+  const [expanded, setExpanded] = useState(false)
+  const shown = expanded ? rows : rows.slice(0, FIRST_ROWS)
   return (
     <div className="server-sources">
       <div className="server-sources__head">
@@ -97,7 +103,7 @@ export function SourceList({
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
+            {shown.map((row) => (
               <SourceRowView
                 key={row.source.id}
                 row={row}
@@ -108,6 +114,17 @@ export function SourceList({
             ))}
           </tbody>
         </Table>
+      )}
+      {rows.length > FIRST_ROWS && (
+        <Button
+          variant="ghost"
+          className="server-sources__more"
+          icon={expanded ? 'chevronDown' : 'chevronRight'}
+          aria-expanded={expanded}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Show fewer sources' : `Show all ${rows.length} sources`}
+        </Button>
       )}
     </div>
   )
