@@ -59,6 +59,8 @@ export function LineChart({
   useEffect(() => {
     const element = box.current
     if (!element) return
+    const first = x[0] ?? 0
+    const last = x[x.length - 1] ?? first
     const grid = { stroke: token('--border'), width: 1 }
     const axis = {
       stroke: token('--fg-muted'),
@@ -72,14 +74,12 @@ export function LineChart({
       legend: { show: false },
       cursor: { points: { size: 6 }, drag: { x: false, y: false } },
       scales: {
-        x: {
-          time: true,
-          range: (_u, min, max) => [Math.min(min, max - minSpan), max],
-        },
+        // Explicit: uPlot's own range for a single point spans years.
+        x: { time: true, range: () => [Math.min(first, last - minSpan), last] },
         y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
       },
       axes: [
-        { ...axis, size: 22 },
+        { ...axis, size: 22, values: (_u, ticks) => ticks.map(clock) },
         { ...axis, size: 52, values: (_u, ticks) => ticks.map((v) => format(v)) },
       ],
       series: [
@@ -140,3 +140,11 @@ function lastValue(values: readonly (number | null)[]): number | null {
   for (let i = values.length - 1; i >= 0; i--) if (values[i] != null) return values[i]!
   return null
 }
+
+/** `14:05`, 24-hour like every time in the console. */
+const clock = (seconds: number): string =>
+  new Date(seconds * 1000).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  })

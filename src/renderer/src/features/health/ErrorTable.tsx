@@ -59,7 +59,7 @@ export function ErrorTable({ server, operations }: ErrorTableProps): React.JSX.E
               <td title={op.lastError?.message}>
                 <TimeAgo at={op.lastErrorAt} />
                 {op.lastError && (
-                  <span className="health-errors__last muted"> {op.lastError.message}</span>
+                  <span className="health-errors__last muted">{op.lastError.message}</span>
                 )}
               </td>
             </tr>

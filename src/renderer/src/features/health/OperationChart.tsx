@@ -41,8 +41,12 @@ export function OperationChart({
           {operation.calls} {operation.calls === 1 ? 'call' : 'calls'}
         </span>
       </div>
-      {columns.x.length === 0 ? (
-        <p className="health-chart__empty muted">No calls in the last 30 min.</p>
+      {columns.p50.every((v) => v === null) ? (
+        <p className="health-chart__empty muted">
+          {columns.x.length === 0
+            ? 'No calls in the last 30 min.'
+            : 'No successful calls in the last 30 min.'}
+        </p>
       ) : (
         <LineChart label={label} x={columns.x} series={series} format={formatMs} height={110} />
       )}

@@ -155,13 +155,15 @@ function SourceRowView({
         />
       </td>
       <td>
-        <span className="server-sources__name">{source.name}</span>{' '}
-        <code className="muted">{source.id}</code>
-        {source.description && (
-          <span className="server-sources__description muted" title={source.description}>
-            {source.description}
-          </span>
-        )}
+        <span className="server-sources__cell">
+          <span className="server-sources__name">{source.name}</span>
+          <code className="muted">{source.id}</code>
+          {source.description && (
+            <span className="server-sources__description muted" title={source.description}>
+              {source.description}
+            </span>
+          )}
+        </span>
       </td>
       <td>
         <Badge tone={badge.tone} title={badge.title}>
