@@ -48,3 +48,16 @@ export function startDemoServer(args: string[]): Promise<DemoServer> {
     })
   })
 }
+
+/** The rag-search demo on a free port, accepting only `apiKey`, with its own document host. */
+export const startRagSearch = (apiKey: string): Promise<DemoServer> =>
+  startDemoServer([
+    'rag-search',
+    '--port',
+    '0',
+    '--api-key',
+    apiKey,
+    '--serve-docs',
+    '--doc-host',
+    'http://127.0.0.1:0',
+  ])

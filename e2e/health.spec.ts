@@ -10,7 +10,7 @@ import {
   type Entry,
   type LaunchOptions,
 } from './console'
-import { demoScript, startDemoServer, type DemoServer } from './demo'
+import { demoScript, startRagSearch, type DemoServer } from './demo'
 
 /** The demo rag-search server takes its key from the host's environment here (no keychain). */
 const KEY_VAR = 'RAG_E2E_SEARCH_KEY'
@@ -59,16 +59,7 @@ type Launch = (servers: Record<string, Entry>, options?: LaunchOptions) => Promi
 /** A rag-search demo with its own key and a stdio rag-tools-v1 server, on a fresh host. */
 async function start(launch: Launch) {
   const key = `e2e-${randomBytes(12).toString('hex')}`
-  demo = await startDemoServer([
-    'rag-search',
-    '--port',
-    '0',
-    '--api-key',
-    key,
-    '--serve-docs',
-    '--doc-host',
-    'http://127.0.0.1:0',
-  ])
+  demo = await startRagSearch(key)
   const servers = { knowledgeSearch: ragSearch(demo.url), companyDocs: stdioDocs }
   const console = await launch(servers, { env: { [KEY_VAR]: key } })
   return { ...console, servers }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, invoke, registryText, screenshots, test, type Entry } from './console'
-import { demoScript, startDemoServer, type DemoServer } from './demo'
+import { demoScript, startDemoServer, startRagSearch, type DemoServer } from './demo'
 import { launchHost } from './host'
 
 /** rag-tools-v1 over stdio, its sources named in the config (discovery refuses the root user). */
@@ -41,11 +41,13 @@ test.afterEach(async () => {
   await Promise.all(demos.splice(0).map((demo) => demo.stop()))
 })
 
-async function demo(args: string[]): Promise<DemoServer> {
-  const server = await startDemoServer(args)
+/** Stopped after the test. */
+function track(server: DemoServer): DemoServer {
   demos.push(server)
   return server
 }
+
+const demo = async (args: string[]): Promise<DemoServer> => track(await startDemoServer(args))
 
 test('status follows a demo server that is killed and comes back', async ({ page, launch }) => {
   test.setTimeout(120_000)
@@ -212,16 +214,7 @@ test.describe('with a keychain', () => {
   }) => {
     const id = `kb-${randomBytes(3).toString('hex')}`
     const key = `sk-e2e-${randomBytes(12).toString('hex')}`
-    const rag = await demo([
-      'rag-search',
-      '--port',
-      '0',
-      '--api-key',
-      key,
-      '--serve-docs',
-      '--doc-host',
-      'http://127.0.0.1:0',
-    ])
+    const rag = track(await startRagSearch(key))
     const { host } = await launch({
       [id]: {
         url: rag.url,

@@ -1,5 +1,5 @@
 import type { ServerSummary } from '../../../../shared/model/server'
-import { Button, cx, Icon, type IconName } from '../../ui'
+import { Banner, Button, type IconName } from '../../ui'
 import { adviceFor, type Remedy } from './server-view'
 
 const REMEDY: Record<Remedy, { label: string; icon: IconName }> = {
@@ -24,29 +24,33 @@ export function ServerAdvice({
 }: ServerAdviceProps): React.JSX.Element | null {
   const advice = adviceFor(server)
   if (!advice) return null
-  const remedy = advice.remedy ? REMEDY[advice.remedy] : null
+  const what = advice.remedy
+  const remedy = what ? REMEDY[what] : null
   const running =
-    (advice.remedy === 'reconnect' && busy.has(`reconnect:${server.id}`)) ||
-    (advice.remedy === 'enable' && busy.has(`enabled:${server.id}`))
-  const icon: IconName =
-    advice.tone === 'bad' ? 'error' : advice.tone === 'warn' ? 'warning' : 'info'
+    (what === 'reconnect' && busy.has(`reconnect:${server.id}`)) ||
+    (what === 'enable' && busy.has(`enabled:${server.id}`))
   return (
-    <div className={cx('server-advice', `server-advice--${advice.tone}`)}>
-      <Icon name={icon} className="server-advice__icon" />
-      <div className="server-advice__text">
-        <span className="server-advice__problem">{advice.problem}</span>{' '}
-        <span className="server-advice__next">{advice.next}</span>
-      </div>
-      {remedy && advice.remedy && (
-        <Button
-          icon={remedy.icon}
-          busy={running}
-          onClick={() => onRemedy(advice.remedy!)}
-          aria-label={`${remedy.label.replace('…', '')} (${server.id})`}
-        >
-          {remedy.label}
-        </Button>
-      )}
-    </div>
+    // The status badge already says what changed; the advice is read in place, not announced.
+    <Banner
+      tone={advice.tone}
+      role="none"
+      className="server-advice"
+      actions={
+        remedy &&
+        what && (
+          <Button
+            icon={remedy.icon}
+            busy={running}
+            onClick={() => onRemedy(what)}
+            aria-label={`${remedy.label.replace('…', '')} (${server.id})`}
+          >
+            {remedy.label}
+          </Button>
+        )
+      }
+    >
+      <span className="server-advice__problem">{advice.problem}</span>{' '}
+      <span className="muted">{advice.next}</span>
+    </Banner>
   )
 }
