@@ -141,6 +141,7 @@ export function ServerCard({
           rows={rows}
           discovery={discovery}
           loading={discovering}
+          showError={server.status.state === 'ready' || server.status.state === 'degraded'}
           busy={actions.busy.has(`sources:${server.id}`)}
           onChange={(sources) => void actions.setSources(server.id, sources)}
         />

@@ -27,6 +27,8 @@ export interface SourceListProps {
   discovery: ServerDiscovery | undefined
   /** Discovery is running (first load or a refresh). */
   loading: boolean
+  /** Show why discovery failed; off while the card's advice already explains the server's state. */
+  showError: boolean
   busy: boolean
   onChange: (sources: Record<string, boolean>) => void
 }
@@ -37,6 +39,7 @@ export function SourceList({
   rows,
   discovery,
   loading,
+  showError,
   busy,
   onChange,
 }: SourceListProps): React.JSX.Element {
@@ -78,7 +81,7 @@ export function SourceList({
           </span>
         )}
       </div>
-      {discovery?.error && (
+      {showError && discovery?.error && (
         <p className="server-sources__error">
           <Icon name="warning" /> Discovery failed: {discovery.error.message}
         </p>
