@@ -37,7 +37,8 @@ const STATE_ORDER: ServerState[] = [
  */
 export function ServersPanel(): React.JSX.Element {
   const queryClient = useQueryClient()
-  const list = useQuery(serverQueries.list())
+  // Status arrives as events; latency and the last probe change quietly, so read them again.
+  const list = useQuery({ ...serverQueries.list(), refetchInterval: 15_000 })
   const discovery = useQuery(serverQueries.discovery())
   const selection = useQuery(profileQueries.selection())
   const focus = useServersFocus()
