@@ -22,7 +22,8 @@ test('the renderer reaches the core through window.ragConsole', async ({ page, h
 
 test('a page with a wrong token is refused by the host', async ({ page, host }) => {
   await page.goto(host.url.replace(/#token=.*/, '#token=forged'))
-  await expect(page.getByRole('alert')).toContainText('refused this page')
+  // The status bar says so (the panel that failed to load says it too).
+  await expect(page.getByRole('contentinfo').getByRole('alert')).toContainText('refused this page')
 })
 
 test('the main navigation is reachable by keyboard', async ({ page, host }) => {
@@ -37,6 +38,6 @@ test('the main navigation is reachable by keyboard', async ({ page, host }) => {
 
 test('a page without the launch token cannot talk to the core', async ({ page, host }) => {
   await page.goto(host.url.replace(/#token=.*/, ''))
-  await expect(page.getByRole('alert')).toContainText('open the exact URL')
+  await expect(page.getByRole('contentinfo').getByRole('alert')).toContainText('open the exact URL')
   await expect(page.getByRole('banner')).not.toContainText('demo registry')
 })

@@ -119,7 +119,7 @@ export function checkSecrets(reporter: EntryReporter): void {
           path,
           'warning',
           'input_reference',
-          `'\${input:${reference.name}}' is read from the keychain as \${keychain:${reference.name}} (the console does not prompt): set it in Settings → Secrets`,
+          `'\${input:${reference.name}}' is read from the keychain as \${keychain:${reference.name}} (the console does not prompt): set it in Config → Secrets`,
           { index: reference.start },
         )
       }
@@ -131,7 +131,7 @@ export function checkSecrets(reporter: EntryReporter): void {
         path,
         'warning',
         'plaintext_secret',
-        `looks like a plaintext secret (${reason}): store it in the keychain (Settings → Secrets) and write "${replacement}" instead`,
+        `looks like a plaintext secret (${reason}): store it in the keychain (Config → Secrets) and write "${replacement}" instead`,
       )
     }
   }

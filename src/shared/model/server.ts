@@ -60,6 +60,18 @@ export interface LatencyStats {
   max: number
 }
 
+/** One time slice of an operation's calls, for the latency and error charts. */
+export interface LatencyBucket {
+  /** Epoch ms when the slice starts. */
+  at: number
+  /** Calls that ended in the slice (cancellations included). */
+  calls: number
+  /** Failed calls by code (cancellations included, as `cancelled`). */
+  errors: Partial<Record<ErrorCode, number>>
+  /** Latency quantiles of the slice's successful calls; absent when none succeeded. */
+  latency?: { p50: number; p95: number; p99: number }
+}
+
 export interface OperationHealth {
   /** `search`, `discover`, `synthesize`, `verify`, `ping`, `tools/list`, … */
   operation: string
@@ -70,6 +82,8 @@ export interface OperationHealth {
   lastSuccessAt?: number
   lastErrorAt?: number
   lastError?: ErrorInfo
+  /** Fixed-width time slices, oldest first, only those with calls (a longer view than the window). */
+  series: LatencyBucket[]
 }
 
 /** One point of the latency time series drawn by the Health panel. */
@@ -91,6 +105,8 @@ export interface ServerHealth {
   rateLimit?: RateLimitInfo
   lastCheckAt?: number
   recent: LatencySample[]
+  /** Width of the time slices in each operation's `series`. */
+  seriesBucketMs: number
 }
 
 /** What the Servers panel and `rag-console servers` show for each configured server. */

@@ -115,8 +115,8 @@ function convertReferences(
           'warning',
           'input_reference',
           input
-            ? `'\${input:${name}}' is not a password input: it becomes \${keychain:${name}}; set it in Settings → Secrets, or replace it with the value`
-            : `'\${input:${name}}' matches no entry of "inputs": it becomes \${keychain:${name}}; set it in Settings → Secrets`,
+            ? `'\${input:${name}}' is not a password input: it becomes \${keychain:${name}}; set it in Config → Secrets, or replace it with the value`
+            : `'\${input:${name}}' matches no entry of "inputs": it becomes \${keychain:${name}}; set it in Config → Secrets`,
         )
       }
       return `\${keychain:${name}}`

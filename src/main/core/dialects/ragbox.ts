@@ -45,7 +45,7 @@ export function mapRagboxError(error: unknown, server: string): unknown {
         code: 'unauthorized',
         origin: 'server',
         server,
-        message: `server ${server} refused the API key (RAGbox -32000): set its X-API-Key secret in Settings → Secrets and reconnect`,
+        message: `server ${server} refused the API key (RAGbox -32000): set its X-API-Key secret in Config → Secrets and reconnect`,
         details: { ...error.details, serverMessage: error.message },
       },
       { cause: error },

@@ -133,7 +133,7 @@ function httpError(make: Make, input: ClassifyInput, status: number, error: unkn
     return make(
       'unauthorized',
       'server',
-      `server ${server} refused the credentials (HTTP ${status}). Set its key in Settings → Secrets, then reconnect it`,
+      `server ${server} refused the credentials (HTTP ${status}). Set its key in Config → Secrets, then reconnect it`,
       details,
     )
   }
@@ -182,7 +182,7 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
     return make(
       'unauthorized',
       'server',
-      `server ${server} refused ${operation}: ${said}. Check its key in Settings → Secrets and the user's rights`,
+      `server ${server} refused ${operation}: ${said}. Check its key in Config → Secrets and the user's rights`,
       details,
     )
   }

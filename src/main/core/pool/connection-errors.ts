@@ -21,7 +21,7 @@ export function missingSecretsError(server: string, refs: SecretRef[]): ConsoleE
     code: 'action_required',
     origin: 'local',
     server,
-    message: `server ${server} cannot connect: ${what.join(', ')} ${one ? 'is' : 'are'} not set. Set ${one ? 'it' : 'them'} (Settings → Secrets for keychain secrets), then reconnect`,
+    message: `server ${server} cannot connect: ${what.join(', ')} ${one ? 'is' : 'are'} not set. Set ${one ? 'it' : 'them'} (Config → Secrets for keychain secrets), then reconnect`,
     details: { missingSecrets: names },
   })
 }

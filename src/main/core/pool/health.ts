@@ -7,6 +7,7 @@ import type {
   ServerHealth,
   ServerStatus,
 } from '../../../shared/model/server'
+import { DEFAULT_SERIES, LatencySeries, quantileSorted, type SeriesOptions } from './health-series'
 
 export interface HealthOptions {
   /** Samples older than this leave the latency and error-rate window. */
@@ -15,6 +16,8 @@ export interface HealthOptions {
   maxSamples: number
   /** Length of the `recent` series drawn by the Health panel. */
   recent: number
+  /** Time slices per operation for the charts (default 15 s × 120). */
+  series?: SeriesOptions
 }
 
 /**
@@ -59,14 +62,20 @@ interface Sample {
 
 class OperationStats {
   samples: Sample[] = []
+  readonly series: LatencySeries
   calls = 0
   errors: Partial<Record<ErrorCode, number>> = {}
   lastSuccessAt?: number
   lastErrorAt?: number
   lastError?: ErrorInfo
 
+  constructor(series: SeriesOptions) {
+    this.series = new LatencySeries(series)
+  }
+
   add(sample: Sample, maxSamples: number): void {
     this.calls++
+    this.series.add(sample.at, sample.ms, sample.code)
     this.samples.push(sample)
     if (this.samples.length > maxSamples) this.samples.shift()
     if (sample.code) {
@@ -88,7 +97,7 @@ class OperationStats {
  */
 export class HealthTracker {
   private readonly operations = new Map<string, OperationStats>()
-  private readonly overall = new OperationStats()
+  private readonly overall: OperationStats
   private readonly recentSamples: LatencySample[] = []
   private rateLimit: RateLimitInfo | undefined
   private lastCheckAt: number | undefined
@@ -107,6 +116,11 @@ export class HealthTracker {
     private readonly degraded: DegradedThresholds = DEFAULT_DEGRADED,
   ) {
     this.createdAt = now()
+    this.overall = new OperationStats(this.seriesOptions)
+  }
+
+  private get seriesOptions(): SeriesOptions {
+    return this.options.series ?? DEFAULT_SERIES
   }
 
   /** One finished call; `error` absent for success. */
@@ -119,7 +133,7 @@ export class HealthTracker {
     }
     let stats = this.operations.get(operation)
     if (!stats) {
-      stats = new OperationStats()
+      stats = new OperationStats(this.seriesOptions)
       this.operations.set(operation, stats)
     }
     stats.add(sample, this.options.maxSamples)
@@ -217,9 +231,10 @@ export class HealthTracker {
       server: this.serverId,
       status,
       uptime: observed > 0 ? Math.min(1, up / observed) : this.upSince === undefined ? 0 : 1,
-      operations: [...this.operations].map(([name, stats]) => operationHealth(name, stats)),
-      overall: operationHealth('all', this.overall),
+      operations: [...this.operations].map(([name, stats]) => operationHealth(name, stats, now)),
+      overall: operationHealth('all', this.overall, now),
       recent: [...this.recentSamples],
+      seriesBucketMs: this.seriesOptions.bucketMs,
     }
     if (this.connectedSince !== undefined) health.connectedSince = this.connectedSince
     if (this.rateLimit) health.rateLimit = { ...this.rateLimit }
@@ -228,7 +243,7 @@ export class HealthTracker {
   }
 }
 
-function operationHealth(operation: string, stats: OperationStats): OperationHealth {
+function operationHealth(operation: string, stats: OperationStats, now: number): OperationHealth {
   const counted = stats.samples.filter((s) => s.code !== 'cancelled')
   const failed = counted.filter((s) => s.code).length
   const health: OperationHealth = {
@@ -237,6 +252,7 @@ function operationHealth(operation: string, stats: OperationStats): OperationHea
     calls: stats.calls,
     errors: { ...stats.errors },
     errorRate: counted.length === 0 ? 0 : failed / counted.length,
+    series: stats.series.snapshot(now),
   }
   if (stats.lastSuccessAt !== undefined) health.lastSuccessAt = stats.lastSuccessAt
   if (stats.lastErrorAt !== undefined) health.lastErrorAt = stats.lastErrorAt
@@ -263,13 +279,6 @@ function quantile(values: number[], q: number): number {
         [...values].sort((a, b) => a - b),
         q,
       )
-}
-
-function quantileSorted(sorted: number[], q: number): number {
-  const position = (sorted.length - 1) * q
-  const low = Math.floor(position)
-  const high = Math.ceil(position)
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low)
 }
 
 function mostCommon(samples: Sample[]): string {

@@ -127,6 +127,35 @@ describe('core events', () => {
     expect(queryClient.getQueryData<ProfilesState>(['profiles', 'list'])?.activeId).toBe('alice')
   })
 
+  it("shows a server's new status at once and refetches its details", () => {
+    const { queryClient, context } = setup()
+    const summary = { id: 'kb', status: { state: 'connecting', since: 1, attempt: 1 } }
+    queryClient.setQueryData(['servers', 'list'], [summary, { ...summary, id: 'other' }])
+    const status = {
+      state: 'down' as const,
+      since: 2,
+      attempt: 1,
+      lastError: { code: 'unreachable' as const, message: 'x' },
+    }
+    applyCoreEvent('server:status', { server: 'kb', status }, context)
+    const list = queryClient.getQueryData<{ id: string; status: unknown }[]>(['servers', 'list'])
+    expect(list?.map((s) => s.status)).toEqual([status, summary.status])
+    expect(queryClient.getQueryState(['servers', 'list'])?.isInvalidated).toBe(true)
+  })
+
+  it('asks for the data sources again only when a server becomes ready', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(['discovery'], {})
+    applyCoreEvent(
+      'server:status',
+      { server: 'kb', status: { state: 'connecting', since: 1, attempt: 1 } },
+      context,
+    )
+    expect(queryClient.getQueryState(['discovery'])?.isInvalidated).toBe(false)
+    applyCoreEvent('server:status', { server: 'kb', status: { state: 'ready', since: 2 } }, context)
+    expect(queryClient.getQueryState(['discovery'])?.isInvalidated).toBe(true)
+  })
+
   it('shows app notices with a tone matching their level', () => {
     const { context, notices } = setup()
     applyCoreEvent('app:notice', { level: 'warning', message: 'careful', at: 1 }, context)

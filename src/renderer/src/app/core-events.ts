@@ -4,6 +4,7 @@ import type { EventMap, EventName } from '../../../shared/ipc/events'
 import type { ProfilesState } from '../../../shared/ipc/profiles'
 import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistryDiff } from '../../../shared/model/registry'
+import type { ServerSummary } from '../../../shared/model/server'
 import { appKeys } from '../features/app/queries'
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
@@ -50,6 +51,8 @@ export const coreEventHandlers: CoreEventHandlers = {
     void queryClient.invalidateQueries({ queryKey: configKeys.validations() })
     // Secret references come from the config.
     void queryClient.invalidateQueries({ queryKey: secretKeys.all })
+    void queryClient.invalidateQueries({ queryKey: serverKeys.all })
+    void queryClient.invalidateQueries({ queryKey: serverKeys.discovery() })
     if (event.trigger === 'watch') {
       const what = describeDiff(event)
       notify({
@@ -70,12 +73,17 @@ export const coreEventHandlers: CoreEventHandlers = {
   },
   'secrets:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: secretKeys.all })
+    // Each server's summary says which of its secrets are set.
+    void queryClient.invalidateQueries({ queryKey: serverKeys.list() })
   },
   'profiles:changed': (state, { queryClient, notify }) => {
     const before = queryClient.getQueryData<ProfilesState>(profileKeys.list())
     queryClient.setQueryData<ProfilesState>(profileKeys.list(), state)
     if (before && before.activeId !== state.activeId) {
       void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })
+      // Who may see which server and source depends on the acting user.
+      void queryClient.invalidateQueries({ queryKey: serverKeys.list() })
+      void queryClient.invalidateQueries({ queryKey: serverKeys.discovery() })
       const active = state.profiles.find((p) => p.id === state.activeId)
       if (active) {
         notify({
@@ -86,8 +94,16 @@ export const coreEventHandlers: CoreEventHandlers = {
       }
     }
   },
-  'server:status': (_change, { queryClient }) => {
+  'server:status': ({ server, status }, { queryClient }) => {
+    // The badge changes at once; the refetch brings latency, tools and dialect.
+    queryClient.setQueryData<ServerSummary[]>(serverKeys.list(), (list) =>
+      list?.map((summary) => (summary.id === server ? { ...summary, status } : summary)),
+    )
     void queryClient.invalidateQueries({ queryKey: serverKeys.all })
+    // A server that just connected can now say which sources it has.
+    if (status.state === 'ready') {
+      void queryClient.invalidateQueries({ queryKey: serverKeys.discovery() })
+    }
   },
   'selection:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../../../shared/model/registry'
 import { Icon } from '../../ui'
+import './DiagnosticList.css'
 
 export interface DiagnosticListProps {
   diagnostics: readonly Diagnostic[]

@@ -5,6 +5,7 @@ import { Banner, EmptyState, Icon, Spinner, StatusBadge } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'
 import { registryQueries } from './queries'
 import { diffCounts, ServerDiff } from './ServerDiff'
+import './ReloadHistory.css'
 
 const TRIGGERS: Record<ReloadTrigger, string> = {
   startup: 'startup',

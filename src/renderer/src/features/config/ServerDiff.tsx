@@ -1,6 +1,7 @@
 import type { RegistryDiff } from '../../../../shared/model/registry'
 import { listNames } from '../../lib/format'
 import { StatusBadge } from '../../ui'
+import './ServerDiff.css'
 
 export interface ServerDiffProps {
   diff: RegistryDiff

@@ -1,6 +1,164 @@
-import { PendingPanel } from '../../app/PendingPanel'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
+import type { ServerState } from '../../../../shared/model/server'
+import { plural } from '../../lib/format'
+import { useNavigationRequested, useSecretsRequested, useServersFocus } from '../../state/store'
+import {
+  Banner,
+  Button,
+  EmptyState,
+  Spinner,
+  STATUSES,
+  StatusBadge,
+  TextField,
+  Toggle,
+} from '../../ui'
+import { profileQueries } from '../profiles/queries'
+import { LogDialog } from './LogDialog'
+import { serverKeys, serverQueries } from './queries'
+import { ServerCard } from './ServerCard'
+import { needsAttention, type Remedy } from './server-view'
+import { ToolsDialog } from './ToolsDialog'
+import { useServerActions } from './use-server-actions'
+import './ServersPanel.css'
 
-/** The Servers panel. */
+const STATE_ORDER: ServerState[] = [
+  'ready',
+  'degraded',
+  'connecting',
+  'action_required',
+  'down',
+  'disabled',
+]
+
+/**
+ * Every configured server: status, latency, the last error and what to do, actions, and its
+ * data sources with the toggles Search uses. Events from main keep it current.
+ */
 export function ServersPanel(): React.JSX.Element {
-  return <PendingPanel panel="servers" />
+  const queryClient = useQueryClient()
+  // Status arrives as events; latency and the last probe change quietly, so read them again.
+  const list = useQuery({ ...serverQueries.list(), refetchInterval: 15_000 })
+  const discovery = useQuery(serverQueries.discovery())
+  const selection = useQuery(profileQueries.selection())
+  const focus = useServersFocus()
+  const secretsRequested = useSecretsRequested()
+  const navigationRequested = useNavigationRequested()
+  const actions = useServerActions()
+  const [filter, setFilter] = useState('')
+  const [onlyTrouble, setOnlyTrouble] = useState(false)
+  const [tools, setTools] = useState<string | null>(null)
+  const [log, setLog] = useState<string | null>(null)
+
+  useEffect(() => {
+    if (focus) document.getElementById(cardId(focus))?.scrollIntoView({ block: 'nearest' })
+  }, [focus, list.data])
+
+  const servers = useMemo(() => {
+    const needle = filter.trim().toLowerCase()
+    return (list.data ?? []).filter(
+      (s) =>
+        (!needle ||
+          s.id.toLowerCase().includes(needle) ||
+          (s.description ?? '').toLowerCase().includes(needle)) &&
+        (!onlyTrouble || needsAttention(s)),
+    )
+  }, [list.data, filter, onlyTrouble])
+
+  if (list.isPending) return <Spinner label="Loading the servers…" className="servers__loading" />
+  if (list.isError) {
+    return (
+      <div className="servers">
+        <Banner tone="bad" title="Cannot list the servers">
+          {list.error.message}
+        </Banner>
+      </div>
+    )
+  }
+
+  const counts = new Map<ServerState, number>()
+  for (const s of list.data) counts.set(s.status.state, (counts.get(s.status.state) ?? 0) + 1)
+
+  const remedy = (server: string, what: Remedy): void => {
+    if (what === 'set-secrets') secretsRequested(server)
+    else if (what === 'reconnect') void actions.reconnect(server)
+    else if (what === 'enable') void actions.setEnabled(server, true)
+    else if (what === 'show-log') setLog(server)
+    else navigationRequested('health')
+  }
+
+  return (
+    <div className="servers">
+      <div className="servers__head">
+        <h1>Servers</h1>
+        <p className="servers__counts" aria-label="Servers by status">
+          <span className="muted">{plural(list.data.length, 'server')}</span>
+          {STATE_ORDER.filter((state) => counts.has(state)).map((state) => (
+            <StatusBadge
+              key={state}
+              status={state}
+              label={`${counts.get(state)} ${STATUSES[state].label}`}
+            />
+          ))}
+        </p>
+        <span className="servers__spacer" />
+        <Toggle checked={onlyTrouble} onChange={setOnlyTrouble} label="Only needing attention" />
+        <TextField
+          label="Filter servers"
+          inline
+          type="search"
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          fieldClassName="servers__filter"
+        />
+        <Button
+          icon="refresh"
+          busy={discovery.isFetching}
+          onClick={() => void queryClient.invalidateQueries({ queryKey: serverKeys.discovery() })}
+          title="Ask every server for its data sources again"
+        >
+          Rediscover
+        </Button>
+      </div>
+      {discovery.isError && (
+        <Banner tone="bad" title="Could not ask the servers for their data sources">
+          {discovery.error.message}
+        </Banner>
+      )}
+      {servers.length === 0 ? (
+        <EmptyState
+          icon="servers"
+          title={
+            list.data.length === 0 ? 'No servers in the registry' : 'Nothing matches the filter'
+          }
+        >
+          {list.data.length === 0
+            ? 'Add servers to rag-mcp.json in Config (or import them from another MCP client).'
+            : null}
+        </EmptyState>
+      ) : (
+        <div className="servers__list">
+          {servers.map((server) => (
+            <ServerCard
+              key={server.id}
+              id={cardId(server.id)}
+              server={server}
+              discovery={discovery.data?.servers.find((d) => d.server === server.id)}
+              discovering={discovery.isFetching}
+              remembered={selection.data?.[server.id]}
+              highlighted={focus === server.id}
+              actions={actions}
+              onRemedy={(what) => remedy(server.id, what)}
+              onShowTools={() => setTools(server.id)}
+              onShowLog={() => setLog(server.id)}
+            />
+          ))}
+        </div>
+      )}
+      <ToolsDialog server={tools} onClose={() => setTools(null)} />
+      <LogDialog server={log} onClose={() => setLog(null)} />
+    </div>
+  )
 }
+
+const cardId = (server: string): string => `server-${encodeURIComponent(server)}`

@@ -1,12 +1,41 @@
 import { queryOptions } from '@tanstack/react-query'
 import { call } from '../../api'
 
+/** Query keys of the servers feature; `server:status` invalidates everything under `all`. */
 export const serverKeys = {
   all: ['servers'] as const,
   poolStatus: () => [...serverKeys.all, 'pool-status'] as const,
+  list: () => [...serverKeys.all, 'list'] as const,
+  health: () => [...serverKeys.all, 'health'] as const,
+  tools: (server: string) => [...serverKeys.all, 'tools', server] as const,
+  log: (server: string) => [...serverKeys.all, 'log', server] as const,
+  /** Discovery asks the servers, so it has its own prefix: status changes alone do not re-run it. */
+  discovery: () => ['discovery'] as const,
 }
 
 export const serverQueries = {
   poolStatus: () =>
     queryOptions({ queryKey: serverKeys.poolStatus(), queryFn: () => call('pool:status') }),
+  /** Every configured server as the active profile sees it. */
+  list: () => queryOptions({ queryKey: serverKeys.list(), queryFn: () => call('servers:list') }),
+  /** Health of every server; the Health panel polls it while shown. */
+  health: () => queryOptions({ queryKey: serverKeys.health(), queryFn: () => call('pool:health') }),
+  /** Data sources per visible server for the active profile. */
+  discovery: () =>
+    queryOptions({
+      queryKey: serverKeys.discovery(),
+      queryFn: () => call('discovery:run'),
+      staleTime: 30_000,
+    }),
+  tools: (server: string) =>
+    queryOptions({
+      queryKey: serverKeys.tools(server),
+      queryFn: () => call('pool:tools', { server }),
+    }),
+  /** The last lines of a server's stderr, launch output and pool notes. */
+  log: (server: string) =>
+    queryOptions({
+      queryKey: serverKeys.log(server),
+      queryFn: async () => (await call('pool:log', { server, limit: 1000 })).lines,
+    }),
 }

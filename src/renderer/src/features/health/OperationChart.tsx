@@ -1,0 +1,55 @@
+import { useMemo } from 'react'
+import type { OperationHealth } from '../../../../shared/model/server'
+import { LineChart, type ChartSeries } from '../../ui'
+import { formatMs } from '../servers/server-view'
+import { latencyColumns } from './health-view'
+
+export interface OperationChartProps {
+  server: string
+  operation: OperationHealth
+  bucketMs: number
+}
+
+/** p50 / p95 / p99 latency of one operation of one server over the kept time slices. */
+export function OperationChart({
+  server,
+  operation,
+  bucketMs,
+}: OperationChartProps): React.JSX.Element {
+  const columns = useMemo(
+    () => latencyColumns(operation.series, bucketMs),
+    [operation.series, bucketMs],
+  )
+  const series = useMemo<ChartSeries[]>(
+    () => [
+      { label: 'p50', color: '--accent', values: columns.p50 },
+      { label: 'p95', color: '--warn', values: columns.p95 },
+      { label: 'p99', color: '--bad', values: columns.p99, dashed: true },
+    ],
+    [columns],
+  )
+  const { p50, p95, p99 } = operation.latency
+  const label =
+    operation.latency.count > 0
+      ? `${operation.operation} latency of ${server}: now p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`
+      : `${operation.operation} latency of ${server}: no successful calls lately`
+  return (
+    <div className="health-chart">
+      <div className="health-chart__head">
+        <h4>{operation.operation}</h4>
+        <span className="muted">
+          {operation.calls} {operation.calls === 1 ? 'call' : 'calls'}
+        </span>
+      </div>
+      {columns.p50.every((v) => v === null) ? (
+        <p className="health-chart__empty muted">
+          {columns.x.length === 0
+            ? 'No calls in the last 30 min.'
+            : 'No successful calls in the last 30 min.'}
+        </p>
+      ) : (
+        <LineChart label={label} x={columns.x} series={series} format={formatMs} height={110} />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import type { OperationHealth } from '../../../../shared/model/server'
+import { errorShares, formatPercent, headroom, latencyColumns, sortOperations } from './health-view'
+
+const bucket = (at: number, p50?: number) => ({
+  at,
+  calls: 1,
+  errors: {},
+  ...(p50 === undefined ? {} : { latency: { p50, p95: p50 * 2, p99: p50 * 3 } }),
+})
+
+describe('latencyColumns', () => {
+  it('puts a gap where a slice had no successful call, so lines do not bridge it', () => {
+    const columns = latencyColumns([bucket(10_000, 5), bucket(30_000, 7)], 10_000)
+    expect(columns.x).toEqual([10, 20, 30])
+    expect(columns.p50).toEqual([5, null, 7])
+    expect(columns.p99).toEqual([15, null, 21])
+  })
+
+  it('keeps a slice where every call failed as a gap', () => {
+    expect(latencyColumns([bucket(0)], 1000).p95).toEqual([null])
+  })
+
+  it('keeps only the newest slices past the cap', () => {
+    const series = [0, 1000, 2000, 3000].map((at) => bucket(at, at))
+    expect(latencyColumns(series, 1000, 2).x).toEqual([2, 3])
+  })
+})
+
+describe('errorShares', () => {
+  it('lists codes by count with their share of the calls, leaving cancellations out', () => {
+    expect(
+      errorShares({ calls: 10, errors: { timeout: 1, unauthorized: 3, cancelled: 4 } }),
+    ).toEqual([
+      { code: 'unauthorized', count: 3, share: 0.3 },
+      { code: 'timeout', count: 1, share: 0.1 },
+    ])
+  })
+})
+
+describe('headroom', () => {
+  it('is the share of the limit left', () => {
+    expect(headroom({ limit: 60, remaining: 15, at: 0 })).toEqual({
+      remaining: 15,
+      limit: 60,
+      ratio: 0.25,
+    })
+  })
+
+  it('is unknown when the server sent no limit', () => {
+    expect(headroom({ remaining: 3, at: 0 })).toBeNull()
+  })
+})
+
+describe('formatPercent', () => {
+  it('keeps one decimal and never rounds a failure away to zero', () => {
+    expect(formatPercent(0.329)).toBe('32.9 %')
+    expect(formatPercent(1)).toBe('100 %')
+    expect(formatPercent(0.0004)).toBe('< 0.1 %')
+    expect(formatPercent(0.9996)).toBe('> 99.9 %')
+  })
+})
+
+describe('sortOperations', () => {
+  it('puts the busiest first and connect last, skipping operations never called', () => {
+    const op = (operation: string, calls: number) => ({ operation, calls }) as OperationHealth
+    expect(
+      sortOperations([op('connect', 9), op('ping', 2), op('search', 40), op('verify', 0)]).map(
+        (o) => o.operation,
+      ),
+    ).toEqual(['search', 'ping', 'connect'])
+  })
+})

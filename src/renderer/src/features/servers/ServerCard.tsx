@@ -1,0 +1,151 @@
+import type { ServerDiscovery } from '../../../../shared/model/operations'
+import type { ServerSummary } from '../../../../shared/model/server'
+import { formatDateTime } from '../../lib/format'
+import { TimeAgo } from '../../lib/TimeAgo'
+import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
+import { ServerAdvice } from './ServerAdvice'
+import { SourceList } from './SourceList'
+import { describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
+import type { ServerActions } from './use-server-actions'
+
+export interface ServerCardProps {
+  id: string
+  server: ServerSummary
+  discovery: ServerDiscovery | undefined
+  discovering: boolean
+  remembered: Record<string, boolean> | undefined
+  highlighted: boolean
+  actions: ServerActions
+  onRemedy: (remedy: Remedy) => void
+  onShowTools: () => void
+  onShowLog: () => void
+}
+
+/**
+ * One server: what it is, its state and latency, what is wrong and what to do, the actions,
+ * and its data sources with their toggles.
+ */
+export function ServerCard({
+  id,
+  server,
+  discovery,
+  discovering,
+  remembered,
+  highlighted,
+  actions,
+  onRemedy,
+  onShowTools,
+  onShowLog,
+}: ServerCardProps): React.JSX.Element {
+  const rows = sourceRows(discovery, remembered, server)
+  const rateLimit = describeRateLimit(server.rateLimit)
+  const hasLog = server.transport === 'stdio' || server.command !== undefined
+  const where = server.url ?? server.command
+  return (
+    <section
+      id={id}
+      aria-label={server.id}
+      className={cx(
+        'server-card',
+        highlighted && 'server-card--focus',
+        !server.enabled && 'server-card--off',
+      )}
+    >
+      <div className="server-card__head">
+        <h2 className="server-card__name">{server.id}</h2>
+        <StatusBadge
+          status={server.status.state}
+          title={`since ${formatDateTime(server.status.since)}`}
+        />
+        <Badge title="Transport">{server.transport}</Badge>
+        <Badge
+          tone={server.dialect.id ? 'info' : 'neutral'}
+          title={`${server.dialect.source === 'config' ? 'Set in config' : 'Detected'}: ${server.dialect.reason}`}
+        >
+          {server.dialect.id ?? 'no dialect'}
+          {server.dialect.source === 'detected' && server.dialect.id ? ' · auto' : ''}
+        </Badge>
+        {!server.visible && (
+          <Badge title="The active profile's groups may not see this server">
+            hidden for this profile
+          </Badge>
+        )}
+        <span className="server-card__spacer" />
+        <div className="server-card__actions" role="group" aria-label={`Actions for ${server.id}`}>
+          <Button
+            icon="refresh"
+            variant="ghost"
+            busy={actions.busy.has(`reconnect:${server.id}`)}
+            disabled={!server.enabled}
+            onClick={() => void actions.reconnect(server.id)}
+            aria-label={`Reconnect ${server.id}`}
+          >
+            Reconnect
+          </Button>
+          <Button variant="ghost" onClick={onShowTools} aria-label={`Tools of ${server.id}`}>
+            Tools <span className="muted">{server.tools.length}</span>
+          </Button>
+          {hasLog && (
+            <Button variant="ghost" onClick={onShowLog} aria-label={`Log of ${server.id}`}>
+              Log
+            </Button>
+          )}
+          <Toggle
+            checked={server.enabled}
+            disabled={actions.busy.has(`enabled:${server.id}`)}
+            onChange={(enabled) => void actions.setEnabled(server.id, enabled)}
+            label="Enabled"
+            ariaLabel={`Enabled ${server.id}`}
+          />
+        </div>
+      </div>
+      <div className="server-card__meta">
+        {server.description && (
+          <span className="server-card__description">{server.description}</span>
+        )}
+        <dl className="server-card__facts">
+          {where && (
+            <div>
+              <dt>{server.url ? 'URL' : 'Command'}</dt>
+              <dd>
+                <code className="server-card__where" title={where}>
+                  {where}
+                </code>
+              </dd>
+            </div>
+          )}
+          <div>
+            <dt>p50 / p95</dt>
+            <dd>
+              {server.latency
+                ? `${formatMs(server.latency.p50)} / ${formatMs(server.latency.p95)}`
+                : '–'}
+            </dd>
+          </div>
+          <div>
+            <dt>Last check</dt>
+            <dd>
+              <TimeAgo at={server.lastCheckAt} />
+            </dd>
+          </div>
+          <div>
+            <dt>Rate limit</dt>
+            <dd>{rateLimit ?? '–'}</dd>
+          </div>
+        </dl>
+      </div>
+      <ServerAdvice server={server} onRemedy={onRemedy} busy={actions.busy} />
+      {server.enabled && server.visible && (
+        <SourceList
+          server={server.id}
+          rows={rows}
+          discovery={discovery}
+          loading={discovering}
+          showError={server.status.state === 'ready' || server.status.state === 'degraded'}
+          busy={actions.busy.has(`sources:${server.id}`)}
+          onChange={(sources) => void actions.setSources(server.id, sources)}
+        />
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,190 @@
+import { useState } from 'react'
+import type { ServerDiscovery } from '../../../../shared/model/operations'
+import { TimeAgo } from '../../lib/TimeAgo'
+import { Badge, Button, Icon, Table, Toggle, type Tone } from '../../ui'
+import { describeCounts, selectAll, type SourceAccess, type SourceRow } from './server-view'
+
+/** Sources listed before "Show all": some servers report dozens. */
+const FIRST_ROWS = 8
+
+const ACCESS: Record<SourceAccess, { tone: Tone; label: string; title: string }> = {
+  open: { tone: 'ok', label: 'open', title: 'This profile can search it' },
+  action_required: {
+    tone: 'warn',
+    label: 'action required',
+    title: 'Needs credentials the server does not have yet, or the server refused this user',
+  },
+  locked: {
+    tone: 'neutral',
+    label: 'locked',
+    title: "The profile's groups may not see it (groups in rag-mcp.json)",
+  },
+}
+
+export interface SourceListProps {
+  server: string
+  rows: readonly SourceRow[]
+  discovery: ServerDiscovery | undefined
+  /** Discovery is running (first load or a refresh). */
+  loading: boolean
+  /** Show why discovery failed; off while the card's advice already explains the server's state. */
+  showError: boolean
+  busy: boolean
+  onChange: (sources: Record<string, boolean>) => void
+}
+
+/** A server's data sources with their toggles; the toggles drive which sources Search uses. */
+export function SourceList({
+  server,
+  rows,
+  discovery,
+  loading,
+  showError,
+  busy,
+  onChange,
+}: SourceListProps): React.JSX.Element {
+  const visible = rows.filter((r) => r.source.visible)
+  const on = visible.filter((r) => r.selected).length
+  // Columns only some families fill stay out of the way when this server fills neither.
+  const detailed = rows.some((r) => r.source.counts || r.source.lastIndexed)
+  const [expanded, setExpanded] = useState(false)
+  const shown = expanded ? rows : rows.slice(0, FIRST_ROWS)
+  return (
+    <div className="server-sources">
+      <div className="server-sources__head">
+        <h3>
+          Data sources{' '}
+          <span className="muted">
+            {rows.length === 0 ? '' : `${on} of ${visible.length} on`}
+            {discovery && !discovery.ok ? ' · as configured' : ''}
+            {loading ? ' · discovering…' : ''}
+          </span>
+        </h3>
+        {visible.length > 1 && (
+          <span className="server-sources__bulk">
+            <Button
+              variant="ghost"
+              disabled={busy || on === visible.length}
+              onClick={() => onChange(selectAll(rows, true))}
+              aria-label={`Select all sources of ${server}`}
+            >
+              All
+            </Button>
+            <Button
+              variant="ghost"
+              disabled={busy || on === 0}
+              onClick={() => onChange(selectAll(rows, false))}
+              aria-label={`Select no sources of ${server}`}
+            >
+              None
+            </Button>
+          </span>
+        )}
+      </div>
+      {showError && discovery?.error && (
+        <p className="server-sources__error">
+          <Icon name="warning" /> Discovery failed: {discovery.error.message}
+        </p>
+      )}
+      {rows.length === 0 ? (
+        <p className="muted server-sources__none">
+          {loading
+            ? 'Asking the server for its sources…'
+            : 'No sources known: this profile may not see the server, or it is not connected.'}
+        </p>
+      ) : (
+        <Table label={`Data sources of ${server}`} className="server-sources__table">
+          <thead>
+            <tr>
+              <th className="server-sources__toggle">
+                <span className="visually-hidden">Use in search</span>
+              </th>
+              <th>Source</th>
+              <th className="server-sources__access">Access</th>
+              {detailed && <th className="num server-sources__counts">Contents</th>}
+              {detailed && <th className="server-sources__indexed">Last indexed</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <SourceRowView
+                key={row.source.id}
+                row={row}
+                busy={busy}
+                detailed={detailed}
+                onToggle={(checked) => onChange({ [row.source.id]: checked })}
+              />
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {rows.length > FIRST_ROWS && (
+        <Button
+          variant="ghost"
+          className="server-sources__more"
+          icon={expanded ? 'chevronDown' : 'chevronRight'}
+          aria-expanded={expanded}
+          onClick={() => setExpanded(!expanded)}
+        >
+          {expanded ? 'Show fewer sources' : `Show all ${rows.length} sources`}
+        </Button>
+      )}
+    </div>
+  )
+}
+
+function SourceRowView({
+  row,
+  busy,
+  detailed,
+  onToggle,
+}: {
+  row: SourceRow
+  busy: boolean
+  detailed: boolean
+  onToggle: (checked: boolean) => void
+}): React.JSX.Element {
+  const { source, selected, access } = row
+  const badge = ACCESS[access]
+  const indexed = source.lastIndexed ? Date.parse(source.lastIndexed) : NaN
+  return (
+    <tr aria-label={source.name}>
+      <td className="server-sources__toggle">
+        <Toggle
+          checked={selected}
+          onChange={onToggle}
+          disabled={busy || !source.visible}
+          ariaLabel={`Search ${source.name}`}
+        />
+      </td>
+      <td>
+        <span className="server-sources__cell">
+          <span className="server-sources__name">{source.name}</span>
+          <code className="muted">{source.id}</code>
+          {source.description && (
+            <span className="server-sources__description muted" title={source.description}>
+              {source.description}
+            </span>
+          )}
+        </span>
+      </td>
+      <td>
+        <Badge tone={badge.tone} title={badge.title}>
+          {access === 'locked' && <Icon name="lock" size={10} />}
+          {badge.label}
+        </Badge>
+        {source.authMode && source.authMode !== 'none' && (
+          <span className="muted server-sources__mode"> {source.authMode}</span>
+        )}
+      </td>
+      {detailed && (
+        <td className="num">{describeCounts(source.counts) ?? <span className="muted">–</span>}</td>
+      )}
+      {detailed && (
+        <td>
+          <TimeAgo at={Number.isNaN(indexed) ? undefined : indexed} />
+        </td>
+      )}
+    </tr>
+  )
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest'
+import type { ServerDiscovery } from '../../../../shared/model/operations'
+import type { ServerStatus, ServerSummary } from '../../../../shared/model/server'
+import { adviceFor, describeRateLimit, formatMs, selectAll, sourceRows } from './server-view'
+
+const summary = (status: ServerStatus, extra: Partial<ServerSummary> = {}): ServerSummary => ({
+  id: 'kb',
+  enabled: true,
+  transport: 'http',
+  groups: [],
+  ui: {},
+  origin: '/r.json',
+  dialect: { id: 'ragbox', source: 'config', reason: '' },
+  status,
+  tools: [],
+  visible: true,
+  secrets: [],
+  ...extra,
+})
+
+const source = (id: string, extra: Record<string, unknown> = {}) => ({
+  server: 'kb',
+  id,
+  name: id,
+  authRequired: false,
+  groups: [],
+  scopes: [],
+  defaultSelected: true,
+  selected: true,
+  visible: true,
+  ...extra,
+})
+
+const discovery = (sources: ReturnType<typeof source>[], extra: Partial<ServerDiscovery> = {}) =>
+  ({ server: 'kb', ok: true, latencyMs: 1, sources, missing: [], ...extra }) as ServerDiscovery
+
+describe('adviceFor', () => {
+  it('says nothing about a ready server', () => {
+    expect(adviceFor(summary({ state: 'ready', since: 0 }))).toBeNull()
+  })
+
+  it('sends a server missing a keychain secret to the Secrets tab, naming the secret', () => {
+    const advice = adviceFor(
+      summary({ state: 'action_required', since: 0, reason: 'x', missingSecrets: ['apiKey'] }),
+    )
+    expect(advice).toMatchObject({ remedy: 'set-secrets', tone: 'warn' })
+    expect(advice?.problem).toContain('"apiKey"')
+  })
+
+  it('points a crashed stdio server at its log', () => {
+    const advice = adviceFor(
+      summary(
+        {
+          state: 'down',
+          since: 0,
+          attempt: 2,
+          lastError: { code: 'unreachable', message: 'closed' },
+        },
+        { transport: 'stdio' },
+      ),
+    )
+    expect(advice).toMatchObject({ remedy: 'show-log', tone: 'bad', problem: 'closed.' })
+  })
+
+  it('tells when the next automatic retry of a down server comes', () => {
+    const advice = adviceFor(
+      summary({
+        state: 'down',
+        since: 0,
+        attempt: 1,
+        nextRetryAt: 12_000,
+        lastError: { code: 'unreachable', message: 'fetch failed' },
+      }),
+      2_000,
+    )
+    expect(advice?.next).toContain('Next automatic retry in 10 s.')
+    expect(advice?.remedy).toBe('reconnect')
+  })
+
+  it('offers to enable a disabled server', () => {
+    expect(adviceFor(summary({ state: 'disabled', since: 0 }))?.remedy).toBe('enable')
+  })
+})
+
+describe('sourceRows', () => {
+  const ready = summary({ state: 'ready', since: 0 })
+
+  it('lets a remembered toggle win over what the last discovery reported', () => {
+    const rows = sourceRows(
+      discovery([source('a'), source('b', { selected: false })]),
+      { a: false, b: true },
+      ready,
+    )
+    expect(rows.map((r) => r.selected)).toEqual([false, true])
+  })
+
+  it('never selects a source the profile may not see, and marks it locked', () => {
+    const rows = sourceRows(discovery([source('a', { visible: false })]), { a: true }, ready)
+    expect(rows[0]).toMatchObject({ selected: false, access: 'locked' })
+  })
+
+  it('marks sources needing credentials as action required when discovery was refused', () => {
+    const rows = sourceRows(
+      discovery([source('a', { authRequired: true }), source('b')], {
+        ok: false,
+        error: { code: 'unauthorized', message: 'no' },
+      }),
+      undefined,
+      ready,
+    )
+    expect(rows.map((r) => r.access)).toEqual(['action_required', 'open'])
+  })
+})
+
+describe('selectAll', () => {
+  it('toggles every source the profile may see, and no other', () => {
+    const rows = sourceRows(
+      discovery([source('a'), source('b', { visible: false })]),
+      undefined,
+      summary({ state: 'ready', since: 0 }),
+    )
+    expect(selectAll(rows, false)).toEqual({ a: false })
+  })
+})
+
+describe('formatting', () => {
+  it('picks a unit per magnitude', () => {
+    expect([0, 0.25, 12.34, 480.6, 1520].map(formatMs)).toEqual([
+      '0 ms',
+      '250 µs',
+      '12.3 ms',
+      '481 ms',
+      '1.52 s',
+    ])
+  })
+
+  it('says how much of the rate limit is left', () => {
+    expect(describeRateLimit({ limit: 60, remaining: 0, at: 0 })).toBe('0 / 60 left')
+    expect(describeRateLimit({ at: 0 })).toBeNull()
+  })
+})

@@ -1,0 +1,184 @@
+import type { ErrorInfo } from '../../../../shared/errors'
+import type { ServerDiscovery } from '../../../../shared/model/operations'
+import type { Resource } from '../../../../shared/model/rag'
+import type { RateLimitInfo, ServerSummary } from '../../../../shared/model/server'
+import type { Tone } from '../../ui'
+
+/** What a person can do about a server's problem, as a button on its card. */
+export type Remedy = 'set-secrets' | 'reconnect' | 'enable' | 'show-log' | 'open-health'
+
+/** A server's trouble in plain words: what is wrong, what to do, and a button for it. */
+export interface Advice {
+  tone: Tone
+  /** What is wrong, naming the server. */
+  problem: string
+  /** What to do next. */
+  next: string
+  remedy?: Remedy
+}
+
+/** What to tell the user about a server, or null when it is fine. */
+export function adviceFor(server: ServerSummary, now = Date.now()): Advice | null {
+  const status = server.status
+  const stdio = server.transport === 'stdio'
+  switch (status.state) {
+    case 'ready':
+      return null
+    case 'connecting':
+      return status.attempt > 1
+        ? {
+            tone: 'info',
+            problem: `Connecting to ${server.id} (attempt ${status.attempt}).`,
+            next: 'Earlier attempts failed; it keeps retrying with a growing pause.',
+          }
+        : null
+    case 'disabled':
+      return {
+        tone: 'neutral',
+        problem: `${server.id} is disabled in rag-mcp.json: the console does not connect to it.`,
+        next: 'Enable it to connect; the file is updated with its comments kept.',
+        remedy: 'enable',
+      }
+    case 'action_required': {
+      const missing = status.missingSecrets ?? []
+      if (missing.length > 0) {
+        return {
+          tone: 'warn',
+          problem: `${server.id} needs ${missing.map((m) => `"${m}"`).join(', ')}, not set in the keychain.`,
+          next: 'Set the key in Config → Secrets; the server connects as soon as it is stored.',
+          remedy: 'set-secrets',
+        }
+      }
+      return {
+        tone: 'warn',
+        problem: sentence(status.lastError?.message ?? status.reason),
+        next: unauthorized(status.lastError)
+          ? 'Check or replace its key in Config → Secrets, then reconnect.'
+          : 'Fix what is named above, then reconnect.',
+        remedy: unauthorized(status.lastError) ? 'set-secrets' : 'reconnect',
+      }
+    }
+    case 'degraded':
+      return {
+        tone: 'warn',
+        problem: sentence(`${server.id} answers but is degraded: ${status.reason}`),
+        next: 'Searches still go to it. Health shows which operation fails or is slow.',
+        remedy: 'open-health',
+      }
+    case 'down': {
+      const retry =
+        status.nextRetryAt !== undefined && status.nextRetryAt > now
+          ? ` Next automatic retry in ${Math.max(1, Math.round((status.nextRetryAt - now) / 1000))} s.`
+          : ''
+      return {
+        tone: 'bad',
+        problem: sentence(status.lastError.message),
+        next: `${downHint(status.lastError, stdio)}${retry}`,
+        remedy: unauthorized(status.lastError) ? 'set-secrets' : stdio ? 'show-log' : 'reconnect',
+      }
+    }
+  }
+}
+
+const unauthorized = (error: ErrorInfo | undefined): boolean => error?.code === 'unauthorized'
+
+function downHint(error: ErrorInfo, stdio: boolean): string {
+  switch (error.code) {
+    case 'unreachable':
+    case 'not_connected':
+      return stdio
+        ? 'The process exited or could not start: its log shows why. Reconnect starts it again.'
+        : 'Check that the server is running and its url is right; Reconnect tries again now.'
+    case 'timeout':
+      return 'It did not answer in time: check the server, or raise timeoutMs in rag-mcp.json.'
+    case 'unauthorized':
+      return 'Its credentials were refused: check or replace its key in Config → Secrets.'
+    case 'protocol':
+      return 'It does not speak MCP as expected: check its url and transport in rag-mcp.json.'
+    case 'config':
+      return 'Fix its entry in rag-mcp.json; the console reloads it on save.'
+    default:
+      return 'Reconnect tries again now.'
+  }
+}
+
+const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text : `${text}.`)
+
+/** The access a profile has to a source, as its auth badge says. */
+export type SourceAccess = 'open' | 'action_required' | 'locked'
+
+/** A data source row: the discovered source and whether it is toggled on. */
+export interface SourceRow {
+  source: Resource & { visible: boolean }
+  selected: boolean
+  access: SourceAccess
+}
+
+/**
+ * The source rows of one server: the toggles the profile remembered win over what the last
+ * discovery reported (a toggle lands before discovery runs again), and a source the profile
+ * may not see is never selected. Access: `locked` when the profile's groups may not see it,
+ * `action_required` when it needs credentials the server lacks or discovery was refused.
+ */
+export function sourceRows(
+  discovery: ServerDiscovery | undefined,
+  remembered: Record<string, boolean> | undefined,
+  server: Pick<ServerSummary, 'status'>,
+): SourceRow[] {
+  if (!discovery) return []
+  const refused =
+    discovery.error?.code === 'unauthorized' || server.status.state === 'action_required'
+  return discovery.sources.map((source) => {
+    const toggled = remembered?.[source.id]
+    const selected = source.visible && (toggled ?? source.selected)
+    const access: SourceAccess = !source.visible
+      ? 'locked'
+      : refused && source.authRequired
+        ? 'action_required'
+        : 'open'
+    return { source, selected, access }
+  })
+}
+
+/** The toggles that turn every source the profile may see on (or off). */
+export function selectAll(rows: readonly SourceRow[], on: boolean): Record<string, boolean> {
+  return Object.fromEntries(rows.filter((r) => r.source.visible).map((r) => [r.source.id, on]))
+}
+
+/** `850 µs`, `12 ms`, `1.25 s`. */
+export function formatMs(ms: number): string {
+  if (ms === 0) return '0 ms'
+  if (ms < 1) return `${Math.round(ms * 1000)} µs`
+  if (ms < 100) return `${Number(ms.toFixed(1))} ms`
+  if (ms < 1000) return `${Math.round(ms)} ms`
+  return `${Number((ms / 1000).toFixed(2))} s`
+}
+
+/** `42 / 100 left, resets 14:03:27` — what the server last said about its rate limit. */
+export function describeRateLimit(info: RateLimitInfo | undefined): string | null {
+  if (!info || (info.remaining === undefined && info.limit === undefined)) return null
+  const left =
+    info.remaining === undefined
+      ? `limit ${info.limit}`
+      : info.limit === undefined
+        ? `${info.remaining} left`
+        : `${info.remaining} / ${info.limit} left`
+  if (info.reset === undefined) return left
+  const resetMs = info.reset > 1e9 ? info.reset * 1000 : info.at + info.reset * 1000
+  return `${left}, resets ${new Date(resetMs).toLocaleTimeString(undefined, { hour12: false })}`
+}
+
+/** `1,204 docs · 9,880 chunks`, or null when the server gave no counts. */
+export function describeCounts(counts: Resource['counts']): string | null {
+  if (!counts) return null
+  const parts: string[] = []
+  if (counts.docs !== undefined) parts.push(`${counts.docs.toLocaleString('en')} docs`)
+  if (counts.chunks !== undefined) parts.push(`${counts.chunks.toLocaleString('en')} chunks`)
+  return parts.length ? parts.join(' · ') : null
+}
+
+/** Whether a server wants attention: anything but ready, disabled or a first connect. */
+export function needsAttention(server: ServerSummary): boolean {
+  const state = server.status.state
+  return state === 'down' || state === 'degraded' || state === 'action_required'
+}
