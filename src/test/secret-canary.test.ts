@@ -39,9 +39,11 @@ const LEAKY = uniqueServerId('canary-leaky')
 const LEAKY_SCRIPT =
   "process.stderr.write('starting with token ' + process.env.TOKEN + '\\n'); process.exit(3)"
 
+const HANG = Symbol('hang')
+
 /**
  * A streamable-HTTP MCP server with one rag-search tool whose every call fails with an error
- * quoting the credentials it received, as careless servers do.
+ * quoting the credentials it received, as careless servers do (or hangs, for "hang").
  */
 function startEchoServer(): Promise<Server> {
   const reply = (id: unknown, body: object): string =>
@@ -49,7 +51,7 @@ function startEchoServer(): Promise<Server> {
   const answer = (
     request: IncomingMessage,
     message: { id?: unknown; method: string; params?: { protocolVersion?: string } },
-  ): string | undefined => {
+  ): string | typeof HANG | undefined => {
     switch (message.method) {
       case 'initialize':
         return reply(message.id, {
@@ -71,6 +73,8 @@ function startEchoServer(): Promise<Server> {
           },
         })
       case 'tools/call':
+        // A search for "hang" never gets an answer: the console's timeout has to end it.
+        if (JSON.stringify(message.params).includes('hang')) return HANG
         return reply(message.id, {
           error: {
             code: -32602,
@@ -91,6 +95,7 @@ function startEchoServer(): Promise<Server> {
     request.on('data', (chunk: string) => (body += chunk))
     request.on('end', () => {
       const text = answer(request, JSON.parse(body) as { method: string })
+      if (text === HANG) return
       if (text === undefined) response.writeHead(202).end()
       else response.writeHead(200, { 'content-type': 'application/json' }).end(text)
     })
@@ -179,6 +184,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     }
     await core?.dispose()
     await ragSearch?.stop()
+    echo?.closeAllConnections()
     if (echo) await new Promise((resolve) => echo.close(resolve))
     if (home) rmSync(home, { recursive: true, force: true })
   })
@@ -213,6 +219,14 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     const echoed = search.value.servers.find((s) => s.server === ECHO)!
     expect(echoed.ok).toBe(false)
     expect(echoed.error!.message).toContain(REDACTED)
+    // A call that times out: the error names the timeout, never the credentials it carried.
+    const hung = (await ipc('search:run', {
+      searchId: 's-hang',
+      query: 'hang',
+      selection: { [ECHO]: [] },
+      timeoutMs: 500,
+    })) as { value: { servers: { ok: boolean; error?: { code: string } }[] } }
+    expect(hung.value.servers[0]).toMatchObject({ ok: false, error: { code: 'timeout' } })
     await ipc('synthesis:run', { query: 'vpn', selection: { [RS]: [], [ECHO]: [] } })
     await ipc('access:check', { target: { server: RS, segmentId: hit.id }, refresh: true })
     await ipc('access:check-all', { batchId: 'b1', targets: [{ hit: { server: RS, id: hit.id } }] })
