@@ -6,7 +6,7 @@ import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '../src/demo/keys'
 import type { Core, CoreOptions } from '../src/main/core/core'
 import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
 import type { SearchResult } from '../src/shared/model/operations'
-import { startChild } from './child'
+import { startChild } from '../src/test/start-child'
 import { until } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -10,7 +10,7 @@ import { EventBus } from '../src/main/core/events'
 import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
 import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
 import { ConnectionPool } from '../src/main/core/pool/pool'
-import { listeningUrl, startChild } from './child'
+import { listeningUrl, startChild } from '../src/test/start-child'
 import {
   median,
   now,

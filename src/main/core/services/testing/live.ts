@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { ServerState } from '../../../../shared/model/server'
 import type { Core } from '../../core'
+import { startChild } from '../../../../test/start-child'
 import { waitFor } from '../../pool/fixtures/helpers'
 
 export { waitFor }
@@ -34,43 +34,20 @@ export interface Started {
  * Starts `node <args>` and resolves at the first stdout/stderr line matching `ready`, whose
  * first URL is taken; rejects with its output when it exits or stays silent past the deadline.
  */
-export function startProcess(args: string[], ready: RegExp, timeoutMs = 15_000): Promise<Started> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  const lines: string[] = []
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3_000)
-    await exited
-    clearTimeout(timer)
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop()
-      reject(new Error(`${args.join(' ')}: not ready within ${timeoutMs} ms\n${lines.join('\n')}`))
-    }, timeoutMs)
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffer = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk: string) => {
-        buffer += chunk
-        const parts = buffer.split('\n')
-        buffer = parts.pop() ?? ''
-        for (const line of parts) {
-          lines.push(line)
-          if (ready.test(line)) {
-            clearTimeout(timer)
-            resolve({ url: /(https?:\/\/\S+)/.exec(line)?.[1] ?? '', lines, stop })
-          }
-        }
-      })
-    }
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`${args.join(' ')} exited with ${code}\n${lines.join('\n')}`))
-    })
-  })
+export async function startProcess(
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 15_000,
+): Promise<Started> {
+  const child = await startChild(
+    args,
+    (lines) => {
+      const line = lines.find((candidate) => ready.test(candidate))
+      return line === undefined ? undefined : (/(https?:\/\/\S+)/.exec(line)?.[1] ?? '')
+    },
+    timeoutMs,
+  )
+  return { url: child.ready, lines: child.lines, stop: child.stop }
 }
 
 /** The fixture over streamable HTTP on a free loopback port. */

@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process'
 
-/** A server program a benchmark started; `stop` ends it (SIGTERM, SIGKILL after 3 s). */
+/**
+ * A server program a test or benchmark started; `stop` ends it (SIGTERM, SIGKILL after 3 s).
+ * Shared by the integration tests and the benchmarks, so it imports no test runner.
+ */
 export interface Child<T> {
   /** What `ready` extracted from the output. */
   ready: T
+  /** Every stdout/stderr line so far; it keeps growing while the program runs. */
+  lines: string[]
   stop(): Promise<void>
 }
 
@@ -55,7 +60,7 @@ export function startChild<T>(
         if (value !== undefined) {
           settled = true
           clearTimeout(timer)
-          resolve({ ready: value, stop })
+          resolve({ ready: value, lines, stop })
         }
       })
     }
