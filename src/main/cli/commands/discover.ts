@@ -11,9 +11,10 @@ export async function discoverCommand(
 ): Promise<ExitCode> {
   return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, options.server)
-    const result = await core.services.discovery.run(
-      options.server ? { servers: options.server } : {},
-    )
+    const result = await core.services.discovery.run({
+      ...(options.server ? { servers: options.server } : {}),
+      ...(ctx.global.timeoutMs ? { timeoutMs: ctx.global.timeoutMs } : {}),
+    })
     const servers = result.servers.map((s) => ({
       server: s.server,
       ok: s.ok,

@@ -23,7 +23,10 @@ export async function verifyCommand(
         ...(options.segment !== undefined ? { segmentId: options.segment } : {}),
         ...(options.url !== undefined ? { url: options.url } : {}),
       },
-      { refresh: true },
+      {
+        refresh: true,
+        ...(ctx.global.timeoutMs ? { timeoutMs: ctx.global.timeoutMs } : {}),
+      },
     )
     const access = check.access
       ? {

@@ -40,6 +40,8 @@ export interface AccessCheckOptions {
   refresh?: boolean
   /** Check as this profile instead of the active one (support checks "for that user"). */
   profile?: Profile
+  /** Budget for asking the server (default its `timeoutMs`); also caps the link check. */
+  timeoutMs?: number
 }
 
 export interface CheckAllResult {
@@ -79,7 +81,7 @@ export class AccessService {
     }
     const running = this.inFlight.get(key)
     if (running) return running
-    const pending = this.verify(target, profile).then((check) => {
+    const pending = this.verify(target, profile, options.timeoutMs).then((check) => {
       this.cache.set(key, check)
       return check
     })
@@ -130,19 +132,23 @@ export class AccessService {
     this.cache.clear()
   }
 
-  private async verify(target: AccessTarget, profile: Profile): Promise<AccessCheck> {
+  private async verify(
+    target: AccessTarget,
+    profile: Profile,
+    timeoutMs?: number,
+  ): Promise<AccessCheck> {
     const now = this.deps.now ?? Date.now
     const user = actingUser(profile)
     let access: AccessResult | undefined
     let verifyError: ErrorInfo | undefined
     if (target.server && target.segmentId) {
-      const asked = await this.ask(target.server, target.segmentId, profile)
+      const asked = await this.ask(target.server, target.segmentId, profile, timeoutMs)
       if ('error' in asked) verifyError = asked.error
       else access = asked.access
     }
     const url = access?.refreshedUrl ?? target.url
     // Even a refused citation's link is checked: whether it still opens matters to support.
-    const link = url ? await this.fetchLink(url) : undefined
+    const link = url ? await this.fetchLink(url, timeoutMs) : undefined
     const { verdict, explanation } = explainAccess({
       ...(target.server ? { server: target.server } : {}),
       ...(target.url ? { originalUrl: target.url } : {}),
@@ -171,6 +177,7 @@ export class AccessService {
     server: string,
     segmentId: string,
     profile: Profile,
+    timeoutMs?: number,
   ): Promise<{ access: AccessResult } | { error: ErrorInfo }> {
     const config = this.deps.registry.server(server)
     const problem = targetError(server, config, profile)
@@ -181,7 +188,7 @@ export class AccessService {
         user: actingUser(profile),
         operation: 'verify',
         sources: [],
-        budgetMs: config.timeoutMs,
+        budgetMs: timeoutMs ?? config.timeoutMs,
         signal: this.lifetime.signal,
       },
       async ({ session, adapter, options }) => {
@@ -197,9 +204,12 @@ export class AccessService {
     return outcome.ok ? { access: outcome.value } : { error: outcome.error }
   }
 
-  private fetchLink(url: string): Promise<LinkCheck> {
+  private fetchLink(url: string, timeoutMs?: number): Promise<LinkCheck> {
     const run = this.deps.checkLink ?? checkLink
-    return run(url, { timeoutMs: LINK_TIMEOUT_MS, signal: this.lifetime.signal })
+    return run(url, {
+      timeoutMs: Math.min(LINK_TIMEOUT_MS, timeoutMs ?? LINK_TIMEOUT_MS),
+      signal: this.lifetime.signal,
+    })
   }
 
   private failedCheck(target: AccessTarget, failure: unknown, profile?: Profile): AccessCheck {

@@ -171,3 +171,19 @@ describe('remembered selection', () => {
     }
   })
 })
+
+describe('time budget', () => {
+  it("a run's timeoutMs replaces the server's own, and its refusal names the timeout", async () => {
+    const live = await startCore({
+      slow: fixtureEntry(['--name', 'slow', '--discover-delay', '5000'], { timeoutMs: 10_000 }),
+    })
+    try {
+      await whenState(live.core, ['slow'])
+      // The server answers after 5 s, inside its own 10 s budget: only the run's 300 ms ends it.
+      const { servers } = await live.core.services.discovery.run({ timeoutMs: 300 })
+      expect(servers[0]).toMatchObject({ server: 'slow', ok: false, error: { code: 'timeout' } })
+    } finally {
+      await live.close()
+    }
+  })
+})

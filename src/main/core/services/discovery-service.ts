@@ -39,14 +39,17 @@ export class DiscoveryService {
 
   constructor(private readonly deps: DiscoveryServiceDeps) {}
 
-  async run(request: { servers?: string[] } = {}): Promise<DiscoveryResult> {
+  /** `timeoutMs`: each server's budget for this run (default its own `timeoutMs`). */
+  async run(request: { servers?: string[]; timeoutMs?: number } = {}): Promise<DiscoveryResult> {
     const profile = this.deps.profile()
     const user = actingUser(profile)
     const ids =
       request.servers ??
       visibleServers(this.deps.registry.current().servers, user).map((config) => config.id)
     const servers = await Promise.all(
-      ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile)),
+      ids.map((id) =>
+        this.discoverOne(id, this.deps.registry.server(id), profile, request.timeoutMs),
+      ),
     )
     return { user, servers }
   }
@@ -76,13 +79,14 @@ export class DiscoveryService {
     id: string,
     config: ServerConfig | undefined,
     profile: Profile,
+    timeoutMs?: number,
   ): Promise<ServerDiscovery> {
     const problem = targetError(id, config, profile)
     if (!config || problem) return failed(id, problem!)
     const user = actingUser(profile)
     const outcome = await this.deps.calls.run(
       config,
-      { user, operation: 'discover', sources: [], budgetMs: config.timeoutMs },
+      { user, operation: 'discover', sources: [], budgetMs: timeoutMs ?? config.timeoutMs },
       async ({ session, adapter, options }) => {
         const output = await adapter.discover(session, options)
         const authoritative = adapter.capabilities(session.tools).discover
