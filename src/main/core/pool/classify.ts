@@ -20,6 +20,13 @@ export interface ClassifyInput {
 const AUTH_WORDS = /unauthori[sz]ed|forbidden|api[ _-]?key|invalid token|token expired|authenticat/i
 const RATE_WORDS = /rate[ _-]?limit|too many requests|quota/i
 
+/** What a server's own words about a failure say it was: a refusal, a rate limit, or neither. */
+export function codeFromWords(text: string): 'unauthorized' | 'rate_limited' | undefined {
+  if (AUTH_WORDS.test(text)) return 'unauthorized'
+  if (RATE_WORDS.test(text)) return 'rate_limited'
+  return undefined
+}
+
 /**
  * Turns anything a call threw into a {@link ConsoleError} with a string code, an origin and a
  * message a person can act on. The origin comes from what happened on the wire (recorded in
@@ -178,7 +185,8 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
   const data = rpc.data as { httpStatusCode?: unknown; status?: unknown } | undefined
   const httpish = Number(data?.httpStatusCode ?? data?.status)
   const said = `${rpc.message} (JSON-RPC ${rpc.code})`
-  if (httpish === 401 || httpish === 403 || AUTH_WORDS.test(rpc.message)) {
+  const worded = codeFromWords(rpc.message)
+  if (httpish === 401 || httpish === 403 || worded === 'unauthorized') {
     return make(
       'unauthorized',
       'server',
@@ -186,7 +194,7 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
       details,
     )
   }
-  if (httpish === 429 || RATE_WORDS.test(rpc.message)) {
+  if (httpish === 429 || worded === 'rate_limited') {
     return make(
       'rate_limited',
       'server',
