@@ -153,7 +153,9 @@ describe('rag-search violations', () => {
       code: 'unauthorized',
       origin: 'server',
       server: 's',
-      message: expect.stringMatching(/^server s answered rag_search with status "error": Unauthorized user;/),
+      message: expect.stringMatching(
+        /^server s answered rag_search with status "error": Unauthorized user;/,
+      ),
       details: { status: 'error', serverMessage: 'Unauthorized user' },
     })
     const broken = { content: [], status: 'failed' }

@@ -65,11 +65,7 @@ function locate(result: RawToolResult, key: string, out: Violations): Located {
  * A reply whose status is not "success" and that has no segment to show is nothing but an
  * error: the call failed, with the server's own words (`error` or `message`) when it sent some.
  */
-function statusFailure(
-  server: string,
-  status: string,
-  reply: Record<string, unknown>,
-): ErrorInfo {
+function statusFailure(server: string, status: string, reply: Record<string, unknown>): ErrorInfo {
   const said = [reply.error, reply.message].find((v): v is string => typeof v === 'string')
   const code = codeFromWords(`${status} ${said ?? ''}`) ?? 'server_error'
   const advice =
