@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEMO_USERS } from '../demo/access'
 import { demoScript } from '../demo/testing'
 import { dispatch } from '../main/core/api/dispatch'
 import { createHandlers } from '../main/core/api/handlers'
@@ -8,6 +7,7 @@ import { startCore, whenState, type LiveCore } from '../main/core/services/testi
 import { ConsoleError } from '../shared/errors'
 import type { OperationHealth, ServerHealth } from '../shared/model/server'
 import type { Profile } from '../shared/model/user'
+import { demoProfile } from './demo-profiles'
 
 /**
  * A search the server answers with a refusal inside its reply (rag-tools-v1's
@@ -15,14 +15,7 @@ import type { Profile } from '../shared/model/user'
  * refusal's code, once, against the rag-tools-v1 demo over stdio.
  */
 
-const carolUser = DEMO_USERS.find((user) => user.id === 'carol@example.com')!
-const CAROL: Profile = {
-  id: 'carol',
-  name: 'Carol',
-  userId: carolUser.id,
-  sessionTags: carolUser.sessionTags,
-  groups: carolUser.groups,
-}
+const CAROL = demoProfile('carol@example.com', 'carol', 'Carol')
 /** Sees the server by group, but the server's directory does not know the user. */
 const STRANGER: Profile = {
   id: 'stranger',
