@@ -1,7 +1,7 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { ConsoleError, type ErrorCode as ConsoleCode } from '../../../shared/errors'
+import { ConsoleError, codeFromWords, type ErrorCode as ConsoleCode } from '../../../shared/errors'
 import type { CallContext, RpcErrorPayload } from './call-context'
 
 /** What the classifier knows besides the error itself. */
@@ -15,16 +15,6 @@ export interface ClassifyInput {
   url?: string
   /** How the stdio child ended, when it did. */
   exit?: { code: number | null; signal: string | null }
-}
-
-const AUTH_WORDS = /unauthori[sz]ed|forbidden|api[ _-]?key|invalid token|token expired|authenticat/i
-const RATE_WORDS = /rate[ _-]?limit|too many requests|quota/i
-
-/** What a server's own words about a failure say it was: a refusal, a rate limit, or neither. */
-export function codeFromWords(text: string): 'unauthorized' | 'rate_limited' | undefined {
-  if (AUTH_WORDS.test(text)) return 'unauthorized'
-  if (RATE_WORDS.test(text)) return 'rate_limited'
-  return undefined
 }
 
 /**
