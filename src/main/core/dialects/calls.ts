@@ -61,7 +61,7 @@ export async function callParsed<T extends { failure?: ErrorInfo }>(
   const raw = await session.callTool(tool, args, { ...options, judge })
   throwIfToolError(raw, session, tool)
   // A session that does not run judges (or wrapped the reply) gets the reply parsed here.
-  return seen?.raw === raw ? seen.parsed : parse(raw)
+  return seen && seen.raw === raw ? seen.parsed : parse(raw)
 }
 
 /** One call of a per-source fan-out (vtex filters, rag-tools-v1 capability tokens). */
