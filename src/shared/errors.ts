@@ -43,6 +43,16 @@ export interface ErrorInfo {
   details?: Record<string, unknown>
 }
 
+const AUTH_WORDS = /unauthori[sz]ed|forbidden|api[ _-]?key|invalid token|token expired|authenticat/i
+const RATE_WORDS = /rate[ _-]?limit|too many requests|quota/i
+
+/** What a server's own words about a failure say it was: a refusal, a rate limit, or neither. */
+export function codeFromWords(text: string): 'unauthorized' | 'rate_limited' | undefined {
+  if (AUTH_WORDS.test(text)) return 'unauthorized'
+  if (RATE_WORDS.test(text)) return 'rate_limited'
+  return undefined
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value)
 }

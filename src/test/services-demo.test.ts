@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEMO_USERS } from '../demo/access'
 import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS } from '../demo/keys'
 import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
 import { startCore, whenState, type LiveCore } from '../main/core/services/testing/live'
 import type { AccessCheck } from '../shared/model/rag'
-import type { Profile } from '../shared/model/user'
+import { demoProfile } from './demo-profiles'
 
 /**
  * The operations end to end against the demo servers (rag-search over streamable HTTP with its
@@ -15,23 +14,8 @@ import type { Profile } from '../shared/model/user'
  */
 
 const UNIQUE_KEY = `svc-test-${randomBytes(12).toString('hex')}`
-const carolUser = DEMO_USERS.find((user) => user.id === 'carol@example.com')!
-const CAROL: Profile = {
-  id: 'carol',
-  name: 'Carol (legal)',
-  userId: carolUser.id,
-  sessionTags: carolUser.sessionTags,
-  groups: carolUser.groups,
-}
-
-const aliceUser = DEMO_USERS.find((user) => user.id === 'alice@example.com')!
-const ALICE: Profile = {
-  id: 'alice',
-  name: 'Alice',
-  userId: aliceUser.id,
-  sessionTags: aliceUser.sessionTags,
-  groups: aliceUser.groups,
-}
+const CAROL = demoProfile('carol@example.com', 'carol', 'Carol (legal)')
+const ALICE = demoProfile('alice@example.com', 'alice', 'Alice')
 
 let ragSearch: DemoProcess
 let ragbox: DemoProcess
@@ -150,10 +134,10 @@ describe('citation access', () => {
       profile: live.core.services.profile(ALICE.id),
     })
     const asActive = await live.core.services.access.check(target)
-    expect(asAlice.user.userId).toBe(aliceUser.id)
+    expect(asAlice.user.userId).toBe(ALICE.userId)
     expect(asAlice.access?.hasAccess).toBe(false)
     expect(asAlice.verdict).not.toBe('ok')
-    expect(asActive).toMatchObject({ verdict: 'ok', user: { userId: carolUser.id } })
+    expect(asActive).toMatchObject({ verdict: 'ok', user: { userId: CAROL.userId } })
     expect(live.core.settings.active().id).toBe(CAROL.id)
     expect(() => live.core.services.profile('nobody')).toThrow(/no profile with id nobody/)
   })

@@ -1,7 +1,8 @@
 import { ConsoleError, type ErrorCode, type ErrorInfo } from '../../../shared/errors'
 import type { Violation } from '../../../shared/model/rag'
 import type { ActingUser } from '../../../shared/model/user'
-import type { CallOptions, RawToolResult } from '../pool/types'
+import type { CallOptions, RawToolResult, ServerSession } from '../pool/types'
+import { throwIfToolError } from './payload'
 import { isRecord, jsonType, type Violations } from './shape'
 import type { DiscoverOutput, SearchOutput } from './types'
 
@@ -35,6 +36,32 @@ export function asToolResult(raw: unknown, out: Violations): RawToolResult {
   if (isRecord(raw)) return raw
   out.add('unexpected_envelope', '', `a tool result should be an object, got ${jsonType(raw)}`, raw)
   return {}
+}
+
+/**
+ * Calls a tool whose reply may be nothing but an error the server put inside it, and parses the
+ * reply once. The pool asks `parse` for that `failure` before it records the call, so a refusal
+ * counts in the server's health as a failed call with its code (once: the call itself is not
+ * counted again); the parsed reply comes back here, `failure` included, for the caller to throw.
+ * An `isError` result throws `tool_error`. `parse` must not throw.
+ */
+export async function callParsed<T extends { failure?: ErrorInfo }>(
+  session: ServerSession,
+  tool: string,
+  args: Record<string, unknown>,
+  options: CallOptions,
+  parse: (raw: unknown) => T,
+): Promise<T> {
+  // Each call has its own closure, so concurrent calls never see each other's replies.
+  let seen: { raw: unknown; parsed: T } | undefined
+  const judge = (raw: unknown): ErrorInfo | undefined => {
+    seen = { raw, parsed: parse(raw) }
+    return seen.parsed.failure
+  }
+  const raw = await session.callTool(tool, args, { ...options, judge })
+  throwIfToolError(raw, session, tool)
+  // A session that does not run judges (or wrapped the reply) gets the reply parsed here.
+  return seen && seen.raw === raw ? seen.parsed : parse(raw)
 }
 
 /** One call of a per-source fan-out (vtex filters, rag-tools-v1 capability tokens). */

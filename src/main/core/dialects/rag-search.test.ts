@@ -141,6 +141,27 @@ describe('rag-search violations', () => {
     ])
   })
 
+  it('keeps the hits of a reply whose status is not success, without failing it', () => {
+    const output = parseRagSearchResult(fixture.broken.unknownStatus, 's')
+    expect(output.failure).toBeUndefined()
+    expect(output.hits).toHaveLength(1)
+  })
+
+  it('fails a reply that is nothing but an error status, as a refusal when it says so', () => {
+    const refused = { content: [], status: 'error', segments: [], error: 'Unauthorized user' }
+    expect(parseRagSearchResult(refused, 's').failure).toMatchObject({
+      code: 'unauthorized',
+      origin: 'server',
+      server: 's',
+      message: expect.stringMatching(
+        /^server s answered rag_search with status "error": Unauthorized user;/,
+      ),
+      details: { status: 'error', serverMessage: 'Unauthorized user' },
+    })
+    const broken = { content: [], status: 'failed' }
+    expect(parseRagSearchResult(broken, 's').failure).toMatchObject({ code: 'server_error' })
+  })
+
   it('reports segments that are not an array', () => {
     const output = parseRagSearchResult(fixture.broken.segmentsNotArray, 's')
     expect(output.violations).toEqual([

@@ -1,8 +1,9 @@
+import { ConsoleError, codeFromWords, type ErrorInfo } from '../../../shared/errors'
 import type { AccessResult } from '../../../shared/model/rag'
 import type { ToolInfo } from '../../../shared/model/server'
 import { countWords } from '../../../shared/text/sentences'
 import type { RawToolResult } from '../pool/types'
-import { asToolResult, hasTool } from './calls'
+import { asToolResult, callParsed, hasTool, serverError } from './calls'
 import { HitCollector } from './hits'
 import { jsonFromText, throwIfToolError, type Located } from './payload'
 import { Fields, Violations, eachRecord, isRecord } from './shape'
@@ -59,8 +60,35 @@ function locate(result: RawToolResult, key: string, out: Violations): Located {
   return found
 }
 
-/** Parses a `rag_search` result into hits; never throws. */
-export function parseRagSearchResult(raw: unknown, server: string): SearchOutput {
+/**
+ * A reply whose status is not "success" and that has no segment to show is nothing but an
+ * error: the call failed, with the server's own words (`error` or `message`) when it sent some.
+ */
+function statusFailure(server: string, status: string, reply: Record<string, unknown>): ErrorInfo {
+  const said = [reply.error, reply.message].find((v): v is string => typeof v === 'string')
+  const code = codeFromWords(`${status} ${said ?? ''}`) ?? 'server_error'
+  const advice =
+    code === 'unauthorized'
+      ? "check the server's key in Config → Secrets and the user's rights"
+      : code === 'rate_limited'
+        ? 'wait a moment and retry'
+        : 'see the server log or try again later'
+  return serverError(
+    server,
+    code,
+    `server ${server} answered rag_search with status "${status}"${said ? `: ${said}` : ''}; ${advice}`,
+    { status, ...(said === undefined ? {} : { serverMessage: said }) },
+  )
+}
+
+/**
+ * Parses a `rag_search` result into hits; never throws. `failure` is set when the reply is
+ * nothing but an error (see {@link statusFailure}).
+ */
+export function parseRagSearchResult(
+  raw: unknown,
+  server: string,
+): SearchOutput & { failure?: ErrorInfo } {
   const out = new Violations()
   const result = asToolResult(raw, out)
   if (!isRecord(raw)) return { hits: [], violations: out.list, sourceErrors: [], raw }
@@ -104,7 +132,16 @@ export function parseRagSearchResult(raw: unknown, server: string): SearchOutput
       }
     })
   })
-  return { hits: hits.hits, violations: out.list, sourceErrors: [], raw }
+  const output: SearchOutput & { failure?: ErrorInfo } = {
+    hits: hits.hits,
+    violations: out.list,
+    sourceErrors: [],
+    raw,
+  }
+  if (status !== undefined && status !== 'success' && hits.hits.length === 0) {
+    output.failure = statusFailure(server, status, value as Record<string, unknown>)
+  }
+  return output
 }
 
 /** Parses a `verify_document_access` result; never throws. */
@@ -160,13 +197,16 @@ export const ragSearchAdapter: DialectAdapter = {
   },
 
   async search(session, input, options) {
-    const raw = await session.callTool(
+    const server = session.serverId
+    const { failure, ...output } = await callParsed(
+      session,
       SEARCH_TOOL,
       { search_phrases: searchPhrases(input) },
       options,
+      (raw) => parseRagSearchResult(raw, server),
     )
-    throwIfToolError(raw, session, SEARCH_TOOL)
-    return parseRagSearchResult(raw, session.serverId)
+    if (failure) throw new ConsoleError(failure)
+    return output
   },
 
   async verifyAccess(session, segmentId, options) {

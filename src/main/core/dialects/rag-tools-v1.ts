@@ -4,9 +4,8 @@ import type { Answer, AuthMode, Citation, Resource } from '../../../shared/model
 import type { ToolInfo } from '../../../shared/model/server'
 import type { ActingUser } from '../../../shared/model/user'
 import type { CallOptions, ServerSession } from '../pool/types'
-import { hasTool, requireUser, searchPerSource, type SourceCall } from './calls'
+import { callParsed, hasTool, requireUser, searchPerSource, type SourceCall } from './calls'
 import { HitCollector } from './hits'
-import { throwIfToolError } from './payload'
 import { Fields, Violations, eachRecord, isRecord, type JsonRecord } from './shape'
 import type { DialectAdapter, DiscoverOutput, SearchInput, SearchOutput } from './types'
 import { classifyErrors, readEnvelope } from './v2-envelope'
@@ -216,16 +215,22 @@ function declares(session: ServerSession, tool: string, param: string): boolean 
   return isRecord(schema) && isRecord(schema.properties) && param in schema.properties
 }
 
-async function call(
+/**
+ * One call with the acting user as `username`; a reply that is nothing but an error (for the
+ * whole call) is thrown, and is recorded in the server's health as a failed call.
+ */
+async function call<T extends { failure?: ErrorInfo }>(
   session: ServerSession,
   tool: string,
   args: Record<string, unknown>,
   user: ActingUser,
   options: CallOptions,
-): Promise<unknown> {
-  const raw = await session.callTool(tool, withUsername(args, user), options)
-  throwIfToolError(raw, session, tool)
-  return raw
+  parse: (raw: unknown, server: string) => T,
+): Promise<Omit<T, 'failure'>> {
+  const server = session.serverId
+  return unwrap(
+    await callParsed(session, tool, withUsername(args, user), options, (raw) => parse(raw, server)),
+  )
 }
 
 function searchArgs(input: SearchInput, sources: string[]): JsonRecord {
@@ -259,8 +264,7 @@ export const ragToolsV1Adapter: DialectAdapter = {
   async discover(session, options) {
     const user = requireUser(session.serverId, options, 'rag-tools-v1')
     if (!hasTool(session, DISCOVER)) return { resources: [], violations: [], raw: null }
-    const raw = await call(session, DISCOVER, {}, user, options)
-    return unwrap(parseDiscoverResult(raw, session.serverId))
+    return call(session, DISCOVER, {}, user, options, parseDiscoverResult)
   },
 
   /**
@@ -275,8 +279,9 @@ export const ragToolsV1Adapter: DialectAdapter = {
     const run = (sources: string[], token?: string) => async (): Promise<SearchOutput> => {
       const args = searchArgs(input, sources)
       if (token !== undefined) args[TOKEN_PARAM] = token
-      const raw = await call(session, RAW, args, user, options)
-      return unwrap(parseRawResults(raw, session.serverId, sources))
+      return call(session, RAW, args, user, options, (raw, server) =>
+        parseRawResults(raw, server, sources),
+      )
     }
     const calls: SourceCall<SearchOutput>[] = []
     if (plain.length > 0 || tokened.length === 0) calls.push({ sources: plain, run: run(plain) })
@@ -297,7 +302,6 @@ export const ragToolsV1Adapter: DialectAdapter = {
     }
     const args: JsonRecord = { query: input.query, top_k: input.topK }
     if (input.sources.length > 0) args.sources = input.sources
-    const raw = await call(session, SYNTH, args, user, options)
-    return unwrap(parseSynthesisResult(raw, session.serverId))
+    return call(session, SYNTH, args, user, options, parseSynthesisResult)
   },
 }

@@ -1,7 +1,7 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { ConsoleError, type ErrorCode as ConsoleCode } from '../../../shared/errors'
+import { ConsoleError, codeFromWords, type ErrorCode as ConsoleCode } from '../../../shared/errors'
 import type { CallContext, RpcErrorPayload } from './call-context'
 
 /** What the classifier knows besides the error itself. */
@@ -16,9 +16,6 @@ export interface ClassifyInput {
   /** How the stdio child ended, when it did. */
   exit?: { code: number | null; signal: string | null }
 }
-
-const AUTH_WORDS = /unauthori[sz]ed|forbidden|api[ _-]?key|invalid token|token expired|authenticat/i
-const RATE_WORDS = /rate[ _-]?limit|too many requests|quota/i
 
 /**
  * Turns anything a call threw into a {@link ConsoleError} with a string code, an origin and a
@@ -178,7 +175,8 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
   const data = rpc.data as { httpStatusCode?: unknown; status?: unknown } | undefined
   const httpish = Number(data?.httpStatusCode ?? data?.status)
   const said = `${rpc.message} (JSON-RPC ${rpc.code})`
-  if (httpish === 401 || httpish === 403 || AUTH_WORDS.test(rpc.message)) {
+  const worded = codeFromWords(rpc.message)
+  if (httpish === 401 || httpish === 403 || worded === 'unauthorized') {
     return make(
       'unauthorized',
       'server',
@@ -186,7 +184,7 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
       details,
     )
   }
-  if (httpish === 429 || RATE_WORDS.test(rpc.message)) {
+  if (httpish === 429 || worded === 'rate_limited') {
     return make(
       'rate_limited',
       'server',

@@ -7,7 +7,10 @@ import type { Limiter } from './limiter'
 import { rawRequest, type OpenedClient } from './open-client'
 import type { CallOptions, RawToolResult } from './types'
 
-/** How one request ended; `error` absent for success (an `isError` tool result included). */
+/**
+ * How one request ended; `error` absent when a reply arrived (an `isError` tool result or a
+ * refusal the caller's `judge` found inside the reply included: health records those).
+ */
 export interface Outcome {
   result?: unknown
   error?: ConsoleError
@@ -70,11 +73,12 @@ export class Exchanger {
           return rawRequest(used.client, method, params, signal, timeoutMs)
         },
       )
+      const ms = performance.now() - started
       const isError = method === 'tools/call' && (result as RawToolResult | null)?.isError === true
       this.deps.health.record(
         operation,
-        performance.now() - started,
-        isError ? this.toolError(params) : undefined,
+        ms,
+        isError ? this.toolError(params) : judged(options.judge, result),
       )
       return { result, context }
     } catch (error) {
@@ -95,5 +99,16 @@ export class Exchanger {
       server,
       message: `server ${server}: tool ${String(params?.name)} reported an error`,
     }
+  }
+}
+
+/** The refusal a caller's judge finds in a reply; a judge that throws gives no verdict. */
+function judged(judge: CallOptions['judge'], result: unknown): ErrorInfo | undefined {
+  if (!judge) return undefined
+  try {
+    return judge(result)
+  } catch {
+    // The caller parses the reply again and reports what went wrong there.
+    return undefined
   }
 }

@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../../../shared/config/schema'
+import type { ErrorInfo } from '../../../shared/errors'
 import type { ActingUser } from '../../../shared/model/user'
 import type { ToolInfo } from '../../../shared/model/server'
 
@@ -18,6 +19,13 @@ export interface CallOptions {
   signal?: AbortSignal
   /** Overrides the server's `timeoutMs` for this call. */
   timeoutMs?: number
+  /**
+   * Reads a reply that arrived (JSON-RPC success, not `isError`) the way its dialect will, and
+   * returns the error the server put inside it when the reply is nothing but that (a refusal
+   * such as rag-tools-v1's `unauthorized_user`). The call is then recorded in the server's
+   * health as failed with it; it still resolves with the raw result. Must not throw.
+   */
+  judge?: (result: unknown) => ErrorInfo | undefined
 }
 
 /**

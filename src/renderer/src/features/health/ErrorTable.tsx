@@ -44,8 +44,12 @@ export function ErrorTable({ server, operations }: ErrorTableProps): React.JSX.E
                     {shares.map((s) => (
                       <Badge
                         key={s.code}
-                        tone="bad"
-                        title={`${s.count} of ${op.calls} calls (${formatPercent(s.share)})`}
+                        tone={s.refusal ? 'warn' : 'bad'}
+                        title={`${s.count} of ${op.calls} calls (${formatPercent(s.share)})${
+                          s.refusal
+                            ? '; refused by the server: rights or credentials, not its health'
+                            : ''
+                        }`}
                       >
                         {s.code} {s.count}
                       </Badge>

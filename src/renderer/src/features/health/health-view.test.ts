@@ -32,8 +32,8 @@ describe('errorShares', () => {
     expect(
       errorShares({ calls: 10, errors: { timeout: 1, unauthorized: 3, cancelled: 4 } }),
     ).toEqual([
-      { code: 'unauthorized', count: 3, share: 0.3 },
-      { code: 'timeout', count: 1, share: 0.1 },
+      { code: 'unauthorized', count: 3, share: 0.3, refusal: true },
+      { code: 'timeout', count: 1, share: 0.1, refusal: false },
     ])
   })
 })

@@ -40,6 +40,11 @@ export interface ErrorShare {
   count: number
   /** Of the operation's calls, 0..1. */
   share: number
+  /**
+   * The server answered but refused (`unauthorized`): about the acting user's rights or the
+   * console's credentials, not the server's health, so it never makes the server degraded.
+   */
+  refusal: boolean
 }
 
 /** An operation's errors by code, most frequent first; cancellations are not errors. */
@@ -50,6 +55,7 @@ export function errorShares(operation: Pick<OperationHealth, 'calls' | 'errors'>
       code,
       count,
       share: operation.calls > 0 ? count / operation.calls : 0,
+      refusal: code === 'unauthorized',
     }))
     .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code))
 }
