@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { startChild } from '../src/test/start-child'
 import { root } from './host'
 
 /** The built demo programs (`npm run build` first). */
@@ -17,36 +17,18 @@ export interface DemoServer {
  * Starts `node out/main/demo.js …args` and resolves at its `ready <url>` line (15 s at most).
  * Always pass `--port 0` (or a port this spec got from a server it stopped).
  */
-export function startDemoServer(args: string[]): Promise<DemoServer> {
-  const child = spawn(process.execPath, [demoScript, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    child.kill('SIGKILL')
-    await exited
-  }
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop()
-      reject(new Error(`demo ${args.join(' ')} did not get ready:\n${output}`))
-    }, 15_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const ready = /^ready (http:\/\/127\.0\.0\.1:(\d+)\S*)/m.exec(output)
-      if (!ready) return
-      clearTimeout(timer)
-      resolve({ url: ready[1]!, port: Number(ready[2]), stop })
-    }
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`demo ${args.join(' ')} exited with ${code}:\n${output}`))
-    })
-  })
+export async function startDemoServer(args: string[]): Promise<DemoServer> {
+  const child = await startChild(
+    [demoScript, ...args],
+    (lines) => {
+      const ready = lines
+        .map((line) => /^ready (http:\/\/127\.0\.0\.1:(\d+)\S*)/.exec(line))
+        .find(Boolean)
+      return ready ? { url: ready[1]!, port: Number(ready[2]) } : undefined
+    },
+    15_000,
+  )
+  return { ...child.ready, stop: child.stop }
 }
 
 /** The rag-search demo on a free port, accepting only `apiKey`, with its own document host. */

@@ -1,6 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { startChild } from '../src/test/start-child'
 import { invoke, type Entry } from './console'
 import { root } from './host'
 
@@ -24,49 +25,34 @@ export async function startDemoServers(): Promise<DemoServers> {
     string,
     { apiKey: string }
   >
-  const child: ChildProcess = spawn(process.execPath, [DEMO, 'all', '--port-base', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const urls = await new Promise<DemoServers['urls']>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`demo servers silent:\n${output}`)), 20_000)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      if (!/^ready /m.test(output)) return
-      clearTimeout(timer)
+  const child = await startChild(
+    [DEMO, 'all', '--port-base', '0'],
+    (lines) => {
+      if (!lines.some((line) => line.startsWith('ready '))) return undefined
       const url = (name: string): string => {
-        const match = new RegExp(`^${name}\\s+(http\\S+)`, 'm').exec(output)
-        if (!match) throw new Error(`no ${name} line in:\n${output}`)
+        const match = lines
+          .map((line) => new RegExp(`^${name}\\s+(http\\S+)`).exec(line))
+          .find(Boolean)
+        if (!match) throw new Error(`no ${name} line`)
         return match[1]!
       }
-      try {
-        resolve({
-          docHost: url('doc-host').replace(/\/$/, ''),
-          ragSearch: url('rag-search'),
-          ragToolsSse: url('rag-tools-v1'),
-          ragbox: url('ragbox'),
-          vtex: url('vtex'),
-        })
-      } catch (error) {
-        reject(error as Error)
+      return {
+        docHost: url('doc-host').replace(/\/$/, ''),
+        ragSearch: url('rag-search'),
+        ragToolsSse: url('rag-tools-v1'),
+        ragbox: url('ragbox'),
+        vtex: url('vtex'),
       }
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`demo servers exited (${code}):\n${output}`)))
-  })
+    },
+    20_000,
+  )
   return {
-    urls,
+    urls: child.ready,
     env: {
       RC_E2E_SEARCH_KEY: keys.knowledgeSearch!.apiKey,
       RC_E2E_VAULT_KEY: keys.documentVault!.apiKey,
     },
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done()
-        child.once('exit', () => done())
-        child.kill('SIGTERM')
-      }),
+    stop: child.stop,
   }
 }
 
