@@ -431,12 +431,9 @@ describe('secret references and plaintext secrets', () => {
   })
 })
 
-describe('README', () => {
+describe('docs/configuration.md', () => {
   it('has configuration examples that load without warnings', () => {
-    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8')
-    const start = readme.indexOf('## Configuration reference')
-    const end = readme.indexOf('\n## ', start + 1)
-    const section = readme.slice(start, end < 0 ? undefined : end)
+    const section = readFileSync(join(repoRoot, 'docs/configuration.md'), 'utf8')
     const examples = [...section.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((match) => match[1]!)
     expect(examples.length).toBeGreaterThanOrEqual(3)
     for (const example of examples) {
