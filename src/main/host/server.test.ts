@@ -3,6 +3,7 @@ import { injectBridge, type BrowserHost } from './server'
 import {
   closed,
   connect as connectTo,
+  expectServing as expectServingOn,
   rawExchange,
   recordUncaught,
   request,
@@ -132,13 +133,7 @@ describe('browser host events', () => {
 })
 
 describe('browser host under hostile input', () => {
-  /** The host still serves the renderer and answers a call on a fresh socket. */
-  async function expectServing(): Promise<void> {
-    expect((await fetch(`${host.origin}/`)).status).toBe(200)
-    const ws = await connect()
-    expect(await request(ws, 'app:info')).toMatchObject({ ok: true })
-    ws.close()
-  }
+  const expectServing = (): Promise<void> => expectServingOn(host)
 
   it.each(['//[', 'http://[', 'http://%zz/'])(
     'answers 400 to an upgrade whose target %s is not a URL, logs it and keeps serving',

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect as tcpConnect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { expect } from 'vitest'
 import WebSocket from 'ws'
 import { builtFile } from '../../../test/built'
 import { createCore, type Core } from '../../core/core'
@@ -74,6 +75,14 @@ export function request(ws: WebSocket, channel: string, body?: unknown): Promise
   })
 }
 
+/** The host still serves the renderer and answers a call on a fresh socket. */
+export async function expectServing(host: BrowserHost): Promise<void> {
+  expect((await fetch(`${host.origin}/`)).status).toBe(200)
+  const ws = await connect(host)
+  expect(await request(ws, 'app:info')).toMatchObject({ ok: true })
+  ws.close()
+}
+
 /** Resolves with the close code and reason the host sent. */
 export function closed(ws: WebSocket): Promise<{ code: number; reason: string }> {
   return new Promise((resolve) => {
@@ -85,7 +94,7 @@ export function closed(ws: WebSocket): Promise<{ code: number; reason: string }>
  * Writes `bytes` on a fresh TCP connection, half-closes it and resolves with everything the
  * host answered until it closed the connection; rejects when it stays open past the deadline.
  */
-export function rawExchange(port: number, bytes: Uint8Array, timeoutMs = 5_000): Promise<string> {
+export function rawExchange(port: number, bytes: Uint8Array, timeoutMs = 5_000): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const socket = tcpConnect(port, '127.0.0.1')
     const chunks: Buffer[] = []
@@ -98,15 +107,15 @@ export function rawExchange(port: number, bytes: Uint8Array, timeoutMs = 5_000):
     socket.on('error', () => undefined)
     socket.on('close', () => {
       clearTimeout(timer)
-      resolve(Buffer.concat(chunks).toString('latin1'))
+      resolve(Buffer.concat(chunks))
     })
     socket.end(bytes)
   })
 }
 
 /** The HTTP status of a raw answer, or `null` when the host closed without a status line. */
-export function statusOf(answer: string): number | null {
-  const match = /^HTTP\/1\.1 (\d{3}) /.exec(answer)
+export function statusOf(answer: Buffer): number | null {
+  const match = /^HTTP\/1\.1 (\d{3}) /.exec(answer.toString('latin1'))
   return match ? Number(match[1]) : null
 }
 
