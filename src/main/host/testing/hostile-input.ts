@@ -53,7 +53,16 @@ function headers(host: BrowserHost): fc.Arbitrary<string[]> {
   const extra = mostly<string[]>(
     fc.constant([]),
     fc
-      .tuple(fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,30}$/), headerValue)
+      .tuple(
+        fc.oneof(
+          fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,30}$/),
+          fc.constantFrom(
+            ...['Sec-WebSocket-Protocol', 'Sec-WebSocket-Extensions', 'Content-Length'],
+            ...['Transfer-Encoding', 'Expect', 'Cookie', 'Authorization'],
+          ),
+        ),
+        headerValue,
+      )
       .map(([name, value]) => [`${name}: ${value}`]),
   )
   return fc
