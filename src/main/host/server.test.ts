@@ -1,47 +1,42 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
-import { builtFile } from '../../test/built'
-import { createCore, type Core } from '../core/core'
-import { startBrowserHost, WS_PATH, type BrowserHost, injectBridge } from './server'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { injectBridge, type BrowserHost } from './server'
+import {
+  closed,
+  connect as connectTo,
+  expectServing as expectServingOn,
+  rawExchange,
+  recordUncaught,
+  request,
+  startLiveHost,
+  statusOf,
+  upgradeRequest,
+  type LiveHost,
+} from './testing/live-host'
 
-const rendererDir = dirname(builtFile('renderer/index.html'))
-
-let core: Core
+let live: LiveHost
+let core: LiveHost['core']
 let host: BrowserHost
 
 beforeAll(async () => {
-  core = await createCore({ dataDir: mkdtempSync(join(tmpdir(), 'rc-host-')), env: {} })
-  host = await startBrowserHost({ core, rendererDir })
+  live = await startLiveHost()
+  ;({ core, host } = live)
 })
 
 afterAll(async () => {
-  await host.close()
-  await core.dispose()
+  await live.close()
 })
 
-function connect(options: { token?: string; origin?: string; path?: string }): Promise<WebSocket> {
-  const url = `ws://127.0.0.1:${host.port}${options.path ?? WS_PATH}?token=${options.token ?? host.token}`
-  const ws = new WebSocket(url, { origin: options.origin ?? host.origin })
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws))
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
-    ws.once('error', reject)
-  })
-}
+let uncaught: ReturnType<typeof recordUncaught>
+beforeEach(() => {
+  uncaught = recordUncaught()
+})
+afterEach(() => {
+  uncaught.stop()
+  expect(uncaught.errors).toEqual([])
+})
 
-function request(ws: WebSocket, channel: string, body?: unknown): Promise<unknown> {
-  const id = Math.floor(Math.random() * 1e9)
-  return new Promise((resolve) => {
-    ws.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as { id?: number; response?: unknown }
-      if (message.id === id) resolve(message.response)
-    })
-    ws.send(JSON.stringify({ id, channel, request: body }))
-  })
-}
+const connect = (options: Parameters<typeof connectTo>[1] = {}): ReturnType<typeof connectTo> =>
+  connectTo(host, options)
 
 describe('browser host', () => {
   it('prints a loopback URL carrying the token in the fragment', () => {
@@ -134,5 +129,79 @@ describe('browser host events', () => {
     expect(event.payload.message).not.toContain('canary-secret-value-123')
     expect(event.payload.message).toContain('token ')
     ws.close()
+  })
+})
+
+describe('browser host under hostile input', () => {
+  const expectServing = (): Promise<void> => expectServingOn(host)
+
+  it.each(['//[', 'http://[', 'http://%zz/'])(
+    'answers 400 to an upgrade whose target %s is not a URL, logs it and keeps serving',
+    async (target) => {
+      const answer = await rawExchange(host.port, Buffer.from(upgradeRequest(host, target)))
+      expect(statusOf(answer)).toBe(400)
+      expect(live.logLines().some((line) => line.includes('not a valid URL'))).toBe(true)
+      await expectServing()
+    },
+  )
+
+  it('logs a refused upgrade without its target, which may carry the token', async () => {
+    const target = `http://%zz/ipc?token=${host.token}`
+    const answer = await rawExchange(host.port, Buffer.from(upgradeRequest(host, target)))
+    expect(statusOf(answer)).toBe(400)
+    const log = live.logLines().join('\n')
+    expect(log).toContain('not a valid URL')
+    expect(log).not.toContain(host.token)
+  })
+
+  it('answers 400, not 500, to a path with malformed percent-encoding or no URL', async () => {
+    expect((await fetch(`${host.origin}/%`)).status).toBe(400)
+    expect((await fetch(`${host.origin}/assets/%E0%A4%A`)).status).toBe(400)
+    const answer = await rawExchange(host.port, Buffer.from('GET //[ HTTP/1.1\r\nHost: x\r\n\r\n'))
+    expect(statusOf(answer)).toBe(400)
+    await expectServing()
+  })
+
+  it('closes a socket that sends invalid UTF-8 with 1007; other sockets live on', async () => {
+    const bystander = await connect()
+    const ws = await connect()
+    const close = closed(ws)
+    ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false })
+    expect((await close).code).toBe(1007)
+    expect(await request(bystander, 'app:info')).toMatchObject({ ok: true })
+    bystander.close()
+    await expectServing()
+  })
+
+  it('closes a socket that sends a message over the size limit with 1009', async () => {
+    const ws = await connect()
+    // The host may close before the client has written it all.
+    ws.on('error', () => undefined)
+    const close = closed(ws)
+    ws.send(Buffer.alloc(16 * 1024 * 1024 + 1, 0x20), { binary: false })
+    expect((await close).code).toBe(1009)
+    await expectServing()
+  })
+
+  it.each(['42', 'null', '"app:info"', '[1, "app:info"]', '{"id": "1", "channel": "app:info"}'])(
+    'closes a socket that sends %s (not a request object) with 1003 and says why',
+    async (text) => {
+      const ws = await connect()
+      const close = closed(ws)
+      ws.send(text)
+      expect(await close).toEqual({
+        code: 1003,
+        reason: expect.stringContaining('expected {"id": number, "channel": string'),
+      })
+      await expectServing()
+    },
+  )
+
+  it('closes a socket that sends binary data with 1003', async () => {
+    const ws = await connect()
+    const close = closed(ws)
+    ws.send(Buffer.from(JSON.stringify({ id: 1, channel: 'app:info' })), { binary: true })
+    expect((await close).code).toBe(1003)
+    await expectServing()
   })
 })

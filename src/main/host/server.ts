@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
-import { WebSocketServer, type WebSocket } from 'ws'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { contentSecurityPolicy } from '../../shared/csp'
 import type { IpcEvent } from '../../shared/ipc/contract'
 import type { Core } from '../core/core'
@@ -35,6 +35,8 @@ const MIME: Record<string, string> = {
 
 export const WS_PATH = '/ipc'
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+/** WebSocket close code for data the endpoint cannot accept. */
+const UNSUPPORTED_DATA = 1003
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a)
@@ -55,6 +57,7 @@ export async function startBrowserHost(options: {
   const { core, rendererDir } = options
   const token = randomBytes(24).toString('base64url')
   const handlers = createHandlers(core)
+  const log = core.log.child({ module: 'host' })
   let origin = ''
 
   const server = createServer((req, res) => {
@@ -69,7 +72,11 @@ export async function startBrowserHost(options: {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end()
       return
     }
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname)
+    const pathname = requestPath(req.url, origin)
+    if (pathname === null) {
+      res.writeHead(400, { 'Content-Type': 'text/plain' }).end('bad request target')
+      return
+    }
     const file = normalize(join(rendererDir, pathname === '/' ? 'index.html' : pathname))
     if (!file.startsWith(rendererDir + sep)) {
       res.writeHead(404).end()
@@ -100,15 +107,22 @@ export async function startBrowserHost(options: {
     maxPayload: MAX_MESSAGE_BYTES,
   })
 
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin)
+  server.on('upgrade', (req, socket: Socket, head) => {
+    const url = parseUrl(req.url, origin)
+    if (!url) {
+      // Not the target itself: it may carry the token.
+      log.warn('refused a WebSocket upgrade: its request target is not a valid URL', {
+        targetLength: req.url?.length ?? 0,
+      })
+      refuseUpgrade(socket, '400 Bad Request')
+      return
+    }
     const allowed =
       url.pathname === WS_PATH &&
       req.headers.origin === origin &&
       sameSecret(url.searchParams.get('token') ?? '', token)
     if (!allowed) {
-      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')
-      socket.destroy()
+      refuseUpgrade(socket, '403 Forbidden')
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
@@ -118,15 +132,17 @@ export async function startBrowserHost(options: {
   wss.on('connection', (ws) => {
     clients.add(ws)
     ws.on('close', () => clients.delete(ws))
-    ws.on('message', (data) => {
-      let message: HostClientMessage
-      try {
-        message = JSON.parse(data.toString()) as HostClientMessage
-      } catch {
-        ws.close(1003, 'invalid message')
+    // ws has already closed the socket with the matching code (1002, 1007, 1009); without a
+    // listener the error would be thrown and end the process.
+    ws.on('error', (error) => {
+      log.warn('closed a WebSocket after a protocol error', { error: error.message })
+    })
+    ws.on('message', (data, isBinary) => {
+      const message = parseClientMessage(data, isBinary)
+      if (typeof message === 'string') {
+        ws.close(UNSUPPORTED_DATA, message)
         return
       }
-      if (typeof message?.id !== 'number') return
       void dispatch(handlers, message.channel, message.request).then((response) => {
         if (ws.readyState === ws.OPEN) {
           ws.send(JSON.stringify({ id: message.id, response } satisfies HostServerMessage))
@@ -163,6 +179,50 @@ export async function startBrowserHost(options: {
       await closed
     },
   }
+}
+
+/** The request target as a URL on our origin, or null when it is not one. */
+function parseUrl(target: string | undefined, origin: string): URL | null {
+  try {
+    return new URL(target ?? '/', origin)
+  } catch {
+    return null
+  }
+}
+
+/** The decoded path of a request target, or null when it is not a URL or not decodable. */
+function requestPath(target: string | undefined, origin: string): string | null {
+  const url = parseUrl(target, origin)
+  if (!url) return null
+  try {
+    return decodeURIComponent(url.pathname)
+  } catch {
+    return null
+  }
+}
+
+function refuseUpgrade(socket: Socket, status: string): void {
+  socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`)
+  socket.destroy()
+}
+
+/** A request from the page, or why the message is not one (a close reason, ≤ 123 bytes). */
+function parseClientMessage(data: RawData, isBinary: boolean): HostClientMessage | string {
+  if (isBinary) return 'binary messages are not supported: send JSON text'
+  let message: unknown
+  try {
+    message = JSON.parse(data.toString())
+  } catch {
+    message = undefined
+  }
+  const valid =
+    typeof message === 'object' &&
+    message !== null &&
+    !Array.isArray(message) &&
+    typeof (message as { id?: unknown }).id === 'number'
+  return valid
+    ? (message as HostClientMessage)
+    : 'invalid message: expected {"id": number, "channel": string, "request"?: any}'
 }
 
 /** Loads the bridge before the app's own module so `window.ragConsole` exists when it runs. */
