@@ -62,7 +62,7 @@ export type SaveResult =
       path: string
       /** Content hash of the new file (the next `baseHash`). */
       hash: string
-      /** The previous content, kept as `<file>.bak` (absent for a new file). */
+      /** The previous content, kept as `<file>.bak` beside the file (or its symlink's target). */
       backup?: string
       reload: ReloadResult
     }
@@ -75,6 +75,8 @@ export type SaveResult =
       diskText: string
       diskHash: string
       proposedText: string
+      /** A version that raced the save and could not be put back: kept at this path. */
+      keptAt?: string
     }
 
 /** MCP clients whose config files can be imported. */

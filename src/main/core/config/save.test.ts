@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
@@ -133,6 +133,33 @@ describe('safe save', () => {
       diagnostics: [expect.objectContaining({ rule: 'unknown_field', path: 'new.x' })],
     })
     expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
+  })
+})
+
+describe('saving through a symlinked rag-mcp.json', () => {
+  it('writes the link target, keeps the link, and keeps watching the target', async () => {
+    const { dir, cleanup } = tempDir('rc-link-')
+    cleanups.push(cleanup)
+    const target = writeFile(join(dir, 'dotfiles', 'rag-mcp.json'), ORIGINAL)
+    const link = join(dir, 'rag-mcp.json')
+    symlinkSync(join('dotfiles', 'rag-mcp.json'), link)
+    const store = new RegistryStore({ lookup: { dataDir: dir, env: {}, configPath: link } })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    const raw = await store.readRaw()
+    const text = raw.text.replace('"enabled": true', '"enabled": false')
+    const result = await store.save({ text, baseHash: raw.hash })
+    expect(result).toMatchObject({ status: 'saved', backup: backupPath(target) })
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(target, 'utf8')).toBe(text)
+    expect(readFileSync(backupPath(target), 'utf8')).toBe(ORIGINAL)
+    await store.whenIdle()
+    // An edit of the target made elsewhere after the save still reaches the running registry.
+    writeFileSync(target, text.replace('"--stdio"', '"--verbose"'))
+    await waitFor(
+      () => (store.server('kb')?.args?.includes('--verbose') ? true : undefined),
+      'the reload of the edited target',
+    )
   })
 })
 
