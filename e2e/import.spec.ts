@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, httpServer, openConfig, registry, screenshots, test } from './console'
+import {
+  expect,
+  httpServer,
+  openConfig,
+  recordFrames,
+  registry,
+  screenshots,
+  test,
+} from './console'
 
 const API_KEY = 'sk-live-0123456789abcdefghijklmn'
 
@@ -26,15 +34,6 @@ async function previewPlaintextKey(page: Page, dir: string, server: string) {
   await expect(preview).toContainText(`${server} env.OPENAI_API_KEY → \${keychain:OPENAI_API_KEY}`)
   await preview.getByRole('button', { name: 'Import 1 server…' }).click()
   return { preview, confirm: page.getByRole('dialog', { name: 'Import 1 server?' }) }
-}
-
-/** Every text frame the page receives over the host's WebSocket. */
-function recordFrames(page: Page): string[] {
-  const frames: string[] = []
-  page.on('websocket', (socket) => {
-    socket.on('framereceived', (frame) => frames.push(String(frame.payload)))
-  })
-  return frames
 }
 
 test.describe('with a keychain', () => {
