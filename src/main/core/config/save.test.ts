@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
@@ -88,6 +97,19 @@ describe('safe save', () => {
     expect(forced.status).toBe('saved')
     expect(readFileSync(h.file, 'utf8')).toBe(proposed)
     expect(readFileSync(backupPath(h.file), 'utf8')).toBe(external)
+  })
+
+  it('keeps a write through a handle opened before the save in .bak', async () => {
+    const h = await startStore({ watch: false })
+    const raw = await h.store.readRaw()
+    // Another program has the file open, and writes only after our save replaced it.
+    const handle = openSync(h.file, 'r+')
+    const text = raw.text.replace('"enabled": true', '"enabled": false')
+    expect((await h.store.save({ text, baseHash: raw.hash })).status).toBe('saved')
+    writeSync(handle, '{ "late": { "url": "http://127.0.0.1:9/late" } }\n', 0)
+    closeSync(handle)
+    expect(readFileSync(h.file, 'utf8')).toBe(text)
+    expect(readFileSync(backupPath(h.file), 'utf8')).toContain('"late"')
   })
 
   it('refuses invalid text with its diagnostics and writes nothing', async () => {
