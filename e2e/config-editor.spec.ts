@@ -4,6 +4,7 @@ import {
   editor,
   expect,
   httpServer,
+  invoke,
   openConfig,
   registry,
   registryText,
@@ -143,6 +144,45 @@ test('a save over a file changed behind the editor shows both texts', async ({ p
   await expect.poll(() => readFileSync(file, 'utf8')).toContain('"mine"')
   expect(readFileSync(file, 'utf8')).not.toContain('"theirs"')
   await expect.poll(async () => (await registry(page)).servers.map((s) => s.id)).toContain('mine')
+})
+
+test('the first save of the demo registry previews only the lines it changes', async ({
+  page,
+  launchEmbedded,
+}) => {
+  const host = await launchEmbedded()
+  await page.goto(host.url)
+  await openConfig(page)
+  await expect(editor(page)).toContainText('"knowledgeSearch"')
+  const { text } = await invoke<{ text: string }>(page, 'config:read')
+  await replaceEditorText(page, text.replace('"timeoutMs": 10000', '"timeoutMs": 12000'))
+
+  await page.getByRole('button', { name: 'Save…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+  await expect(dialog).toContainText(`Creates ${host.dataDir}/config/overrides/rag-mcp.json`)
+  const diff = dialog.getByRole('region', { name: 'Line diff of the save' })
+  await expect(diff).toContainText('+1 −1 lines')
+  await expect(diff).toContainText('"timeoutMs": 12000')
+  await screenshots(page, 'config-first-save-preview')
+})
+
+test('while the file changed on disk the save preview diffs against the disk', async ({
+  page,
+  launch,
+}) => {
+  const { file } = await openEditor(page, launch)
+  await replaceEditorText(page, registryText({ ...twoServers(), mine: httpServer('Mine') }))
+  writeFileSync(file, registryText({ ...twoServers(), theirs: httpServer('Theirs') }))
+  await expect(page.getByText('rag-mcp.json changed on disk while you were editing')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Save…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+  await expect(dialog).toContainText('changed on disk since you opened it')
+  const diff = dialog.getByRole('region', { name: 'Line diff of the save' })
+  // Saving would replace their server with mine: both show, theirs as removed.
+  await expect(diff.locator('.text-diff__del')).toContainText(['"theirs"'])
+  await expect(diff.locator('.text-diff__add')).toContainText(['"mine"'])
+  await screenshots(page, 'config-save-preview-disk-ahead')
 })
 
 test('edits made in another editor show up live', async ({ page, launch }) => {

@@ -129,6 +129,15 @@ export interface RegistrySnapshot {
 export const registry = (page: Page): Promise<RegistrySnapshot> =>
   invoke<RegistrySnapshot>(page, 'registry:get')
 
+/** Every text frame the page receives over the host's WebSocket. */
+export function recordFrames(page: Page): string[] {
+  const frames: string[] = []
+  page.on('websocket', (socket) => {
+    socket.on('framereceived', (frame) => frames.push(String(frame.payload)))
+  })
+  return frames
+}
+
 /** Opens the Config panel on one of its tabs. */
 export async function openConfig(
   page: Page,

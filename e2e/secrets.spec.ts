@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { expect, httpServer, manyServers, openConfig, screenshots, test } from './console'
+import {
+  expect,
+  httpServer,
+  manyServers,
+  openConfig,
+  recordFrames,
+  screenshots,
+  test,
+} from './console'
 
 /**
  * The keychain is shared by every spec of a run: a server id of each test's own keeps an entry
@@ -13,15 +21,6 @@ const servers = (docsRag = uniqueId()) => ({
   localKb: { command: 'node', args: ['kb.js'], env: { KB_TOKEN: '${session:token}' } },
   plain: httpServer('No secrets here'),
 })
-
-/** Every text frame the page receives over the host's WebSocket. */
-function recordFrames(page: Page): string[] {
-  const frames: string[] = []
-  page.on('websocket', (socket) => {
-    socket.on('framereceived', (frame) => frames.push(String(frame.payload)))
-  })
-  return frames
-}
 
 const row = (page: Page, server: string, kind: string, name: string) =>
   page.getByRole('rowgroup', { name: server }).getByRole('row', { name: `${kind} secret ${name}` })

@@ -109,6 +109,8 @@ export class Core {
       watch: options.watch ?? true,
       log: this.log.child({ module: 'registry' }),
       embedded: () => this.embedded(),
+      // Through the secrets service, so the pool hears of the new values.
+      secrets: { set: (server, name, value) => this.secrets.set(server, name, value) },
     })
     this.keychain = new KeychainStore({ ...options.keychain, redactor: this.redactor })
     this.secrets = new SecretsService({

@@ -64,6 +64,24 @@ export function suggestedReplacement(key: string, value: string): string {
   return scheme ? `${scheme[1]} ${reference}` : reference
 }
 
+/**
+ * How a plaintext credential moves to the keychain: the name to suggest, the value to store
+ * (the token alone for `Bearer <token>`) and the reference that replaces it under a name.
+ */
+export function keychainMove(
+  key: string,
+  value: string,
+): { name: string; secret: string; reference: (name: string) => string } {
+  const scheme = AUTH_SCHEME.exec(value.trim())
+  const whole = scheme?.[0] === value.trim()
+  return {
+    name: suggestedSecretName(key),
+    secret: scheme && whole ? scheme[2]! : value,
+    reference: (name) =>
+      scheme && whole ? `${scheme[1]} \${keychain:${name}}` : `\${keychain:${name}}`,
+  }
+}
+
 /** Plaintext-looking credentials inside a URL: a userinfo password or secret query values. */
 export function urlSecretReasons(url: string): string[] {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return []

@@ -62,7 +62,7 @@ export type SaveResult =
       path: string
       /** Content hash of the new file (the next `baseHash`). */
       hash: string
-      /** The previous content, kept as `<file>.bak` (absent for a new file). */
+      /** The previous content, kept as `<file>.bak` beside the file (or its symlink's target). */
       backup?: string
       reload: ReloadResult
     }
@@ -75,6 +75,8 @@ export type SaveResult =
       diskText: string
       diskHash: string
       proposedText: string
+      /** A version that raced the save and could not be put back: kept at this path. */
+      keptAt?: string
     }
 
 /** MCP clients whose config files can be imported. */
@@ -93,6 +95,15 @@ export interface RequiredSecret {
   server: string
   name: string
   reason: string
+}
+
+/** A plaintext credential of an imported file that goes to the keychain (never its value). */
+export interface SecretToMove {
+  server: string
+  /** The keychain name its `${keychain:NAME}` reference uses. */
+  name: string
+  /** Where it was: `headers.Authorization`, `env.GITHUB_TOKEN`. */
+  where: string
 }
 
 /** One server of an import preview. */
@@ -116,14 +127,18 @@ export interface ImportPreview {
   target: { path: string; hash: string; exists: boolean }
   servers: ImportedServer[]
   requiredSecrets: RequiredSecret[]
+  /** Plaintext credentials that applying moves to the keychain (unless kept in plaintext). */
+  secretsToMove: SecretToMove[]
   /** Problems of the imported file itself and of its conversion (ignored fields, inputs). */
   diagnostics: Diagnostic[]
 }
 
-/** A save result, plus which servers were merged and which secrets they need. */
+/** A save result, plus which servers were merged, which secrets they need and which moved. */
 export type ImportApplyResult = SaveResult & {
   imported: string[]
   requiredSecrets: RequiredSecret[]
+  /** Stored in the keychain by this import (empty when kept in plaintext). */
+  movedSecrets: SecretToMove[]
 }
 
 /** Registry files are small; anything larger is refused before parsing. */
@@ -173,6 +188,8 @@ export const registryRequests = {
     servers: z.array(z.string().max(256)).max(1000).optional(),
     baseHash: z.string().max(128),
     force: z.boolean().optional(),
+    /** Write credentials found in the file as they are instead of moving them to the keychain. */
+    keepPlaintext: z.boolean().optional(),
   }),
 }
 

@@ -34,12 +34,13 @@ export function registryHandlers(
         exists: existsSync(candidate.path),
       })),
     'config:import-preview': (source) => store.previewImport(source),
-    'config:import-apply': ({ source, servers, baseHash, force }) =>
+    'config:import-apply': ({ source, servers, baseHash, force, keepPlaintext }) =>
       store.applyImport({
         source,
         baseHash,
         ...(servers === undefined ? {} : { servers }),
         ...(force === undefined ? {} : { force }),
+        ...(keepPlaintext === undefined ? {} : { keepPlaintext }),
       }),
   }
 }

@@ -3,7 +3,14 @@ import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
 import type { ImportPreview, ImportedServer, RawConfig } from '../../../shared/ipc/registry'
 import type { Diagnostic } from '../../../shared/model/registry'
 import { configHash } from './hash'
-import { convertImport, readImportFile, type ConvertedServer } from './import'
+import {
+  convertImport,
+  readImportFile,
+  withoutValues,
+  type ConvertedServer,
+  type MovedSecret,
+} from './import'
+import { locateInImport } from './import-locate'
 import type { LoadResult } from './load'
 import { definesServer, editEntries, type EntryEdit } from './text-edit'
 import type { Registry } from './types'
@@ -22,6 +29,8 @@ export interface ImportPlan {
   text: string
   /** Ids merged into `text`. */
   imported: string[]
+  /** Credentials of the merged servers that `text` references in the keychain. */
+  movedSecrets: MovedSecret[]
 }
 
 /** Entries the file lacks are written whole; existing ones field by field (comments kept). */
@@ -41,27 +50,34 @@ const belongsTo = (diagnostic: Diagnostic, path: string): boolean =>
 /**
  * Works out an import: converts the file, merges every server into the writable file's text,
  * validates the result like a save would, and classifies each server against the running
- * registry. `only` selects what to merge; by default every server that would change and has
- * no error.
+ * registry; each server's problems point into the imported file. `only` selects what to merge;
+ * by default every server that would change and has no error.
  */
 export function planImport(
   source: ImportSource,
   raw: RawConfig,
   registry: Registry,
   loadDraft: (text: string) => LoadResult,
-  only?: readonly string[],
+  options: { only?: readonly string[] | undefined; keepPlaintext?: boolean | undefined } = {},
 ): ImportPlan {
+  const { only } = options
   const { file, text } = readImportFile(source)
-  const converted = convertImport(file, text)
-  const result = loadDraft(editEntries(raw.text, editsFor(raw.text, converted.servers)))
+  const converted = convertImport(file, text, options)
+  const mergedText = editEntries(raw.text, editsFor(raw.text, converted.servers))
+  const result = loadDraft(mergedText)
   const hashes = new Map(result.build.servers.map((server) => [server.id, server]))
   const prefix = parseRegistryDocument(raw.path, raw.text).prefix
   const servers: ImportedServer[] = converted.servers.map(({ id, fields }) => {
     const config = hashes.get(id)
     const before = registry.hashes[id]
-    const diagnostics = result.build.diagnostics.filter((d) =>
-      belongsTo(d, formatPath([...prefix, id])),
-    )
+    const serverPath = formatPath([...prefix, id])
+    const diagnostics = result.build.diagnostics
+      .filter((d) => belongsTo(d, serverPath))
+      .map((d) =>
+        d.file === raw.path
+          ? locateInImport(d, { text: mergedText, serverPath }, converted.doc, id)
+          : d,
+      )
     return {
       id,
       status:
@@ -89,9 +105,11 @@ export function planImport(
       target: { path: raw.path, hash: raw.hash, exists: raw.exists },
       servers,
       requiredSecrets: converted.requiredSecrets,
+      secretsToMove: withoutValues(converted.movedSecrets),
       diagnostics: converted.diagnostics,
     },
     text: editEntries(raw.text, editsFor(raw.text, selected)),
     imported: selected.map((server) => server.id),
+    movedSecrets: converted.movedSecrets.filter((s) => selected.some((t) => t.id === s.server)),
   }
 }

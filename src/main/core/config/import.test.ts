@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MASK } from '../../../shared/config/plaintext-secrets'
+import { KeychainStore } from '../secrets/keychain-store'
+import { describeWithKeyring, uniqueServerId } from '../secrets/testing/keyring'
 import { importCandidatePaths } from './import'
 import { RegistryStore } from './store'
 import { tempDir, writeFile } from './test-support'
@@ -18,7 +19,7 @@ const TARGET = `{
 }
 `
 
-async function setup(importText: string, importName: string) {
+async function setup(importText: string, importName: string, secrets?: KeychainStore) {
   const { dir, cleanup } = tempDir('rc-import-')
   cleanups.push(cleanup)
   const file = writeFile(join(dir, 'rag-mcp.json'), TARGET)
@@ -26,6 +27,7 @@ async function setup(importText: string, importName: string) {
   const store = new RegistryStore({
     lookup: { dataDir: dir, env: {}, configPath: file },
     watch: false,
+    ...(secrets ? { secrets } : {}),
   })
   cleanups.push(() => store.dispose())
   await store.start()
@@ -66,9 +68,7 @@ describe('import preview', () => {
     // The import replaces connection fields and keeps the console's own (groups).
     expect(docs.config).toMatchObject({ url: 'https://docs.example/v2/mcp', groups: ['users'] })
     const github = preview.servers.find((s) => s.id === 'github')!
-    expect(github.config).toMatchObject({ enabled: false, env: { GITHUB_TOKEN: MASK } })
-    expect(github.fields.env).toEqual({ GITHUB_TOKEN: MASK })
-    expect(github.diagnostics.map((d) => d.rule)).toEqual(['plaintext_secret'])
+    expect(github.config).toMatchObject({ enabled: false })
     expect(preview.diagnostics.map((d) => `${d.rule}:${d.path}`)).toEqual([
       'unknown_field:globalShortcut',
       'not_imported:mcpServers.github.autoApprove',
@@ -108,6 +108,113 @@ describe('import preview', () => {
   })
 })
 
+describe('import of plaintext secrets', () => {
+  const GITHUB_TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'
+  const withSecrets = (server: string) =>
+    JSON.stringify({
+      mcpServers: {
+        [server]: {
+          url: 'https://kb.example/mcp',
+          headers: { Authorization: 'Bearer sk-live-0123456789abcdefghij', 'X-Tenant': 'acme' },
+          env: { GITHUB_TOKEN },
+        },
+      },
+    })
+
+  it('previews them as keychain references, naming each secret but never its value', async () => {
+    const { from, store } = await setup(withSecrets('kb2'), 'claude.json')
+    const preview = await store.previewImport({ path: from })
+    expect(preview.servers[0]!.fields).toMatchObject({
+      headers: { Authorization: 'Bearer ${keychain:token}', 'X-Tenant': 'acme' },
+      env: { GITHUB_TOKEN: '${keychain:GITHUB_TOKEN}' },
+    })
+    expect(preview.servers[0]!.diagnostics.map((d) => d.rule)).not.toContain('plaintext_secret')
+    expect(preview.secretsToMove).toEqual([
+      { server: 'kb2', name: 'token', where: 'headers.Authorization' },
+      { server: 'kb2', name: 'GITHUB_TOKEN', where: 'env.GITHUB_TOKEN' },
+    ])
+    expect(JSON.stringify(preview)).not.toMatch(/sk-live|ghp_/)
+  })
+
+  it('writes them in plaintext only when the admin chooses to keep them', async () => {
+    const { file, from, store } = await setup(withSecrets('kb2'), 'claude.json')
+    const preview = await store.previewImport({ path: from })
+    const result = await store.applyImport({
+      source: { path: from },
+      baseHash: preview.target.hash,
+      keepPlaintext: true,
+    })
+    expect(result.status).toBe('saved')
+    expect(readFileSync(file, 'utf8')).toContain(GITHUB_TOKEN)
+  })
+
+  it('refuses to write them when there is no keychain, and writes nothing', async () => {
+    const { file, from, store } = await setup(withSecrets('kb2'), 'claude.json')
+    const preview = await store.previewImport({ path: from })
+    await expect(
+      store.applyImport({ source: { path: from }, baseHash: preview.target.hash }),
+    ).rejects.toMatchObject({ code: 'keychain_unavailable' })
+    expect(readFileSync(file, 'utf8')).toBe(TARGET)
+  })
+})
+
+describeWithKeyring('import into the keychain', () => {
+  const keychain = new KeychainStore()
+
+  it('moves plaintext secrets to the keychain and writes references', async () => {
+    const server = uniqueServerId('import')
+    cleanups.push(async () => {
+      await keychain.delete(server, 'token')
+      await keychain.delete(server, 'GITHUB_TOKEN')
+    })
+    const text = JSON.stringify({
+      mcpServers: {
+        [server]: {
+          url: 'https://kb.example/mcp',
+          headers: { Authorization: 'Bearer sk-live-0123456789abcdefghij' },
+          env: { GITHUB_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' },
+        },
+      },
+    })
+    const { file, from, store } = await setup(text, 'claude.json', keychain)
+    const preview = await store.previewImport({ path: from })
+    const result = await store.applyImport({
+      source: { path: from },
+      baseHash: preview.target.hash,
+    })
+    expect(result).toMatchObject({ status: 'saved', imported: [server], requiredSecrets: [] })
+    const written = readFileSync(file, 'utf8')
+    expect(written).not.toMatch(/sk-live|ghp_/)
+    expect(store.server(server)).toMatchObject({
+      headers: { Authorization: 'Bearer ${keychain:token}' },
+      env: { GITHUB_TOKEN: '${keychain:GITHUB_TOKEN}' },
+    })
+    expect(await keychain.get(server, 'token')).toBe('sk-live-0123456789abcdefghij')
+    expect(await keychain.get(server, 'GITHUB_TOKEN')).toBe(
+      'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    )
+  })
+})
+
+describe('import problems', () => {
+  it('point at lines of the imported file, not of the merged one', async () => {
+    const imported = `{
+  "mcpServers": {
+    "wiki": {
+      "type": "htp",
+      "url": "http://127.0.0.1:9/wiki"
+    }
+  }
+}
+`
+    const { from, store } = await setup(imported, 'claude.json')
+    const preview = await store.previewImport({ path: from })
+    const [problem] = preview.servers[0]!.diagnostics
+    expect(problem).toMatchObject({ file: from, line: 4, column: 15, rule: 'invalid_enum' })
+    expect(problem!.message).toContain('(line 4, col 15)')
+  })
+})
+
 describe('import apply', () => {
   it('merges what changes into the file, keeping its comments, and reports secrets to set', async () => {
     const { file, from, store } = await setup(CLAUDE, 'claude.json')
@@ -115,6 +222,7 @@ describe('import apply', () => {
     const result = await store.applyImport({
       source: { path: from },
       baseHash: preview.target.hash,
+      keepPlaintext: true,
     })
     expect(result).toMatchObject({ status: 'saved', imported: ['docs', 'github'] })
     const text = readFileSync(file, 'utf8')
@@ -137,6 +245,7 @@ describe('import apply', () => {
       source: { path: from },
       servers: ['github'],
       baseHash: preview.target.hash,
+      keepPlaintext: true,
     })
     expect(result.imported).toEqual(['github'])
     expect(store.server('docs')!.url).toBe('https://docs.example/mcp')

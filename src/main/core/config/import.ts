@@ -3,10 +3,11 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
 import { EntryReporter, mergeEntries } from '../../../shared/config/entry-reporter'
+import { keychainMove, plaintextSecretReason } from '../../../shared/config/plaintext-secrets'
 import { serverEntrySchema } from '../../../shared/config/schema'
 import { isPlainObject } from '../../../shared/config/schema-walk'
 import { ConsoleError } from '../../../shared/errors'
-import type { ImportCandidate, RequiredSecret } from '../../../shared/ipc/registry'
+import type { ImportCandidate, RequiredSecret, SecretToMove } from '../../../shared/ipc/registry'
 import type { Diagnostic } from '../../../shared/model/registry'
 
 /**
@@ -21,11 +22,23 @@ export interface ConvertedServer {
   fields: Record<string, unknown>
 }
 
-/** An imported file, converted: its servers, the secrets to set, and its problems. */
+/** A plaintext credential of the imported file, replaced by a keychain reference. */
+export interface MovedSecret extends SecretToMove {
+  /** The value to store in the keychain: main process only, never in a preview. */
+  value: string
+}
+
+/** What a preview or result may say about moved secrets: everything but the values. */
+export const withoutValues = (moved: readonly MovedSecret[]): SecretToMove[] =>
+  moved.map(({ server, name, where }) => ({ server, name, where }))
+
+/** An imported file, converted: its servers, the secrets to set or move, and its problems. */
 export interface ConvertedFile {
   doc: RegistryDocument
   servers: ConvertedServer[]
   requiredSecrets: RequiredSecret[]
+  /** Empty when converted with `keepPlaintext`. */
+  movedSecrets: MovedSecret[]
   diagnostics: Diagnostic[]
 }
 
@@ -53,11 +66,20 @@ export function readImportFile(source: { path?: string; text?: string; name?: st
   }
 }
 
-/** Converts every server of a foreign (or rag-mcp.json) file into entry fields to write. */
-export function convertImport(file: string, text: string): ConvertedFile {
+/**
+ * Converts every server of a foreign (or rag-mcp.json) file into entry fields to write. Header
+ * and env values that look like credentials become `${keychain:NAME}` references (listed in
+ * `movedSecrets` with their values), unless `keepPlaintext`.
+ */
+export function convertImport(
+  file: string,
+  text: string,
+  options: { keepPlaintext?: boolean | undefined } = {},
+): ConvertedFile {
   const doc = parseRegistryDocument(file, text)
   const diagnostics: Diagnostic[] = [...doc.diagnostics]
   const requiredSecrets: RequiredSecret[] = []
+  const movedSecrets: MovedSecret[] = []
   const servers: ConvertedServer[] = []
   for (const merged of mergeEntries([doc])) {
     const reporter = new EntryReporter(merged, diagnostics)
@@ -81,9 +103,39 @@ export function convertImport(file: string, text: string): ConvertedFile {
         )
       }
     }
+    if (!options.keepPlaintext) {
+      const taken = new Set(
+        requiredSecrets.filter((s) => s.server === merged.id).map((s) => s.name),
+      )
+      movedSecrets.push(...moveSecrets(merged.id, fields, taken))
+    }
     servers.push({ id: merged.id, fields })
   }
-  return { doc, servers, requiredSecrets, diagnostics }
+  return { doc, servers, requiredSecrets, movedSecrets, diagnostics }
+}
+
+/** Replaces plaintext-looking header and env values of `fields` with keychain references. */
+function moveSecrets(
+  server: string,
+  fields: Record<string, unknown>,
+  taken: Set<string>,
+): MovedSecret[] {
+  const moved: MovedSecret[] = []
+  for (const field of ['headers', 'env']) {
+    const map = fields[field]
+    if (!isPlainObject(map)) continue
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== 'string' || value.includes('${')) continue
+      if (!plaintextSecretReason(key, value)) continue
+      const move = keychainMove(key, value)
+      let name = move.name
+      for (let n = 2; taken.has(name); n++) name = `${move.name}_${n}`
+      taken.add(name)
+      map[key] = move.reference(name)
+      moved.push({ server, name, where: `${field}.${key}`, value: move.secret })
+    }
+  }
+  return moved
 }
 
 function convertReferences(

@@ -1,6 +1,6 @@
 import type { SaveResult } from '../../../shared/ipc/registry'
 import type { RegistrySource } from '../../../shared/model/registry'
-import { backupPath, writeFileAtomic } from '../util/atomic-write'
+import { replaceGuarded } from '../util/guarded-replace'
 import type { EmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'
 import { loadSource, snapshot } from './load'
@@ -20,8 +20,9 @@ export type WrittenSave = Omit<Extract<SaveResult, { status: 'saved' }>, 'reload
 /**
  * Writes the registry file `path` of `source` safely: the text must validate in place (with
  * the files it is layered over), the file must still be as the caller read it (else a
- * `conflict` with both texts, unless `force`), the previous content is kept as `.bak`, and the
- * write is atomic.
+ * `conflict` with both texts, unless `force`), and the write is atomic, through a symlink to its
+ * target, with the previous content kept as `.bak`. A write by someone else that races the save
+ * is a `conflict` too, even with `force`: see {@link replaceGuarded}.
  */
 export async function saveRegistryFile(
   source: RegistrySource,
@@ -42,11 +43,22 @@ export async function saveRegistryFile(
       proposedText: request.text,
     }
   }
-  await writeFileAtomic(path, request.text, { backup: true })
+  const outcome = await replaceGuarded(path, request.text, disk)
+  if (outcome.status === 'raced') {
+    return {
+      status: 'conflict',
+      path,
+      diskExists: outcome.exists,
+      diskText: outcome.text,
+      diskHash: contentHash(outcome.text),
+      proposedText: request.text,
+      ...(outcome.kept ? { keptAt: outcome.kept } : {}),
+    }
+  }
   return {
     status: 'saved',
     path,
     hash: contentHash(request.text),
-    ...(disk.exists ? { backup: backupPath(path) } : {}),
+    ...(outcome.backup ? { backup: outcome.backup } : {}),
   }
 }

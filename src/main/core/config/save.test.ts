@@ -1,4 +1,13 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
@@ -90,6 +99,19 @@ describe('safe save', () => {
     expect(readFileSync(backupPath(h.file), 'utf8')).toBe(external)
   })
 
+  it('keeps a write through a handle opened before the save in .bak', async () => {
+    const h = await startStore({ watch: false })
+    const raw = await h.store.readRaw()
+    // Another program has the file open, and writes only after our save replaced it.
+    const handle = openSync(h.file, 'r+')
+    const text = raw.text.replace('"enabled": true', '"enabled": false')
+    expect((await h.store.save({ text, baseHash: raw.hash })).status).toBe('saved')
+    writeSync(handle, '{ "late": { "url": "http://127.0.0.1:9/late" } }\n', 0)
+    closeSync(handle)
+    expect(readFileSync(h.file, 'utf8')).toBe(text)
+    expect(readFileSync(backupPath(h.file), 'utf8')).toContain('"late"')
+  })
+
   it('refuses invalid text with its diagnostics and writes nothing', async () => {
     const h = await startStore({ watch: false })
     const raw = await h.store.readRaw()
@@ -133,6 +155,33 @@ describe('safe save', () => {
       diagnostics: [expect.objectContaining({ rule: 'unknown_field', path: 'new.x' })],
     })
     expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
+  })
+})
+
+describe('saving through a symlinked rag-mcp.json', () => {
+  it('writes the link target, keeps the link, and keeps watching the target', async () => {
+    const { dir, cleanup } = tempDir('rc-link-')
+    cleanups.push(cleanup)
+    const target = writeFile(join(dir, 'dotfiles', 'rag-mcp.json'), ORIGINAL)
+    const link = join(dir, 'rag-mcp.json')
+    symlinkSync(join('dotfiles', 'rag-mcp.json'), link)
+    const store = new RegistryStore({ lookup: { dataDir: dir, env: {}, configPath: link } })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    const raw = await store.readRaw()
+    const text = raw.text.replace('"enabled": true', '"enabled": false')
+    const result = await store.save({ text, baseHash: raw.hash })
+    expect(result).toMatchObject({ status: 'saved', backup: backupPath(target) })
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readFileSync(target, 'utf8')).toBe(text)
+    expect(readFileSync(backupPath(target), 'utf8')).toBe(ORIGINAL)
+    await store.whenIdle()
+    // An edit of the target made elsewhere after the save still reaches the running registry.
+    writeFileSync(target, text.replace('"--stdio"', '"--verbose"'))
+    await waitFor(
+      () => (store.server('kb')?.args?.includes('--verbose') ? true : undefined),
+      'the reload of the edited target',
+    )
   })
 })
 

@@ -22,6 +22,7 @@ import type { Logger } from '../log'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './embedded'
 import { FileWatchers } from './file-watch'
 import { diffRegistries, isNoop, stableStringify } from './hash'
+import { withoutValues, type MovedSecret } from './import'
 import { planImport, type ImportSource } from './import-plan'
 import { loadSource, snapshot, toRegistry, type LoadResult } from './load'
 import { saveRegistryFile, type SaveRequest } from './safe-save'
@@ -45,6 +46,13 @@ export interface RegistryStoreOptions {
   /** Wall clock for event times (tests may pass a fake one). */
   now?: () => number
   log?: Logger
+  /** Where an import stores the credentials it moves out of the file (the OS keychain). */
+  secrets?: SecretSink
+}
+
+/** Stores a secret of a server: the keychain, as the secrets service exposes it. */
+export interface SecretSink {
+  set(serverId: string, name: string, value: string): Promise<void>
 }
 
 /** Called after a reload applied a different registry; `diff` says which servers changed. */
@@ -224,22 +232,24 @@ export class RegistryStore {
     return planImport(source, raw, this.registry, (text) => this.loadDraft(text)).preview
   }
 
-  /** Merges an imported file's servers (all that would change, or `servers`) with a safe save. */
+  /**
+   * Merges an imported file's servers (all that would change, or `servers`) with a safe save.
+   * Credentials found in plain text go to the keychain first and the file gets references,
+   * unless `keepPlaintext`.
+   */
   applyImport(request: {
     source: ImportSource
     servers?: string[]
     baseHash: string
     force?: boolean
+    keepPlaintext?: boolean
   }): Promise<ImportApplyResult> {
     return this.serialized(async () => {
       const raw = await this.readRaw()
-      const plan = planImport(
-        request.source,
-        raw,
-        this.registry,
-        (text) => this.loadDraft(text),
-        request.servers,
-      )
+      const plan = planImport(request.source, raw, this.registry, (text) => this.loadDraft(text), {
+        only: request.servers,
+        keepPlaintext: request.keepPlaintext,
+      })
       if (plan.imported.length === 0) {
         throw new ConsoleError({
           code: 'invalid_argument',
@@ -249,11 +259,15 @@ export class RegistryStore {
       const requiredSecrets = plan.preview.requiredSecrets.filter((s) =>
         plan.imported.includes(s.server),
       )
+      // Only a save that can go ahead stores secrets (the save re-checks all this).
+      const writable = raw.hash === request.baseHash || request.force
+      if (writable && this.loadDraft(plan.text).build.ok) await this.storeSecrets(plan.movedSecrets)
       const saved = await this.saveLocked(
         { text: plan.text, baseHash: request.baseHash, force: request.force },
         'import',
       )
-      return { ...saved, imported: plan.imported, requiredSecrets }
+      const movedSecrets = withoutValues(plan.movedSecrets)
+      return { ...saved, imported: plan.imported, requiredSecrets, movedSecrets }
     })
   }
 
@@ -317,6 +331,18 @@ export class RegistryStore {
       this.embedded,
     )
     return written.status === 'saved' ? { ...written, reload: await this.reload(trigger) } : written
+  }
+
+  private async storeSecrets(secrets: readonly MovedSecret[]): Promise<void> {
+    if (secrets.length === 0) return
+    const sink = this.options.secrets
+    if (!sink) {
+      throw new ConsoleError({
+        code: 'keychain_unavailable',
+        message: `the imported servers have ${secrets.length} plaintext credential(s) (${secrets.map((s) => `${s.server} ${s.where}`).join(', ')}) and there is no keychain to move them to: nothing was written; set up the OS keychain, or import again keeping them in plain text`,
+      })
+    }
+    for (const secret of secrets) await sink.set(secret.server, secret.name, secret.value)
   }
 
   /**

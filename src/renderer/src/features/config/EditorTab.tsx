@@ -212,6 +212,7 @@ export function EditorTab(): React.JSX.Element {
       <SaveDialog
         text={saving}
         base={base}
+        disk={state.diskAhead}
         onSave={(text) => draft.save(text)}
         onClose={() => setSaving(null)}
         onOutcome={afterSave}

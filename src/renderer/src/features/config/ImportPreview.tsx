@@ -8,8 +8,9 @@ import type {
 import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useNoticePosted, useSecretsRequested } from '../../state/store'
-import { Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
+import { Badge, Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'
+import { ImportConfirm, SecretMoves } from './ImportConfirm'
 import type { ImportSource } from './ImportTab'
 import { configKeys, registryKeys } from './queries'
 
@@ -45,6 +46,7 @@ export function ImportPreview({
   const importable = preview.servers.filter((s) => s.status !== 'unchanged' && !hasErrors(s))
   const [selected, setSelected] = useState<Set<string>>(() => new Set(importable.map((s) => s.id)))
   const [applying, setApplying] = useState(false)
+  const [confirming, setConfirming] = useState(false)
   const [outcome, setOutcome] = useState<ImportApplyResult | null>(null)
   const [failure, setFailure] = useState<string | null>(null)
 
@@ -55,7 +57,7 @@ export function ImportPreview({
     setSelected(next)
   }
 
-  const apply = async (): Promise<void> => {
+  const apply = async (keepPlaintext: boolean): Promise<void> => {
     setApplying(true)
     setFailure(null)
     try {
@@ -63,6 +65,7 @@ export function ImportPreview({
         source,
         servers: [...selected],
         baseHash: preview.target.hash,
+        keepPlaintext,
       })
       setOutcome(result)
       if (result.status === 'saved') {
@@ -77,8 +80,12 @@ export function ImportPreview({
       setFailure((error as Error).message)
     } finally {
       setApplying(false)
+      setConfirming(false)
     }
   }
+
+  const chosen = preview.servers.filter((s) => selected.has(s.id))
+  const secretsToMove = preview.secretsToMove.filter((s) => selected.has(s.server))
 
   const fileProblems = preview.diagnostics
   return (
@@ -127,7 +134,8 @@ export function ImportPreview({
                   <StatusBadge
                     status={server.status}
                     label={server.status === 'added' ? 'new' : undefined}
-                  />
+                  />{' '}
+                  {server.fields.enabled === false && <Badge>disabled</Badge>}
                 </td>
                 <td className="import__connection" title={connection(server.fields)}>
                   <code>{connection(server.fields)}</code>
@@ -162,6 +170,13 @@ export function ImportPreview({
           </ul>
         </Banner>
       )}
+      {preview.secretsToMove.length > 0 && (
+        <Banner tone="info" role="none" title="Credentials that go to the keychain">
+          These values look like credentials. Importing stores them in the OS keychain and writes
+          references into the file (you can choose to keep them in plain text when you apply):
+          <SecretMoves secrets={preview.secretsToMove} className="import__secrets" />
+        </Banner>
+      )}
       {fileProblems.length > 0 && (
         <details className="import__file-problems">
           <summary>{plural(fileProblems.length, 'note')} about the file</summary>
@@ -185,12 +200,21 @@ export function ImportPreview({
             icon="import"
             busy={applying}
             disabled={selected.size === 0}
-            onClick={() => void apply()}
+            onClick={() => setConfirming(true)}
           >
-            Import {plural(selected.size, 'server')}
+            Import {plural(selected.size, 'server')}…
           </Button>
         </div>
       )}
+      <ImportConfirm
+        open={confirming}
+        target={preview.target}
+        servers={chosen}
+        secrets={secretsToMove}
+        busy={applying}
+        onConfirm={({ keepPlaintext }) => void apply(keepPlaintext)}
+        onCancel={() => setConfirming(false)}
+      />
     </section>
   )
 }
@@ -224,12 +248,14 @@ function ApplyOutcome({
     )
   }
   const first = outcome.requiredSecrets[0]
+  const moved = outcome.movedSecrets.length
   return (
     <Banner
       tone="ok"
       title={`Imported ${plural(outcome.imported.length, 'server')}: ${outcome.imported.join(', ')}`}
       actions={first && <Button onClick={() => onSetSecrets(first.server)}>Set secrets…</Button>}
     >
+      {moved > 0 && `${plural(moved, 'credential')} moved to the keychain. `}
       {first
         ? `${plural(outcome.requiredSecrets.length, 'secret')} must be set before they can connect.`
         : 'They are in the running registry now.'}

@@ -11,7 +11,10 @@ import { TextDiff } from './TextDiff'
 export interface SaveDialogProps {
   /** The text to save (the draft when Save was pressed). */
   text: string | null
+  /** The version the draft started from. */
   base: RawConfig
+  /** A newer version on disk the draft has not taken in: the diff is against it. */
+  disk: RawConfig | null
   onSave: (text: string) => Promise<SaveResult>
   onClose: () => void
   /** The save came back with a conflict or diagnostics: the editor takes over. */
@@ -20,7 +23,8 @@ export interface SaveDialogProps {
 
 /**
  * The preview before a save is applied: what it does to each server (from main's validation),
- * the line diff against the file on disk, and whether it can be saved at all.
+ * the line diff against the text it replaces (the file on disk, or the embedded registry the
+ * first save replaces), and whether it can be saved at all.
  */
 export function SaveDialog(props: SaveDialogProps): React.JSX.Element | null {
   return props.text === null ? null : <SavePreview {...props} text={props.text} />
@@ -29,6 +33,7 @@ export function SaveDialog(props: SaveDialogProps): React.JSX.Element | null {
 function SavePreview({
   text,
   base,
+  disk,
   onSave,
   onClose,
   onOutcome,
@@ -106,13 +111,15 @@ function SavePreview({
           <DiagnosticList diagnostics={warnings} max={5} />
         </Banner>
       )}
+      {disk && (
+        <Banner tone="warn" role="none" title="rag-mcp.json changed on disk since you opened it">
+          The text changes below are against the version on disk now; saving asks which version to
+          keep.
+        </Banner>
+      )}
       <section aria-label="Line changes">
         <h3 className="save-dialog__heading">Text changes</h3>
-        <TextDiff
-          before={base.exists ? base.text : ''}
-          after={text}
-          label="Line diff of the save"
-        />
+        <TextDiff before={(disk ?? base).text} after={text} label="Line diff of the save" />
       </section>
       {failure && (
         <Banner tone="bad" title="The save failed">
