@@ -9,7 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { createHash } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -128,66 +128,75 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   })
 }
 
-describe('npm start without an Electron binary', () => {
-  let mirror: Server
-  let mirrorUrl: string
-  let project: string
-  let cache: string
-
+/**
+ * For one describe block: a fresh project, an empty download cache, and a local stand-in for
+ * Electron's download site (ELECTRON_MIRROR is Electron's own setting) answering with `handler`.
+ */
+function withMirror(handler: RequestListener) {
+  const requested: string[] = []
+  const state = { mirror: undefined as Server | undefined, project: '', cache: '' }
   beforeAll(async () => {
-    // A mirror that has no Electron: the download fails at once, on any machine.
-    mirror = createServer((_request, response) => response.writeHead(404).end('not here'))
+    const mirror = createServer((request, response) => {
+      requested.push(request.url ?? '')
+      handler(request, response)
+    })
     await new Promise<void>((done) => mirror.listen(0, '127.0.0.1', done))
-    mirrorUrl = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}/`
-    project = freshProject()
-    cache = mkdtempSync(join(tmpdir(), 'rag-electron-cache-'))
+    state.mirror = mirror
+    state.project = freshProject()
+    state.cache = mkdtempSync(join(tmpdir(), 'rag-electron-cache-'))
   })
-
   afterAll(async () => {
-    await new Promise<void>((done) => mirror.close(() => done()))
-    rmSync(project, { recursive: true, force: true })
-    rmSync(cache, { recursive: true, force: true })
+    await new Promise<void>((done) => state.mirror?.close(() => done()))
+    rmSync(state.project, { recursive: true, force: true })
+    rmSync(state.cache, { recursive: true, force: true })
   })
+  return {
+    requested,
+    project: () => state.project,
+    env: (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+      ...cleanEnv(),
+      ELECTRON_MIRROR: `http://127.0.0.1:${(state.mirror!.address() as AddressInfo).port}/`,
+      electron_config_cache: state.cache,
+      ...extra,
+    }),
+  }
+}
 
-  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
-    ...cleanEnv(),
-    ELECTRON_MIRROR: mirrorUrl,
-    electron_config_cache: cache,
-    ...extra,
-  })
+const lines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
 
-  const lastLines = (text: string): string[] =>
-    text
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean)
+describe('npm start without an Electron binary', () => {
+  // A mirror that has no Electron: the download fails at once, on any machine.
+  const site = withMirror((_request, response) => response.writeHead(404).end('not here'))
 
   it('ends in one sentence naming the failed download and the browser host, exit 1', async () => {
-    const result = await run('npm', ['start'], project, env())
+    const result = await run('npm', ['start'], site.project(), site.env())
     expect(result.code).not.toBe(0)
-    const lines = lastLines(result.stderr)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/^RAG Console cannot start: Electron's binary .*download.*failed/)
-    expect(lines[0]).toContain('404')
-    expect(lines[0]).toContain('npm run start:browser')
+    const said = lines(result.stderr)
+    expect(said).toHaveLength(1)
+    expect(said[0]).toMatch(/^RAG Console cannot start: Electron's binary .*download.*failed/)
+    expect(said[0]).toContain('404')
+    expect(said[0]).toContain('npm run start:browser')
     expect(result.stderr + result.stdout).not.toMatch(/^\s+at /m)
   })
 
   it('does not download when ELECTRON_SKIP_BINARY_DOWNLOAD is set, and says so', async () => {
-    let requests = 0
-    mirror.on('request', () => (requests += 1))
+    const before = site.requested.length
     const result = await run(
       process.execPath,
       ['scripts/ensure-electron.js'],
-      project,
-      env({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }),
+      site.project(),
+      site.env({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }),
     )
     expect(result.code).not.toBe(0)
-    const lines = lastLines(result.stderr)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain('ELECTRON_SKIP_BINARY_DOWNLOAD')
-    expect(lines[0]).toContain('npm run start:browser')
-    expect(requests).toBe(0)
+    const said = lines(result.stderr)
+    expect(said).toHaveLength(1)
+    expect(said[0]).toContain('ELECTRON_SKIP_BINARY_DOWNLOAD')
+    expect(said[0]).toContain('npm run start:browser')
+    expect(site.requested).toHaveLength(before)
   })
 })
 
@@ -202,49 +211,26 @@ describe('npm start where Electron can be downloaded', () => {
     electron: { text: '#!/bin/sh\necho fake electron\n', mode: 0o755 },
     version: { text: `v${version}`, mode: 0o644 },
   })
-  let mirror: Server
-  const requested: string[] = []
-  let project: string
-  let cache: string
-
-  beforeAll(async () => {
-    // Stands in for Electron's download site (ELECTRON_MIRROR is Electron's own setting).
-    mirror = createServer((request, response) => {
-      requested.push(request.url ?? '')
-      if (request.url?.endsWith(`/${artifact}`)) response.writeHead(200).end(zip)
-      else if (request.url?.endsWith('/SHASUMS256.txt')) {
-        const sum = createHash('sha256').update(zip).digest('hex')
-        response.writeHead(200).end(`${sum} *${artifact}\n`)
-      } else response.writeHead(404).end()
-    })
-    await new Promise<void>((done) => mirror.listen(0, '127.0.0.1', done))
-    project = freshProject()
-    cache = mkdtempSync(join(tmpdir(), 'rag-electron-cache-'))
-  })
-
-  afterAll(async () => {
-    await new Promise<void>((done) => mirror.close(() => done()))
-    rmSync(project, { recursive: true, force: true })
-    rmSync(cache, { recursive: true, force: true })
+  const site = withMirror((request, response) => {
+    if (request.url?.endsWith(`/${artifact}`)) response.writeHead(200).end(zip)
+    else if (request.url?.endsWith('/SHASUMS256.txt')) {
+      const sum = createHash('sha256').update(zip).digest('hex')
+      response.writeHead(200).end(`${sum} *${artifact}\n`)
+    } else response.writeHead(404).end()
   })
 
   it('installs the binary through Electron’s installer once, then lets start go on', async () => {
-    const env = {
-      ...cleanEnv(),
-      ELECTRON_MIRROR: `http://127.0.0.1:${(mirror.address() as AddressInfo).port}/`,
-      electron_config_cache: cache,
-      electron_use_remote_checksums: '1',
-    }
-    const first = await run(process.execPath, ['scripts/ensure-electron.js'], project, env)
+    const env = site.env({ electron_use_remote_checksums: '1' })
+    const first = await run(process.execPath, ['scripts/ensure-electron.js'], site.project(), env)
     expect(first.stderr).toBe('')
     expect(first.code).toBe(0)
-    const electron = join(project, 'node_modules/electron')
+    const electron = join(site.project(), 'node_modules/electron')
     expect(readFileSync(join(electron, 'path.txt'), 'utf8')).toBe('electron')
     expect(readFileSync(join(electron, 'dist/electron'), 'utf8')).toContain('fake electron')
 
-    const downloads = requested.length
-    const second = await run(process.execPath, ['scripts/ensure-electron.js'], project, env)
+    const downloads = site.requested.length
+    const second = await run(process.execPath, ['scripts/ensure-electron.js'], site.project(), env)
     expect(second).toMatchObject({ code: 0, stdout: '', stderr: '' })
-    expect(requested).toHaveLength(downloads)
+    expect(site.requested).toHaveLength(downloads)
   })
 })
