@@ -46,6 +46,20 @@ export default tseslint.config(
     },
   },
   {
+    // Before the folder rules below, which override it for their own files: unit tests and the
+    // desktop app's pure modules (menu, window state, launch arguments) run without Electron.
+    files: [
+      '**/*.test.ts',
+      'src/main/app-menu.ts',
+      'src/main/window-state.ts',
+      'src/main/launch-args.ts',
+    ],
+    rules: restrict('unit tests and the pure desktop modules run under plain Node', {
+      paths: ['electron'],
+      patterns: ['electron/*'],
+    }),
+  },
+  {
     files: ['src/shared/**/*.ts'],
     rules: restrict('src/shared is pure TypeScript: no electron, node or react imports', {
       paths: ['electron', 'react', 'react-dom', ...nodeBuiltins],

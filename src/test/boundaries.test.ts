@@ -29,6 +29,20 @@ describe('import boundaries', () => {
     expect(await restrictedImports('src/main/core/x.ts', "import 'node:fs'\n")).toEqual([])
   })
 
+  it("keeps electron out of the desktop app's pure modules and every unit test", async () => {
+    for (const file of [
+      'src/main/app-menu.ts',
+      'src/main/window-state.ts',
+      'src/main/launch-args.ts',
+      'src/main/x.test.ts',
+    ]) {
+      expect(
+        await restrictedImports(file, "import { app } from 'electron'\nvoid app\n"),
+      ).not.toEqual([])
+    }
+    expect(await restrictedImports('src/main/index.ts', "import 'electron'\n")).toEqual([])
+  })
+
   it('lets the renderer reach main only through window.ragConsole', async () => {
     expect(
       await restrictedImports('src/renderer/src/x.ts', "import 'electron'\n"),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { RegistrySource } from '../model/registry'
+import type { Panel } from '../panels'
 
 export interface AppInfo {
   productName: string
@@ -34,4 +35,6 @@ export interface AppResults {
 export interface AppEvents {
   /** Something the user should see once, e.g. "demo keys passed through the environment". */
   'app:notice': AppNotice
+  /** The desktop app's menu (View → Servers … Audit) asked for a panel. */
+  'app:show-panel': { panel: Panel }
 }

@@ -14,6 +14,7 @@ export type EventName = keyof EventMap
 /** Runtime list of event names (checked against EventMap at compile time). */
 export const EVENT_NAMES = Object.keys({
   'app:notice': true,
+  'app:show-panel': true,
   'registry:updated': true,
   'config:invalid': true,
   'secrets:changed': true,

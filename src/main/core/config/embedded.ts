@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { appRoot } from '../app-root'
 import type { Diagnostic } from '../../../shared/model/registry'
 
@@ -28,6 +28,12 @@ export interface EmbeddedOptions {
   /** Value of `${app:root}` (the demo servers' working folder); default the app's root. */
   root?: string
 }
+
+/**
+ * A folder a child process can start in: in a packaged app the root is the `app.asar` archive
+ * (readable through Electron, but no working directory), so the folder holding it.
+ */
+const workingFolder = (root: string): string => (root.endsWith('.asar') ? dirname(root) : root)
 
 /** The embedded registry, ready to parse. */
 export interface EmbeddedRegistry {
@@ -67,7 +73,7 @@ export function loadEmbeddedRegistry(options: EmbeddedOptions = {}): EmbeddedReg
   const values: Record<string, string> = {
     node: options.node ?? process.execPath,
     demo: options.demo ?? defaultDemoEntry(),
-    root: options.root ?? appRoot(),
+    root: workingFolder(options.root ?? appRoot()),
   }
   // Placeholders sit inside JSON strings: substitute JSON-escaped text (Windows backslashes).
   const text = template.replace(/\$\{app:(node|demo|root)\}/g, (_match, name: string) =>

@@ -130,6 +130,19 @@ describe('embedded default', () => {
     expect(entry.args[0]).toMatch(/demo\.js$/)
   })
 
+  it('starts the demo servers in a real folder when the app is packed in an asar archive', () => {
+    const home = dir()
+    const file = writeFile(
+      join(home, 'r.json'),
+      '{ "a": { "command": "x", "cwd": "${app:root}" } }',
+    )
+    const { text } = loadEmbeddedRegistry({ file, root: join(home, 'resources', 'app.asar') })
+    // A child process cannot start inside an archive: its folder, resources/, is used.
+    expect(JSON.parse(text).a.cwd).toBe(join(home, 'resources'))
+    const { text: plain } = loadEmbeddedRegistry({ file, root: '/opt/rag' })
+    expect(JSON.parse(plain).a.cwd).toBe('/opt/rag')
+  })
+
   it('is an empty registry with a warning when the bundled file is missing', () => {
     const embedded = loadEmbeddedRegistry({ file: join(dir(), 'nope.json') })
     const result = loadSource({ kind: 'embedded', files: [], label: 'demo' }, () => embedded)

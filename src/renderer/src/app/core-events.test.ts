@@ -4,7 +4,7 @@ import type { ProfilesState } from '../../../shared/ipc/profiles'
 import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistrySource } from '../../../shared/model/registry'
 import type { Profile } from '../../../shared/model/user'
-import type { NoticeInput } from '../state/store'
+import type { NoticeInput, Panel } from '../state/store'
 import { applyCoreEvent, describeDiff } from './core-events'
 
 const source: RegistrySource = {
@@ -17,10 +17,16 @@ const source: RegistrySource = {
 function setup() {
   const queryClient = new QueryClient()
   const notices: NoticeInput[] = []
+  const panels: Panel[] = []
   return {
     queryClient,
     notices,
-    context: { queryClient, notify: (n: NoticeInput) => void notices.push(n) },
+    panels,
+    context: {
+      queryClient,
+      notify: (n: NoticeInput) => void notices.push(n),
+      showPanel: (panel: Panel) => void panels.push(panel),
+    },
   }
 }
 
@@ -160,6 +166,12 @@ describe('core events', () => {
     const { context, notices } = setup()
     applyCoreEvent('app:notice', { level: 'warning', message: 'careful', at: 1 }, context)
     expect(notices[0]).toEqual({ tone: 'warn', message: 'careful' })
+  })
+
+  it('opens the panel the desktop menu asks for', () => {
+    const { context, panels } = setup()
+    applyCoreEvent('app:show-panel', { panel: 'health' }, context)
+    expect(panels).toEqual(['health'])
   })
 })
 

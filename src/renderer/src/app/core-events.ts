@@ -10,12 +10,13 @@ import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
 import { serverKeys } from '../features/servers/queries'
-import type { NoticeInput } from '../state/store'
+import type { NoticeInput, Panel } from '../state/store'
 
-/** What an event handler may touch: the query cache, and the notices. */
+/** What an event handler may touch: the query cache, the notices, and which panel is shown. */
 export interface CoreEventContext {
   queryClient: QueryClient
   notify: (notice: NoticeInput) => void
+  showPanel: (panel: Panel) => void
 }
 
 type CoreEventHandlers = {
@@ -42,6 +43,8 @@ export const coreEventHandlers: CoreEventHandlers = {
   'app:notice': ({ level, message }, { notify }) => {
     notify({ tone: level === 'error' ? 'bad' : level === 'warning' ? 'warn' : 'info', message })
   },
+  // Goes through the same guard as a click: unsaved config edits are asked about first.
+  'app:show-panel': ({ panel }, { showPanel }) => showPanel(panel),
   'registry:updated': (event, { queryClient, notify }) => {
     queryClient.setQueryData<AppInfo>(appKeys.info(), (info) =>
       info ? { ...info, registry: event.source } : info,

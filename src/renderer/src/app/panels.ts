@@ -1,3 +1,4 @@
+import { PANEL_LABELS } from '../../../shared/panels'
 import type { IconName } from '../ui'
 import { PANELS, type Panel } from '../state/store'
 
@@ -9,20 +10,21 @@ export interface PanelSpec {
   shortcut: string
 }
 
-const META: Record<Panel, { label: string; icon: IconName }> = {
-  servers: { label: 'Servers', icon: 'servers' },
-  search: { label: 'Search', icon: 'search' },
-  access: { label: 'Access', icon: 'access' },
-  health: { label: 'Health', icon: 'health' },
-  config: { label: 'Config', icon: 'config' },
-  audit: { label: 'Audit', icon: 'audit' },
+const ICONS: Record<Panel, IconName> = {
+  servers: 'servers',
+  search: 'search',
+  access: 'access',
+  health: 'health',
+  config: 'config',
+  audit: 'audit',
 }
 
 /** The main navigation, in order. */
 export const PANEL_SPECS: readonly PanelSpec[] = PANELS.map((id, index) => ({
   id,
-  ...META[id],
+  label: PANEL_LABELS[id],
+  icon: ICONS[id],
   shortcut: `Mod+${index + 1}`,
 }))
 
-export const panelLabel = (id: Panel): string => META[id].label
+export const panelLabel = (id: Panel): string => PANEL_LABELS[id]

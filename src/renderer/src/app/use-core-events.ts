@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { EVENT_NAMES } from '../../../shared/ipc/events'
 import { subscribe } from '../api'
-import { postNotice } from '../state/store'
+import { postNotice, useUiStore } from '../state/store'
 import { applyCoreEvent } from './core-events'
 
 /**
@@ -12,7 +12,11 @@ import { applyCoreEvent } from './core-events'
 export function useCoreEvents(): void {
   const queryClient = useQueryClient()
   useEffect(() => {
-    const context = { queryClient, notify: postNotice }
+    const context = {
+      queryClient,
+      notify: postNotice,
+      showPanel: useUiStore.getState().navigationRequested,
+    }
     const unsubscribers = EVENT_NAMES.map((name) =>
       subscribe(name, (payload) => applyCoreEvent(name, payload, context)),
     )

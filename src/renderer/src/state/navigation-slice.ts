@@ -1,8 +1,8 @@
 import type { StateCreator } from 'zustand'
+import type { Panel } from '../../../shared/panels'
 import type { UiState } from './store'
 
-export const PANELS = ['servers', 'search', 'access', 'health', 'config', 'audit'] as const
-export type Panel = (typeof PANELS)[number]
+export { PANELS, type Panel } from '../../../shared/panels'
 
 export const CONFIG_TABS = ['editor', 'secrets', 'import', 'history'] as const
 export type ConfigTab = (typeof CONFIG_TABS)[number]

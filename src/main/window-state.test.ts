@@ -1,0 +1,81 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  DEFAULT_SIZE,
+  MIN_SIZE,
+  placeWindow,
+  readWindowState,
+  windowStateFile,
+  writeWindowState,
+} from './window-state'
+
+const primary = { x: 0, y: 0, width: 1920, height: 1040 }
+const right = { x: 1920, y: 0, width: 2560, height: 1400 }
+
+describe('window placement', () => {
+  it('opens a first window at the default size, centred by the OS', () => {
+    expect(placeWindow(null, [primary])).toEqual({ bounds: DEFAULT_SIZE, maximized: false })
+  })
+
+  it('reopens where it was when that is on screen', () => {
+    const saved = { bounds: { x: 2100, y: 80, width: 1500, height: 900 }, maximized: true }
+    expect(placeWindow(saved, [primary, right])).toEqual(saved)
+  })
+
+  it("moves a window hanging off a display's edge fully onto it", () => {
+    const saved = { bounds: { x: 1500, y: -50, width: 1000, height: 700 }, maximized: false }
+    expect(placeWindow(saved, [primary]).bounds).toEqual({ x: 920, y: 0, width: 1000, height: 700 })
+  })
+
+  it('keeps it on the display it overlaps most', () => {
+    const saved = { bounds: { x: 1700, y: 100, width: 1200, height: 800 }, maximized: false }
+    expect(placeWindow(saved, [primary, right]).bounds).toEqual({
+      x: 1920,
+      y: 100,
+      width: 1200,
+      height: 800,
+    })
+  })
+
+  it('centres a window from a display that is gone on the primary one', () => {
+    const saved = { bounds: { x: 5000, y: 200, width: 1400, height: 900 }, maximized: false }
+    expect(placeWindow(saved, [primary])).toEqual({
+      bounds: { width: 1400, height: 900 },
+      maximized: false,
+    })
+  })
+
+  it('shrinks a window larger than its display, but not below the minimum size', () => {
+    const small = { x: 0, y: 0, width: 1280, height: 720 }
+    const huge = { bounds: { x: 0, y: 0, width: 4000, height: 3000 }, maximized: false }
+    expect(placeWindow(huge, [small]).bounds).toEqual(small)
+    const tiny = { bounds: { x: 10, y: 10, width: 100, height: 50 }, maximized: false }
+    expect(placeWindow(tiny, [primary]).bounds).toMatchObject(MIN_SIZE)
+  })
+})
+
+describe('window state file', () => {
+  let dir: string
+  beforeEach(() => void (dir = mkdtempSync(join(tmpdir(), 'rag-window-state-'))))
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('round-trips through the data folder', () => {
+    const state = { bounds: { x: 12, y: 34, width: 1200, height: 800 }, maximized: true }
+    writeWindowState(windowStateFile(dir), state)
+    expect(readWindowState(windowStateFile(dir))).toEqual(state)
+    expect(readdirSync(dir)).toEqual(['window-state.json'])
+  })
+
+  it('treats a missing, broken or foreign file as no saved state', () => {
+    const file = windowStateFile(dir)
+    expect(readWindowState(file)).toBeNull()
+    writeFileSync(file, '{"bounds": {"x": 1')
+    expect(readWindowState(file)).toBeNull()
+    writeFileSync(file, '{"bounds": {"x": "0", "y": 0, "width": 10, "height": 10}}')
+    expect(readWindowState(file)).toBeNull()
+    writeFileSync(file, 'null')
+    expect(readWindowState(file)).toBeNull()
+  })
+})
