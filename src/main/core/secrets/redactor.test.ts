@@ -31,6 +31,41 @@ describe('redactor: registered values', () => {
     expect(redactor.redact(text)).toBe(`?k=${REDACTED} body={"k":"${REDACTED}"}`)
   })
 
+  it('replaces every encoding of a value with quotes and backslashes', () => {
+    const redactor = createRedactor()
+    const value = 'k3y"with\\back/slash+q'
+    redactor.add(value)
+    const once = JSON.stringify({ k: value })
+    const texts = [
+      value,
+      once,
+      JSON.stringify({ text: once }),
+      JSON.stringify(JSON.stringify({ text: once }), null, 2),
+      encodeURIComponent(value),
+      new URLSearchParams({ k: value }).toString(),
+      Buffer.from(value).toString('base64'),
+      Buffer.from(value).toString('base64url'),
+    ]
+    for (const text of texts) {
+      const out = redactor.redactValues(`before ${text} after`)
+      expect(out, text).toContain(REDACTED)
+      for (const form of texts) expect(out, text).not.toContain(form)
+    }
+  })
+
+  it('blanks a value inside a longer base64 text, whatever its offset', () => {
+    const redactor = createRedactor()
+    redactor.add(SECRET)
+    for (const prefix of ['', 'u:', 'us:', 'user:']) {
+      const basic = Buffer.from(`${prefix}${SECRET}`).toString('base64')
+      const out = redactor.redactText(`Proxy: ${basic}`)
+      // What is left decodes to no more than a few characters of the value.
+      const leftover = Buffer.from(out.replace('Proxy: ', '').split(REDACTED).join(''), 'base64')
+      expect(leftover.toString('latin1'), prefix).not.toContain(SECRET.slice(0, 4))
+      expect(out, prefix).toContain(REDACTED)
+    }
+  })
+
   it('replaces the longer of two overlapping values whole', () => {
     const redactor = createRedactor()
     redactor.add('abcdefgh')

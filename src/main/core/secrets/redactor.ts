@@ -60,10 +60,8 @@ export class SecretRedactor implements Redactor {
 
   add(value: string): void {
     if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return
-    // The forms a value takes inside a URL or a JSON text.
-    const forms = [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]
     let added = false
-    for (const form of forms) {
+    for (const form of encodedForms(value)) {
       if (!this.values.has(form)) {
         this.values.add(form)
         added = true
@@ -193,6 +191,44 @@ export class SecretRedactor implements Redactor {
     }
     return this.valuesRe
   }
+}
+
+/**
+ * The forms a value takes in what the console prints: as written, JSON-escaped up to three times
+ * (JSON text quoted inside JSON, as `call` prints a tool's text block), URL-encoded (both
+ * `encodeURIComponent` and form encoding), and base64 / base64url.
+ */
+function encodedForms(value: string): Set<string> {
+  const forms = new Set([
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+  ])
+  let escaped = value
+  for (let depth = 0; depth < 3; depth += 1) {
+    escaped = JSON.stringify(escaped).slice(1, -1)
+    forms.add(escaped)
+  }
+  for (const form of base64Forms(Buffer.from(value, 'utf8'))) {
+    forms.add(form)
+    forms.add(form.replaceAll('+', '-').replaceAll('/', '_'))
+  }
+  return forms
+}
+
+/**
+ * The value's own base64, and for each of the three byte offsets it can sit at inside a longer
+ * text (`user:password` in a Basic header) the characters that depend on its bytes only: any
+ * base64 text holding the value holds one of them, so at most a few bits of it stay visible.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const own = bytes.toString('base64')
+  const forms = [own, own.replace(/=+$/, '')]
+  for (let shift = 0; shift < 3; shift += 1) {
+    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
+    forms.push(text.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6)))
+  }
+  return forms
 }
 
 /** A redactor with no values registered yet. */
