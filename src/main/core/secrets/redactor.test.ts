@@ -66,6 +66,16 @@ describe('redactor: registered values', () => {
     }
   })
 
+  it('blanks values written in the config file everywhere but in the file text itself', () => {
+    const redactor = createRedactor()
+    redactor.add(SECRET)
+    redactor.addFromFile('plain-key-in-file-123')
+    const text = `key plain-key-in-file-123 and ${SECRET}`
+    expect(redactor.redact(text)).toBe(`key ${REDACTED} and ${REDACTED}`)
+    expect(redactor.redactValues(text)).toBe(`key ${REDACTED} and ${REDACTED}`)
+    expect(redactor.redactStoredValues(text)).toBe(`key plain-key-in-file-123 and ${REDACTED}`)
+  })
+
   it('replaces the longer of two overlapping values whole', () => {
     const redactor = createRedactor()
     redactor.add('abcdefgh')

@@ -41,7 +41,8 @@ const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
 
 const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
 
-type Mode = 'all' | 'values'
+/** `stored`: registered values except those written in rag-mcp.json itself. */
+type Mode = 'all' | 'values' | 'stored'
 
 /**
  * Remembers secret values and blanks them out of strings and JSON-like values (deep, cycles
@@ -51,23 +52,40 @@ type Mode = 'all' | 'values'
  */
 export class SecretRedactor implements Redactor {
   private readonly values = new Set<string>()
+  /** Plaintext credentials written in rag-mcp.json (a literal key, a URL's password). */
+  private readonly fileValues = new Set<string>()
   private valuesRe: RegExp | null = null
+  private storedRe: RegExp | null = null
 
   /** Number of registered values (including their encoded forms). */
   get size(): number {
-    return this.values.size
+    return this.values.size + this.fileValues.size
   }
 
   add(value: string): void {
-    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return
+    if (this.register(this.values, value)) this.storedRe = null
+  }
+
+  /**
+   * Registers a credential written in plain text in rag-mcp.json: blanked everywhere except by
+   * {@link redactStoredValues}, which the config file's own text goes through so that the editor
+   * shows (and saves back) what its author wrote.
+   */
+  addFromFile(value: string): void {
+    this.register(this.fileValues, value)
+  }
+
+  private register(set: Set<string>, value: string): boolean {
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return false
     let added = false
     for (const form of encodedForms(value)) {
-      if (!this.values.has(form)) {
-        this.values.add(form)
+      if (!set.has(form)) {
+        set.add(form)
         added = true
       }
     }
     if (added) this.valuesRe = null
+    return added
   }
 
   /** Registered values and credential-shaped text (header values, `Bearer …`, sensitive keys). */
@@ -77,8 +95,14 @@ export class SecretRedactor implements Redactor {
 
   /** Registered values only; everything else is left exactly as it was. */
   redactValues<T>(value: T): T {
-    if (this.values.size === 0) return value
+    if (this.size === 0) return value
     return this.apply(value, 'values')
+  }
+
+  /** {@link redactValues} without the values added by {@link addFromFile}. */
+  redactStoredValues<T>(value: T): T {
+    if (this.values.size === 0) return value
+    return this.apply(value, 'stored')
   }
 
   /** {@link redact} for one string. */
@@ -93,9 +117,9 @@ export class SecretRedactor implements Redactor {
 
   private text(text: string, mode: Mode): string {
     let out = text
-    const known = this.knownRe()
+    const known = this.knownRe(mode)
     if (known) out = out.replace(known, REDACTED)
-    if (mode === 'values') return out
+    if (mode !== 'all') return out
     out = out.replace(HEADER_TEXT_RE, (whole, key: string, sep: string, scheme = '', token) =>
       token.startsWith('${') || isJsonLiteralValue(sep, scheme)
         ? whole
@@ -107,9 +131,9 @@ export class SecretRedactor implements Redactor {
   }
 
   private textNeeds(text: string, mode: Mode): boolean {
-    const known = this.knownRe()
+    const known = this.knownRe(mode)
     if (known && testOnce(known, text)) return true
-    if (mode === 'values') return false
+    if (mode !== 'all') return false
     return this.text(text, mode) !== text
   }
 
@@ -182,14 +206,9 @@ export class SecretRedactor implements Redactor {
     return copy
   }
 
-  private knownRe(): RegExp | null {
-    if (this.values.size === 0) return null
-    if (!this.valuesRe) {
-      // Longest first, so a value containing another is replaced whole.
-      const alternatives = [...this.values].sort((a, b) => b.length - a.length).map(escapeRe)
-      this.valuesRe = new RegExp(alternatives.join('|'), 'g')
-    }
-    return this.valuesRe
+  private knownRe(mode: Mode): RegExp | null {
+    if (mode === 'stored') return (this.storedRe ??= alternation(this.values))
+    return (this.valuesRe ??= alternation(new Set([...this.values, ...this.fileValues])))
   }
 }
 
@@ -229,6 +248,13 @@ function base64Forms(bytes: Buffer): string[] {
     forms.push(text.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6)))
   }
   return forms
+}
+
+/** One regular expression matching any of `values`, longest first so a value holding another is replaced whole. */
+function alternation(values: Set<string>): RegExp | null {
+  if (values.size === 0) return null
+  const alternatives = [...values].sort((a, b) => b.length - a.length).map(escapeRe)
+  return new RegExp(alternatives.join('|'), 'g')
 }
 
 /** A redactor with no values registered yet. */
