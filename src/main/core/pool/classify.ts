@@ -53,6 +53,14 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   const status = call?.httpStatus ?? httpStatusOf(error)
   if (status !== undefined) return httpError(make, input, status, error)
   if (call?.serverError) return rpcError(make, input, call.serverError)
+  if (isHeaderValueError(call?.networkError) || isHeaderValueError(error)) {
+    // Never quote the value: it is often a resolved secret.
+    return make(
+      'config',
+      'local',
+      `server ${server}: a header value cannot be sent over HTTP (it holds a line break, NUL or a character beyond Latin-1, once its references are resolved). Fix "headers" in rag-mcp.json or the secret it uses`,
+    )
+  }
   if (call?.networkError) {
     return make(
       'unreachable',
@@ -75,6 +83,14 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   }
   const text = error instanceof Error ? error.message : String(error)
   const errno = (error as { code?: unknown } | null)?.code
+  const missingCwd = (error as { missingCwd?: unknown } | null)?.missingCwd
+  if (typeof missingCwd === 'string') {
+    return make(
+      'config',
+      'local',
+      `cannot start server ${server}: its working directory ${missingCwd} does not exist (or is not a folder). Check "cwd" in rag-mcp.json`,
+    )
+  }
   if (errno === 'ENOENT' || errno === 'EACCES') {
     return make(
       'config',
@@ -237,6 +253,14 @@ function networkReason(error: unknown): string {
   }
   if (cause && typeof cause.message === 'string') return cause.message
   return error instanceof Error ? error.message : String(error)
+}
+
+/** fetch refusing a header value before anything is sent. */
+function isHeaderValueError(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    /invalid header value|convert argument to a ByteString/i.test(error.message)
+  )
 }
 
 function isSchemaError(error: unknown): boolean {

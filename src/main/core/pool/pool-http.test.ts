@@ -49,6 +49,17 @@ describe.each([
 })
 
 describe('connecting', () => {
+  it('reports a resolved header value HTTP cannot carry as a config error, not unreachable', async () => {
+    const server = await fixture({ transport: 'http', json: true })
+    const { pool, waitForState } = testPool({}, { TENANT: 'acme\r\nX-Injected: 1' })
+    await pool.apply([http('docs', server.url, { headers: { 'X-Tenant': '${env:TENANT}' } })])
+    const status = await waitForState('docs', 'action_required')
+    expect(status).toMatchObject({ lastError: { code: 'config' } })
+    const { reason } = status as { reason: string }
+    expect(reason).toMatch(/header value .*cannot be sent/)
+    expect(reason).not.toMatch(/retrying/)
+  })
+
   it('shares one pending connect between concurrent callers', async () => {
     const server = await fixture({ transport: 'http', json: true })
     const { pool } = testPool()
