@@ -53,14 +53,8 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   const status = call?.httpStatus ?? httpStatusOf(error)
   if (status !== undefined) return httpError(make, input, status, error)
   if (call?.serverError) return rpcError(make, input, call.serverError)
-  if (isHeaderValueError(call?.networkError) || isHeaderValueError(error)) {
-    // Never quote the value: it is often a resolved secret.
-    return make(
-      'config',
-      'local',
-      `server ${server}: a header value cannot be sent over HTTP (it holds a line break, NUL or a character beyond Latin-1, once its references are resolved). Fix "headers" in rag-mcp.json or the secret it uses`,
-    )
-  }
+  const unsendable = unsendableRequest(call?.networkError) ?? unsendableRequest(error)
+  if (unsendable) return make('config', 'local', `server ${server}: ${unsendable}`)
   if (call?.networkError) {
     return make(
       'unreachable',
@@ -255,12 +249,19 @@ function networkReason(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** fetch refusing a header value before anything is sent. */
-function isHeaderValueError(error: unknown): boolean {
-  return (
-    error instanceof TypeError &&
-    /invalid header value|convert argument to a ByteString/i.test(error.message)
-  )
+/**
+ * fetch refusing to build the request before anything is sent: what to fix, or undefined.
+ * Never quotes the value: it is often a resolved secret.
+ */
+function unsendableRequest(error: unknown): string | undefined {
+  if (!(error instanceof TypeError)) return undefined
+  if (/invalid header value|convert argument to a ByteString/i.test(error.message)) {
+    return 'a header value cannot be sent over HTTP (it holds a line break, NUL or a character beyond Latin-1, once its references are resolved). Fix "headers" in rag-mcp.json or the secret it uses'
+  }
+  if (/URL that includes credentials/i.test(error.message)) {
+    return 'its url carries a user name or password, which HTTP clients do not send. Remove them from "url" in rag-mcp.json and send a header instead, e.g. "Authorization": "Basic ${keychain:basic}"'
+  }
+  return undefined
 }
 
 function isSchemaError(error: unknown): boolean {
