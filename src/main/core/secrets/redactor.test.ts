@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
-import { MIN_SECRET_LENGTH, REDACTED, createRedactor } from './redactor'
+import { MIN_SECRET_LENGTH, REDACTED, TOO_DEEP, createRedactor } from './redactor'
 
 const SECRET = 'sk-live-4f9a8b7c6d5e'
 
@@ -99,6 +99,20 @@ describe('redactor: registered values', () => {
     const input = { a: [{ b: 'plain text' }], c: 42 }
     expect(withSecret().redact(input)).toBe(input)
     expect(createRedactor().redactValues(input)).toBe(input)
+  })
+
+  it('cuts what is nested too deeply to walk or serialise, with or without values', () => {
+    let deep: unknown = SECRET
+    for (let i = 0; i < 50_000; i += 1) deep = i % 2 ? [deep] : { a: deep }
+    for (const redactor of [createRedactor(), withSecret()]) {
+      for (const out of [redactor.redact({ deep }), redactor.redactValues({ deep })]) {
+        const text = JSON.stringify(out)
+        expect(text).toContain(TOO_DEEP)
+        expect(text).not.toContain(SECRET)
+      }
+    }
+    const shallow = { a: [{ b: 'plain' }] }
+    expect(createRedactor().redactValues(shallow)).toBe(shallow)
   })
 
   it('keeps cycles as cycles', () => {

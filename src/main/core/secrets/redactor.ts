@@ -45,6 +45,13 @@ const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
 type Mode = 'all' | 'values' | 'stored'
 
 /**
+ * Deeper than this, a value is not walked (a hostile reply nested 50,000 levels would overflow
+ * the stack) but replaced by {@link TOO_DEEP}: what cannot be checked is not let through.
+ */
+const MAX_DEPTH = 256
+export const TOO_DEEP = '[nested too deeply]'
+
+/**
  * Remembers secret values and blanks them out of strings and JSON-like values (deep, cycles
  * kept, a value returned unchanged, not copied, when it holds nothing to redact). {@link redact} also applies
  * the header patterns; {@link redactValues} only replaces registered values, for payloads whose
@@ -95,13 +102,11 @@ export class SecretRedactor implements Redactor {
 
   /** Registered values only; everything else is left exactly as it was. */
   redactValues<T>(value: T): T {
-    if (this.size === 0) return value
     return this.apply(value, 'values')
   }
 
   /** {@link redactValues} without the values added by {@link addFromFile}. */
   redactStoredValues<T>(value: T): T {
-    if (this.values.size === 0) return value
     return this.apply(value, 'stored')
   }
 
@@ -145,32 +150,34 @@ export class SecretRedactor implements Redactor {
     return `${scheme}${REDACTED}`
   }
 
-  private needs(value: unknown, mode: Mode, seen: Set<object>): boolean {
+  private needs(value: unknown, mode: Mode, seen: Set<object>, depth = 0): boolean {
     if (typeof value === 'string') return this.textNeeds(value, mode)
     if (!isWalkable(value) || seen.has(value)) return false
+    if (depth > MAX_DEPTH) return true
     seen.add(value)
-    if (hasToJson(value)) return this.needs(value.toJSON(), mode, seen)
+    if (hasToJson(value)) return this.needs(value.toJSON(), mode, seen, depth + 1)
     if (value instanceof Error) {
       return Object.getOwnPropertyNames(value).some((key) =>
-        this.needs((value as unknown as Record<string, unknown>)[key], mode, seen),
+        this.needs((value as unknown as Record<string, unknown>)[key], mode, seen, depth + 1),
       )
     }
     for (const [key, child] of Object.entries(value)) {
       if (mode === 'all' && typeof child === 'string' && isSensitiveKey(key)) {
         if (this.keyValue(child) !== child) return true
       }
-      if (this.needs(child, mode, seen)) return true
+      if (this.needs(child, mode, seen, depth + 1)) return true
     }
     return false
   }
 
-  private copy(value: unknown, mode: Mode, seen: Map<object, unknown>): unknown {
+  private copy(value: unknown, mode: Mode, seen: Map<object, unknown>, depth = 0): unknown {
     if (typeof value === 'string') return this.text(value, mode)
     if (!isWalkable(value)) return value
+    if (depth > MAX_DEPTH) return TOO_DEEP
     const done = seen.get(value)
     if (done !== undefined) return done
     // What JSON.stringify would write (a URL's href, a Date's ISO text).
-    if (hasToJson(value)) return this.copy(value.toJSON(), mode, seen)
+    if (hasToJson(value)) return this.copy(value.toJSON(), mode, seen, depth + 1)
 
     if (value instanceof Error) {
       // Keep the prototype so `instanceof` and error serialisers still work.
@@ -181,7 +188,7 @@ export class SecretRedactor implements Redactor {
         const { enumerable } = Object.getOwnPropertyDescriptor(value, key)!
         const own = (value as unknown as Record<string, unknown>)[key]
         Object.defineProperty(copy, key, {
-          value: this.copy(own, mode, seen),
+          value: this.copy(own, mode, seen, depth + 1),
           enumerable,
           writable: true,
           configurable: true,
@@ -192,7 +199,7 @@ export class SecretRedactor implements Redactor {
     if (Array.isArray(value)) {
       const copy: unknown[] = []
       seen.set(value, copy)
-      for (const item of value) copy.push(this.copy(item, mode, seen))
+      for (const item of value) copy.push(this.copy(item, mode, seen, depth + 1))
       return copy
     }
     const copy: Record<string, unknown> = {}
@@ -201,7 +208,7 @@ export class SecretRedactor implements Redactor {
       copy[key] =
         mode === 'all' && typeof child === 'string' && isSensitiveKey(key)
           ? this.keyValue(this.text(child, mode))
-          : this.copy(child, mode, seen)
+          : this.copy(child, mode, seen, depth + 1)
     }
     return copy
   }
