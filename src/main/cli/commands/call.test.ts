@@ -68,6 +68,16 @@ describe('call against a hand-written stdio server', () => {
     expect(error.message).toMatch(/command not found/)
   })
 
+  it('exits 2 on a --url with a user name or password, without repeating the password', async () => {
+    const run = await runCli(
+      ['--json', 'call', '--url', 'http://svc:pass-on-cli-123@127.0.0.1:9/mcp', '--tool', 'x'],
+      home,
+    )
+    expect(run.code).toBe(2)
+    expect(json<{ error: { message: string } }>(run).error.message).toMatch(/user name or password/)
+    expect(run.stdout + run.stderr).not.toContain('pass-on-cli-123')
+  })
+
   it('exits 2 on an --args that is not a JSON object', async () => {
     const run = await runCli(
       ['--json', 'call', '--stdio', rawStdio(), '--tool', 'echo', '--args', '[1]'],
