@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { invoke, screenshots } from './console'
 import { expect, findHit, saveDemoProfiles, test } from './demo-servers'
@@ -128,4 +129,33 @@ test('many lines scroll in a virtualized table', async ({ page, launch, ragSearc
     box.scrollTop = box.scrollHeight
   })
   await expect(table.locator('tr[aria-rowindex="61"]')).toBeVisible()
+})
+
+test('unreadable lines in the audit file are skipped and counted, the rest still shows', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({})
+  await page.goto(host.url)
+  const { dataDir } = await invoke<{ dataDir: string }>(page, 'app:info')
+  const line = (server: string): string =>
+    JSON.stringify({
+      at: new Date().toISOString(),
+      user: 'carol@example.com',
+      server,
+      operation: 'search',
+      outcome: 'ok',
+      latencyMs: 7,
+    })
+  mkdirSync(join(dataDir, 'audit'), { recursive: true })
+  // A write cut short by a crash, then lines appended after it.
+  writeFileSync(
+    join(dataDir, 'audit', 'audit.jsonl'),
+    `${line('before')}\n{"at":"2026-11-2\n${line('after')}\nnot an audit line\n`,
+  )
+  await nav(page, 'Audit')
+  await expect(page.getByRole('alert')).toContainText('Skipped 2 unreadable lines')
+  await expect(auditRows(page)).toHaveCount(2)
+  await expect(page.getByRole('row', { name: /^search on after by/ })).toBeVisible()
+  await screenshots(page, 'audit-skipped')
 })

@@ -21,8 +21,27 @@ import { whenState } from '../main/core/services/testing/live'
 
 const CANARY = `canary-${randomBytes(20).toString('hex')}`
 const EXTRA = `canary-extra-${randomBytes(20).toString('hex')}`
+/** A stored secret that JSON has to escape. */
+const QUOTED = `canary"quoted\\${randomBytes(16).toString('hex')}`
+/** Written in plain text in rag-mcp.json: an API key header and a password in a URL. */
+const PLAIN = `canary-plain-${randomBytes(16).toString('hex')}`
+const PASSWORD = `canary-pass-${randomBytes(16).toString('hex')}`
+const escaped = (text: string): string => JSON.stringify(text).slice(1, -1)
 /** What may never show: the values and a prefix long enough to betray a cut-off value. */
-const needles = [CANARY, EXTRA, CANARY.slice(0, 24), EXTRA.slice(0, 30)]
+const stored = [
+  CANARY,
+  EXTRA,
+  CANARY.slice(0, 24),
+  EXTRA.slice(0, 30),
+  QUOTED,
+  escaped(QUOTED),
+  escaped(escaped(QUOTED)),
+  // The middle of the base64 of "Bearer <key>", as a server may quote the header encoded.
+  Buffer.from(`Bearer ${CANARY}`).toString('base64').slice(12, 48),
+]
+/** Only the config file itself, and its text in the editor, may hold these. */
+const written = [PLAIN, PASSWORD, PLAIN.slice(0, 24), PASSWORD.slice(0, 24)]
+const needles = [...stored, ...written]
 
 const RS = uniqueServerId('canary-rs')
 const BOB = {
@@ -35,6 +54,7 @@ const BOB = {
 const BOB_FLAGS = ['--user', BOB.userId, '--tags', JSON.stringify(BOB.sessionTags)]
 const ECHO = uniqueServerId('canary-echo')
 const LEAKY = uniqueServerId('canary-leaky')
+const USERINFO = uniqueServerId('canary-userinfo')
 /** A stdio "server" that prints the token it was given on stderr and dies, as broken ones do. */
 const LEAKY_SCRIPT =
   "process.stderr.write('starting with token ' + process.env.TOKEN + '\\n'); process.exit(3)"
@@ -69,16 +89,24 @@ function startEchoServer(): Promise<Server> {
                 name: 'rag_search',
                 inputSchema: { type: 'object', properties: { search_phrases: { type: 'array' } } },
               },
+              { name: 'echo_headers', inputSchema: { type: 'object' } },
             ],
           },
         })
       case 'tools/call':
         // A search for "hang" never gets an answer: the console's timeout has to end it.
         if (JSON.stringify(message.params).includes('hang')) return HANG
+        // A debugging tool that answers with every header it got, as JSON text and encoded.
+        if (JSON.stringify(message.params).includes('echo_headers')) {
+          const { headers } = request
+          const encoded = Buffer.from(String(headers.authorization)).toString('base64')
+          const text = JSON.stringify({ headers, encoded })
+          return reply(message.id, { result: { content: [{ type: 'text', text }] } })
+        }
         return reply(message.id, {
           error: {
             code: -32602,
-            message: `token rejected: Authorization=${request.headers.authorization} x-canary-extra=${request.headers['x-canary-extra']} for ${request.headers['x-user-id']}`,
+            message: `token rejected: Authorization=${request.headers.authorization} x-canary-extra=${request.headers['x-canary-extra']} quoted=${request.headers['x-canary-quoted']} key=${request.headers['x-api-key']} for ${request.headers['x-user-id']}`,
           },
         })
       default:
@@ -112,7 +140,8 @@ function filesUnder(dir: string): { path: string; text: string }[] {
   })
 }
 
-const leaks = (text: string): string[] => needles.filter((needle) => text.includes(needle))
+const leaks = (text: string, allowed: string[] = needles): string[] =>
+  allowed.filter((needle) => text.includes(needle))
 
 describeWithKeyring('secret canary: a stored key never leaves the keychain', () => {
   let ragSearch: DemoProcess
@@ -145,11 +174,17 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       Authorization: 'Bearer ${keychain:apiKey}',
       'X-Canary-Extra': '${keychain:extra}',
     }
+    const echoAt = `127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`
     registry = {
       [RS]: { url: ragSearch.url, headers, dialect: 'rag-search', timeoutMs: 10_000 },
       [ECHO]: {
-        url: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`,
-        headers,
+        url: `http://${echoAt}`,
+        headers: { ...headers, 'X-Canary-Quoted': '${keychain:quoted}', 'X-API-Key': PLAIN },
+        dialect: 'rag-search',
+        timeoutMs: 5_000,
+      },
+      [USERINFO]: {
+        url: `http://svc:${PASSWORD}@${echoAt}`,
         dialect: 'rag-search',
         timeoutMs: 5_000,
       },
@@ -174,12 +209,13 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       await ipc('secrets:set', { server, name: 'apiKey', value: CANARY })
       await ipc('secrets:set', { server, name: 'extra', value: EXTRA })
     }
+    await ipc('secrets:set', { server: ECHO, name: 'quoted', value: QUOTED })
     await whenState(core, [RS, ECHO])
   })
 
   afterAll(async () => {
     for (const server of [RS, ECHO, LEAKY]) {
-      for (const name of ['apiKey', 'extra'])
+      for (const name of ['apiKey', 'extra', 'quoted'])
         await core?.secrets.delete(server, name).catch(() => {})
     }
     await core?.dispose()
@@ -245,8 +281,12 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     await ipc('audit:export', { format: 'csv' })
     await core.services.idle()
 
+    // The config editor shows the file as its author wrote it, plaintext key included.
+    const config = responses.find((r) => r.channel === 'config:read')!
+    expect(JSON.stringify(config.response)).toContain(PLAIN)
     for (const { channel, response } of responses) {
-      expect(leaks(JSON.stringify(response)), channel).toEqual([])
+      const forbidden = channel === 'config:read' ? stored : needles
+      expect(leaks(JSON.stringify(response), forbidden), channel).toEqual([])
     }
     for (const event of events)
       expect(leaks(JSON.stringify(event)), JSON.stringify(event).slice(0, 1500)).toEqual([])
@@ -274,10 +314,18 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         '--args',
         '{"search_phrases":["x"]}',
       ])
+      await cli([...json, 'call', '--server', ECHO, '--tool', 'echo_headers'])
+      await cli([...json, 'call', '--server', USERINFO, '--tool', 'rag_search'])
     }
     const echoed = cliRuns.find((c) => c.args.includes('call') && c.args.includes('--json'))!
     expect(echoed.run.code).toBe(1)
     expect(echoed.run.stdout).toContain(REDACTED)
+    // The headers came back quoted in the tool's JSON text, printed as JSON again: blanked.
+    const headersShown = cliRuns.find(
+      (c) => c.args.includes('echo_headers') && !c.args.includes('--json'),
+    )!
+    expect(headersShown.run.code).toBe(0)
+    expect(headersShown.run.stdout).toContain(REDACTED)
     for (const { args, run } of cliRuns) {
       expect(leaks(run.stdout + run.stderr), args.join(' ')).toEqual([])
     }
@@ -295,6 +343,9 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         'settings.json',
       ]),
     )
-    for (const file of files) expect(leaks(file.text), file.path).toEqual([])
+    for (const file of files) {
+      const forbidden = file.path.endsWith('rag-mcp.json') ? stored : needles
+      expect(leaks(file.text, forbidden), file.path).toEqual([])
+    }
   })
 })

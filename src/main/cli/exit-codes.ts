@@ -36,9 +36,13 @@ const UNREACHED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'keychain_unavailable',
 ])
 
-/** Whether an error says the server was never reached (see {@link UNREACHED}). */
+/**
+ * Whether an error says the server was never reached (see {@link UNREACHED}); a server the
+ * console could not start (command not found, missing cwd: a local config error) was not either.
+ */
 export function isUnreached(error: ErrorInfo | undefined): boolean {
-  return error !== undefined && UNREACHED.has(error.code)
+  if (error === undefined) return false
+  return UNREACHED.has(error.code) || (error.code === 'config' && error.origin === 'local')
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import packageJson from '../../../package.json'
 import type { ServerConfig } from '../../shared/config/schema'
+import { plaintextSecretValues } from '../../shared/config/plaintext-secrets'
 import type { AppInfo, AppNotice } from '../../shared/ipc/app'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
 import { resolveRegistrySource } from './config/lookup'
@@ -153,9 +154,10 @@ export class Core {
         : {}),
     })
     // What discovery learnt about a server no longer holds once its config changed.
-    this.registry.onUpdated((_registry, diff) =>
-      this.services.discovery.forget([...diff.changed, ...diff.removed]),
-    )
+    this.registry.onUpdated((registry, diff) => {
+      this.registerFileSecrets(registry.servers)
+      this.services.discovery.forget([...diff.changed, ...diff.removed])
+    })
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {
@@ -163,6 +165,7 @@ export class Core {
     try {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
+      core.registerFileSecrets(core.registry.current().servers)
       if (options.connect) {
         await core.pool.applyRegistry(core.registry.current())
         core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
@@ -240,6 +243,13 @@ export class Core {
       dataDir: this.dataDir,
       registry: this.registry.current().source,
       notices: [...this.notices],
+    }
+  }
+
+  /** Credentials written in plain text in rag-mcp.json are kept out of output like stored ones. */
+  private registerFileSecrets(servers: readonly ServerConfig[]): void {
+    for (const server of servers) {
+      for (const value of plaintextSecretValues(server)) this.redactor.addFromFile(value)
     }
   }
 

@@ -4,6 +4,7 @@ import {
   MASK,
   maskPlaintextSecrets,
   plaintextSecretReason,
+  plaintextSecretValues,
   suggestedReplacement,
   urlSecretReasons,
 } from './plaintext-secrets'
@@ -58,5 +59,43 @@ describe('plaintext secret heuristics', () => {
       headers: { Authorization: MASK, 'X-Tenant': 'acme' },
       env: { KB_TOKEN: '${keychain:kb}' },
     })
+  })
+})
+
+describe('plaintextSecretValues', () => {
+  it('lists the literal credentials of url, headers, env and launch.env', () => {
+    expect(
+      plaintextSecretValues({
+        url: 'https://svc:p%40ss-w0rd-9@rag.example.com/mcp?token=tok-12345678&page=2',
+        headers: {
+          Authorization: 'Bearer eyJhbGciOi.J9x_1',
+          'X-API-Key': 'plain-key-1234',
+          'X-Tenant': 'acme',
+          'X-Ref': 'Bearer ${keychain:apiKey}',
+        },
+        env: { KB_TOKEN: 'hunter22hunter', LOG_LEVEL: 'debug' },
+        launch: { command: 'kb', env: { DB_PASSWORD: 'correct-horse' } },
+      }).sort(),
+    ).toEqual(
+      [
+        'Bearer eyJhbGciOi.J9x_1',
+        'eyJhbGciOi.J9x_1',
+        'plain-key-1234',
+        'hunter22hunter',
+        'correct-horse',
+        'p%40ss-w0rd-9',
+        'p@ss-w0rd-9',
+        'tok-12345678',
+      ].sort(),
+    )
+  })
+
+  it('lists nothing for an entry written with references only', () => {
+    expect(
+      plaintextSecretValues({
+        url: 'https://rag.example.com/mcp',
+        headers: { Authorization: 'Bearer ${keychain:apiKey}' },
+      }),
+    ).toEqual([])
   })
 })

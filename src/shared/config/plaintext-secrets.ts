@@ -84,23 +84,29 @@ export function keychainMove(
 
 /** Plaintext-looking credentials inside a URL: a userinfo password or secret query values. */
 export function urlSecretReasons(url: string): string[] {
+  return urlSecrets(url).map(({ reason }) => reason)
+}
+
+/** A URL's userinfo password and secret-looking query values, each as written and why. */
+function urlSecrets(url: string): { value: string; reason: string }[] {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return []
-  const reasons: string[] = []
+  const found: { value: string; reason: string }[] = []
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url)?.[1] ?? ''
   const at = authority.lastIndexOf('@')
   if (at >= 0 && authority.slice(0, at).includes(':')) {
     const password = authority.slice(authority.indexOf(':') + 1, at)
-    if (!password.startsWith('${')) reasons.push('a password in the URL')
+    if (!password.startsWith('${')) found.push({ value: password, reason: 'a password in the URL' })
   }
   const query = url.split('#')[0]!.split('?')[1]
   for (const pair of query ? query.split('&') : []) {
     const eq = pair.indexOf('=')
     if (eq < 0) continue
     const name = pair.slice(0, eq)
-    const reason = plaintextSecretReason(name, decodeSafely(pair.slice(eq + 1)))
-    if (reason) reasons.push(`${reason} in query parameter '${name}'`)
+    const value = pair.slice(eq + 1)
+    const reason = plaintextSecretReason(name, decodeSafely(value))
+    if (reason) found.push({ value, reason: `${reason} in query parameter '${name}'` })
   }
-  return reasons
+  return found
 }
 
 function decodeSafely(text: string): string {
@@ -145,4 +151,33 @@ export function maskPlaintextSecrets<T extends object>(entry: T): T {
     out.launch = launch
   }
   return out as T
+}
+
+/**
+ * The credentials an entry or effective config holds in plain text (the values the mask hides,
+ * the token after an auth scheme, a URL's password and secret query values, raw and decoded),
+ * so they can be blanked out of errors and output like keychain secrets.
+ */
+export function plaintextSecretValues(entry: object): string[] {
+  const out = new Set<string>()
+  const fromMap = (map: unknown): void => {
+    if (!map || typeof map !== 'object' || Array.isArray(map)) return
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== 'string' || !plaintextSecretReason(key, value)) continue
+      for (const part of value.split(REFERENCE)) if (part.trim()) out.add(part.trim())
+      const scheme = AUTH_SCHEME.exec(value.trim())
+      if (scheme) out.add(scheme[2]!)
+    }
+  }
+  const { url, headers, env, launch } = entry as Record<string, unknown>
+  if (typeof url === 'string') {
+    for (const { value } of urlSecrets(url)) {
+      out.add(value)
+      out.add(decodeSafely(value))
+    }
+  }
+  fromMap(headers)
+  fromMap(env)
+  if (launch && typeof launch === 'object') fromMap((launch as { env?: unknown }).env)
+  return [...out]
 }

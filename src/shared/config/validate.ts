@@ -229,7 +229,16 @@ function checkDetails(reporter: EntryReporter, entry: ServerEntry): void {
       `timeoutMs is in milliseconds: ${entry.timeoutMs} ms is too short for any server; did you mean ${entry.timeoutMs * 1000}?`,
     )
   }
-  for (const name of Object.keys(entry.headers ?? {})) {
+  for (const [name, value] of Object.entries(entry.headers ?? {})) {
+    const bad = headerValueProblem(value)
+    if (bad) {
+      reporter.report(
+        ['headers', name],
+        'error',
+        'invalid_header_value',
+        `the value of header '${name.slice(0, 40)}' ${bad}: HTTP cannot send it`,
+      )
+    }
     if (!HEADER_NAME.test(name)) {
       reporter.report(
         ['headers', name],
@@ -265,6 +274,18 @@ function checkDetails(reporter: EntryReporter, entry: ServerEntry): void {
       )
     }
   }
+}
+
+/**
+ * Why a header value cannot go on the wire, or undefined. Line breaks would start a new header
+ * (injection), NUL ends it, and HTTP/1.1 header bytes are Latin-1: anything beyond fails in
+ * fetch at connect time instead of here.
+ */
+function headerValueProblem(value: string): string | undefined {
+  if (/[\r\n]/.test(value)) return 'holds a line break'
+  if (value.includes('\0')) return 'holds a NUL character'
+  const wide = [...value].find((char) => char.codePointAt(0)! > 0xff)
+  return wide ? `holds '${wide}', a character beyond Latin-1` : undefined
 }
 
 /** Validates the text of one file on its own (no layering). */

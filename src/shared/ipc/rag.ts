@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { AccessCheck, LinkVerdict } from '../model/rag'
 import type {
-  AuditEntry,
+  AuditPage,
   DiscoveryResult,
   SearchResult,
   ServerAnswer,
@@ -105,7 +105,7 @@ export const ragRequests = {
     refresh: z.boolean().optional(),
     profileId: profileIdSchema.optional(),
   }),
-  /** Audit lines, newest first (default 1,000). */
+  /** Audit lines, newest first (default 1,000), and how many unreadable lines were skipped. */
   'audit:list': auditFilterSchema.optional(),
   /** The matching audit lines as a file's text (JSON lines or CSV), for saving. */
   'audit:export': z.object({
@@ -126,8 +126,8 @@ export interface RagResults {
     checks: AccessCheck[]
     counts: Partial<Record<LinkVerdict, number>>
   }
-  'audit:list': AuditEntry[]
-  'audit:export': { fileName: string; mime: string; text: string }
+  'audit:list': AuditPage
+  'audit:export': { fileName: string; mime: string; text: string; skipped: number }
 }
 
 export interface RagEvents {

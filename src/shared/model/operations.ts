@@ -97,3 +97,9 @@ export interface AuditEntry {
   latencyMs: number
   resultCount?: number
 }
+
+/** Audit lines read from the log, and how many unreadable lines (torn, hand-edited) were skipped. */
+export interface AuditPage {
+  entries: AuditEntry[]
+  skipped: number
+}

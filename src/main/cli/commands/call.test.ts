@@ -57,6 +57,27 @@ describe('call against a hand-written stdio server', () => {
     expect(json(run)).toMatchObject({ error: { code: 'timeout' } })
   })
 
+  it('exits 4, the code for a server that could not be reached, when the command does not exist', async () => {
+    const run = await runCli(
+      ['--json', 'call', '--stdio', 'rc-no-such-command-7f3a', '--tool', 'echo'],
+      home,
+    )
+    expect(run.code).toBe(4)
+    const { error } = json<{ error: { code: string; message: string } }>(run)
+    expect(error.code).toBe('config')
+    expect(error.message).toMatch(/command not found/)
+  })
+
+  it('exits 2 on a --url with a user name or password, without repeating the password', async () => {
+    const run = await runCli(
+      ['--json', 'call', '--url', 'http://svc:pass-on-cli-123@127.0.0.1:9/mcp', '--tool', 'x'],
+      home,
+    )
+    expect(run.code).toBe(2)
+    expect(json<{ error: { message: string } }>(run).error.message).toMatch(/user name or password/)
+    expect(run.stdout + run.stderr).not.toContain('pass-on-cli-123')
+  })
+
   it('exits 2 on an --args that is not a JSON object', async () => {
     const run = await runCli(
       ['--json', 'call', '--stdio', rawStdio(), '--tool', 'echo', '--args', '[1]'],

@@ -111,14 +111,20 @@ function adHocServer(options: CallOptions, timeoutMs: number | undefined): Serve
     return entry({ transport: 'stdio', command, args, cwd: process.cwd() })
   }
   const url = options.url!
-  let path: string
+  let parsed: URL
   try {
-    const parsed = new URL(url)
+    parsed = new URL(url)
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http')
-    path = parsed.pathname
   } catch {
     throw new UsageError(`--url must be an http(s) URL (got "${url}")`)
   }
+  // Never echoed: the password would land in the terminal's scrollback and in CI logs.
+  if (parsed.username || parsed.password) {
+    throw new UsageError(
+      '--url must not carry a user name or password (HTTP clients do not send them)',
+    )
+  }
+  const path = parsed.pathname
   const transport = options.transport ?? (/\/sse\/?$/.test(path) ? 'sse' : 'http')
   if (transport !== 'http' && transport !== 'sse') {
     throw new UsageError(`--transport must be http or sse (got "${transport}")`)

@@ -22,9 +22,14 @@ export async function dispatch(
   const response = await run(handlers, channel, request)
   const redactor = handlers[RESPONSE_REDACTOR]
   if (!redactor) return response
-  return response.ok
-    ? { ok: true, value: redactor.redactValues(response.value) }
-    : { ok: false, error: redactor.redact(response.error) }
+  if (!response.ok) return { ok: false, error: redactor.redact(response.error) }
+  // The config editor gets the file as written, plaintext keys included (its author's own text,
+  // saved back as is), but never a stored secret.
+  const value =
+    channel === 'config:read'
+      ? redactor.redactStoredValues(response.value)
+      : redactor.redactValues(response.value)
+  return { ok: true, value }
 }
 
 async function run(

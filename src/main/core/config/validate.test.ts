@@ -242,6 +242,60 @@ describe('transports', () => {
     expect(rules(result)).toEqual(['error:invalid_url:a.url', 'error:invalid_url:b.url'])
   })
 
+  it('rejects header values with line breaks, NUL or characters beyond Latin-1, at their line', () => {
+    const result = loadText(
+      [
+        '{',
+        '  "a": {',
+        '    "url": "https://rag.example.com/mcp",',
+        '    "headers": {',
+        '      "X-Tenant": "acme\\r\\nX-Injected: 1",',
+        '      "X-Nul": "a\\u0000b",',
+        '      "X-Name": "Zo\u00eb \u2713",',
+        '      "X-Fine": "caf\u00e9 ${keychain:k}"',
+        '    }',
+        '  }',
+        '}',
+      ].join('\n'),
+    )
+    expect(result.build.ok).toBe(false)
+    expect(
+      result.build.diagnostics.map(({ severity, rule, path, line, column }) => ({
+        severity,
+        rule,
+        path,
+        line,
+        column,
+      })),
+    ).toEqual([
+      {
+        severity: 'error',
+        rule: 'invalid_header_value',
+        path: 'a.headers.X-Tenant',
+        line: 5,
+        column: 19,
+      },
+      {
+        severity: 'error',
+        rule: 'invalid_header_value',
+        path: 'a.headers.X-Nul',
+        line: 6,
+        column: 16,
+      },
+      {
+        severity: 'error',
+        rule: 'invalid_header_value',
+        path: 'a.headers.X-Name',
+        line: 7,
+        column: 17,
+      },
+    ])
+    const [crlf, nul, wide] = result.build.diagnostics.map((d) => d.message)
+    expect(crlf).toContain('line break')
+    expect(nul).toContain('NUL')
+    expect(wide).toContain("'✓'")
+  })
+
   it('runs command over stdio when an entry has both url and command, with a warning', () => {
     const result = loadText(JSON.stringify({ a: { url: 'http://x/mcp', command: 'srv' } }))
     expect(server(result, 'a')!.transport).toBe('stdio')

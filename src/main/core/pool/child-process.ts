@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { statSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 
@@ -61,14 +62,35 @@ export function spawnServer(options: SpawnOptions): Promise<ChildProcess> {
   })
   if (ownGroup) groupLeaders.add(child)
   return new Promise((resolve, reject) => {
-    child.once('error', reject)
+    const fail = (error: Error): void => reject(withMissingCwd(error, options.cwd))
+    child.once('error', fail)
     child.once('spawn', () => {
-      child.off('error', reject)
+      child.off('error', fail)
       live.add(child)
       child.once('exit', () => live.delete(child))
       resolve(child)
     })
   })
+}
+
+/**
+ * Node reports a missing working directory as ENOENT on the command. Marks such an error with
+ * the folder (`missingCwd`) so it is not reported as "command not found".
+ */
+function withMissingCwd(error: Error, cwd: string | undefined): Error {
+  const code = (error as { code?: unknown }).code
+  if ((code === 'ENOENT' || code === 'ENOTDIR') && cwd !== undefined && !isFolder(cwd)) {
+    Object.assign(error, { missingCwd: cwd })
+  }
+  return error
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /** Whether the child has not exited yet. */

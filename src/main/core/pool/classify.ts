@@ -53,6 +53,8 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   const status = call?.httpStatus ?? httpStatusOf(error)
   if (status !== undefined) return httpError(make, input, status, error)
   if (call?.serverError) return rpcError(make, input, call.serverError)
+  const unsendable = unsendableRequest(call?.networkError) ?? unsendableRequest(error)
+  if (unsendable) return make('config', 'local', `server ${server}: ${unsendable}`)
   if (call?.networkError) {
     return make(
       'unreachable',
@@ -75,6 +77,14 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   }
   const text = error instanceof Error ? error.message : String(error)
   const errno = (error as { code?: unknown } | null)?.code
+  const missingCwd = (error as { missingCwd?: unknown } | null)?.missingCwd
+  if (typeof missingCwd === 'string') {
+    return make(
+      'config',
+      'local',
+      `cannot start server ${server}: its working directory ${missingCwd} does not exist (or is not a folder). Check "cwd" in rag-mcp.json`,
+    )
+  }
   if (errno === 'ENOENT' || errno === 'EACCES') {
     return make(
       'config',
@@ -237,6 +247,21 @@ function networkReason(error: unknown): string {
   }
   if (cause && typeof cause.message === 'string') return cause.message
   return error instanceof Error ? error.message : String(error)
+}
+
+/**
+ * fetch refusing to build the request before anything is sent: what to fix, or undefined.
+ * Never quotes the value: it is often a resolved secret.
+ */
+function unsendableRequest(error: unknown): string | undefined {
+  if (!(error instanceof TypeError)) return undefined
+  if (/invalid header value|convert argument to a ByteString/i.test(error.message)) {
+    return 'a header value cannot be sent over HTTP (it holds a line break, NUL or a character beyond Latin-1, once its references are resolved). Fix "headers" in rag-mcp.json or the secret it uses'
+  }
+  if (/URL that includes credentials/i.test(error.message)) {
+    return 'its url carries a user name or password, which HTTP clients do not send. Remove them from "url" in rag-mcp.json and send a header instead, e.g. "Authorization": "Basic ${keychain:basic}"'
+  }
+  return undefined
 }
 
 function isSchemaError(error: unknown): boolean {

@@ -3,6 +3,7 @@ import { connect } from 'node:net'
 import { ConsoleError } from '../../../shared/errors'
 import type { LaunchConfig } from '../../../shared/config/schema'
 import { isRunning, readLines, spawnServer, terminate } from './child-process'
+import { ReadyMatcher } from './ready-pattern'
 
 export const DEFAULT_READY_TIMEOUT_MS = 30_000
 const PORT_POLL_MS = 100
@@ -71,10 +72,11 @@ export class LaunchedServer {
     let lastLine = ''
     let matched: () => void = () => {}
     const patternSeen = new Promise<void>((resolve) => (matched = resolve))
+    const matcher = pattern ? new ReadyMatcher(pattern.source, () => matched()) : undefined
     const onLine = (line: string): void => {
       lastLine = line || lastLine
       options.onLine(line)
-      if (pattern?.test(line)) matched()
+      matcher?.test(line)
     }
     readLines(child.stdout!, onLine)
     readLines(child.stderr!, onLine)
@@ -100,7 +102,9 @@ export class LaunchedServer {
             code: 'timeout',
             origin: 'local',
             server: serverId,
-            message: `server ${serverId}: the launched command was not ready within ${timeoutMs} ms (${pattern ? `no line matched ${String(pattern)}` : `port ${target!.port} not open`}). Check "launch" in rag-mcp.json or raise readyTimeoutMs`,
+            message: matcher?.busy
+              ? `server ${serverId}: launch.readyPattern ${String(pattern)} was still matching a line of output after ${timeoutMs} ms; it backtracks too much (nested quantifiers such as (a+)+). Simplify it in rag-mcp.json`
+              : `server ${serverId}: the launched command was not ready within ${timeoutMs} ms (${pattern ? `no line matched ${String(pattern)}` : `port ${target!.port} not open`}). Check "launch" in rag-mcp.json or raise readyTimeoutMs`,
           }),
         )
       }, timeoutMs)
@@ -128,6 +132,7 @@ export class LaunchedServer {
       clearTimeout(timer)
       unsubscribe()
       controller.abort()
+      await matcher?.close()
       failure.catch(() => {})
     }
   }

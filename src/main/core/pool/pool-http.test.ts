@@ -49,6 +49,29 @@ describe.each([
 })
 
 describe('connecting', () => {
+  it('reports a url with a user name and password as a config error that does not repeat it', async () => {
+    const server = await fixture({ transport: 'http', json: true })
+    const { pool, waitForState } = testPool()
+    const url = server.url.replace('http://', 'http://svc:pass-in-url-42@')
+    await pool.apply([http('docs', url)])
+    const status = await waitForState('docs', 'action_required')
+    expect(status).toMatchObject({ lastError: { code: 'config' } })
+    const { reason } = status as { reason: string }
+    expect(reason).toMatch(/user name or password/)
+    expect(reason).not.toContain('pass-in-url-42')
+  })
+
+  it('reports a resolved header value HTTP cannot carry as a config error, not unreachable', async () => {
+    const server = await fixture({ transport: 'http', json: true })
+    const { pool, waitForState } = testPool({}, { TENANT: 'acme\r\nX-Injected: 1' })
+    await pool.apply([http('docs', server.url, { headers: { 'X-Tenant': '${env:TENANT}' } })])
+    const status = await waitForState('docs', 'action_required')
+    expect(status).toMatchObject({ lastError: { code: 'config' } })
+    const { reason } = status as { reason: string }
+    expect(reason).toMatch(/header value .*cannot be sent/)
+    expect(reason).not.toMatch(/retrying/)
+  })
+
   it('shares one pending connect between concurrent callers', async () => {
     const server = await fixture({ transport: 'http', json: true })
     const { pool } = testPool()

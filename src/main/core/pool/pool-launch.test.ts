@@ -95,4 +95,39 @@ describe('launched servers', () => {
     )
     expect(textOf(result)).toBe('relaunched')
   })
+
+  it('gives up at readyTimeoutMs on a readyPattern that backtracks catastrophically, without blocking', async () => {
+    const { pool, waitForState } = testPool()
+    const config = serverConfig({
+      id: 'redos',
+      transport: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      launch: {
+        command: process.execPath,
+        // Matching (a+)+$ against this line takes 2^28 steps: tens of seconds on one thread.
+        args: ['-e', `console.log('${'a'.repeat(28)}!'); setInterval(() => {}, 1000)`],
+        readyPattern: '^(a+)+$',
+        readyTimeoutMs: 1500,
+      },
+    })
+    // The longest stretch this thread was kept from running its timers while the launch waited.
+    let last = performance.now()
+    let longestStall = 0
+    const ticker = setInterval(() => {
+      const now = performance.now()
+      longestStall = Math.max(longestStall, now - last)
+      last = now
+    }, 20)
+    try {
+      await pool.apply([config])
+      const down = await waitForState('redos', 'down', 15_000)
+      expect(down).toMatchObject({ lastError: { code: 'timeout' } })
+      expect((down as { lastError: { message: string } }).lastError.message).toMatch(
+        /readyPattern .* was still matching a line/,
+      )
+    } finally {
+      clearInterval(ticker)
+    }
+    expect(longestStall).toBeLessThan(1500)
+  }, 60_000)
 })

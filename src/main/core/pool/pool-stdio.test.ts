@@ -93,6 +93,18 @@ describe('pool over stdio', () => {
     expect(status).toMatchObject({ lastError: { code: 'config' } })
     expect((status as { reason: string }).reason).toMatch(/command not found/)
   })
+
+  it('names a missing working directory instead of calling the command not found', async () => {
+    const { pool, waitForState } = testPool()
+    const cwd = '/nonexistent/server-folder'
+    await pool.apply([{ ...stdioFixture('nowhere', 'stdio-server.mjs'), cwd }])
+    const status = await waitForState('nowhere', 'action_required')
+    expect(status).toMatchObject({ lastError: { code: 'config' } })
+    const { reason } = status as { reason: string }
+    expect(reason).toContain(`working directory ${cwd} does not exist`)
+    expect(reason).toContain('"cwd"')
+    expect(reason).not.toMatch(/command not found/)
+  })
 })
 
 describe('stdio faults', () => {

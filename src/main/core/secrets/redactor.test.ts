@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
-import { MIN_SECRET_LENGTH, REDACTED, createRedactor } from './redactor'
+import { MIN_SECRET_LENGTH, REDACTED, TOO_DEEP, createRedactor } from './redactor'
 
 const SECRET = 'sk-live-4f9a8b7c6d5e'
 
@@ -31,6 +31,51 @@ describe('redactor: registered values', () => {
     expect(redactor.redact(text)).toBe(`?k=${REDACTED} body={"k":"${REDACTED}"}`)
   })
 
+  it('replaces every encoding of a value with quotes and backslashes', () => {
+    const redactor = createRedactor()
+    const value = 'k3y"with\\back/slash+q'
+    redactor.add(value)
+    const once = JSON.stringify({ k: value })
+    const texts = [
+      value,
+      once,
+      JSON.stringify({ text: once }),
+      JSON.stringify(JSON.stringify({ text: once }), null, 2),
+      encodeURIComponent(value),
+      new URLSearchParams({ k: value }).toString(),
+      Buffer.from(value).toString('base64'),
+      Buffer.from(value).toString('base64url'),
+    ]
+    for (const text of texts) {
+      const out = redactor.redactValues(`before ${text} after`)
+      expect(out, text).toContain(REDACTED)
+      for (const form of texts) expect(out, text).not.toContain(form)
+    }
+  })
+
+  it('blanks a value inside a longer base64 text, whatever its offset', () => {
+    const redactor = createRedactor()
+    redactor.add(SECRET)
+    for (const prefix of ['', 'u:', 'us:', 'user:']) {
+      const basic = Buffer.from(`${prefix}${SECRET}`).toString('base64')
+      const out = redactor.redactText(`Proxy: ${basic}`)
+      // What is left decodes to no more than a few characters of the value.
+      const leftover = Buffer.from(out.replace('Proxy: ', '').split(REDACTED).join(''), 'base64')
+      expect(leftover.toString('latin1'), prefix).not.toContain(SECRET.slice(0, 4))
+      expect(out, prefix).toContain(REDACTED)
+    }
+  })
+
+  it('blanks values written in the config file everywhere but in the file text itself', () => {
+    const redactor = createRedactor()
+    redactor.add(SECRET)
+    redactor.addFromFile('plain-key-in-file-123')
+    const text = `key plain-key-in-file-123 and ${SECRET}`
+    expect(redactor.redact(text)).toBe(`key ${REDACTED} and ${REDACTED}`)
+    expect(redactor.redactValues(text)).toBe(`key ${REDACTED} and ${REDACTED}`)
+    expect(redactor.redactStoredValues(text)).toBe(`key plain-key-in-file-123 and ${REDACTED}`)
+  })
+
   it('replaces the longer of two overlapping values whole', () => {
     const redactor = createRedactor()
     redactor.add('abcdefgh')
@@ -54,6 +99,20 @@ describe('redactor: registered values', () => {
     const input = { a: [{ b: 'plain text' }], c: 42 }
     expect(withSecret().redact(input)).toBe(input)
     expect(createRedactor().redactValues(input)).toBe(input)
+  })
+
+  it('cuts what is nested too deeply to walk or serialise, with or without values', () => {
+    let deep: unknown = SECRET
+    for (let i = 0; i < 50_000; i += 1) deep = i % 2 ? [deep] : { a: deep }
+    for (const redactor of [createRedactor(), withSecret()]) {
+      for (const out of [redactor.redact({ deep }), redactor.redactValues({ deep })]) {
+        const text = JSON.stringify(out)
+        expect(text).toContain(TOO_DEEP)
+        expect(text).not.toContain(SECRET)
+      }
+    }
+    const shallow = { a: [{ b: 'plain' }] }
+    expect(createRedactor().redactValues(shallow)).toBe(shallow)
   })
 
   it('keeps cycles as cycles', () => {

@@ -41,7 +41,15 @@ const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
 
 const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
 
-type Mode = 'all' | 'values'
+/** `stored`: registered values except those written in rag-mcp.json itself. */
+type Mode = 'all' | 'values' | 'stored'
+
+/**
+ * Deeper than this, a value is not walked (a hostile reply nested 50,000 levels would overflow
+ * the stack) but replaced by {@link TOO_DEEP}: what cannot be checked is not let through.
+ */
+const MAX_DEPTH = 256
+export const TOO_DEEP = '[nested too deeply]'
 
 /**
  * Remembers secret values and blanks them out of strings and JSON-like values (deep, cycles
@@ -51,25 +59,40 @@ type Mode = 'all' | 'values'
  */
 export class SecretRedactor implements Redactor {
   private readonly values = new Set<string>()
+  /** Plaintext credentials written in rag-mcp.json (a literal key, a URL's password). */
+  private readonly fileValues = new Set<string>()
   private valuesRe: RegExp | null = null
+  private storedRe: RegExp | null = null
 
   /** Number of registered values (including their encoded forms). */
   get size(): number {
-    return this.values.size
+    return this.values.size + this.fileValues.size
   }
 
   add(value: string): void {
-    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return
-    // The forms a value takes inside a URL or a JSON text.
-    const forms = [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]
+    if (this.register(this.values, value)) this.storedRe = null
+  }
+
+  /**
+   * Registers a credential written in plain text in rag-mcp.json: blanked everywhere except by
+   * {@link redactStoredValues}, which the config file's own text goes through so that the editor
+   * shows (and saves back) what its author wrote.
+   */
+  addFromFile(value: string): void {
+    this.register(this.fileValues, value)
+  }
+
+  private register(set: Set<string>, value: string): boolean {
+    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) return false
     let added = false
-    for (const form of forms) {
-      if (!this.values.has(form)) {
-        this.values.add(form)
+    for (const form of encodedForms(value)) {
+      if (!set.has(form)) {
+        set.add(form)
         added = true
       }
     }
     if (added) this.valuesRe = null
+    return added
   }
 
   /** Registered values and credential-shaped text (header values, `Bearer …`, sensitive keys). */
@@ -79,8 +102,12 @@ export class SecretRedactor implements Redactor {
 
   /** Registered values only; everything else is left exactly as it was. */
   redactValues<T>(value: T): T {
-    if (this.values.size === 0) return value
     return this.apply(value, 'values')
+  }
+
+  /** {@link redactValues} without the values added by {@link addFromFile}. */
+  redactStoredValues<T>(value: T): T {
+    return this.apply(value, 'stored')
   }
 
   /** {@link redact} for one string. */
@@ -95,9 +122,9 @@ export class SecretRedactor implements Redactor {
 
   private text(text: string, mode: Mode): string {
     let out = text
-    const known = this.knownRe()
+    const known = this.knownRe(mode)
     if (known) out = out.replace(known, REDACTED)
-    if (mode === 'values') return out
+    if (mode !== 'all') return out
     out = out.replace(HEADER_TEXT_RE, (whole, key: string, sep: string, scheme = '', token) =>
       token.startsWith('${') || isJsonLiteralValue(sep, scheme)
         ? whole
@@ -109,9 +136,9 @@ export class SecretRedactor implements Redactor {
   }
 
   private textNeeds(text: string, mode: Mode): boolean {
-    const known = this.knownRe()
+    const known = this.knownRe(mode)
     if (known && testOnce(known, text)) return true
-    if (mode === 'values') return false
+    if (mode !== 'all') return false
     return this.text(text, mode) !== text
   }
 
@@ -123,32 +150,34 @@ export class SecretRedactor implements Redactor {
     return `${scheme}${REDACTED}`
   }
 
-  private needs(value: unknown, mode: Mode, seen: Set<object>): boolean {
+  private needs(value: unknown, mode: Mode, seen: Set<object>, depth = 0): boolean {
     if (typeof value === 'string') return this.textNeeds(value, mode)
     if (!isWalkable(value) || seen.has(value)) return false
+    if (depth > MAX_DEPTH) return true
     seen.add(value)
-    if (hasToJson(value)) return this.needs(value.toJSON(), mode, seen)
+    if (hasToJson(value)) return this.needs(value.toJSON(), mode, seen, depth + 1)
     if (value instanceof Error) {
       return Object.getOwnPropertyNames(value).some((key) =>
-        this.needs((value as unknown as Record<string, unknown>)[key], mode, seen),
+        this.needs((value as unknown as Record<string, unknown>)[key], mode, seen, depth + 1),
       )
     }
     for (const [key, child] of Object.entries(value)) {
       if (mode === 'all' && typeof child === 'string' && isSensitiveKey(key)) {
         if (this.keyValue(child) !== child) return true
       }
-      if (this.needs(child, mode, seen)) return true
+      if (this.needs(child, mode, seen, depth + 1)) return true
     }
     return false
   }
 
-  private copy(value: unknown, mode: Mode, seen: Map<object, unknown>): unknown {
+  private copy(value: unknown, mode: Mode, seen: Map<object, unknown>, depth = 0): unknown {
     if (typeof value === 'string') return this.text(value, mode)
     if (!isWalkable(value)) return value
+    if (depth > MAX_DEPTH) return TOO_DEEP
     const done = seen.get(value)
     if (done !== undefined) return done
     // What JSON.stringify would write (a URL's href, a Date's ISO text).
-    if (hasToJson(value)) return this.copy(value.toJSON(), mode, seen)
+    if (hasToJson(value)) return this.copy(value.toJSON(), mode, seen, depth + 1)
 
     if (value instanceof Error) {
       // Keep the prototype so `instanceof` and error serialisers still work.
@@ -159,7 +188,7 @@ export class SecretRedactor implements Redactor {
         const { enumerable } = Object.getOwnPropertyDescriptor(value, key)!
         const own = (value as unknown as Record<string, unknown>)[key]
         Object.defineProperty(copy, key, {
-          value: this.copy(own, mode, seen),
+          value: this.copy(own, mode, seen, depth + 1),
           enumerable,
           writable: true,
           configurable: true,
@@ -170,7 +199,7 @@ export class SecretRedactor implements Redactor {
     if (Array.isArray(value)) {
       const copy: unknown[] = []
       seen.set(value, copy)
-      for (const item of value) copy.push(this.copy(item, mode, seen))
+      for (const item of value) copy.push(this.copy(item, mode, seen, depth + 1))
       return copy
     }
     const copy: Record<string, unknown> = {}
@@ -179,20 +208,60 @@ export class SecretRedactor implements Redactor {
       copy[key] =
         mode === 'all' && typeof child === 'string' && isSensitiveKey(key)
           ? this.keyValue(this.text(child, mode))
-          : this.copy(child, mode, seen)
+          : this.copy(child, mode, seen, depth + 1)
     }
     return copy
   }
 
-  private knownRe(): RegExp | null {
-    if (this.values.size === 0) return null
-    if (!this.valuesRe) {
-      // Longest first, so a value containing another is replaced whole.
-      const alternatives = [...this.values].sort((a, b) => b.length - a.length).map(escapeRe)
-      this.valuesRe = new RegExp(alternatives.join('|'), 'g')
-    }
-    return this.valuesRe
+  private knownRe(mode: Mode): RegExp | null {
+    if (mode === 'stored') return (this.storedRe ??= alternation(this.values))
+    return (this.valuesRe ??= alternation(new Set([...this.values, ...this.fileValues])))
   }
+}
+
+/**
+ * The forms a value takes in what the console prints: as written, JSON-escaped up to three times
+ * (JSON text quoted inside JSON, as `call` prints a tool's text block), URL-encoded (both
+ * `encodeURIComponent` and form encoding), and base64 / base64url.
+ */
+function encodedForms(value: string): Set<string> {
+  const forms = new Set([
+    value,
+    encodeURIComponent(value),
+    new URLSearchParams({ v: value }).toString().slice(2),
+  ])
+  let escaped = value
+  for (let depth = 0; depth < 3; depth += 1) {
+    escaped = JSON.stringify(escaped).slice(1, -1)
+    forms.add(escaped)
+  }
+  for (const form of base64Forms(Buffer.from(value, 'utf8'))) {
+    forms.add(form)
+    forms.add(form.replaceAll('+', '-').replaceAll('/', '_'))
+  }
+  return forms
+}
+
+/**
+ * The value's own base64, and for each of the three byte offsets it can sit at inside a longer
+ * text (`user:password` in a Basic header) the characters that depend on its bytes only: any
+ * base64 text holding the value holds one of them, so at most a few bits of it stay visible.
+ */
+function base64Forms(bytes: Buffer): string[] {
+  const own = bytes.toString('base64')
+  const forms = [own, own.replace(/=+$/, '')]
+  for (let shift = 0; shift < 3; shift += 1) {
+    const text = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64')
+    forms.push(text.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6)))
+  }
+  return forms
+}
+
+/** One regular expression matching any of `values`, longest first so a value holding another is replaced whole. */
+function alternation(values: Set<string>): RegExp | null {
+  if (values.size === 0) return null
+  const alternatives = [...values].sort((a, b) => b.length - a.length).map(escapeRe)
+  return new RegExp(alternatives.join('|'), 'g')
 }
 
 /** A redactor with no values registered yet. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -32,7 +32,7 @@ describe('AuditLog', () => {
     const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')
     expect(lines).toHaveLength(2)
     expect(JSON.parse(lines[0]!)).toMatchObject({ server: 'docs', latencyMs: 12, resultCount: 3 })
-    expect(log.read().map((e) => e.outcome)).toEqual(['error', 'ok'])
+    expect(log.read().entries.map((e) => e.outcome)).toEqual(['error', 'ok'])
   })
 
   it('writes only the audit fields, never arguments or raw text', () => {
@@ -56,7 +56,7 @@ describe('AuditLog', () => {
     const { log, dir } = makeLog({ maxBytes: 600, keep: 2 })
     for (let n = 0; n < 30; n += 1) log.record(entry(n))
     expect(readdirSync(dir).sort()).toEqual(['audit.jsonl', 'audit.jsonl.1', 'audit.jsonl.2'])
-    const all = log.read({ limit: 100 })
+    const all = log.read({ limit: 100 }).entries
     expect(all[0]!.at).toBe(entry(29).at)
     expect(all.length).toBeLessThan(30)
     expect(all.map((e) => e.at)).toEqual([...all.map((e) => e.at)].sort().reverse())
@@ -67,22 +67,59 @@ describe('AuditLog', () => {
     log.record(entry(1, { server: 'a' }))
     log.record(entry(2, { server: 'b', user: 'bob' }))
     log.record(entry(3, { server: 'b', outcome: 'error' }))
-    expect(log.read({ server: 'b' })).toHaveLength(2)
-    expect(log.read({ user: 'bob' })).toHaveLength(1)
-    expect(log.read({ outcome: 'error' })).toHaveLength(1)
-    expect(log.read({ since: entry(2).at })).toHaveLength(2)
-    expect(log.read({ limit: 1 })).toHaveLength(1)
+    expect(log.read({ server: 'b' }).entries).toHaveLength(2)
+    expect(log.read({ user: 'bob' }).entries).toHaveLength(1)
+    expect(log.read({ outcome: 'error' }).entries).toHaveLength(1)
+    expect(log.read({ since: entry(2).at }).entries).toHaveLength(2)
+    expect(log.read({ limit: 1 }).entries).toHaveLength(1)
   })
 
   it('exports JSONL and CSV with quoting', () => {
     const { log } = makeLog()
     log.record(entry(1, { server: 'a,"b"', sources: ['x', 'y'] }))
-    const csv = log.export('csv').trim().split('\n')
+    const csv = log.export('csv').text.trim().split('\n')
     expect(csv[0]).toBe(
       'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount',
     )
     expect(csv[1]).toContain('"a,""b"""')
     expect(csv[1]).toContain(',x y,')
-    expect(JSON.parse(log.export('jsonl').trim())).toMatchObject({ server: 'a,"b"' })
+    expect(JSON.parse(log.export('jsonl').text.trim())).toMatchObject({ server: 'a,"b"' })
+  })
+
+  it('starts a new line after a torn last line instead of gluing the next entry to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-audit-'))
+    // A crash in the middle of a write leaves half a line without its newline.
+    writeFileSync(join(dir, 'audit.jsonl'), `${JSON.stringify(entry(1))}\n{"at":"2026-01-0`)
+    const log = new AuditLog(dir, createRedactor())
+    log.record(entry(2, { server: 'after' }))
+    log.record(entry(3, { server: 'later' }))
+    const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n')
+    expect(lines.slice(1)).toEqual([
+      '{"at":"2026-01-0',
+      expect.stringContaining('"after"'),
+      expect.stringContaining('"later"'),
+      '',
+    ])
+    expect(log.read().entries.map((e) => e.server)).toEqual(['later', 'after', 'docs'])
+  })
+
+  it('starts a new line when another process tore the last line after it opened the file', () => {
+    const { log, dir } = makeLog()
+    log.record(entry(1))
+    appendFileSync(join(dir, 'audit.jsonl'), '{"at":')
+    log.record(entry(2, { server: 'after' }))
+    expect(log.read().entries.map((e) => e.server)).toEqual(['after', 'docs'])
+  })
+
+  it('skips unparsable lines and counts them', () => {
+    const { log, dir } = makeLog()
+    log.record(entry(1))
+    appendFileSync(join(dir, 'audit.jsonl'), 'not json\n42\n{"at":"x"}{"at":"y"}\n\n')
+    log.record(entry(2))
+    const page = log.read()
+    expect(page.entries).toHaveLength(2)
+    expect(page.skipped).toBe(3)
+    expect(log.export('jsonl').skipped).toBe(3)
+    expect(log.read({ limit: 1 }).skipped).toBe(0)
   })
 })

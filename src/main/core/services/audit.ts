@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AuditEntry } from '../../../shared/model/operations'
+import type { AuditEntry, AuditPage } from '../../../shared/model/operations'
 import type { Redactor } from '../secrets/types'
 import { RotatingFile } from '../util/rotating-file'
 
@@ -65,38 +65,59 @@ export class AuditLog {
     this.file.append(`${JSON.stringify(this.redactor.redact(line))}\n`)
   }
 
-  /** Entries matching the filter, newest first, across the rotated files. */
-  read(filter: AuditFilter = {}): AuditEntry[] {
+  /**
+   * Entries matching the filter, newest first, across the rotated files, and the number of
+   * unreadable lines passed over on the way (a torn write, a hand edit).
+   */
+  read(filter: AuditFilter = {}): AuditPage {
     const limit = filter.limit ?? 1000
-    const out: AuditEntry[] = []
+    const entries: AuditEntry[] = []
+    let skipped = 0
     for (const path of this.file.files()) {
       const lines = readFileSync(path, 'utf8').split('\n')
-      for (let i = lines.length - 1; i >= 0 && out.length < limit; i -= 1) {
+      for (let i = lines.length - 1; i >= 0 && entries.length < limit; i -= 1) {
         const entry = parseLine(lines[i]!)
-        if (entry && matches(entry, filter)) out.push(entry)
+        if (entry === 'unreadable') skipped += 1
+        else if (entry && matches(entry, filter)) entries.push(entry)
       }
-      if (out.length >= limit) break
+      if (entries.length >= limit) break
     }
-    return out
+    return { entries, skipped }
   }
 
-  export(format: 'jsonl' | 'csv', filter: AuditFilter = {}): string {
-    const entries = this.read({ limit: Number.MAX_SAFE_INTEGER, ...filter })
-    if (format === 'jsonl') return entries.map((entry) => JSON.stringify(entry)).join('\n') + '\n'
+  /** The matching entries as a file's text, and how many unreadable lines were left out. */
+  export(format: 'jsonl' | 'csv', filter: AuditFilter = {}): { text: string; skipped: number } {
+    const { entries, skipped } = this.read({ limit: Number.MAX_SAFE_INTEGER, ...filter })
+    if (format === 'jsonl') {
+      return { text: entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), skipped }
+    }
     const rows = entries.map((entry) =>
       CSV_COLUMNS.map((column) => csvCell(entry[column])).join(','),
     )
-    return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n'
+    return { text: [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n', skipped }
   }
 }
 
-function parseLine(line: string): AuditEntry | null {
+/** An entry, null for a blank line, `unreadable` for anything that is not an audit line. */
+function parseLine(line: string): AuditEntry | null | 'unreadable' {
   if (!line.trim()) return null
   try {
-    return JSON.parse(line) as AuditEntry
+    const value = JSON.parse(line) as unknown
+    return isEntry(value) ? value : 'unreadable'
   } catch {
-    return null
+    return 'unreadable'
   }
+}
+
+function isEntry(value: unknown): value is AuditEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const entry = value as Record<string, unknown>
+  return (
+    typeof entry.at === 'string' &&
+    typeof entry.server === 'string' &&
+    typeof entry.user === 'string' &&
+    typeof entry.operation === 'string'
+  )
 }
 
 function matches(entry: AuditEntry, filter: AuditFilter): boolean {

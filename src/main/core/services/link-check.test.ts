@@ -35,6 +35,10 @@ beforeAll(async () => {
         return void res.writeHead(500).end()
       case '/to-file':
         return redirect('file:///etc/passwd')
+      case '/to-malformed':
+        return redirect('http://[not-a-host/doc.pdf')
+      case '/to-userinfo':
+        return redirect(`http://svc:redirect-pass-9@${new URL(base).host}/doc.pdf`)
       case '/hang':
         hanging.add(res)
         return
@@ -116,6 +120,22 @@ describe('checkLink', () => {
     const redirected = await checkLink(`${base}/to-file`)
     expect(redirected.classification).toBe('invalid_url')
     expect(redirected.error).toMatch(/non-http\(s\)/)
+  })
+
+  it('calls a malformed redirect Location an invalid URL, not unreachable', async () => {
+    const check = await checkLink(`${base}/to-malformed`)
+    expect(check).toMatchObject({ classification: 'invalid_url', status: 302 })
+    expect(check.error).toMatch(/malformed redirect/)
+  })
+
+  it('calls a URL with a user name or password invalid, without repeating the password', async () => {
+    const direct = await checkLink(`http://svc:pass-word-123@${new URL(base).host}/doc.pdf`)
+    expect(direct).toMatchObject({ classification: 'invalid_url', redirects: [] })
+    expect(direct.error).toMatch(/user name or password/)
+    expect(JSON.stringify(direct)).not.toContain('pass-word-123')
+    const redirected = await checkLink(`${base}/to-userinfo`)
+    expect(redirected).toMatchObject({ classification: 'invalid_url', status: 302 })
+    expect(JSON.stringify(redirected)).not.toContain('redirect-pass-9')
   })
 
   it('calls a closed port unreachable', async () => {

@@ -42,12 +42,33 @@ export function looksLikeLoginPage(url: URL): boolean {
 }
 
 function parseHttpUrl(value: string): URL | null {
+  const parsed = checkUrl(value)
+  return typeof parsed === 'string' ? null : parsed
+}
+
+const URL_PROBLEMS = {
+  malformed: 'a malformed URL',
+  scheme: 'a non-http(s) URL',
+  // fetch refuses them, and the password must not be echoed back in the verdict.
+  credentials: 'a URL with a user name or password',
+}
+
+/** The URL, or why it is not fetched. */
+function checkUrl(value: string, base?: URL): URL | keyof typeof URL_PROBLEMS {
+  let url: URL
   try {
-    const url = new URL(value)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null
+    url = new URL(value, base)
   } catch {
-    return null
+    return 'malformed'
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'scheme'
+  if (url.username || url.password) return 'credentials'
+  return url
+}
+
+/** A URL as text without its `user:password@` part. */
+function withoutUserinfo(text: string): string {
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1')
 }
 
 /** Maps the final HTTP status of a chain to a verdict. */
@@ -87,17 +108,21 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
   const doFetch = options.fetch ?? fetch
   const maxRedirects = options.maxRedirects ?? 5
   const started = now()
-  const original = parseHttpUrl(value)
-  if (!original) {
+  const checked = checkUrl(value)
+  if (typeof checked === 'string') {
     return {
-      url: value,
+      url: withoutUserinfo(value),
       ok: false,
       classification: 'invalid_url',
       latencyMs: 0,
       redirects: [],
-      error: 'only http(s) URLs are checked',
+      error:
+        checked === 'credentials'
+          ? 'the URL carries a user name or password: links are checked without credentials'
+          : 'only http(s) URLs are checked',
     }
   }
+  const original = checked
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
   const hops: LinkHop[] = []
@@ -118,9 +143,12 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
         if (hops.length > maxRedirects) {
           return result('server_error', response, `more than ${maxRedirects} redirects`)
         }
-        const next = parseHttpUrl(new URL(location, current).href)
-        if (!next)
-          return result('invalid_url', response, `redirected to a non-http(s) URL: ${location}`)
+        const next = checkUrl(location, current)
+        if (typeof next === 'string') {
+          const what =
+            next === 'malformed' ? 'a malformed redirect' : `redirected to ${URL_PROBLEMS[next]}`
+          return result('invalid_url', response, `${what}: ${withoutUserinfo(location)}`)
+        }
         current = next
         continue
       }

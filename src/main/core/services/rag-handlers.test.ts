@@ -54,7 +54,10 @@ describe('operations over IPC', () => {
   it('lists and exports the audit log', async () => {
     await live.core.services.idle()
     const listed = await call('audit:list', { server: 'fast', limit: 1 })
-    expect(listed).toMatchObject({ ok: true, value: [{ server: 'fast', operation: 'search' }] })
+    expect(listed).toMatchObject({
+      ok: true,
+      value: { entries: [{ server: 'fast', operation: 'search' }], skipped: 0 },
+    })
     const exported = await call('audit:export', { format: 'csv', filter: { server: 'fast' } })
     const value = (exported as { value: InvokeResult<'audit:export'> }).value
     expect(value.fileName).toMatch(/^rag-console-audit-.*\.csv$/)

@@ -63,7 +63,7 @@ export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResu
     'audit:export': ({ format, filter }) => ({
       fileName: exportName(format, new Date()),
       mime: format === 'csv' ? 'text/csv' : 'application/x-ndjson',
-      text: services.audit.export(format, withoutUndefined(filter ?? {})),
+      ...services.audit.export(format, withoutUndefined(filter ?? {})),
     }),
   }
 }

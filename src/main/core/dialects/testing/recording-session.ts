@@ -84,8 +84,15 @@ export class RecordingSession implements ServerSession {
   private async reply(reply: Reply, params: Record<string, unknown>): Promise<unknown> {
     const value = typeof reply === 'function' ? await reply(params) : reply
     if (value instanceof Error) throw value
-    // Each call gets its own copy, as a real transport would deliver.
-    return value === undefined ? undefined : structuredClone(value)
+    // Each call gets its own copy, as a real transport would deliver. A reply nested too deeply
+    // to clone (fuzzing) is passed as is: JSON.parse, which a transport uses, takes any depth.
+    if (value === undefined) return undefined
+    try {
+      return structuredClone(value)
+    } catch (error) {
+      if (error instanceof RangeError) return value
+      throw error
+    }
   }
 }
 

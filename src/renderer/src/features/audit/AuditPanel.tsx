@@ -35,19 +35,21 @@ export function AuditPanel(): React.JSX.Element {
     ...auditQueries.list(NO_FILTER),
     refetchInterval: isFiltered(filter) ? FACETS_POLL_MS : AUDIT_POLL_MS,
   })
-  const facets = useMemo(() => auditFacets(everything.data ?? []), [everything.data])
+  const facets = useMemo(() => auditFacets(everything.data?.entries ?? []), [everything.data])
   const notify = useNoticePosted()
   const exporting = useMutation({
     mutationFn: (format: 'jsonl' | 'csv') =>
       call('audit:export', { format, filter: auditRequest(filter, Date.now()) }),
-    onSuccess: ({ fileName, mime, text }) => {
+    onSuccess: ({ fileName, mime, text, skipped: left }) => {
       downloadText(fileName, mime, text)
-      notify({ tone: 'ok', message: `Exported the audit log as ${fileName}.` })
+      const note = left > 0 ? ` (${plural(left, 'unreadable line')} left out)` : ''
+      notify({ tone: 'ok', message: `Exported the audit log as ${fileName}${note}.` })
     },
     onError: (error) => notify({ tone: 'bad', message: `Could not export: ${error.message}` }),
   })
 
-  const rows = useMemo(() => entries.data ?? [], [entries.data])
+  const rows = useMemo(() => entries.data?.entries ?? [], [entries.data])
+  const skipped = entries.data?.skipped ?? 0
   const keys = useMemo(() => auditRowKeys(rows), [rows])
 
   return (
@@ -62,6 +64,12 @@ export function AuditPanel(): React.JSX.Element {
       {entries.isError && (
         <Banner tone="bad" title="Cannot read the audit log">
           {entries.error.message}
+        </Banner>
+      )}
+      {skipped > 0 && (
+        <Banner tone="warn" title={`Skipped ${plural(skipped, 'unreadable line')}`}>
+          The audit file holds lines that are not audit entries (a write cut short by a crash, or a
+          hand edit). They are left out here and in exports; every other line is shown.
         </Banner>
       )}
       <div className="audit__status">
