@@ -8,7 +8,7 @@ import type {
 import type { Artifact, Hit, Violation } from '../../../shared/model/rag'
 import type { ServerState } from '../../../shared/model/server'
 import type { EventBus } from '../events'
-import { fuseHits } from './fusion'
+import { fuseHits } from '../../../shared/model/fusion'
 import { flagSuspicious } from './hit-flags'
 import { planTargets, type PlanDeps, type Target } from './plan'
 import type { ServerCalls, ServerOutcome } from './server-calls'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Hit } from '../../../shared/model/rag'
+import type { Hit } from './rag'
 import { dedupeKey, fuseHits, RRF_K } from './fusion'
 
 const hit = (server: string, id: string, over: Partial<Hit> = {}): Hit => ({

@@ -1,6 +1,6 @@
-import type { FusionMode, MergedHit } from '../../../shared/model/operations'
-import { dedupeKey } from '../../../shared/model/hit-identity'
-import type { Hit } from '../../../shared/model/rag'
+import type { FusionMode, MergedHit } from './operations'
+import { dedupeKey } from './hit-identity'
+import type { Hit } from './rag'
 
 export { dedupeKey }
 
