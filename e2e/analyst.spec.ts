@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test'
-import type { SearchResult } from '../src/shared/model/operations'
-import { expect, invoke, screenshots, test } from './console'
-import { actAsCarol, demoRegistry, startDemoServers, type DemoServers } from './demo'
+import { expect, invoke, screenshots, test, type Launch } from './console'
+import { DEMO_SERVER_IDS, demoRegistry, openSearch, useDemoServers } from './demo'
 
 /**
  * An analyst's day on the demo servers at a laptop's 1440 px: what Search and Answers say must
@@ -9,42 +8,30 @@ import { actAsCarol, demoRegistry, startDemoServers, type DemoServers } from './
  * is in view, a client answer claims no confidence).
  */
 
-const DEMO_SERVERS = [
-  'companyDocs',
-  'documentVault',
-  'engineeringWiki',
-  'knowledgeSearch',
-  'productCatalog',
-]
-
-let demo: DemoServers
-
-test.beforeAll(async () => {
-  demo = await startDemoServers()
-})
-
-test.afterAll(async () => {
-  await demo?.stop()
-})
+const demo = useDemoServers()
 
 test.use({ viewport: { width: 1440, height: 900 } })
+
+/** The part of `search:run`'s result this spec reads. */
+interface MergedList {
+  hits: { title: string; snippet: string; server: string }[]
+}
 
 const merged = (page: Page) => page.getByRole('listbox', { name: 'Merged hits' })
 const inspector = (page: Page) => page.getByRole('complementary', { name: 'Hit inspector' })
 
-/** Carol searches on every demo server: by default "printer" + "vendor notes" + "toner". */
+/**
+ * A console on the demo servers where Carol searches all of them: by default "printer" with the
+ * phrases "vendor notes" and "toner".
+ */
 async function searchPrinter(
   page: Page,
-  url: string,
+  launch: Launch,
   query = 'printer',
   phrases = ['vendor notes', 'toner'],
 ): Promise<void> {
-  await page.goto(url)
-  await actAsCarol(page)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Search' })
-    .click()
+  const { host } = await launch(demoRegistry(demo()), { env: demo().env })
+  await openSearch(page, host.url, true)
   await expect(page.getByRole('button', { name: /^Sources: 5 servers/ })).toBeVisible()
   await page.getByLabel('Query').fill(query)
   for (const phrase of phrases) {
@@ -59,8 +46,7 @@ test('a poisoned document stays flagged when merged, and the inspector names its
   page,
   launch,
 }) => {
-  const { host } = await launch(demoRegistry(demo), { env: demo.env })
-  await searchPrinter(page, host.url)
+  await searchPrinter(page, launch)
 
   const first = merged(page).getByRole('option').first()
   await expect(first).toContainText('Printer Driver Notes (from vendor)')
@@ -81,11 +67,10 @@ test('changing Fusion re-sorts the merged list at once, as the search would', as
   page,
   launch,
 }) => {
-  const { host } = await launch(demoRegistry(demo), { env: demo.env })
-  await searchPrinter(page, host.url)
+  await searchPrinter(page, launch)
   // What main itself merges for each fusion; the two orders differ on these servers.
   const top = async (fusion: string): Promise<string[][]> => {
-    const result = await invoke<SearchResult>(page, 'search:run', {
+    const result = await invoke<MergedList>(page, 'search:run', {
       searchId: `by-${fusion}`,
       query: 'printer',
       phrases: ['vendor notes', 'toner'],
@@ -111,8 +96,7 @@ test('By provider shows every provider at 1440 px; merged rows have column heade
   page,
   launch,
 }) => {
-  const { host } = await launch(demoRegistry(demo), { env: demo.env })
-  await searchPrinter(page, host.url)
+  await searchPrinter(page, launch)
 
   const view = page.getByRole('tabpanel', { name: /^Merged/ })
   for (const column of ['Title', 'Source · server', 'Score', 'Flags']) {
@@ -124,7 +108,7 @@ test('By provider shows every provider at 1440 px; merged rows have column heade
   await screenshots(page, 'analyst-merged-1440')
 
   await page.getByRole('tab', { name: /^By provider/ }).click()
-  for (const server of DEMO_SERVERS) {
+  for (const server of DEMO_SERVER_IDS) {
     await expect(page.getByRole('region', { name: `Hits from ${server}` })).toBeInViewport({
       ratio: 0.95,
     })
@@ -136,8 +120,7 @@ test('Answers flag a server answer that talks to a model; a client answer claims
   page,
   launch,
 }) => {
-  const { host } = await launch(demoRegistry(demo), { env: demo.env })
-  await searchPrinter(page, host.url, 'printer driver update', [])
+  await searchPrinter(page, launch, 'printer driver update', [])
   await page.getByRole('tab', { name: 'Answers' }).click()
   await page.getByRole('button', { name: 'Compare answers' }).click()
 

@@ -30,7 +30,12 @@ describe('SettingsStore', () => {
   it('renames the former "Admin (sees every server)" default found in a settings file', () => {
     const path = file()
     const old = { ...defaultProfile(), name: 'Admin (sees every server)', userId: 'jdoe' }
-    const settings = { version: 1, profiles: [old, sales], activeProfileId: 'admin', selections: {} }
+    const settings = {
+      version: 1,
+      profiles: [old, sales],
+      activeProfileId: 'admin',
+      selections: {},
+    }
     writeFileSync(path, JSON.stringify(settings))
     const store = new SettingsStore(path)
     expect(store.profiles().map((p) => p.name)).toEqual([

@@ -93,7 +93,10 @@ describe('mergedHits', () => {
       servers,
       hits: fuseHits(lists, 'rrf').slice(0, topK),
     } as unknown as SearchResult
-    return searchRunReducer({ ...start(), draft: { ...draft, topK } }, { type: 'finished', result })!
+    return searchRunReducer(
+      { ...start(), draft: { ...draft, topK } },
+      { type: 'finished', result },
+    )!
   }
 
   it("is main's merged list while the fusion is the one the search ran with", () => {
