@@ -44,12 +44,18 @@ export interface LaunchOptions {
   env?: NodeJS.ProcessEnv
 }
 
+/** Starts a browser host on a registry of these servers (the `launch` fixture). */
+export type Launch = (
+  servers: Record<string, Entry>,
+  options?: LaunchOptions,
+) => Promise<ConsoleHost>
+
 /**
  * `launch(servers)` starts a browser host on a fresh registry file and data folder; every host
  * started in a test is stopped after it.
  */
 export const test = base.extend<{
-  launch: (servers: Record<string, Entry>, options?: LaunchOptions) => Promise<ConsoleHost>
+  launch: Launch
   /**
    * A host without `--config`: the layered lookup in its data folder decides (the embedded demo
    * registry when that is empty). Stopped after the test.

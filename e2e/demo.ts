@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startChild } from '../src/test/start-child'
-import { invoke, type Entry } from './console'
+import { invoke, test, type Entry } from './console'
 import { root } from './host'
 
 const DEMO = join(root, 'out/main/demo.js')
@@ -55,6 +55,33 @@ export async function startDemoServers(): Promise<DemoServers> {
     stop: child.stop,
   }
 }
+
+/**
+ * Starts the demo servers before the tests of the calling spec file and stops them after; the
+ * returned getter gives them to a test. Call at the top level of the file.
+ */
+export function useDemoServers(): () => DemoServers {
+  let demo: DemoServers | undefined
+  test.beforeAll(async () => {
+    demo = await startDemoServers()
+  })
+  test.afterAll(async () => {
+    await demo?.stop()
+  })
+  return () => {
+    if (!demo) throw new Error('the demo servers are not running')
+    return demo
+  }
+}
+
+/** The ids of the five demo servers in {@link demoRegistry}, by name. */
+export const DEMO_SERVER_IDS = [
+  'companyDocs',
+  'documentVault',
+  'engineeringWiki',
+  'knowledgeSearch',
+  'productCatalog',
+]
 
 /** The five demo servers (every dialect) as registry entries, like the embedded default. */
 export function demoRegistry(demo: DemoServers): Record<string, Entry> {
@@ -127,4 +154,14 @@ export async function actAsCarol(page: Page): Promise<void> {
     server: 'productCatalog',
     sources: { 'category/Technical': true, 'category/FAQ': true },
   })
+}
+
+/** Opens the console at `url` on the Search panel, as Carol when `carol` is set. */
+export async function openSearch(page: Page, url: string, carol = false): Promise<void> {
+  await page.goto(url)
+  if (carol) await actAsCarol(page)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
 }

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os'
 import { expect, screenshots, test } from './console'
 import { httpServer } from './console'
 
@@ -44,8 +45,12 @@ test('a new profile is created, switched to, announced, and still active after a
   await expect(page.getByRole('banner')).toContainText('sam@example.com')
 
   // The select switches too, and says so.
-  await viewAs.selectOption({ label: 'Admin (sees every server)' })
-  await expect(page.getByRole('status').filter({ hasText: 'Now viewing as Admin' })).toBeVisible()
+  // The default profile is named for what it is: the OS user, every server listed.
+  const osUser = `${userInfo().username} (OS user, every server listed)`
+  await viewAs.selectOption({ label: osUser })
+  await expect(
+    page.getByRole('status').filter({ hasText: `Now viewing as ${osUser}` }),
+  ).toBeVisible()
 })
 
 test('a profile form names what is wrong and a profile can be deleted', async ({
@@ -70,6 +75,8 @@ test('a profile form names what is wrong and a profile can be deleted', async ({
   await expect(confirm).toBeHidden()
   await expect(dialog.getByRole('button', { name: /^Temp/ })).toHaveCount(0)
   // The last profile cannot go.
-  await dialog.getByRole('button', { name: /^Admin/ }).click()
+  await dialog
+    .getByRole('button', { name: new RegExp(`^${userInfo().username} \\(OS user`) })
+    .click()
   await expect(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled()
 })

@@ -1,40 +1,15 @@
 import type { Page } from '@playwright/test'
 import { expect, screenshots, test } from './console'
 import {
-  actAsCarol,
+  DEMO_SERVER_IDS,
   brokenServer,
   demoRegistry,
+  openSearch,
   slowServer,
-  startDemoServers,
-  type DemoServers,
+  useDemoServers,
 } from './demo'
 
-const DEMO_SERVERS = [
-  'companyDocs',
-  'documentVault',
-  'engineeringWiki',
-  'knowledgeSearch',
-  'productCatalog',
-]
-
-let demo: DemoServers
-
-test.beforeAll(async () => {
-  demo = await startDemoServers()
-})
-
-test.afterAll(async () => {
-  await demo?.stop()
-})
-
-async function openSearch(page: Page, url: string, carol = false): Promise<void> {
-  await page.goto(url)
-  if (carol) await actAsCarol(page)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Search' })
-    .click()
-}
+const demo = useDemoServers()
 
 const waterfall = (page: Page) => page.getByRole('table', { name: 'Latency by server' })
 
@@ -42,7 +17,7 @@ test('a search across every demo server shows each provider, the waterfall and t
   page,
   launch,
 }) => {
-  const { host } = await launch(demoRegistry(demo), { env: demo.env })
+  const { host } = await launch(demoRegistry(demo()), { env: demo().env })
   await openSearch(page, host.url, true)
   await expect(page.getByRole('button', { name: /^Sources: 5 servers/ })).toBeVisible()
 
@@ -52,7 +27,7 @@ test('a search across every demo server shows each provider, the waterfall and t
   await page.keyboard.type('remote access')
   await page.keyboard.press('ControlOrMeta+Enter')
 
-  for (const server of DEMO_SERVERS) {
+  for (const server of DEMO_SERVER_IDS) {
     await expect(waterfall(page).getByRole('row', { name: server })).toContainText(/ok|\d+ ms/)
   }
   const merged = page.getByRole('listbox', { name: 'Merged hits' })
@@ -61,7 +36,7 @@ test('a search across every demo server shows each provider, the waterfall and t
   await screenshots(page, 'search-merged')
 
   await page.getByRole('tab', { name: /^By provider/ }).click()
-  for (const server of DEMO_SERVERS) {
+  for (const server of DEMO_SERVER_IDS) {
     await expect(page.getByRole('region', { name: `Hits from ${server}` })).toBeVisible()
   }
   // rag-search and rag-tools-v1 link the same internal documents: overlap shows.

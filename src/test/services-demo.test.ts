@@ -203,6 +203,22 @@ describe('search against the demo families', () => {
     expect(hit.flags).toContain('suspicious')
   })
 
+  it('keeps the suspicious flag of any copy on the merged hit, naming the flagged copies', async () => {
+    const result = await live.core.services.search.run({
+      searchId: 'printer-merged',
+      query: 'printer',
+      phrases: ['vendor notes', 'toner'],
+      selection: { knowledgeSearch: [], companyDocs: [] },
+    })
+    const first = result.hits[0]!
+    expect(first.uri).toContain('it-printer-vendor-notes')
+    expect(first.flags).toContain('suspicious')
+    const flagged = first.foundIn.filter((place) => place.suspicious)
+    expect(flagged.length).toBeGreaterThan(0)
+    expect(flagged.length).toBeLessThan(first.foundIn.length)
+    expect(flagged.map((place) => place.hitId)).toContain('it-printer-vendor-notes#1')
+  })
+
   it('collapses the same document found by two families into one merged hit', async () => {
     const result = await live.core.services.search.run({
       searchId: 'cross-family',

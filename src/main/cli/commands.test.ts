@@ -194,12 +194,37 @@ describe('synthesize', () => {
     expect(sorted(result)).toEqual(['answers'])
     for (const answer of result.answers) {
       expect(sorted(answer)).toEqual(
-        ['answer', 'citations', 'error', 'latencyMs', 'mode', 'ok', 'server', 'silence'].sort(),
+        [
+          'answer',
+          'citations',
+          'error',
+          'flags',
+          'latencyMs',
+          'mode',
+          'ok',
+          'server',
+          'silence',
+        ].sort(),
       )
       expect(answer.ok).toBe(true)
+      expect(answer.flags).toEqual([])
     }
     const modes = Object.fromEntries(result.answers.map((a) => [a.server, a.mode]))
     expect(modes).toEqual({ knowledgeSearch: 'client', engineeringWiki: 'server' })
+  })
+
+  it('flags an answer that reads like instructions to a model as suspicious', async () => {
+    const run = await cli([
+      '--json',
+      ...BOB,
+      'synthesize',
+      'printer driver update',
+      '--server',
+      'engineeringWiki',
+    ])
+    const [answer] = json<{ answers: { answer: string; flags: string[] }[] }>(run).answers
+    expect(answer?.answer).toMatch(/ignore previous instructions/i)
+    expect(answer?.flags).toEqual(['suspicious'])
   })
 })
 

@@ -40,8 +40,19 @@ export interface ServerSearchResult {
 export interface MergedHit extends Hit {
   rank: number
   fusedScore: number
-  /** Every server/source that returned this hit (overlap across providers). */
-  foundIn: { server: string; sourceId?: string; rank: number; score?: number }[]
+  /**
+   * Every server/source that returned this hit (overlap across providers): the passage it
+   * returned (`hitId`) and whether that passage was flagged suspicious. The merged hit is
+   * suspicious when any of them is.
+   */
+  foundIn: {
+    server: string
+    sourceId?: string
+    hitId: string
+    rank: number
+    score?: number
+    suspicious?: true
+  }[]
 }
 
 export interface SearchResult {

@@ -90,8 +90,13 @@ export interface Answer {
   mode: 'server' | 'client'
   text: string
   citations: Citation[]
+  /** The server's own confidence (0..1); a client answer has none. */
   confidence?: number
+  /** Client answers: how many of the question's words its sentences contain. */
+  coverage?: { matched: number; total: number }
   silence?: { reason: string }
+  /** `suspicious`: the answer text reads like instructions to a model (set by the console). */
+  flags?: Extract<HitFlag, 'suspicious'>[]
   limits?: { truncated?: boolean; reason?: string }
   /** Attachments the server sent with its answer (e.g. an HTML report). */
   artifacts?: Artifact[]

@@ -157,12 +157,14 @@ export async function synthesizeCommand(
         uri: c.uri ?? null,
       })),
       silence: a.answer?.silence?.reason ?? null,
+      flags: a.answer?.flags ?? [],
       latencyMs: a.latencyMs,
     }))
     if (ctx.out.json) ctx.out.result({ answers })
     else {
       const blocks = answers.map((a) => {
-        const head = `== ${a.server} (${a.ok ? `${a.mode}, ${ms(a.latencyMs)}` : 'failed'})`
+        const flags = a.flags.length ? `, ${a.flags.join(', ')}` : ''
+        const head = `== ${a.server} (${a.ok ? `${a.mode}, ${ms(a.latencyMs)}${flags}` : 'failed'})`
         if (!a.ok) return `${head}\n${a.error?.code}: ${a.error?.message}`
         if (a.silence !== null) return `${head}\n(no answer: ${a.silence})`
         const cites = a.citations.map(

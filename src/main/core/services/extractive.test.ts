@@ -32,7 +32,15 @@ describe('extractiveAnswer', () => {
       expect.objectContaining({ n: 2, hitId: 'b' }),
     ])
     expect(answer.silence).toBeUndefined()
-    expect(answer.confidence).toBeGreaterThan(0.5)
+  })
+
+  it('claims no confidence: it reports how many of the query words its sentences contain', () => {
+    const answer = extractiveAnswer('s', 'How many vacation days do employees get?', [
+      hit('a', 'Employees get 25 vacation days per year.'),
+    ])
+    // "many" is in no sentence; "how" and "do" are not counted.
+    expect(answer.coverage).toEqual({ matched: 4, total: 5 })
+    expect(answer.confidence).toBeUndefined()
   })
 
   it('numbers a hit once however many of its sentences it uses', () => {
@@ -57,7 +65,8 @@ describe('extractiveAnswer', () => {
 
   it('is silent, with the reason, when no hit mentions the question', () => {
     const answer = extractiveAnswer('s', 'quantum entanglement', [hit('a', 'Parking is free.')])
-    expect(answer).toMatchObject({ text: '', citations: [], confidence: 0 })
+    expect(answer).toMatchObject({ text: '', citations: [], coverage: { matched: 0, total: 2 } })
+    expect(answer.confidence).toBeUndefined()
     expect(answer.silence?.reason).toMatch(/none of the top 1 hits/)
     expect(extractiveAnswer('s', 'x y z', []).silence?.reason).toMatch(/no usable hits/)
   })

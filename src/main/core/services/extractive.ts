@@ -28,9 +28,9 @@ function terms(text: string): string[] {
 /**
  * The console's own answer for a server without a synthesis tool: the sentences of its top
  * hits that share the most words with the query, each followed by a numbered citation of the
- * hit it came from. No model is involved, so nothing is invented. `confidence` is the share
- * of the query's words the answer covers; when no sentence mentions any of them the answer is
- * silent with the reason.
+ * hit it came from. No model is involved, so nothing is invented, and nothing is confident
+ * either: `coverage` counts the query's words the answer contains; when no sentence mentions
+ * any of them the answer is silent with the reason.
  */
 export function extractiveAnswer(
   server: string,
@@ -66,7 +66,7 @@ export function extractiveAnswer(
       mode: 'client',
       text: '',
       citations: [],
-      confidence: 0,
+      coverage: { matched: 0, total: queryTerms.length },
       silence: {
         reason:
           usable.length === 0
@@ -108,7 +108,7 @@ export function extractiveAnswer(
     mode: 'client',
     text: parts.join(' '),
     citations,
-    confidence: queryTerms.length === 0 ? 0 : covered.size / queryTerms.length,
+    coverage: { matched: covered.size, total: queryTerms.length },
     violations: [],
   }
 }

@@ -1,4 +1,4 @@
-import type { Hit } from '../../../shared/model/rag'
+import type { Answer, Hit } from '../../../shared/model/rag'
 import { detectPromptInjection } from '../../../shared/text/injection'
 
 /**
@@ -19,4 +19,13 @@ export function flagSuspicious(hits: Hit[]): number {
     }
   }
   return marked
+}
+
+/**
+ * Sets an answer's flags: `suspicious` when its text reads like an instruction aimed at a model
+ * (a server's synthesis can quote a poisoned passage as it is), else none.
+ */
+export function flagAnswer(answer: Answer): Answer {
+  answer.flags = detectPromptInjection(answer.text) === undefined ? [] : ['suspicious']
+  return answer
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ServerSearchResult } from '../../../shared/model/operations'
-import { RRF_K } from './fusion'
+import { RRF_K } from '../../../shared/model/fusion'
 import { extraPhrases } from './search-service'
 import {
   DOWN_URL,

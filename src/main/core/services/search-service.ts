@@ -8,7 +8,7 @@ import type {
 import type { Artifact, Hit, Violation } from '../../../shared/model/rag'
 import type { ServerState } from '../../../shared/model/server'
 import type { EventBus } from '../events'
-import { fuseHits } from './fusion'
+import { mergeResults } from '../../../shared/model/fusion'
 import { flagSuspicious } from './hit-flags'
 import { planTargets, type PlanDeps, type Target } from './plan'
 import type { ServerCalls, ServerOutcome } from './server-calls'
@@ -157,10 +157,7 @@ export class SearchService {
         return emit(toResult(target, outcome))
       }),
     )
-    const merged = fuseHits(
-      servers.filter((s) => s.ok).map(({ server, hits }) => ({ server, hits })),
-      fusion,
-    ).slice(0, topK)
+    const merged = mergeResults(servers, fusion, topK)
     return {
       searchId: request.searchId,
       query: request.query,

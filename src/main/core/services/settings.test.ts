@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Profile } from '../../../shared/model/user'
-import { SettingsStore } from './settings'
+import { defaultProfile, SettingsStore } from './settings'
 import { isVisibleTo } from './visibility'
 
 const file = (): string => join(mkdtempSync(join(tmpdir(), 'rc-settings-')), 'settings.json')
@@ -16,9 +16,33 @@ const sales: Profile = {
 }
 
 describe('SettingsStore', () => {
-  it('starts with an admin profile that sees everything', () => {
+  it('starts with a profile that lists every server', () => {
     const store = new SettingsStore(file())
     expect(store.active()).toMatchObject({ id: 'admin', groups: ['*'] })
+  })
+
+  it('names the default profile for whom the servers see: the OS user, every server listed', () => {
+    const { name, userId } = new SettingsStore(file()).active()
+    expect(userId).toBe(userInfo().username)
+    expect(name).toBe(`${userInfo().username} (OS user, every server listed)`)
+  })
+
+  it('renames the former "Admin (sees every server)" default found in a settings file', () => {
+    const path = file()
+    const old = { ...defaultProfile(), name: 'Admin (sees every server)', userId: 'jdoe' }
+    const settings = {
+      version: 1,
+      profiles: [old, sales],
+      activeProfileId: 'admin',
+      selections: {},
+    }
+    writeFileSync(path, JSON.stringify(settings))
+    const store = new SettingsStore(path)
+    expect(store.profiles().map((p) => p.name)).toEqual([
+      'jdoe (OS user, every server listed)',
+      'Sales rep',
+    ])
+    expect(store.recovered).toBeUndefined()
   })
 
   it('keeps profiles, the active one and selections across restarts', () => {

@@ -25,6 +25,19 @@ const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>
 
+/** The name the default profile had; it promised access that only the servers can grant. */
+const FORMER_DEFAULT_NAME = 'Admin (sees every server)'
+
+/**
+ * The default profile's name says what it is: the servers receive the OS user's name (no tags),
+ * and the console lists every server; whether a server answers is the server's call.
+ */
+const defaultName = (userId: string): string => `${userId} (OS user, every server listed)`
+
+/**
+ * The profile a fresh install starts with: the OS user, every server and source listed. It
+ * has no admin rights anywhere: each server judges that user id like any other.
+ */
 export function defaultProfile(): Profile {
   let user = 'admin'
   try {
@@ -34,11 +47,21 @@ export function defaultProfile(): Profile {
   }
   return {
     id: 'admin',
-    name: 'Admin (sees every server)',
+    name: defaultName(user),
     userId: user,
     sessionTags: [],
     groups: [ALL_GROUPS],
   }
+}
+
+/** Settings saved under the former default name get the name that says what it does. */
+function renameFormerDefault(settings: Settings): Settings {
+  for (const profile of settings.profiles) {
+    if (profile.id === 'admin' && profile.name === FORMER_DEFAULT_NAME) {
+      profile.name = defaultName(profile.userId)
+    }
+  }
+  return settings
 }
 
 /**
@@ -174,7 +197,8 @@ export class SettingsStore {
   private load(): { settings?: Settings; recovered?: string } {
     if (!existsSync(this.file)) return {}
     try {
-      return { settings: settingsSchema.parse(JSON.parse(readFileSync(this.file, 'utf8'))) }
+      const settings = settingsSchema.parse(JSON.parse(readFileSync(this.file, 'utf8')))
+      return { settings: renameFormerDefault(settings) }
     } catch {
       const aside = `${this.file}.unreadable-${Date.now()}`
       renameSync(this.file, aside)

@@ -1,7 +1,7 @@
 import type { ServerAnswer, SynthesisRequest } from '../../../shared/model/operations'
 import type { Answer } from '../../../shared/model/rag'
 import { extractiveAnswer } from './extractive'
-import { flagSuspicious } from './hit-flags'
+import { flagAnswer, flagSuspicious } from './hit-flags'
 import { planTargets, type PlanDeps } from './plan'
 import { DEFAULT_TOP_K } from './search-service'
 import type { ServerCalls } from './server-calls'
@@ -24,7 +24,8 @@ export interface SynthesisResult {
  * One answer per selected server, side by side: the server's own synthesis tool when it has
  * one (rag-tools-v1 `rag_get_synthesized_results`, RAGbox `query_knowledge` with its Silence
  * Protocol), else the console's extractive answer over that server's top hits (`mode:
- * client`, numbered citations, suspicious hits left out).
+ * client`, numbered citations, suspicious hits left out). An answer whose text reads like
+ * instructions to a model is flagged `suspicious`, as hits are.
  */
 export class SynthesisService {
   constructor(private readonly deps: SynthesisServiceDeps) {}
@@ -76,7 +77,12 @@ export class SynthesisService {
           },
         )
         return outcome.ok
-          ? { server: target.server, ok: true, latencyMs: outcome.latencyMs, answer: outcome.value }
+          ? {
+              server: target.server,
+              ok: true,
+              latencyMs: outcome.latencyMs,
+              answer: flagAnswer(outcome.value),
+            }
           : { server: target.server, ok: false, error: outcome.error, latencyMs: outcome.latencyMs }
       }),
     )

@@ -1,6 +1,6 @@
 import type { ActingUser } from '../../../shared/model/user'
 
-/** A profile holding this group sees every server and source (the admin's view). */
+/** A profile holding this group is shown every server and source; servers still decide access. */
 export const ALL_GROUPS = '*'
 
 /**

@@ -1,5 +1,6 @@
 import type { ServerAnswer } from '../../../../shared/model/operations'
-import type { Citation, Hit } from '../../../../shared/model/rag'
+import type { Answer, Citation, Hit } from '../../../../shared/model/rag'
+import { plural } from '../../lib/format'
 import { useAccessRequested } from '../../state/store'
 import { Badge, Banner, Button } from '../../ui'
 import { citationTarget } from '../search/access-targets'
@@ -39,6 +40,31 @@ function CitationChip({
   )
 }
 
+/**
+ * What an answer can say about itself: the server's own confidence, or for the console's
+ * extractive answer (no model, so no confidence) how many of the query's words it contains.
+ */
+function AnswerMeasure({ answer }: { answer: Answer }): React.JSX.Element | null {
+  if (answer.mode === 'server' && answer.confidence !== undefined) {
+    return (
+      <span className="answer__measure" title="The confidence the server reported">
+        confidence {Math.round(answer.confidence * 100)}%
+      </span>
+    )
+  }
+  if (answer.mode === 'client' && answer.coverage && answer.coverage.total > 0) {
+    return (
+      <span
+        className="answer__measure"
+        title="Built by the console from the top hits: no model and no confidence score; this counts the query's words its sentences contain"
+      >
+        {answer.coverage.matched} of {plural(answer.coverage.total, 'query word')} found
+      </span>
+    )
+  }
+  return null
+}
+
 /** One server's answer: text with numbered citation chips, mode, confidence, silence, latency. */
 export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): React.JSX.Element {
   const accessRequested = useAccessRequested()
@@ -66,13 +92,20 @@ export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): Reac
             {body.mode === 'server' ? 'server' : 'client'}
           </Badge>
         )}
-        {body?.confidence !== undefined && (
-          <span className="answer__confidence">
-            confidence {Math.round(body.confidence * 100)}%
-          </span>
+        {body && <AnswerMeasure answer={body} />}
+        {body?.flags?.includes('suspicious') && (
+          <Badge tone="bad" title="Reads like instructions to a model (possible prompt injection)">
+            suspicious
+          </Badge>
         )}
         <span className="answer__latency muted">{formatMs(answer.latencyMs)}</span>
       </header>
+      {body?.flags?.includes('suspicious') && (
+        <p className="answer__warning" role="note">
+          This answer reads like instructions to a language model (possible prompt injection). It is
+          shown as plain text; do not pass it to a model unreviewed.
+        </p>
+      )}
       {!answer.ok ? (
         <Banner tone="bad" title={`No answer from ${answer.server}`}>
           {answer.error?.message}

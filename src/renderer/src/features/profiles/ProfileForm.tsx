@@ -114,7 +114,7 @@ export function ProfileForm({
           label="Groups"
           autoComplete="off"
           placeholder="users, support"
-          hint="Comma-separated; * sees every server."
+          hint="Comma-separated; * lists every server (each server still decides)."
           {...field('groups')}
         />
       </div>

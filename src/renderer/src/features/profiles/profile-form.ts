@@ -9,7 +9,7 @@ export interface ProfileDraft {
   humanUid: string
   /** Comma-separated. */
   sessionTags: string
-  /** Comma-separated; `*` sees every server. */
+  /** Comma-separated; `*` lists every server (each server still decides). */
   groups: string
 }
 

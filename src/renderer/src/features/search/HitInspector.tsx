@@ -36,6 +36,39 @@ function fieldRows(hit: Hit): [string, React.ReactNode][] {
   )
 }
 
+type Place = MergedHit['foundIn'][number]
+
+/** `server · source · passage id`: where a merged hit was found. */
+const placeName = (place: Place): string =>
+  [place.server, place.sourceId, place.hitId].filter(Boolean).join(' · ')
+
+/** The prompt-injection warning; for a merged hit, which of its copies were flagged. */
+function SuspiciousNote({ hit }: { hit: Hit }): React.JSX.Element {
+  const flagged = isMerged(hit) ? hit.foundIn.filter((place) => place.suspicious) : []
+  return (
+    <div className="inspector__warning" role="note" aria-label="Possible prompt injection">
+      {isMerged(hit) && flagged.length > 0 ? (
+        <>
+          <p>
+            {flagged.length} of the {hit.foundIn.length} copies of this document read like
+            instructions to a language model (possible prompt injection):
+          </p>
+          <ul aria-label="Flagged copies">
+            {flagged.map((place, index) => (
+              <li key={index}>
+                <code>{placeName(place)}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p>This text reads like instructions to a language model (possible prompt injection).</p>
+      )}
+      <p>It is shown as plain text; do not pass it to a model unreviewed.</p>
+    </div>
+  )
+}
+
 function Provided({ derived }: { derived: boolean }): React.JSX.Element {
   return derived ? (
     <Badge tone="warn" title="The server sent none; the console derived it from the text">
@@ -122,12 +155,7 @@ export function HitInspector({
         </Button>
       </div>
       <div className="inspector__body">
-        {hit.flags.includes('suspicious') && (
-          <p className="inspector__warning" role="note">
-            This text reads like instructions to a language model (possible prompt injection). It is
-            shown as plain text; do not pass it to a model unreviewed.
-          </p>
-        )}
+        {hit.flags.includes('suspicious') && <SuspiciousNote hit={hit} />}
         <dl className="inspector__fields">
           {fieldRows(hit).map(([name, value]) => (
             <div key={name}>
@@ -157,9 +185,14 @@ export function HitInspector({
             <ul className="inspector__found">
               {hit.foundIn.map((place, index) => (
                 <li key={index}>
-                  <code>{place.server}</code>
-                  {place.sourceId ? ` · ${place.sourceId}` : ''} — rank {place.rank}
+                  <code>{placeName(place)}</code> — rank {place.rank}
                   {place.score !== undefined ? `, score ${formatScore(place.score)}` : ''}
+                  {place.suspicious && (
+                    <>
+                      {' '}
+                      <Badge tone="bad">suspicious</Badge>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

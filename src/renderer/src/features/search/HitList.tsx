@@ -7,8 +7,11 @@ import { HitRow } from './HitRow'
 import type { OverlapIndex } from './overlap'
 import './HitList.css'
 
-/** Fixed row height: virtualization measures nothing, so 5,000 rows cost what 30 do. */
-export const HIT_ROW_HEIGHT = 30
+/**
+ * Fixed row height (title line + snippet line): virtualization measures nothing, so 5,000 rows
+ * cost what 30 do.
+ */
+export const HIT_ROW_HEIGHT = 46
 
 export interface HitListProps {
   /** Accessible name of the list, e.g. "Merged hits". */
@@ -65,48 +68,57 @@ export function HitList({
   }
   const optionId = (index: number): string => `${id}-${index}`
   return (
-    <div
-      ref={scrollRef}
-      className={cx('hit-list', !showServer && 'hit-list--narrow', className)}
-      role="listbox"
-      aria-label={label}
-      tabIndex={0}
-      aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
-      onKeyDown={(event) => {
-        const moves: Record<string, number> = {
-          ArrowDown: selectedIndex + 1,
-          ArrowUp: Math.max(0, selectedIndex - 1),
-          Home: 0,
-          End: hits.length - 1,
-          PageDown: selectedIndex + 10,
-          PageUp: Math.max(0, selectedIndex - 10),
-        }
-        const target = moves[event.key]
-        if (target === undefined) return
-        event.preventDefault()
-        const hit = hits[Math.min(hits.length - 1, target)]
-        if (hit) onSelect(hit)
-      }}
-    >
-      <div className="hit-list__sizer" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const hit = hits[item.index]!
-          return (
-            <HitRow
-              key={item.key}
-              id={optionId(item.index)}
-              hit={hit}
-              rank={rankOf(hit, item.index)}
-              providers={overlap}
-              selected={item.index === selectedIndex}
-              showServer={showServer}
-              top={item.start}
-              index={item.index}
-              count={hits.length}
-              onSelect={onSelect}
-            />
-          )
-        })}
+    <div className={cx('hit-list-frame', !showServer && 'hit-list--narrow', className)}>
+      <div className="hit-list__head">
+        <span className="hit-row__rank">#</span>
+        <span>Title</span>
+        {showServer && <span>Source · server</span>}
+        <span className="hit-row__score">Score</span>
+        <span className="hit-row__flags">Flags</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="hit-list"
+        role="listbox"
+        aria-label={label}
+        tabIndex={0}
+        aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
+        onKeyDown={(event) => {
+          const moves: Record<string, number> = {
+            ArrowDown: selectedIndex + 1,
+            ArrowUp: Math.max(0, selectedIndex - 1),
+            Home: 0,
+            End: hits.length - 1,
+            PageDown: selectedIndex + 10,
+            PageUp: Math.max(0, selectedIndex - 10),
+          }
+          const target = moves[event.key]
+          if (target === undefined) return
+          event.preventDefault()
+          const hit = hits[Math.min(hits.length - 1, target)]
+          if (hit) onSelect(hit)
+        }}
+      >
+        <div className="hit-list__sizer" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const hit = hits[item.index]!
+            return (
+              <HitRow
+                key={item.key}
+                id={optionId(item.index)}
+                hit={hit}
+                rank={rankOf(hit, item.index)}
+                providers={overlap}
+                selected={item.index === selectedIndex}
+                showServer={showServer}
+                top={item.start}
+                index={item.index}
+                count={hits.length}
+                onSelect={onSelect}
+              />
+            )
+          })}
+        </div>
       </div>
     </div>
   )

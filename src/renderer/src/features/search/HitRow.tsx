@@ -21,7 +21,10 @@ export interface HitRowProps {
 export const formatScore = (score: number | undefined): string =>
   score === undefined ? '–' : Math.abs(score) >= 100 ? score.toFixed(0) : score.toFixed(3)
 
-/** One hit: rank, title, source and server, score, overlap and flags. Text only, never HTML. */
+/**
+ * One hit: rank, title over its snippet, source and server, score, overlap and flags. Text only,
+ * never HTML.
+ */
 export const HitRow = memo(function HitRow({
   id,
   hit,
@@ -52,13 +55,16 @@ export const HitRow = memo(function HitRow({
       onClick={() => onSelect(hit)}
     >
       <span className="hit-row__rank">{rank}</span>
-      <span className="hit-row__title" title={hit.title}>
-        {hit.title || <span className="muted">(untitled)</span>}
-        {hit.derived.title && (
-          <span className="hit-row__derived" title="Title derived by the console from the text">
-            derived
-          </span>
-        )}
+      <span className="hit-row__main">
+        <span className="hit-row__title" title={hit.title}>
+          {hit.title || <span className="muted">(untitled)</span>}
+          {hit.derived.title && (
+            <span className="hit-row__derived" title="Title derived by the console from the text">
+              derived
+            </span>
+          )}
+        </span>
+        <span className="hit-row__snippet">{hit.snippet}</span>
       </span>
       <span
         className="hit-row__where"

@@ -17,6 +17,7 @@ import { HitInspector } from './HitInspector'
 import { LatencyWaterfall } from './LatencyWaterfall'
 import { QueryForm } from './QueryForm'
 import { searchQueries } from './queries'
+import { mergedHits } from './search-run'
 import { SearchResults } from './SearchResults'
 import { searchSelection, serverSources, takesPart } from './sources'
 import { SourcesSummary } from './SourcesSummary'
@@ -42,16 +43,18 @@ export function SearchPanel(): React.JSX.Element {
   const inspected = useSearchInspected()
   const inspect = useSearchHitInspected()
   const setSelected = useCallback((hit: Hit | null) => inspect(hit && hitKey(hit)), [inspect])
+  // Merging is client-side too: a new fusion re-sorts the results at hand.
+  const merged = useMemo(() => mergedHits(run, draft.fusion), [run, draft.fusion])
   // The merged hit (with where it was found) when there is one, else a server's own.
   const selected = useMemo(() => {
     if (!inspected || !run) return null
-    const lists = [run.result?.hits ?? [], ...run.servers.map((s) => s.hits)]
+    const lists = [merged ?? [], ...run.servers.map((s) => s.hits)]
     for (const hits of lists) {
       const hit = hits.find((h) => hitKey(h) === inspected)
       if (hit) return hit
     }
     return null
-  }, [inspected, run])
+  }, [inspected, run, merged])
 
   const servers = useMemo(
     () => serverSources(discovery.data, toggles.data),
@@ -106,6 +109,7 @@ export function SearchPanel(): React.JSX.Element {
           )}
           <SearchResults
             run={run}
+            merged={merged}
             view={view}
             onViewChange={setView}
             selectedKey={inspected}

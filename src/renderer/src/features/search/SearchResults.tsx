@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import type { Selection } from '../../../../shared/model/operations'
+import type { MergedHit, Selection } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { plural } from '../../lib/format'
 import { SEARCH_VIEWS, useCheckAllRequested, type SearchView } from '../../state/store'
@@ -24,6 +24,8 @@ const LABELS: Record<ResultView, string> = {
 
 export interface SearchResultsProps {
   run: SearchRun | null
+  /** The merged list in the fusion chosen now (undefined until the search resolves). */
+  merged: readonly MergedHit[] | undefined
   view: ResultView
   onViewChange: (view: ResultView) => void
   selectedKey: string | null
@@ -37,6 +39,7 @@ export interface SearchResultsProps {
 /** The merged list, the providers side by side, every hit, and the answers. */
 export function SearchResults({
   run,
+  merged,
   view,
   onViewChange,
   selectedKey,
@@ -49,7 +52,6 @@ export function SearchResults({
   const servers = useMemo(() => run?.servers ?? [], [run?.servers])
   const overlap = useMemo(() => overlapIndex(servers), [servers])
   const allHits = useMemo(() => servers.flatMap((s) => s.hits), [servers])
-  const merged = run?.result?.hits
   const totals = overlapTotals(overlap)
   const answered = servers.length
   const expected = Math.max(answered, run?.expected.length ?? 0)
@@ -114,7 +116,7 @@ export function SearchResults({
         {run && (
           <span className="search-results__summary muted" role="status">
             {run.result
-              ? `${plural(run.result.hits.length, 'merged hit')} in ${formatMs(run.result.elapsedMs)} as ${run.result.user.userId}`
+              ? `${plural(merged?.length ?? 0, 'merged hit')} in ${formatMs(run.result.elapsedMs)} as ${run.result.user.userId}`
               : `${answered} of ${expected} servers answered`}
             {answered > 1 &&
               totals.documents > 0 &&

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { fuseHits } from '../../../../shared/model/fusion'
 import type { SearchResult, ServerSearchResult } from '../../../../shared/model/operations'
-import { searchRunReducer, waterfallRows, type SearchRun } from './search-run'
+import type { Hit } from '../../../../shared/model/rag'
+import { mergedHits, searchRunReducer, waterfallRows, type SearchRun } from './search-run'
 
 const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }
 const part = (server: string, count = 1): ServerSearchResult => ({
@@ -63,5 +65,56 @@ describe('searchRunReducer', () => {
       ['b', true],
       ['a', false],
     ])
+  })
+})
+
+describe('mergedHits', () => {
+  const scored = (server: string, id: string, score: number): Hit => ({
+    server,
+    id,
+    title: id,
+    snippet: '',
+    score,
+    derived: { title: false, summary: false },
+    flags: [],
+    violations: [],
+    raw: {},
+  })
+  const servers = [
+    { ...part('a', 2), hits: [scored('a', 'a1', 0.2), scored('a', 'a2', 0.1)] },
+    { ...part('b', 2), hits: [scored('b', 'b1', 9), scored('b', 'b2', 8)] },
+    { ...part('c', 0), ok: false, hits: [] },
+  ]
+  const lists = servers.filter((s) => s.ok)
+  const done = (topK: number): SearchRun => {
+    const result = {
+      searchId: 's1',
+      fusion: 'rrf',
+      servers,
+      hits: fuseHits(lists, 'rrf').slice(0, topK),
+    } as unknown as SearchResult
+    return searchRunReducer(
+      { ...start(), draft: { ...draft, topK } },
+      { type: 'finished', result },
+    )!
+  }
+
+  it("is main's merged list while the fusion is the one the search ran with", () => {
+    const run = done(10)
+    expect(mergedHits(run, 'rrf')).toBe(run.result!.hits)
+  })
+
+  it('re-fuses the per-server hits at once when the fusion changes, within top k', () => {
+    expect(mergedHits(done(10), 'score')!.map((h) => h.id)).toEqual(['b1', 'b2', 'a1', 'a2'])
+    expect(mergedHits(done(3), 'score')!.map((h) => [h.id, h.rank])).toEqual([
+      ['b1', 1],
+      ['b2', 2],
+      ['a1', 3],
+    ])
+  })
+
+  it('is undefined until the search has a result', () => {
+    expect(mergedHits(start(), 'score')).toBeUndefined()
+    expect(mergedHits(null, 'rrf')).toBeUndefined()
   })
 })

@@ -1,5 +1,7 @@
+import { mergeResults } from '../../../../shared/model/fusion'
 import type {
   FusionMode,
+  MergedHit,
   SearchResult,
   ServerSearchResult,
 } from '../../../../shared/model/operations'
@@ -82,4 +84,15 @@ export function waterfallRows(
       .filter((s) => !run.servers.some((r) => r.server === s))
       .map((server) => ({ server })),
   ]
+}
+
+/**
+ * The merged list in the fusion chosen now: main's while it is the one the search ran with,
+ * else the per-server hits fused again here (a pure step, so a new fusion re-sorts at once).
+ */
+export function mergedHits(run: SearchRun | null, fusion: FusionMode): MergedHit[] | undefined {
+  const result = run?.result
+  if (!run || !result) return undefined
+  if (result.fusion === fusion) return result.hits
+  return mergeResults(result.servers, fusion, run.draft.topK)
 }

@@ -1,6 +1,6 @@
-import type { FusionMode, MergedHit } from '../../../shared/model/operations'
-import { dedupeKey } from '../../../shared/model/hit-identity'
-import type { Hit } from '../../../shared/model/rag'
+import type { FusionMode, MergedHit } from './operations'
+import { dedupeKey } from './hit-identity'
+import type { Hit } from './rag'
 
 export { dedupeKey }
 
@@ -17,7 +17,8 @@ interface Occurrence {
 
 /**
  * Merges per-server hit lists into one ranked list. Duplicates across (and within) servers
- * collapse into one hit that remembers everywhere it was found. Modes:
+ * collapse into one hit that remembers everywhere it was found and carries the flags of every
+ * copy (so it is suspicious when any copy is). Modes:
  * - `rrf`: Σ 1 / (k + rank) over the lists a hit appears in (default; needs no scores);
  * - `score`: the best raw score (hits without a score go last);
  * - `minmax`: each server's scores scaled to 0..1, best kept.
@@ -52,12 +53,15 @@ export function fuseHits(
         ? uniqueByServerSum(occurrences)
         : Math.max(...occurrences.map((occurrence) => occurrence.value))
     const foundIn = occurrences.map(({ hit, server, rank }) => {
-      const place: MergedHit['foundIn'][number] = { server, rank }
+      const place: MergedHit['foundIn'][number] = { server, hitId: hit.id, rank }
       if (hit.sourceId !== undefined) place.sourceId = hit.sourceId
       if (hit.score !== undefined) place.score = hit.score
+      if (hit.flags.includes('suspicious')) place.suspicious = true
       return place
     })
-    return { ...best.hit, rank: 0, fusedScore, foundIn, bestRank: best.rank }
+    // A flag on any copy holds for the document: one poisoned passage is enough to warn.
+    const flags = [...new Set(occurrences.flatMap(({ hit }) => hit.flags))]
+    return { ...best.hit, flags, rank: 0, fusedScore, foundIn, bestRank: best.rank }
   })
 
   merged.sort(
@@ -68,6 +72,19 @@ export function fuseHits(
       a.id.localeCompare(b.id),
   )
   return merged.map(({ bestRank: _bestRank, ...hit }, index) => ({ ...hit, rank: index + 1 }))
+}
+
+/**
+ * A search's merged list: the hits of the servers that answered, fused, cut to `topK`. Main
+ * merges with it, and the renderer re-merges with it when the user changes the fusion.
+ */
+export function mergeResults(
+  servers: readonly { server: string; ok: boolean; hits: Hit[] }[],
+  mode: FusionMode,
+  topK: number,
+): MergedHit[] {
+  const lists = servers.filter((s) => s.ok).map(({ server, hits }) => ({ server, hits }))
+  return fuseHits(lists, mode).slice(0, topK)
 }
 
 /** RRF counts each server once (its best rank), so a server repeating a hit gains nothing. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Hit } from '../../../shared/model/rag'
+import type { Hit } from './rag'
 import { dedupeKey, fuseHits, RRF_K } from './fusion'
 
 const hit = (server: string, id: string, over: Partial<Hit> = {}): Hit => ({
@@ -52,6 +52,36 @@ describe('fuseHits (rrf)', () => {
     ])
     expect(merged).toHaveLength(1)
     expect(merged[0]!.fusedScore).toBeCloseTo(1 / (RRF_K + 1))
+  })
+})
+
+describe('fuseHits (flags)', () => {
+  it('marks a merged hit suspicious when any of its copies is, and names those copies', () => {
+    const doc = 'https://d/vendor-notes'
+    const merged = fuseHits([
+      {
+        server: 'a',
+        hits: [
+          hit('a', 'notes#2', { uri: doc }),
+          hit('a', 'notes#1', { uri: doc, flags: ['suspicious'] }),
+        ],
+      },
+      { server: 'b', hits: [hit('b', 'n-1', { uri: doc, flags: ['suspicious'], sourceId: 'it' })] },
+    ])
+    expect(merged).toHaveLength(1)
+    expect(merged[0]!.id).toBe('notes#2')
+    expect(merged[0]!.flags).toEqual(['suspicious'])
+    expect(merged[0]!.foundIn.map((f) => [f.server, f.hitId, f.suspicious ?? false])).toEqual([
+      ['a', 'notes#2', false],
+      ['a', 'notes#1', true],
+      ['b', 'n-1', true],
+    ])
+  })
+
+  it('leaves a merged hit unflagged when none of its copies is flagged', () => {
+    const merged = fuseHits([{ server: 'a', hits: [hit('a', 'x', { flags: ['derived_title'] })] }])
+    expect(merged[0]!.flags).toEqual(['derived_title'])
+    expect(merged[0]!.foundIn[0]!.suspicious).toBeUndefined()
   })
 })
 
