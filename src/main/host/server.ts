@@ -147,6 +147,7 @@ export async function startBrowserHost(options: {
   })
   const port = (server.address() as AddressInfo).port
   origin = `http://127.0.0.1:${port}`
+  core.ownPorts.add(port)
 
   return {
     url: `${origin}/#token=${token}`,
@@ -154,6 +155,7 @@ export async function startBrowserHost(options: {
     port,
     token,
     async close() {
+      core.ownPorts.delete(port)
       unsubscribe()
       for (const ws of clients) ws.terminate()
       wss.close()

@@ -1,5 +1,5 @@
 import type { ErrorInfo } from '../errors'
-import type { Answer, Artifact, Hit, Resource, Violation } from './rag'
+import type { Answer, Artifact, Hit, LinkVerdict, Resource, Violation } from './rag'
 import type { ActingUser } from './user'
 import type { ServerState } from './server'
 
@@ -96,4 +96,6 @@ export interface AuditEntry {
   errorCode?: string
   latencyMs: number
   resultCount?: number
+  /** Operation `access`: the citation check's verdict. */
+  verdict?: LinkVerdict
 }

@@ -4,6 +4,7 @@ import type { Logger } from '../log'
 import type { Redactor } from '../secrets/types'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
+import { createLinkPolicy } from './link-policy'
 import { DiscoveryService } from './discovery-service'
 import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
@@ -27,6 +28,8 @@ export interface RagServicesDeps {
   log?: Logger
   /** Who the operations run as; default the active profile of `settings`. */
   profile?: ActiveProfile
+  /** The console's own listening ports, never requested by the citation checker. */
+  ownPorts?: () => Iterable<number>
 }
 
 /**
@@ -77,6 +80,11 @@ export class RagServices {
       calls: this.calls,
       profile,
       events: deps.events,
+      audit: this.audit,
+      policy: createLinkPolicy({
+        settings: () => deps.settings.linkPolicy(),
+        ownPorts: deps.ownPorts ?? (() => []),
+      }),
     })
   }
 
