@@ -157,7 +157,7 @@ describe('citation access', () => {
     expect(check.verdict).toBe('ok')
   })
 
-  it("says in one sentence when the server refuses a user a link that opens, showing both", async () => {
+  it('says in one sentence when the server refuses a user a link that opens, showing both', async () => {
     // A link signed for Carol that has not expired (any but the stale lg-msa-clauses).
     const hit = await hitFor('master services agreement clauses', /^(?!.*lg-msa-clauses).*sig=/)
     const check = await live.core.services.access.check(

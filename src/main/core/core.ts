@@ -151,6 +151,7 @@ export class Core {
       events: this.events,
       redactor: this.redactor,
       auditDir: join(this.dataDir, 'audit'),
+      accessHistoryFile: join(this.dataDir, 'access-history.json'),
       ownPorts: () => this.ownPorts,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }

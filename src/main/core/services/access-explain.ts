@@ -188,7 +188,8 @@ export function explainAccess(facts: AccessFacts): AccessVerdict {
     : ''
   const checked = freshLink ?? link
   const conflict = access && checked ? conflictWords(access, checked) : undefined
-  if (conflict && link) return { verdict: link.classification, explanation: conflict, conflict: true }
+  if (conflict && link)
+    return { verdict: link.classification, explanation: conflict, conflict: true }
   if (access?.checked && access.hasAccess === false) {
     const said = access.error
       ? `the server says ${serverWords(access.error)}`

@@ -54,7 +54,10 @@ function hostMatches(hostname: string, rule: string): boolean {
 
 /** `10.0.0.0/8`, `fd00::/8` or a single address, as a block list; null when not one. */
 function addressRule(rule: string): BlockList | null {
-  const [address = '', bits] = rule.trim().replace(/^\[|\]$/g, '').split('/')
+  const [address = '', bits] = rule
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split('/')
   const kind = isIP(address)
   if (kind === 0) return null
   const list = new BlockList()
@@ -108,7 +111,8 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
         return `${address} is a link-local or cloud metadata address`
       }
       const range = denyRanges.findIndex((list) => list?.check(address, kind))
-      if (range >= 0) return `${address} is denied by the link policy (${settings.denyHosts[range]})`
+      if (range >= 0)
+        return `${address} is denied by the link policy (${settings.denyHosts[range]})`
       if (THIS_MACHINE.check(address, kind) && ownPorts.has(effectivePort(url))) {
         return `${url.host} is the console's own port`
       }

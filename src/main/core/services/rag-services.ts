@@ -2,6 +2,7 @@ import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor } from '../secrets/types'
+import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
 import { createLinkPolicy } from './link-policy'
@@ -25,6 +26,8 @@ export interface RagServicesDeps {
   redactor: Redactor
   /** `<dataDir>/audit`. */
   auditDir: string
+  /** `<dataDir>/access-history.json`; absent: the history lives in memory only. */
+  accessHistoryFile?: string
   log?: Logger
   /** Who the operations run as; default the active profile of `settings`. */
   profile?: ActiveProfile
@@ -45,6 +48,7 @@ export class RagServices {
   readonly search: SearchService
   readonly synthesis: SynthesisService
   readonly access: AccessService
+  readonly accessHistory: AccessHistory
 
   constructor(private readonly deps: RagServicesDeps) {
     const profile = deps.profile ?? (() => deps.settings.active())
@@ -86,6 +90,7 @@ export class RagServices {
         ownPorts: deps.ownPorts ?? (() => []),
       }),
     })
+    this.accessHistory = new AccessHistory(deps.accessHistoryFile, deps.redactor)
   }
 
   /** A saved profile by id (e.g. to check access as another user); `not_found` otherwise. */
