@@ -28,15 +28,19 @@ function access(extra: Partial<AccessResult>): AccessResult {
 }
 
 describe('explainAccess', () => {
-  it('says the clicked link expired and that the server can issue a fresh one', () => {
-    const result = explainAccess({
+  /** The expired link the user clicked, and what the fresh one the server issued did. */
+  const clickedExpired = (freshLink: LinkCheck) =>
+    explainAccess({
       server: 'kb',
       originalUrl: signed,
       access: access({ refreshedUrl: fresh }),
       link: link(signed, 'expired', 403),
-      freshLink: link(fresh, 'ok', 200),
+      freshLink,
       now: NOW,
     })
+
+  it('says the clicked link expired and that the server can issue a fresh one', () => {
+    const result = clickedExpired(link(fresh, 'ok', 200))
     expect(result.verdict).toBe('expired')
     expect(result.explanation).toMatch(
       /^this link expired 3 h ago \(HTTP 403, 12 ms\); the server can issue a fresh one \(open it: HTTP 200/,
@@ -44,14 +48,7 @@ describe('explainAccess', () => {
   })
 
   it('says a fresh link the server issued fails too', () => {
-    const result = explainAccess({
-      server: 'kb',
-      originalUrl: signed,
-      access: access({ refreshedUrl: fresh }),
-      link: link(signed, 'expired', 403),
-      freshLink: link(fresh, 'server_error', 500),
-      now: NOW,
-    })
+    const result = clickedExpired(link(fresh, 'server_error', 500))
     expect(result.verdict).toBe('expired')
     expect(result.explanation).toMatch(/; even the fresh link the server issued fails \(HTTP 500/)
   })
