@@ -14,7 +14,7 @@ async function openAccess(page: Page, launch: Launch, demo: RagSearchDemo) {
     .getByRole('navigation', { name: 'Main' })
     .getByRole('button', { name: 'Access' })
     .click()
-  return page.getByRole('form', { name: 'Check access' })
+  return { form: page.getByRole('form', { name: 'Check access' }), host }
 }
 
 const card = (page: Page) => page.getByRole('region', { name: 'Verdict' })
@@ -24,7 +24,7 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
   launch,
   ragSearch: demo,
 }) => {
-  const form = await openAccess(page, launch, demo)
+  const { form } = await openAccess(page, launch, demo)
   // The stale link as carol's search returned it (signed for her, expired in 2024).
   await invoke(page, 'profiles:activate', { id: 'carol' })
   const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
@@ -48,21 +48,27 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
   await expect(form.getByLabel('Check as')).toHaveValue('carol')
   await form.getByRole('button', { name: 'Check' }).click()
 
-  await expect(card(page)).toContainText('opens')
+  // The verdict is about the link Carol clicked: expired, with a fresh one to open.
+  await expect(card(page)).toContainText('link expired')
   await expect(card(page)).toContainText('carol@example.com')
   await expect(card(page)).toContainText(
-    /The signed link expired \d+ days ago; the server issued a fresh one that works/,
+    /This link expired \d+ days ago \(HTTP 403, [^)]*\); the server can issue a fresh one \(open it: HTTP 200/,
   )
-  const refreshed = card(page).locator('dt:text-is("Refreshed URL") + dd code')
-  await expect(refreshed).toHaveText(new RegExp(`^${demo.docs}/docs/lg-msa-clauses\\?u=carol`))
-  expect(await refreshed.textContent()).not.toBe(hit.uri)
-  await expect(card(page).getByRole('button', { name: 'Copy refreshed URL' })).toBeVisible()
-  const chain = card(page).getByRole('list', { name: 'HTTP chain' })
+  await expect(card(page).locator('dt:text-is("Link") + dd code')).toHaveText(hit.uri!)
+  const fresh = card(page).locator('dt:text-is("Fresh link") + dd code')
+  await expect(fresh).toHaveText(new RegExp(`^${demo.docs}/docs/lg-msa-clauses\\?u=carol`))
+  expect(await fresh.textContent()).not.toBe(hit.uri)
+  await expect(card(page).getByRole('button', { name: 'Open it' })).toBeVisible()
+  await expect(card(page).getByRole('button', { name: 'Copy the fresh link' })).toBeVisible()
+  const chain = card(page).getByRole('list', { name: 'HTTP chain', exact: true })
   await expect(chain.getByRole('listitem')).toHaveCount(1)
-  await expect(chain).toContainText('200')
+  await expect(chain).toContainText('403')
+  await expect(card(page).getByRole('list', { name: "Fresh link's HTTP chain" })).toContainText(
+    '200',
+  )
 
-  // Both checks are in this session's history, newest first; the older one shows again.
-  const history = page.getByRole('table', { name: 'Checks in this session' })
+  // Both checks are in the history, newest first; the older one shows again.
+  const history = page.getByRole('table', { name: 'Recent checks' })
   await expect(history.getByRole('row')).toHaveCount(3)
   await expect(history.getByRole('row').nth(1)).toContainText('carol@example.com')
   await screenshots(page, 'access-right-user')
@@ -80,7 +86,7 @@ test('a link behind a login wall, a moved document, and the cache against "check
   launch,
   ragSearch: demo,
 }) => {
-  const form = await openAccess(page, launch, demo)
+  const { form } = await openAccess(page, launch, demo)
   const link = form.getByLabel('Link')
 
   await link.fill(`${demo.docs}/portal/hb-health-benefits-request`)
@@ -105,7 +111,7 @@ test('a link behind a login wall, a moved document, and the cache against "check
   await expect(card(page)).toContainText(/checked just now/)
   await card(page).getByRole('button', { name: 'Check again' }).click()
   await expect(card(page).getByText('fresh', { exact: true })).toBeVisible()
-  const history = page.getByRole('table', { name: 'Checks in this session' })
+  const history = page.getByRole('table', { name: 'Recent checks' })
   await expect(history.getByRole('row')).toHaveCount(5)
   await screenshots(page, 'access-not-found')
 })
@@ -115,7 +121,7 @@ test('the form says what to fill in and checks nothing until it can', async ({
   launch,
   ragSearch: demo,
 }) => {
-  const form = await openAccess(page, launch, demo)
+  const { form } = await openAccess(page, launch, demo)
   await form.getByRole('button', { name: 'Check' }).click()
   await expect(form).toContainText('Paste a link, or pick a server and enter a segment id.')
   await form.getByLabel('Segment id').fill('hb-pto-policy#0')
@@ -123,7 +129,7 @@ test('the form says what to fill in and checks nothing until it can', async ({
   await expect(form.getByLabel('Server')).toHaveAttribute('aria-invalid', 'true')
   await expect(form).toContainText('Pick the server this segment id comes from.')
   await screenshots(page, 'access-form-errors')
-  await expect(page.getByRole('table', { name: 'Checks in this session' })).toContainText(
+  await expect(page.getByRole('table', { name: 'Recent checks' })).toContainText(
     'Checks you make appear here',
   )
 })
@@ -133,7 +139,7 @@ test('a pasted list is checked as a batch: a count per class, filters, and one v
   launch,
   ragSearch: demo,
 }) => {
-  await openAccess(page, launch, demo)
+  const { host } = await openAccess(page, launch, demo)
   await invoke(page, 'profiles:activate', { id: 'carol' })
   const stale = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
   const links = [
@@ -147,6 +153,8 @@ test('a pasted list is checked as a batch: a count per class, filters, and one v
     `${demo.docs}/error/en-observability-runbook`,
     'http://127.0.0.1:9/wiki/it-email-troubleshoot',
     '\\\\fileserver\\legal\\retention.pdf',
+    // The console's own address: refused by the link policy, never requested.
+    `${new URL(host.url).origin}/`,
   ]
   await page.getByRole('tab', { name: /^Check all/ }).click()
   const box = page.getByLabel('Links to check, one per line')
@@ -164,13 +172,14 @@ test('a pasted list is checked as a batch: a count per class, filters, and one v
     'rate limited': 1,
     'server error': 1,
     unreachable: 1,
+    'address refused': 1,
     'not a web link': 1,
   }
   for (const [label, count] of Object.entries(expected)) {
     await expect(verdicts.getByRole('button', { name: `${label} ${count}` })).toBeVisible()
   }
   const table = batch.getByRole('table', { name: 'Verdicts' })
-  await expect(table).toHaveAttribute('aria-rowcount', '11')
+  await expect(table).toHaveAttribute('aria-rowcount', '12')
   await screenshots(page, 'access-batch')
 
   // A class narrows the table; a second class adds to it; words narrow further.
@@ -180,9 +189,9 @@ test('a pasted list is checked as a batch: a count per class, filters, and one v
   await expect(table).toHaveAttribute('aria-rowcount', '4')
   await batch.getByLabel('Filter').fill('remote-work')
   await expect(table).toHaveAttribute('aria-rowcount', '2')
-  await expect(batch.getByText('1 of 10 verdicts')).toBeVisible()
+  await expect(batch.getByText('1 of 11 verdicts')).toBeVisible()
   await batch.getByRole('button', { name: 'Clear filters' }).click()
-  await expect(table).toHaveAttribute('aria-rowcount', '11')
+  await expect(table).toHaveAttribute('aria-rowcount', '12')
 
   // One verdict opens in the card, where it can be checked again.
   await table.getByRole('button', { name: `Show the verdict on ${stale.uri}` }).click()
@@ -191,5 +200,126 @@ test('a pasted list is checked as a batch: a count per class, filters, and one v
     'true',
   )
   await expect(card(page)).toContainText('link expired')
-  await expect(card(page)).toContainText(/The signed link expired \d+ days ago/)
+  await expect(card(page)).toContainText(/This link expired \d+ days ago/)
+})
+
+test('support: the link Carol clicked expired; the sentence says so, and the check outlives a reload', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  await openAccess(page, launch, demo)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  const query = 'master services agreement clauses'
+  const hit = (await findHit(page, SERVER, query, 'lg-msa-clauses')) as {
+    id: string
+    uri: string
+    title: string
+  }
+  await page.reload()
+
+  // As support would: search as Carol, open the hit she clicked, check access.
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await nav.getByRole('button', { name: 'Search' }).click()
+  await page.getByLabel('Query').fill(query)
+  await page.keyboard.press('ControlOrMeta+Enter')
+  await page
+    .getByRole('listbox', { name: 'Merged hits' })
+    .getByRole('option', { name: new RegExp(hit.title) })
+    .first()
+    .click()
+  await page
+    .getByRole('complementary', { name: 'Hit inspector' })
+    .getByRole('button', { name: 'Check access' })
+    .click()
+
+  const form = page.getByRole('form', { name: 'Check access' })
+  await expect(form.getByLabel('Link')).toHaveValue(hit.uri)
+  await expect(card(page).getByText('link expired', { exact: true })).toBeVisible()
+  await expect(card(page).getByRole('paragraph')).toHaveText(
+    /^This link expired \d+ days ago \(HTTP 403, [^)]*\); the server can issue a fresh one \(open it: HTTP 200, [^)]*\)\.$/,
+  )
+  await expect(card(page)).toContainText('carol@example.com')
+  await expect(card(page)).not.toContainText('opens')
+  await screenshots(page, 'access-support-expired')
+
+  // The history is kept by the console, not the page: it survives a reload.
+  await page.reload()
+  await nav.getByRole('button', { name: 'Access' }).click()
+  const history = page.getByRole('table', { name: 'Recent checks' })
+  await expect(history.getByRole('row')).toHaveCount(2)
+  await expect(history.getByRole('row').nth(1)).toContainText('link expired')
+  await expect(card(page)).toContainText(/This link expired \d+ days ago/)
+
+  // Another link for the same segment is checked for what it is, not answered from the cache.
+  const other = `${demo.docs}/docs/hb-pto-policy`
+  await form.getByLabel('Link').fill(other)
+  await form.getByLabel('Link').press('Enter')
+  await expect(card(page).locator('dt:text-is("Link") + dd code')).toHaveText(other)
+  await expect(card(page).getByText('fresh', { exact: true })).toBeVisible()
+  await expect(card(page).getByText('opens', { exact: true })).toBeVisible()
+  await expect(history.getByRole('row')).toHaveCount(3)
+})
+
+test('a citation without a link and a link that is not a web link get different verdicts', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const { form } = await openAccess(page, launch, demo)
+  const unc = '\\\\fileserver\\legal\\retention.pdf'
+  await form.getByLabel('Link').fill(unc)
+  await form.getByLabel('Link').press('Enter')
+  await expect(card(page).getByText('not a web link', { exact: true })).toBeVisible()
+  // The path reads as written, not JSON-escaped.
+  await expect(card(page).getByRole('paragraph')).toHaveText(
+    `“${unc}” is not a web link (only http(s) URLs are checked).`,
+  )
+
+  // A scanned document the server knows, whose citation has no link at all.
+  await form.getByLabel('Link').fill('')
+  await form.getByLabel('Server').selectOption(SERVER)
+  await form.getByLabel('Segment id').fill('it-scan-0042#0')
+  await form.getByLabel('Check as').selectOption({ label: 'Bob Martins (engineering)' })
+  await form.getByLabel('Segment id').press('Enter')
+  await expect(card(page).getByText('no link', { exact: true })).toBeVisible()
+  await expect(card(page).getByRole('paragraph')).toHaveText(
+    'The server confirms access but gives no link, and the citation carries none.',
+  )
+  const history = page.getByRole('table', { name: 'Recent checks' })
+  await expect(history.getByRole('row').nth(1)).toContainText('no link')
+  await expect(history.getByRole('row').nth(2)).toContainText('not a web link')
+  await screenshots(page, 'access-no-link')
+})
+
+test('a batch is checked as the profile chosen for it, and can be checked again as another', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  await openAccess(page, launch, demo)
+  await page.getByRole('tab', { name: /^Check all/ }).click()
+  const batchForm = page.getByRole('form', { name: 'Check a list of links' })
+  await batchForm.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
+  const box = page.getByLabel('Links to check, one per line')
+  await box.fill(`${demo.docs}/docs/hb-pto-policy`)
+  await box.press('ControlOrMeta+Enter')
+
+  const batch = page.getByRole('region', { name: /^Batch: Links pasted at / })
+  await expect(batch.getByLabel('Checked as')).toHaveValue('alice')
+  const table = batch.getByRole('table', { name: 'Verdicts' })
+  await table.getByRole('button', { name: /^Show the verdict on / }).click()
+  await expect(card(page)).toContainText('alice@example.com')
+  await expect(card(page)).toContainText('opens')
+
+  await page.getByRole('tab', { name: /^Check all/ }).click()
+  await batch.getByLabel('Checked as').selectOption({ label: 'Carol Mendes (legal, admin)' })
+  await expect(batch.getByLabel('Checked as')).toHaveValue('carol')
+  await expect(page.getByLabel('Batch', { exact: true })).toBeVisible()
+  await screenshots(page, 'access-batch-check-as')
+  await batch
+    .getByRole('table', { name: 'Verdicts' })
+    .getByRole('button', { name: /^Show the verdict on / })
+    .click()
+  await expect(card(page)).toContainText('carol@example.com')
 })

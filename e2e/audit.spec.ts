@@ -53,6 +53,10 @@ test('searches and checks land in the audit log, live, filterable, and export wi
   await expect(
     page.getByRole('row', { name: `verify on ${SERVER} by bob@example.com: ok` }),
   ).toBeVisible()
+  // The check itself, with its verdict.
+  await expect(
+    page.getByRole('row', { name: `access on ${SERVER} by bob@example.com: ok` }),
+  ).toContainText('verdict ok')
   const before = await rows.count()
 
   // Live: a search made while the panel is open appears without touching it.
@@ -71,7 +75,8 @@ test('searches and checks land in the audit log, live, filterable, and export wi
   await expect(page.getByText('1 line matches the filters')).toBeVisible()
   await page.getByLabel('Operation').selectOption('')
   await page.getByLabel('User').selectOption('carol@example.com')
-  await expect(rows).toHaveCount(before)
+  // All but bob's two lines (the verify call and the check).
+  await expect(rows).toHaveCount(before - 1)
   await page.getByLabel('Outcome').selectOption('error')
   await expect(page.getByText('No line matches the filters.')).toBeVisible()
   await page.getByRole('button', { name: 'Clear filters' }).click()
@@ -92,17 +97,20 @@ test('searches and checks land in the audit log, live, filterable, and export wi
       outcome: 'ok',
     }),
   )
+  expect(lines).toContainEqual(
+    expect.objectContaining({ operation: 'access', user: 'bob@example.com', verdict: 'ok' }),
+  )
   expect(jsonl.text).not.toContain(demo.key)
 
   await page.getByLabel('Operation').selectOption('search')
-  await expect(rows).toHaveCount(before)
+  await expect(rows).toHaveCount(before - 1)
   const csv = await download(page, 'Export CSV')
   expect(csv.name).toMatch(/\.csv$/)
   const [header, ...records] = csv.text.trim().split('\n')
   expect(header).toBe(
-    'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount',
+    'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict',
   )
-  expect(records).toHaveLength(before)
+  expect(records).toHaveLength(before - 1)
   expect(records.every((record) => record.includes(',search,'))).toBe(true)
   expect(csv.text).not.toContain(demo.key)
   await screenshots(page, 'audit-filtered')

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS } from '../demo/keys'
 import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
 import { startCore, whenState, type LiveCore } from '../main/core/services/testing/live'
-import type { AccessCheck } from '../shared/model/rag'
+import { LINK_VERDICTS, type AccessCheck } from '../shared/model/rag'
 import { demoProfile } from './demo-profiles'
 
 /**
@@ -72,14 +72,16 @@ afterAll(async () => {
   await Promise.all([ragSearch?.stop(), ragbox?.stop()])
 })
 
-async function hitFor(query: string, uriPart: string) {
+async function hitFor(query: string, uriPart: string | RegExp) {
   const result = await live.core.services.search.run({
     searchId: `find-${uriPart}`,
     query,
     topK: 20,
     selection: { knowledgeSearch: [] },
   })
-  const hit = result.servers[0]?.hits.find((h) => h.uri?.includes(uriPart))
+  const hit = result.servers[0]?.hits.find((h) =>
+    typeof uriPart === 'string' ? h.uri?.includes(uriPart) : uriPart.test(h.uri ?? ''),
+  )
   if (!hit) throw new Error(`no hit for ${uriPart} among ${result.servers[0]?.hits.length} hits`)
   return hit
 }
@@ -91,6 +93,7 @@ describe('citation access', () => {
       if (event.batchId === 'all-verdicts') progress.push(event.done)
     })
     const stale = await hitFor('master services agreement clauses', 'lg-msa-clauses')
+    const ownPort = Number(new URL(docs).port) + 1
     const targets = {
       ok: { url: `${docs}/docs/hb-pto-policy` },
       expired: { url: stale.uri! },
@@ -100,29 +103,72 @@ describe('citation access', () => {
       rate_limited: { url: `${docs}/throttled/it-printer-setup` },
       server_error: { url: `${docs}/error/en-observability-runbook` },
       unreachable: { url: 'http://127.0.0.1:9/wiki/it-email-troubleshoot' },
+      // The console's own listener (as the browser host registers it): never requested.
+      blocked: { url: `http://localhost:${ownPort}/#token=abc` },
       invalid_url: { url: '\\\\fileserver\\legal\\retention.pdf' },
+      no_link: {},
     }
+    live.core.ownPorts.add(ownPort)
     const result = await live.core.services.access.checkAll('all-verdicts', Object.values(targets))
+    live.core.ownPorts.delete(ownPort)
     expect(result.checks.map((check) => check.verdict)).toEqual(Object.keys(targets))
     expect(result.counts).toEqual(Object.fromEntries(Object.keys(targets).map((k) => [k, 1])))
-    expect(progress.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    expect(progress.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
     const expired = result.checks[1]!
-    expect(expired.explanation).toMatch(/^the signed link expired \d+ days ago \(HTTP 403/)
+    expect(expired.explanation).toMatch(/^this link expired \d+ days ago \(HTTP 403/)
+    expect(result.checks[8]!.explanation).toMatch(/console's own port/)
+    expect(result.checks[9]!.explanation).toBe(
+      '“\\\\fileserver\\legal\\retention.pdf” is not a web link (only http(s) URLs are checked)',
+    )
     const wall = result.checks[4]!
     expect(wall.link?.redirects.map((hop) => hop.status)).toEqual([302, 200])
   })
 
-  it('turns an expired signed link into a working one through verify_document_access', async () => {
+  it('judges the expired link the user clicked, and says the server can issue a fresh one', async () => {
     const stale = await hitFor('master services agreement clauses', 'lg-msa-clauses')
     const check = await live.core.services.access.check(
       { server: 'knowledgeSearch', segmentId: stale.id, url: stale.uri! },
       { refresh: true },
     )
-    expect(check.verdict).toBe('ok')
+    expect(check.verdict).toBe('expired')
+    expect(check.url).toBe(stale.uri)
+    expect(check.link).toMatchObject({ url: stale.uri, status: 403, classification: 'expired' })
     expect(check.access).toMatchObject({ checked: true, hasAccess: true })
-    expect(check.url).not.toBe(stale.uri)
+    expect(check.access?.refreshedUrl).not.toBe(stale.uri)
+    expect(check.freshLink).toMatchObject({
+      url: check.access?.refreshedUrl,
+      status: 200,
+      classification: 'ok',
+    })
     expect(check.explanation).toMatch(
-      /^the signed link expired \d+ days ago; the server issued a fresh one that works \(HTTP 200/,
+      /^this link expired \d+ days ago \(HTTP 403, [^)]*\); the server can issue a fresh one \(open it: HTTP 200/,
+    )
+  })
+
+  it('caches per exact link: another link for the same segment is checked anew', async () => {
+    const stale = await hitFor('master services agreement clauses', 'lg-msa-clauses')
+    const segment = { server: 'knowledgeSearch', segmentId: stale.id }
+    await live.core.services.access.check({ ...segment, url: stale.uri! }, { refresh: true })
+    const other = `${docs}/docs/hb-pto-policy`
+    const check = await live.core.services.access.check({ ...segment, url: other })
+    expect(check.cached).toBe(false)
+    expect(check.url).toBe(other)
+    expect(check.link?.url).toBe(other)
+    expect(check.verdict).toBe('ok')
+  })
+
+  it('says in one sentence when the server refuses a user a link that opens, showing both', async () => {
+    // A link signed for Carol that has not expired (any but the stale lg-msa-clauses).
+    const hit = await hitFor('master services agreement clauses', /^(?!.*lg-msa-clauses).*sig=/)
+    const check = await live.core.services.access.check(
+      { server: 'knowledgeSearch', segmentId: hit.id, url: hit.uri! },
+      { refresh: true, profile: live.core.services.profile(ALICE.id) },
+    )
+    expect(check.access?.hasAccess).toBe(false)
+    expect(check.link?.classification).toBe('ok')
+    expect(check.conflict).toBe(true)
+    expect(check.explanation).toMatch(
+      /^the server and the document host disagree: the server says .*, but the link opens for anyone who has it \(HTTP 200/,
     )
   })
 
@@ -137,7 +183,8 @@ describe('citation access', () => {
     expect(asAlice.user.userId).toBe(ALICE.userId)
     expect(asAlice.access?.hasAccess).toBe(false)
     expect(asAlice.verdict).not.toBe('ok')
-    expect(asActive).toMatchObject({ verdict: 'ok', user: { userId: CAROL.userId } })
+    expect(asActive).toMatchObject({ verdict: 'expired', user: { userId: CAROL.userId } })
+    expect(asActive.freshLink?.classification).toBe('ok')
     expect(live.core.settings.active().id).toBe(CAROL.id)
     expect(() => live.core.services.profile('nobody')).toThrow(/no profile with id nobody/)
   })
@@ -276,11 +323,19 @@ describe('audit log', () => {
     const lines = live.auditLines()
     expect(lines.length).toBeGreaterThan(5)
     expect(new Set(lines.map((l) => l.operation))).toEqual(
-      new Set(['discover', 'search', 'synthesize', 'verify']),
+      new Set(['discover', 'search', 'synthesize', 'verify', 'access']),
     )
-    // Everything ran as the active profile except the one check made as Alice.
+    // Every citation check leaves its verdict, and "not a web link" is not "no link".
+    const verdicts = new Set(lines.filter((l) => l.operation === 'access').map((l) => l.verdict))
+    expect(verdicts).toEqual(new Set(LINK_VERDICTS))
+    // Everything ran as the active profile except the checks made as Alice.
     const others = lines.filter((l) => l.user !== CAROL.userId)
-    expect(others.map((l) => [l.user, l.operation])).toEqual([[ALICE.userId, 'verify']])
+    expect(others.map((l) => `${l.user} ${l.operation}`).sort()).toEqual([
+      `${ALICE.userId} access`,
+      `${ALICE.userId} access`,
+      `${ALICE.userId} verify`,
+      `${ALICE.userId} verify`,
+    ])
     const text = live.auditText()
     expect(text).not.toContain(UNIQUE_KEY)
     expect(text).not.toContain(RAGBOX_KEYS.acme)

@@ -245,7 +245,20 @@ describe('verify', () => {
     ])
     expect(run.code).toBe(0)
     const result = json<{ access: Record<string, unknown>; link: Record<string, unknown> }>(run)
-    expect(sorted(result)).toEqual(['access', 'link', 'segment', 'server', 'user'])
+    expect(sorted(result)).toEqual(
+      [
+        'access',
+        'conflict',
+        'explanation',
+        'freshLink',
+        'link',
+        'segment',
+        'server',
+        'url',
+        'user',
+        'verdict',
+      ].sort(),
+    )
     expect(sorted(result.access)).toEqual(
       ['accessLevel', 'checked', 'error', 'hasAccess', 'refreshedUrl'].sort(),
     )
@@ -254,6 +267,9 @@ describe('verify', () => {
     )
     expect(result).toMatchObject({
       segment,
+      verdict: 'ok',
+      conflict: false,
+      freshLink: null,
       access: { checked: true, hasAccess: true },
       link: { ok: true, classification: 'ok', status: 200 },
     })
@@ -271,6 +287,63 @@ describe('verify', () => {
     ])
     expect(run.code).toBe(1)
     expect(json(run)).toMatchObject({ access: { checked: true, hasAccess: false } })
+  })
+})
+
+describe('verify verdicts', () => {
+  const CAROL = ['--user', 'carol@example.com', '--tags', '["department:legal","role:admin"]']
+
+  it('judges the link the user clicked: expired, with the fresh one the server can issue', async () => {
+    const found = json<{ hits: { id: string; uri?: string }[] }>(
+      await cli([
+        '--json',
+        ...CAROL,
+        'search',
+        'master services agreement clauses',
+        '--server',
+        'knowledgeSearch',
+      ]),
+    )
+    const hit = found.hits.find((h) => h.uri?.includes('lg-msa-clauses'))!
+    const args = [...CAROL, 'verify', '--server', 'knowledgeSearch', '--segment', hit.id]
+    const run = await cli(['--json', ...args, '--url', hit.uri!])
+    expect(run.code).toBe(1)
+    const result = json<Record<string, unknown>>(run)
+    expect(result).toMatchObject({
+      verdict: 'expired',
+      url: hit.uri,
+      link: { url: hit.uri, status: 403, classification: 'expired' },
+      freshLink: { status: 200, classification: 'ok' },
+    })
+    expect(result.explanation).toMatch(
+      /^this link expired \d+ days ago \(HTTP 403, [^)]*\); the server can issue a fresh one/,
+    )
+    const text = await cli([...args, '--url', hit.uri!])
+    expect(text.stdout).toMatch(/^verdict: expired \(as carol@example\.com\)$/m)
+    expect(text.stdout).toMatch(/^fresh link: http:\/\/\S+ -> 200 ok/m)
+  })
+
+  it('tells a link that is not a web link from a citation with no link', async () => {
+    const unc = await cli([
+      '--json',
+      'verify',
+      '--server',
+      'knowledgeSearch',
+      '--url',
+      '\\\\fileserver\\legal\\retention.pdf',
+    ])
+    expect(json(unc)).toMatchObject({ verdict: 'invalid_url' })
+    const none = await cli([
+      '--json',
+      ...BOB,
+      'verify',
+      '--server',
+      'knowledgeSearch',
+      '--segment',
+      'it-scan-0042#0',
+    ])
+    expect(json(none)).toMatchObject({ verdict: 'no_link', url: null, link: null })
+    expect(none.code).toBe(1)
   })
 })
 

@@ -11,8 +11,9 @@ commands:
                                          one query across the selected servers, merged
   synthesize QUERY [--server ID]... [--source SERVER:SOURCE]... [--top-k N]
                                          one answer per selected server
-  verify --server ID (--segment UID | --url URL)
-                                         does this citation open for the acting user?
+  verify --server ID [--segment UID] [--url URL]
+                                         does this citation (the link clicked) open for
+                                         the acting user?
   call (--server ID | --url URL [--transport http|sse] | --stdio "CMD")
        --tool NAME [--args JSON]         one raw tool call to any MCP server
   watch                                  one line per registry reload and status change

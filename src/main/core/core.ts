@@ -86,6 +86,11 @@ export class Core {
   readonly settings: SettingsStore
   /** Discovery, search, synthesis, access checks and the audit log, as the active profile. */
   readonly services: RagServices
+  /**
+   * Ports this console listens on at 127.0.0.1 (the browser host adds its own): the citation
+   * checker never requests them, so a hostile citation cannot reach the console through it.
+   */
+  readonly ownPorts = new Set<number>()
   private readonly notices: AppNotice[] = []
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
@@ -149,6 +154,8 @@ export class Core {
       events: this.events,
       redactor: this.redactor,
       auditDir: join(this.dataDir, 'audit'),
+      accessHistoryFile: join(this.dataDir, 'access-history.json'),
+      ownPorts: () => this.ownPorts,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),

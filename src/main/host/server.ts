@@ -163,6 +163,7 @@ export async function startBrowserHost(options: {
   })
   const port = (server.address() as AddressInfo).port
   origin = `http://127.0.0.1:${port}`
+  core.ownPorts.add(port)
 
   return {
     url: `${origin}/#token=${token}`,
@@ -170,6 +171,7 @@ export async function startBrowserHost(options: {
     port,
     token,
     async close() {
+      core.ownPorts.delete(port)
       unsubscribe()
       for (const ws of clients) ws.terminate()
       wss.close()

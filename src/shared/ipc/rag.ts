@@ -64,6 +64,15 @@ export const accessTargetSchema = z.union([
 
 export type AccessTargetInput = z.output<typeof accessTargetSchema>
 
+/** One check of the Access panel's history (kept in the data folder, newest first). */
+export interface AccessHistoryEntry {
+  id: number
+  target: { server?: string; segmentId?: string; url?: string }
+  check: AccessCheck
+  /** The profile it was checked as; absent: the active one at the time. */
+  profileId?: string
+}
+
 export const ragRequests = {
   /** Every configured server as the active profile sees it: config, status, dialect, secrets. */
   'servers:list': z.undefined(),
@@ -105,6 +114,8 @@ export const ragRequests = {
     refresh: z.boolean().optional(),
     profileId: profileIdSchema.optional(),
   }),
+  /** The Access panel's recent checks (`access:check`), newest first; kept across restarts. */
+  'access:history': z.undefined(),
   /** Audit lines, newest first (default 1,000), and how many unreadable lines were skipped. */
   'audit:list': auditFilterSchema.optional(),
   /** The matching audit lines as a file's text (JSON lines or CSV), for saving. */
@@ -126,6 +137,7 @@ export interface RagResults {
     checks: AccessCheck[]
     counts: Partial<Record<LinkVerdict, number>>
   }
+  'access:history': AccessHistoryEntry[]
   'audit:list': AuditPage
   'audit:export': { fileName: string; mime: string; text: string; skipped: number }
 }

@@ -1,5 +1,5 @@
 import type { ErrorInfo } from '../errors'
-import type { Answer, Artifact, Hit, Resource, Violation } from './rag'
+import type { Answer, Artifact, Hit, LinkVerdict, Resource, Violation } from './rag'
 import type { ActingUser } from './user'
 import type { ServerState } from './server'
 
@@ -107,6 +107,8 @@ export interface AuditEntry {
   errorCode?: string
   latencyMs: number
   resultCount?: number
+  /** Operation `access`: the citation check's verdict. */
+  verdict?: LinkVerdict
 }
 
 /** Audit lines read from the log, and how many unreadable lines (torn, hand-edited) were skipped. */

@@ -127,7 +127,12 @@ export const LINK_VERDICTS = [
   'rate_limited',
   'server_error',
   'unreachable',
+  /** The console's link policy refused the address (nothing was sent to it). */
+  'blocked',
+  /** The link is not a web link (a file or UNC path, a malformed URL). */
   'invalid_url',
+  /** There was no link at all to check. */
+  'no_link',
 ] as const
 export type LinkVerdict = (typeof LINK_VERDICTS)[number]
 
@@ -155,7 +160,12 @@ export interface AccessCheck {
   url?: string
   user: ActingUser
   access?: AccessResult
+  /** The HTTP check of `url`: the link the user clicked, else the one the server issued. */
   link?: LinkCheck
+  /** The HTTP check of a fresh link the server issued in place of the clicked one. */
+  freshLink?: LinkCheck
+  /** The server's access answer and the link's HTTP result disagree (both are shown). */
+  conflict?: boolean
   verdict: LinkVerdict
   /** Plain words, e.g. "the signed link expired; the server issued a fresh one that works". */
   explanation: string

@@ -1,9 +1,13 @@
-import type { AccessCheck } from '../../../shared/model/rag'
+import type { AccessCheck, LinkCheck } from '../../../shared/model/rag'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 import { ms } from '../output'
 
-/** `verify --server ID (--segment UID | --url URL)`: does this citation open for the acting user? */
+/**
+ * `verify --server ID [--segment UID] [--url URL]`: does this citation open for the acting
+ * user? With both, the verdict is about the link (the one the user clicked), and the server
+ * is asked for access and a fresh link.
+ */
 export async function verifyCommand(
   ctx: CliContext,
   _words: string[],
@@ -11,8 +15,8 @@ export async function verifyCommand(
 ): Promise<ExitCode> {
   const servers = options.server ?? []
   if (servers.length !== 1) throw new UsageError('verify needs exactly one --server ID')
-  if ((options.segment === undefined) === (options.url === undefined)) {
-    throw new UsageError('verify needs either --segment UID or --url URL')
+  if (options.segment === undefined && options.url === undefined) {
+    throw new UsageError('verify needs --segment UID, --url URL, or both')
   }
   const server = servers[0]!
   return withCore(ctx, { demoKeys: true }, async (core) => {
@@ -37,19 +41,22 @@ export async function verifyCommand(
           error: check.access.error ?? null,
         }
       : null
-    const link = check.link
-      ? {
-          url: check.link.url,
-          status: check.link.status ?? null,
-          ok: check.link.ok,
-          classification: check.link.classification,
-          latencyMs: check.link.latencyMs,
-          redirects: check.link.redirects,
-        }
-      : null
+    const link = check.link ? linkFacts(check.link) : null
+    const freshLink = check.freshLink ? linkFacts(check.freshLink) : null
     if (check.error) ctx.out.warn(`${server}: ${cliError(core, check.error)?.message}`)
     if (ctx.out.json) {
-      ctx.out.result({ server, segment: options.segment ?? null, user: check.user, access, link })
+      ctx.out.result({
+        server,
+        segment: options.segment ?? null,
+        url: check.url ?? null,
+        user: check.user,
+        verdict: check.verdict,
+        explanation: check.explanation,
+        conflict: check.conflict === true,
+        access,
+        link,
+        freshLink,
+      })
     } else {
       ctx.out.text(
         [
@@ -58,14 +65,30 @@ export async function verifyCommand(
           access
             ? `server says: ${access.checked ? `access ${access.hasAccess ? 'granted' : 'denied'}${access.accessLevel ? ` (${access.accessLevel})` : ''}` : 'not asked (no verification tool)'}${access.error ? `: ${access.error}` : ''}`
             : 'server says: not asked',
-          link
-            ? `link: ${link.url} -> ${link.status ?? 'no answer'} ${link.classification} in ${ms(link.latencyMs)}${link.redirects.length > 0 ? `, ${link.redirects.length} redirect(s)` : ''}`
-            : 'link: none to fetch',
+          link ? `link: ${linkLine(link)}` : 'link: none to fetch',
+          ...(freshLink ? [`fresh link: ${linkLine(freshLink)}`] : []),
         ].join('\n'),
       )
     }
     return verifyExit(check)
   })
+}
+
+function linkFacts(link: LinkCheck) {
+  return {
+    url: link.url,
+    status: link.status ?? null,
+    ok: link.ok,
+    classification: link.classification,
+    latencyMs: link.latencyMs,
+    redirects: link.redirects,
+  }
+}
+
+/** `URL -> 200 ok in 12 ms, 1 redirect(s)` */
+function linkLine(link: ReturnType<typeof linkFacts>): string {
+  const redirects = link.redirects.length > 1 ? `, ${link.redirects.length - 1} redirect(s)` : ''
+  return `${link.url} -> ${link.status ?? 'no answer'} ${link.classification} in ${ms(link.latencyMs)}${redirects}`
 }
 
 /** 0 when the link opens and the server (if asked) grants access; 4 when nothing answered. */

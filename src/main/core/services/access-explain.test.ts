@@ -28,18 +28,40 @@ function access(extra: Partial<AccessResult>): AccessResult {
 }
 
 describe('explainAccess', () => {
-  it('says an expired signed link was replaced by a fresh one that works', () => {
-    const result = explainAccess({
+  /** The expired link the user clicked, and what the fresh one the server issued did. */
+  const clickedExpired = (freshLink: LinkCheck) =>
+    explainAccess({
       server: 'kb',
       originalUrl: signed,
       access: access({ refreshedUrl: fresh }),
+      link: link(signed, 'expired', 403),
+      freshLink,
+      now: NOW,
+    })
+
+  it('says the clicked link expired and that the server can issue a fresh one', () => {
+    const result = clickedExpired(link(fresh, 'ok', 200))
+    expect(result.verdict).toBe('expired')
+    expect(result.explanation).toMatch(
+      /^this link expired 3 h ago \(HTTP 403, 12 ms\); the server can issue a fresh one \(open it: HTTP 200/,
+    )
+  })
+
+  it('says a fresh link the server issued fails too', () => {
+    const result = clickedExpired(link(fresh, 'server_error', 500))
+    expect(result.verdict).toBe('expired')
+    expect(result.explanation).toMatch(/; even the fresh link the server issued fails \(HTTP 500/)
+  })
+
+  it('checks the link the server issued when the citation carried none', () => {
+    const result = explainAccess({
+      server: 'kb',
+      access: access({ refreshedUrl: fresh, accessLevel: 'read' }),
       link: link(fresh, 'ok', 200),
       now: NOW,
     })
     expect(result.verdict).toBe('ok')
-    expect(result.explanation).toMatch(
-      /^the signed link expired 3 h ago; the server issued a fresh one that works \(HTTP 200/,
-    )
+    expect(result.explanation).toMatch(/^the server confirms access \(read\), and the link opens/)
   })
 
   it("repeats the server's refusal in its own words", () => {
@@ -54,7 +76,7 @@ describe('explainAccess', () => {
     })
   })
 
-  it('calls a refusal without a reason forbidden and notes a link that still opens', () => {
+  it('says so in one sentence when the server refuses but the link opens', () => {
     const result = explainAccess({
       server: 'kb',
       originalUrl: 'https://docs.example/docs/a',
@@ -62,8 +84,39 @@ describe('explainAccess', () => {
       link: link('https://docs.example/docs/a', 'ok', 200),
       now: NOW,
     })
+    expect(result.verdict).toBe('ok')
+    expect(result.conflict).toBe(true)
+    expect(result.explanation).toBe(
+      'the server and the document host disagree: the server says this user may not open it, but the link opens for anyone who has it (HTTP 200, 12 ms)',
+    )
+  })
+
+  it('says so in one sentence when the server grants access but the host refuses the link', () => {
+    const result = explainAccess({
+      server: 'kb',
+      originalUrl: 'https://docs.example/docs/a',
+      access: access({ hasAccess: true, accessLevel: 'admin' }),
+      link: link('https://docs.example/docs/a', 'forbidden', 403),
+      now: NOW,
+    })
     expect(result.verdict).toBe('forbidden')
-    expect(result.explanation).toMatch(/may not open it; note that the link itself still opens/)
+    expect(result.conflict).toBe(true)
+    expect(result.explanation).toBe(
+      'the server and the document host disagree: the server says this user has access (admin), but the host refuses the link (HTTP 403, 12 ms)',
+    )
+    expect(result.explanation).not.toMatch(/may not open it/)
+  })
+
+  it('keeps a refusal that the link agrees with as the verdict, without a conflict', () => {
+    const result = explainAccess({
+      server: 'kb',
+      originalUrl: signed,
+      access: access({ hasAccess: false, error: 'Access denied: legal only' }),
+      link: link(signed, 'expired', 403),
+      now: NOW,
+    })
+    expect(result.verdict).toBe('forbidden')
+    expect(result.conflict).toBeUndefined()
   })
 
   it('says when the server cannot issue a fresh link for an expired one', () => {
@@ -76,7 +129,7 @@ describe('explainAccess', () => {
     })
     expect(result.verdict).toBe('expired')
     expect(result.explanation).toBe(
-      'the signed link expired 3 h ago (HTTP 403, 12 ms); server vault cannot issue a fresh one (it has no verify_document_access)',
+      'this link expired 3 h ago (HTTP 403, 12 ms); server vault cannot issue a fresh one (it has no verify_document_access)',
     )
   })
 
@@ -105,17 +158,33 @@ describe('explainAccess', () => {
     )
   })
 
-  it('says a non-web link is not checked', () => {
+  it('says a non-web link is not checked and shows a UNC path as written', () => {
     const bad = link('\\\\fileserver\\legal\\a.pdf', 'invalid_url')
     bad.error = 'only http(s) URLs are checked'
     bad.redirects = []
     const result = explainAccess({ originalUrl: bad.url, link: bad, now: NOW })
     expect(result.verdict).toBe('invalid_url')
-    expect(result.explanation).toMatch(/is not a web link \(only http\(s\) URLs are checked\)/)
+    expect(result.explanation).toBe(
+      '“\\\\fileserver\\legal\\a.pdf” is not a web link (only http(s) URLs are checked)',
+    )
   })
 
-  it('reports a citation with nothing to check', () => {
-    expect(explainAccess({ now: NOW }).verdict).toBe('invalid_url')
+  it('calls a citation with nothing to check no_link, not invalid_url', () => {
+    expect(explainAccess({ now: NOW })).toEqual({
+      verdict: 'no_link',
+      explanation: 'the citation carries no link to check',
+    })
+  })
+
+  it('says a link the address policy refused was not fetched', () => {
+    const refused = link('http://169.254.169.254/latest', 'blocked')
+    refused.error = '169.254.169.254 is a link-local or cloud metadata address'
+    refused.redirects = []
+    const result = explainAccess({ originalUrl: refused.url, link: refused, now: NOW })
+    expect(result.verdict).toBe('blocked')
+    expect(result.explanation).toBe(
+      'the console did not fetch this link: 169.254.169.254 is a link-local or cloud metadata address (see linkPolicy in settings.json)',
+    )
   })
 })
 

@@ -11,8 +11,10 @@ export interface AccessFacts {
   access?: AccessResult
   /** Why the server could not be asked. */
   verifyError?: ErrorInfo
-  /** The HTTP check of the refreshed link, else the original (absent: nothing to check). */
+  /** The HTTP check of the link the user clicked, else of the one the server issued. */
   link?: LinkCheck
+  /** The HTTP check of a fresh link the server issued in place of the clicked one. */
+  freshLink?: LinkCheck
   /** Wall clock, for "expired 3 h ago". */
   now: number
 }
@@ -84,7 +86,7 @@ function verdictOfError(error: ErrorInfo): LinkVerdict {
   }
 }
 
-function linkWords(link: LinkCheck, facts: AccessFacts, refreshed: boolean): string {
+function linkWords(link: LinkCheck, facts: AccessFacts): string {
   const http = httpFacts(link)
   switch (link.classification) {
     case 'ok':
@@ -93,9 +95,9 @@ function linkWords(link: LinkCheck, facts: AccessFacts, refreshed: boolean): str
       const expiry = expiryOf(link.url)
       const when =
         expiry !== undefined && expiry <= facts.now
-          ? `the signed link expired ${roughDuration(facts.now - expiry)} ago`
-          : 'the link carries a token the host no longer accepts'
-      if (refreshed) return `even the fresh link the server issued is refused: ${when} (${http})`
+          ? `this link expired ${roughDuration(facts.now - expiry)} ago`
+          : 'this link carries a token the host no longer accepts'
+      if (facts.freshLink) return `${when} (${http})`
       const remedy = facts.server
         ? facts.access && !facts.access.checked
           ? `server ${facts.server} cannot issue a fresh one (it has no verify_document_access)`
@@ -104,7 +106,7 @@ function linkWords(link: LinkCheck, facts: AccessFacts, refreshed: boolean): str
       return `${when} (${http}); ${remedy}`
     }
     case 'forbidden':
-      return `the document host refuses this link (${http}): this user may not open it`
+      return `the document host refuses this link (${http})`
     case 'not_found':
       return link.status === 410
         ? `the document is gone from the host (${http})`
@@ -121,30 +123,78 @@ function linkWords(link: LinkCheck, facts: AccessFacts, refreshed: boolean): str
         : `the document host failed (${http})`
     case 'unreachable':
       return `could not reach ${host(link.url)}: ${link.error ?? 'no answer'}`
+    case 'blocked':
+      return `the console did not fetch this link: ${link.error ?? 'its address is refused'} (see linkPolicy in settings.json)`
     case 'invalid_url':
-      return `${JSON.stringify(link.url)} is not a web link (${link.error ?? 'only http(s) links are checked'})`
+      return `“${link.url}” is not a web link (${link.error ?? 'only http(s) links are checked'})`
+    case 'no_link':
+      return 'the citation carries no link to check'
   }
 }
 
+/** What the fresh link the server issued did, after what the clicked one did. */
+function freshWords(fresh: LinkCheck): string {
+  return fresh.classification === 'ok'
+    ? `the server can issue a fresh one (open it: ${httpFacts(fresh)})`
+    : `even the fresh link the server issued fails (${httpFacts(fresh)}${fresh.error ? `: ${fresh.error}` : ''})`
+}
+
+/** Link results that say the user cannot open the document, whatever the server says. */
+const REFUSED_BY_HOST: ReadonlySet<LinkVerdict> = new Set(['forbidden', 'login_wall', 'not_found'])
+
 /**
- * The verdict on a citation and why, in plain words: what the server said (if asked), then
- * what the link did. A server's refusal decides the verdict even when the link still opens
- * (that is worth knowing too).
+ * One sentence when the server's access answer and the link's HTTP result disagree
+ * (the server refuses a link that opens, or grants access to one the host refuses).
  */
-export function explainAccess(facts: AccessFacts): { verdict: LinkVerdict; explanation: string } {
-  const { access, link, verifyError } = facts
+function conflictWords(access: AccessResult, link: LinkCheck): string | undefined {
+  if (!access.checked) return undefined
+  const lead = 'the server and the document host disagree: '
+  if (access.hasAccess === false && link.classification === 'ok') {
+    const said = access.error
+      ? `the server says ${serverWords(access.error)}`
+      : 'the server says this user may not open it'
+    return `${lead}${said}, but the link opens for anyone who has it (${httpFacts(link)})`
+  }
+  if (access.hasAccess === true && REFUSED_BY_HOST.has(link.classification)) {
+    const level = access.accessLevel ? ` (${access.accessLevel})` : ''
+    const host =
+      link.classification === 'login_wall'
+        ? 'the link leads to a sign-in page'
+        : link.classification === 'not_found'
+          ? `the host has nothing at the link (${httpFacts(link)})`
+          : `the host refuses the link (${httpFacts(link)})`
+    return `${lead}the server says this user has access${level}, but ${host}`
+  }
+  return undefined
+}
+
+export interface AccessVerdict {
+  verdict: LinkVerdict
+  explanation: string
+  /** Set when the server's answer and the link's result disagree. */
+  conflict?: true
+}
+
+/**
+ * The verdict on a citation and why, in plain words. The verdict is about the link the user
+ * clicked (when there was one): what the host did with it, then whether the server can issue
+ * a fresh one. A server's refusal decides the verdict when the link does not open either; when
+ * the server and the link disagree, one sentence says both.
+ */
+export function explainAccess(facts: AccessFacts): AccessVerdict {
+  const { access, link, verifyError, freshLink } = facts
   const prefix = verifyError
     ? `could not ask server ${facts.server ?? verifyError.server ?? ''} (${verifyError.message}); `
     : ''
+  const checked = freshLink ?? link
+  const conflict = access && checked ? conflictWords(access, checked) : undefined
+  if (conflict && link)
+    return { verdict: link.classification, explanation: conflict, conflict: true }
   if (access?.checked && access.hasAccess === false) {
     const said = access.error
       ? `the server says ${serverWords(access.error)}`
       : 'the server says this user may not open it'
-    const note =
-      link?.classification === 'ok'
-        ? '; note that the link itself still opens for anyone who has it'
-        : ''
-    return { verdict: deniedVerdict(access), explanation: `${said}${note}` }
+    return { verdict: deniedVerdict(access), explanation: said }
   }
   if (!link) {
     if (verifyError)
@@ -153,22 +203,16 @@ export function explainAccess(facts: AccessFacts): { verdict: LinkVerdict; expla
         explanation: `${prefix}and the citation carries no link to check`,
       }
     return {
-      verdict: 'invalid_url',
+      verdict: 'no_link',
       explanation:
         access?.hasAccess === true
           ? 'the server confirms access but gives no link, and the citation carries none'
           : 'the citation carries no link to check',
     }
   }
-  const refreshed = access?.refreshedUrl !== undefined && access.refreshedUrl !== facts.originalUrl
-  let words = linkWords(link, facts, refreshed)
-  if (refreshed && link.classification === 'ok') {
-    const expiry = expiryOf(facts.originalUrl)
-    words =
-      expiry !== undefined && expiry <= facts.now
-        ? `the signed link expired ${roughDuration(facts.now - expiry)} ago; the server issued a fresh one that works (${httpFacts(link)})`
-        : `the server issued a fresh link, and it works (${httpFacts(link)})`
-  } else if (access?.hasAccess === true && link.classification === 'ok') {
+  let words = linkWords(link, facts)
+  if (freshLink && link.classification !== 'ok') words = `${words}; ${freshWords(freshLink)}`
+  else if (access?.hasAccess === true && link.classification === 'ok') {
     const level = access.accessLevel ? ` (${access.accessLevel})` : ''
     words = `the server confirms access${level}, and ${words}`
   }

@@ -1,10 +1,12 @@
 import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
+import type { AuditEntry } from '../../../shared/model/operations'
 import type { AccessCheck, AccessResult, LinkCheck, LinkVerdict } from '../../../shared/model/rag'
 import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import { explainAccess } from './access-explain'
 import { mapBounded } from './budget'
 import { checkLink, type LinkCheckOptions } from './link-check'
+import type { LinkPolicy } from './link-policy'
 import type { ServerCalls } from './server-calls'
 import { actingUser, targetError } from './targets'
 import { TtlCache } from './ttl-cache'
@@ -30,6 +32,10 @@ export interface AccessServiceDeps {
   events: EventBus
   /** The HTTP check (tests may shorten its timeout); defaults to {@link checkLink}. */
   checkLink?: (url: string, options: LinkCheckOptions) => Promise<LinkCheck>
+  /** Which addresses links may be fetched from (see `link-policy.ts`); default: any. */
+  policy?: LinkPolicy
+  /** Where each check's verdict is recorded (the audit log). */
+  audit?: { record(entry: AuditEntry): void }
   now?: () => number
   ttlMs?: number
   concurrency?: number
@@ -53,8 +59,9 @@ export interface CheckAllResult {
 /**
  * "Does this citation still open, for this user, today?" Asks the server's
  * `verify_document_access` as the acting user when it has one (fresh link, access level,
- * refusal), then fetches the refreshed or original link (http(s) only, redirects recorded) and
- * says what happened in plain words. Results are cached 5 minutes per (server, segment or URL,
+ * refusal), then fetches the link the user clicked and any fresh one the server issued
+ * (http(s) only, redirects recorded, addresses decided by the link policy) and says what
+ * happened in plain words. Results are cached 5 minutes per (server, segment, exact link,
  * acting user); `refresh` checks again.
  */
 export class AccessService {
@@ -81,8 +88,10 @@ export class AccessService {
     }
     const running = this.inFlight.get(key)
     if (running) return running
+    const started = performance.now()
     const pending = this.verify(target, profile, options.timeoutMs).then((check) => {
       this.cache.set(key, check)
+      this.audited(check, performance.now() - started)
       return check
     })
     this.inFlight.set(key, pending)
@@ -95,8 +104,8 @@ export class AccessService {
 
   /**
    * Checks many citations, {@link CHECK_ALL_CONCURRENCY} at a time, each announced as
-   * `access:progress` when done; a target that cannot be checked becomes an `invalid_url`
-   * verdict with its error instead of failing the batch.
+   * `access:progress` when done; a target with nothing to check becomes a `no_link` verdict
+   * with its error instead of failing the batch.
    */
   async checkAll(
     batchId: string,
@@ -108,9 +117,11 @@ export class AccessService {
       targets,
       this.deps.concurrency ?? CHECK_ALL_CONCURRENCY,
       (target) =>
-        this.check(target, options).catch((error) =>
-          this.failedCheck(target, error, options.profile),
-        ),
+        this.check(target, options).catch((error) => {
+          const check = this.failedCheck(target, error, options.profile)
+          this.audited(check, 0)
+          return check
+        }),
       (check) => {
         done++
         this.deps.events.emit('access:progress', { batchId, done, total: targets.length, check })
@@ -146,15 +157,22 @@ export class AccessService {
       if ('error' in asked) verifyError = asked.error
       else access = asked.access
     }
-    const url = access?.refreshedUrl ?? target.url
+    const refreshed = access?.refreshedUrl
+    const url = target.url ?? refreshed
     // Even a refused citation's link is checked: whether it still opens matters to support.
-    const link = url ? await this.fetchLink(url, timeoutMs) : undefined
-    const { verdict, explanation } = explainAccess({
+    const [link, freshLink] = await Promise.all([
+      url ? this.fetchLink(url, timeoutMs) : undefined,
+      target.url && refreshed && refreshed !== target.url
+        ? this.fetchLink(refreshed, timeoutMs)
+        : undefined,
+    ])
+    const { verdict, explanation, conflict } = explainAccess({
       ...(target.server ? { server: target.server } : {}),
       ...(target.url ? { originalUrl: target.url } : {}),
       ...(access ? { access } : {}),
       ...(verifyError ? { verifyError } : {}),
       ...(link ? { link } : {}),
+      ...(freshLink ? { freshLink } : {}),
       now: Date.now(),
     })
     const check: AccessCheck = {
@@ -169,6 +187,8 @@ export class AccessService {
     if (url) check.url = url
     if (access) check.access = access
     if (link) check.link = link
+    if (freshLink) check.freshLink = freshLink
+    if (conflict) check.conflict = true
     if (verifyError) check.error = verifyError
     return check
   }
@@ -209,6 +229,20 @@ export class AccessService {
     return run(url, {
       timeoutMs: Math.min(LINK_TIMEOUT_MS, timeoutMs ?? LINK_TIMEOUT_MS),
       signal: this.lifetime.signal,
+      ...(this.deps.policy ? { policy: this.deps.policy } : {}),
+    })
+  }
+
+  private audited(check: AccessCheck, latencyMs: number): void {
+    this.deps.audit?.record({
+      at: new Date(check.checkedAt).toISOString(),
+      user: check.user.userId,
+      server: check.server ?? '',
+      operation: 'access',
+      outcome: check.error ? 'error' : 'ok',
+      ...(check.error ? { errorCode: check.error.code } : {}),
+      latencyMs,
+      verdict: check.verdict,
     })
   }
 
@@ -216,7 +250,7 @@ export class AccessService {
     const error = ConsoleError.from(failure).toInfo()
     const check: AccessCheck = {
       user: actingUser(profile ?? this.deps.profile()),
-      verdict: 'invalid_url',
+      verdict: 'no_link',
       explanation: error.message,
       checkedAt: (this.deps.now ?? Date.now)(),
       cached: false,
@@ -229,14 +263,15 @@ export class AccessService {
   }
 }
 
-/** One cache entry per (server, segment or URL, acting identity). */
+/** One cache entry per (server, segment, exact link, acting identity). */
 function cacheKey(target: AccessTarget, profile: Profile): string {
-  const what = target.server && target.segmentId ? `seg:${target.segmentId}` : `url:${target.url}`
   return JSON.stringify([
     target.server ?? '',
-    what,
+    target.segmentId ?? '',
+    target.url ?? '',
     profile.userId,
     profile.sessionTags,
     profile.humanUid ?? '',
+    profile.groups,
   ])
 }

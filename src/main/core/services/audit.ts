@@ -28,10 +28,11 @@ const CSV_COLUMNS: (keyof AuditEntry)[] = [
   'errorCode',
   'latencyMs',
   'resultCount',
+  'verdict',
 ]
 
 /**
- * The audit log: one JSON line per tool call, `<dataDir>/audit/audit.jsonl`, rotated at 10 MB
+ * The audit log: one JSON line per tool call and per citation check (with its verdict), `<dataDir>/audit/audit.jsonl`, rotated at 10 MB
  * with 5 files kept. Lines are built from a fixed list of fields (never raw text or
  * arguments) and pass through the redactor, so no secret or token can land in it.
  */
@@ -62,6 +63,7 @@ export class AuditLog {
     if (entry.sources?.length) line.sources = [...entry.sources]
     if (entry.errorCode) line.errorCode = entry.errorCode
     if (entry.resultCount !== undefined) line.resultCount = entry.resultCount
+    if (entry.verdict) line.verdict = entry.verdict
     this.file.append(`${JSON.stringify(this.redactor.redact(line))}\n`)
   }
 

@@ -2,9 +2,14 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkLink, urlExpiry } from './link-check'
+import { createLinkPolicy, DEFAULT_LINK_POLICY } from './link-policy'
 
 let server: Server
 let base: string
+let own: Server
+let ownPort: number
+/** Requests that reached the stand-in for the console's own listener. */
+let ownHits = 0
 const hanging = new Set<ServerResponse>()
 
 beforeAll(async () => {
@@ -39,6 +44,10 @@ beforeAll(async () => {
         return redirect('http://[not-a-host/doc.pdf')
       case '/to-userinfo':
         return redirect(`http://svc:redirect-pass-9@${new URL(base).host}/doc.pdf`)
+      case '/to-metadata':
+        return redirect('http://169.254.169.254/latest/meta-data/')
+      case '/to-own':
+        return redirect(`http://localhost:${ownPort}/#token=secret`)
       case '/hang':
         hanging.add(res)
         return
@@ -48,12 +57,20 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  own = createServer((_req, res) => {
+    ownHits++
+    res.writeHead(200).end('console')
+  })
+  await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve))
+  ownPort = (own.address() as AddressInfo).port
 })
 
 afterAll(async () => {
   for (const res of hanging) res.destroy()
   server.closeAllConnections()
+  own.closeAllConnections()
   await new Promise((resolve) => server.close(resolve))
+  await new Promise((resolve) => own.close(resolve))
 })
 
 describe('checkLink', () => {
@@ -117,9 +134,13 @@ describe('checkLink', () => {
       redirects: [],
     })
     expect((await checkLink('not a url')).classification).toBe('invalid_url')
+  })
+
+  it('refuses a redirect to a non-http scheme as blocked', async () => {
     const redirected = await checkLink(`${base}/to-file`)
-    expect(redirected.classification).toBe('invalid_url')
-    expect(redirected.error).toMatch(/non-http\(s\)/)
+    expect(redirected.classification).toBe('blocked')
+    expect(redirected.error).toMatch(/redirected to a non-http\(s\) address \(file:\)/)
+    expect(redirected.redirects.map((hop) => hop.status)).toEqual([302])
   })
 
   it('calls a malformed redirect Location an invalid URL, not unreachable', async () => {
@@ -158,6 +179,37 @@ describe('checkLink', () => {
     const pending = checkLink(`${base}/hang`, { signal: controller.signal })
     controller.abort()
     expect(await pending).toMatchObject({ classification: 'unreachable', error: 'cancelled' })
+  })
+})
+
+describe('checkLink with the address policy (loopback only)', () => {
+  const policy = createLinkPolicy({
+    settings: () => DEFAULT_LINK_POLICY,
+    ownPorts: () => [ownPort],
+  })
+
+  it("sends nothing to the console's own port and says why", async () => {
+    ownHits = 0
+    const check = await checkLink(`http://127.0.0.1:${ownPort}/`, { policy })
+    expect(check).toMatchObject({ classification: 'blocked', ok: false, redirects: [] })
+    expect(check.error).toBe(`127.0.0.1:${ownPort} is the console's own port`)
+    expect(ownHits).toBe(0)
+  })
+
+  it('does not follow a redirect to the console or to a metadata address', async () => {
+    ownHits = 0
+    const toOwn = await checkLink(`${base}/to-own`, { policy })
+    expect(toOwn.classification).toBe('blocked')
+    expect(toOwn.error).toMatch(/console's own port; not followed to http:\/\/localhost:/)
+    expect(toOwn.redirects).toHaveLength(1)
+    expect(ownHits).toBe(0)
+    const toMetadata = await checkLink(`${base}/to-metadata`, { policy })
+    expect(toMetadata.classification).toBe('blocked')
+    expect(toMetadata.error).toMatch(/^169\.254\.169\.254 is a link-local or cloud metadata/)
+  })
+
+  it('still fetches other loopback links the user could open', async () => {
+    expect((await checkLink(`${base}/doc.pdf`, { policy })).classification).toBe('ok')
   })
 })
 

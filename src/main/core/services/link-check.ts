@@ -1,4 +1,5 @@
 import type { LinkCheck, LinkHop, LinkVerdict } from '../../../shared/model/rag'
+import type { LinkPolicy } from './link-policy'
 
 export interface LinkCheckOptions {
   /** Whole check, all hops included. */
@@ -8,6 +9,8 @@ export interface LinkCheckOptions {
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch
   now?: () => number
+  /** Decides every address before it is requested (the first and each redirect). */
+  policy?: LinkPolicy
 }
 
 /** Query parameters that make a URL "tokenised" (signed or carrying credentials). */
@@ -101,7 +104,8 @@ export function classifyStatus(
 /**
  * Checks that a link opens: GET with redirects followed by hand (each hop recorded, at most
  * `maxRedirects`), bounded in time, body never downloaded. Only http(s) URLs are fetched, on
- * every hop. Never throws: failures are verdicts.
+ * every hop, and only addresses the `policy` allows (a refused one is the verdict `blocked`,
+ * with nothing sent to it). Never throws: failures are verdicts.
  */
 export async function checkLink(value: string, options: LinkCheckOptions = {}): Promise<LinkCheck> {
   const now = options.now ?? Date.now
@@ -129,6 +133,8 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
   let current = original
   try {
     for (;;) {
+      const refused = await options.policy?.(current)
+      if (refused) return blocked(current, refused)
       const hopStarted = now()
       const response = await doFetch(current, {
         method: 'GET',
@@ -144,6 +150,10 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
           return result('server_error', response, `more than ${maxRedirects} redirects`)
         }
         const next = checkUrl(location, current)
+        if (next === 'scheme') {
+          const target = new URL(location, current)
+          return blocked(target, `redirected to a non-http(s) address (${target.protocol})`)
+        }
         if (typeof next === 'string') {
           const what =
             next === 'malformed' ? 'a malformed redirect' : `redirected to ${URL_PROBLEMS[next]}`
@@ -167,6 +177,17 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
         : timeout.aborted
           ? `no answer within ${options.timeoutMs ?? 10_000} ms`
           : describeNetworkError(error),
+    }
+  }
+
+  function blocked(url: URL, reason: string): LinkCheck {
+    return {
+      url: original!.href,
+      ok: false,
+      classification: 'blocked',
+      latencyMs: now() - started,
+      redirects: hops,
+      error: hops.length > 0 ? `${reason}; not followed to ${url.href}` : reason,
     }
   }
 

@@ -53,7 +53,7 @@ describe('operations over IPC', () => {
 
   it('lists and exports the audit log', async () => {
     await live.core.services.idle()
-    const listed = await call('audit:list', { server: 'fast', limit: 1 })
+    const listed = await call('audit:list', { server: 'fast', operation: 'search', limit: 1 })
     expect(listed).toMatchObject({
       ok: true,
       value: { entries: [{ server: 'fast', operation: 'search' }], skipped: 0 },
@@ -63,7 +63,7 @@ describe('operations over IPC', () => {
     expect(value.fileName).toMatch(/^rag-console-audit-.*\.csv$/)
     expect(value.mime).toBe('text/csv')
     expect(value.text.split('\n')[0]).toBe(
-      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount',
+      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict',
     )
   })
 })

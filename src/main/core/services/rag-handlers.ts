@@ -49,16 +49,21 @@ export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResu
         ...(selection ? { selection } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
       }),
-    'access:check': ({ target, refresh, profileId }) =>
-      services.access.check(toAccessTarget(target), {
+    'access:check': async ({ target, refresh, profileId }) => {
+      const parts = toAccessTarget(target)
+      const check = await services.access.check(parts, {
         refresh: refresh ?? false,
         ...(profileId ? { profile: services.profile(profileId) } : {}),
-      }),
+      })
+      services.accessHistory.add(parts, check, profileId)
+      return check
+    },
     'access:check-all': ({ batchId, targets, refresh, profileId }) =>
       services.access.checkAll(batchId, targets.map(toAccessTarget), {
         refresh: refresh ?? false,
         ...(profileId ? { profile: services.profile(profileId) } : {}),
       }),
+    'access:history': () => services.accessHistory.list(),
     'audit:list': (filter) => services.audit.read(withoutUndefined(filter ?? {})),
     'audit:export': ({ format, filter }) => ({
       fileName: exportName(format, new Date()),

@@ -2,8 +2,10 @@ import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor } from '../secrets/types'
+import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
+import { createLinkPolicy } from './link-policy'
 import { DiscoveryService } from './discovery-service'
 import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
@@ -24,9 +26,13 @@ export interface RagServicesDeps {
   redactor: Redactor
   /** `<dataDir>/audit`. */
   auditDir: string
+  /** `<dataDir>/access-history.json`; absent: the history lives in memory only. */
+  accessHistoryFile?: string
   log?: Logger
   /** Who the operations run as; default the active profile of `settings`. */
   profile?: ActiveProfile
+  /** The console's own listening ports, never requested by the citation checker. */
+  ownPorts?: () => Iterable<number>
 }
 
 /**
@@ -42,6 +48,7 @@ export class RagServices {
   readonly search: SearchService
   readonly synthesis: SynthesisService
   readonly access: AccessService
+  readonly accessHistory: AccessHistory
 
   constructor(private readonly deps: RagServicesDeps) {
     const profile = deps.profile ?? (() => deps.settings.active())
@@ -77,7 +84,13 @@ export class RagServices {
       calls: this.calls,
       profile,
       events: deps.events,
+      audit: this.audit,
+      policy: createLinkPolicy({
+        settings: () => deps.settings.linkPolicy(),
+        ownPorts: deps.ownPorts ?? (() => []),
+      }),
     })
+    this.accessHistory = new AccessHistory(deps.accessHistoryFile, deps.redactor)
   }
 
   /** A saved profile by id (e.g. to check access as another user); `not_found` otherwise. */

@@ -59,6 +59,24 @@ describe('SettingsStore', () => {
     expect(reopened.selection('admin', 'docs')).toEqual({})
   })
 
+  it('reads the link policy an admin wrote in settings.json, allowing any host by default', () => {
+    const path = file()
+    expect(new SettingsStore(path).linkPolicy()).toEqual({ allowHosts: [], denyHosts: [] })
+    const store = new SettingsStore(path)
+    store.saveProfile(sales)
+    const written = JSON.parse(readFileSync(path, 'utf8'))
+    written.linkPolicy = { denyHosts: ['intranet.example.com', '10.0.0.0/8'] }
+    writeFileSync(path, JSON.stringify(written))
+    const reopened = new SettingsStore(path)
+    expect(reopened.recovered).toBeUndefined()
+    expect(reopened.linkPolicy()).toEqual({
+      allowHosts: [],
+      denyHosts: ['intranet.example.com', '10.0.0.0/8'],
+    })
+    reopened.setLinkPolicy({ allowHosts: ['example.com'], denyHosts: [] })
+    expect(new SettingsStore(path).linkPolicy().allowHosts).toEqual(['example.com'])
+  })
+
   it('seeds profiles on a first run only, never over what the user saved', () => {
     const path = file()
     const first = new SettingsStore(path)

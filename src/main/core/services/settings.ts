@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConsoleError } from '../../../shared/errors'
 import type { Profile } from '../../../shared/model/user'
 import { writeFileAtomicSync } from '../util/atomic-write'
+import { DEFAULT_LINK_POLICY, type LinkPolicySettings } from './link-policy'
 import { ALL_GROUPS } from './visibility'
 
 const profileSchema = z.object({
@@ -15,12 +16,19 @@ const profileSchema = z.object({
   groups: z.array(z.string()),
 })
 
+const linkPolicySchema = z.object({
+  allowHosts: z.array(z.string()).default([]),
+  denyHosts: z.array(z.string()).default([]),
+})
+
 const settingsSchema = z.object({
   version: z.literal(1),
   profiles: z.array(profileSchema).min(1),
   activeProfileId: z.string(),
   /** profile id → server id → source id → selected */
   selections: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.boolean()))),
+  /** Where the citation checker may send requests (see docs/operations.md). */
+  linkPolicy: linkPolicySchema.optional(),
 })
 
 export type Settings = z.infer<typeof settingsSchema>
@@ -66,7 +74,8 @@ function renameFormerDefault(settings: Settings): Settings {
 
 /**
  * The app's own settings (`<dataDir>/settings.json`, never rag-mcp.json): acting-user
- * profiles, the active one, and which data sources each profile has toggled on. Saved
+ * profiles, the active one, which data sources each profile has toggled on, and the citation
+ * checker's address policy. Saved
  * atomically on every change; a corrupt file is kept aside, never overwritten silently.
  */
 export class SettingsStore {
@@ -174,6 +183,16 @@ export class SettingsStore {
     this.require(profileId)
     const byServer = (this.settings.selections[profileId] ??= {})
     byServer[server] = { ...byServer[server], ...changes }
+    this.commit()
+  }
+
+  /** The citation checker's address policy (allow any host, deny nothing extra, by default). */
+  linkPolicy(): LinkPolicySettings {
+    return structuredClone(this.settings.linkPolicy ?? DEFAULT_LINK_POLICY)
+  }
+
+  setLinkPolicy(policy: LinkPolicySettings): void {
+    this.settings.linkPolicy = linkPolicySchema.parse(policy)
     this.commit()
   }
 

@@ -11,7 +11,7 @@ import { CheckAllView } from './CheckAllView'
 import { CheckForm } from './CheckForm'
 import { CheckHistory } from './CheckHistory'
 import { takeAccessHandoff } from './handoff'
-import { accessQueries, recordCheck, type BatchSpec, type HistoryEntry } from './queries'
+import { accessKeys, accessQueries, type BatchSpec, type HistoryEntry } from './queries'
 import { VerdictCard } from './VerdictCard'
 import { draftFromTarget, EMPTY_DRAFT, targetParts, type TargetDraft } from './verdicts'
 import './AccessPanel.css'
@@ -26,7 +26,7 @@ interface Shown {
   id?: number
   target: AccessTargetInput
   check: AccessCheck
-  profileId?: string
+  profileId?: string | undefined
 }
 
 interface CheckRequest {
@@ -37,7 +37,7 @@ interface CheckRequest {
 
 /**
  * Support's panel: does a citation still open, for this user, today? One check at a time
- * with its verdict and this session's history, and batches handed over by Search.
+ * with its verdict and the recent checks, and batches handed over by Search or pasted.
  */
 export function AccessPanel(): React.JSX.Element {
   const queryClient = useQueryClient()
@@ -53,8 +53,11 @@ export function AccessPanel(): React.JSX.Element {
   const check = useMutation({
     mutationFn: ({ target, refresh, profileId }: CheckRequest) =>
       call('access:check', { target, refresh, ...(profileId ? { profileId } : {}) }),
-    onSuccess: (result, { target, profileId }) =>
-      setPicked(recordCheck(queryClient, target, result, profileId)),
+    // Main recorded the check in the history; the card shows its newest entry.
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: accessKeys.history() })
+      setPicked(null)
+    },
   })
   const { mutate } = check
 
@@ -81,10 +84,13 @@ export function AccessPanel(): React.JSX.Element {
 
   const shown = picked ?? history[0] ?? null
   const currentBatch = batches.find((b) => b.batchId === batchId) ?? batches[0]
-  const showFromBatch = useCallback((found: AccessCheck, target: AccessTargetInput | undefined) => {
-    setPicked({ target: target ?? { ...targetParts(found) }, check: found })
-    setView('check')
-  }, [])
+  const showFromBatch = useCallback(
+    (found: AccessCheck, target: AccessTargetInput | undefined, profileId?: string) => {
+      setPicked({ target: target ?? { ...targetParts(found) }, check: found, profileId })
+      setView('check')
+    },
+    [],
+  )
 
   return (
     <div className="access">
@@ -158,7 +164,12 @@ export function AccessPanel(): React.JSX.Element {
                 fieldClassName="access__batch-pick"
               />
             )}
-            <CheckAllView key={currentBatch.batchId} batch={currentBatch} onShow={showFromBatch} />
+            <CheckAllView
+              key={currentBatch.batchId}
+              batch={currentBatch}
+              onShow={showFromBatch}
+              onRecheck={setBatchId}
+            />
           </>
         ) : (
           <EmptyState icon="layers" title="No batch yet">

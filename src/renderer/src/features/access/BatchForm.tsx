@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { formatTime } from '../../lib/format'
 import { ariaShortcut, Button, Field, Kbd } from '../../ui'
+import { CheckAsSelect, useCheckAs } from './CheckAsSelect'
 import { newBatchId } from './handoff'
 import { recordBatch } from './queries'
 import { linksFromText } from './verdicts'
@@ -16,6 +17,8 @@ export function BatchForm({ onStarted }: BatchFormProps): React.JSX.Element {
   const queryClient = useQueryClient()
   const [text, setText] = useState('')
   const [error, setError] = useState<string | undefined>()
+  const [chosen, setChosen] = useState<string | null>(null)
+  const { profile } = useCheckAs(chosen)
   const submit = (): void => {
     const parsed = linksFromText(text)
     if (!parsed.ok) return setError(parsed.error)
@@ -25,6 +28,7 @@ export function BatchForm({ onStarted }: BatchFormProps): React.JSX.Element {
       label: `Links pasted at ${formatTime(now)}`,
       targets: parsed.targets,
       startedAt: now,
+      ...(profile ? { profileId: profile.id } : {}),
     })
     setText('')
     setError(undefined)
@@ -43,7 +47,7 @@ export function BatchForm({ onStarted }: BatchFormProps): React.JSX.Element {
       <Field
         label="Links to check, one per line"
         error={error}
-        hint="Each is checked as the current “View as” user."
+        hint="Each is checked as the “Check as” user."
       >
         {(control) => (
           <textarea
@@ -66,6 +70,7 @@ export function BatchForm({ onStarted }: BatchFormProps): React.JSX.Element {
           />
         )}
       </Field>
+      <CheckAsSelect value={chosen} onChange={setChosen} fieldClassName="access-batch-form__user" />
       <Button type="submit" icon="layers" className="access-batch-form__submit">
         Check all <Kbd shortcut="Mod+Enter" />
       </Button>

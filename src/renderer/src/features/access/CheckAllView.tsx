@@ -1,17 +1,21 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import type { AccessTargetInput } from '../../../../shared/ipc/rag'
 import type { AccessCheck, LinkVerdict } from '../../../../shared/model/rag'
 import { subscribe } from '../../api'
 import { plural } from '../../lib/format'
 import { Badge, Banner, Button, Spinner, TextField, VirtualTable, type Column } from '../../ui'
-import { accessQueries, type BatchSpec } from './queries'
+import { CheckAsSelect, useCheckAs } from './CheckAsSelect'
+import { newBatchId } from './handoff'
+import { accessQueries, recordBatch, type BatchSpec } from './queries'
 import { describeTarget, filterChecks, verdictCounts, VERDICTS } from './verdicts'
 
 export interface CheckAllViewProps {
   batch: BatchSpec
   /** Opens one check in the verdict card, with the target it was asked for when known. */
-  onShow: (check: AccessCheck, target: AccessTargetInput | undefined) => void
+  onShow: (check: AccessCheck, target: AccessTargetInput | undefined, profileId?: string) => void
+  /** The same citations were handed to a new batch (checked as another profile). */
+  onRecheck: (batchId: string) => void
 }
 
 interface Row {
@@ -25,8 +29,17 @@ interface Row {
  * A batch of citations checked together (`access:check-all`): progress while it runs, then
  * the count per verdict class (each a filter) and a table of every verdict.
  */
-export function CheckAllView({ batch, onShow }: CheckAllViewProps): React.JSX.Element {
+export function CheckAllView({ batch, onShow, onRecheck }: CheckAllViewProps): React.JSX.Element {
+  const queryClient = useQueryClient()
   const result = useQuery(accessQueries.batch(batch))
+  const checkAs = useCheckAs(batch.profileId ?? null).profile
+  const recheckAs = (profileId: string): void => {
+    if (profileId === checkAs?.id) return
+    const now = Date.now()
+    const again: BatchSpec = { ...batch, batchId: newBatchId(now), startedAt: now, profileId }
+    recordBatch(queryClient, again)
+    onRecheck(again.batchId)
+  }
   const arrived = useArrivingChecks(batch.batchId, result.isPending)
   const [verdicts, setVerdicts] = useState<ReadonlySet<LinkVerdict>>(new Set())
   const [text, setText] = useState('')
@@ -49,7 +62,10 @@ export function CheckAllView({ batch, onShow }: CheckAllViewProps): React.JSX.El
     if (!next.delete(verdict)) next.add(verdict)
     setVerdicts(next)
   }
-  const columns = useMemo(() => batchColumns(onShow), [onShow])
+  const columns = useMemo(
+    () => batchColumns((check, target) => onShow(check, target, batch.profileId)),
+    [onShow, batch.profileId],
+  )
 
   return (
     <section className="access-batch" aria-label={`Batch: ${batch.label}`}>
@@ -58,6 +74,13 @@ export function CheckAllView({ batch, onShow }: CheckAllViewProps): React.JSX.El
           {batch.label}
         </h2>
         <span className="muted">{plural(batch.targets.length, 'citation')}</span>
+        <CheckAsSelect
+          label="Checked as"
+          inline
+          value={batch.profileId ?? null}
+          onChange={recheckAs}
+          fieldClassName="access-batch__user"
+        />
         {result.isPending && (
           <Spinner label={`Checking… ${arrived.length} of ${batch.targets.length} done`} />
         )}

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { describeProfile } from '../profiles/profile-form'
-import { profileQueries } from '../profiles/queries'
 import { Button, Kbd, Select, TextField } from '../../ui'
+import { CheckAsSelect, useCheckAs } from './CheckAsSelect'
 import { accessQueries } from './queries'
 import { targetFromDraft, type DraftErrors, type TargetDraft } from './verdicts'
 import type { AccessTargetInput } from '../../../../shared/ipc/rag'
@@ -26,10 +25,8 @@ export function CheckForm({
   busy,
 }: CheckFormProps): React.JSX.Element {
   const servers = useQuery(accessQueries.servers())
-  const profiles = useQuery(profileQueries.list())
-  // Whom this check runs as: the active profile until the user picks another. Picking one here
-  // does not change "View as" for the rest of the console.
   const [chosen, setChosen] = useState<string | null>(null)
+  const { profile: checkAs } = useCheckAs(chosen)
   const [errors, setErrors] = useState<DraftErrors>({})
 
   const edit = (field: keyof TargetDraft, value: string): void => {
@@ -49,10 +46,6 @@ export function CheckForm({
   if (draft.server && !serverOptions.some((o) => o.value === draft.server)) {
     serverOptions.push({ value: draft.server, label: `${draft.server} (not in the registry)` })
   }
-  const state = profiles.data
-  const checkAs =
-    state?.profiles.find((p) => p.id === chosen) ??
-    state?.profiles.find((p) => p.id === state.activeId)
 
   return (
     <form
@@ -98,19 +91,7 @@ export function CheckForm({
         spellCheck={false}
         autoComplete="off"
       />
-      <Select
-        label="Check as"
-        value={checkAs?.id ?? ''}
-        options={(state?.profiles ?? []).map((p) => ({
-          value: p.id,
-          label: p.id === state?.activeId ? `${p.name} (View as)` : p.name,
-        }))}
-        onChange={setChosen}
-        disabled={!state}
-        hint={checkAs ? describeProfile(checkAs) : undefined}
-        title="The acting user for this check only; “View as” stays as it is"
-        fieldClassName="access-form__user"
-      />
+      <CheckAsSelect value={chosen} onChange={setChosen} hint fieldClassName="access-form__user" />
       <Button
         type="submit"
         variant="primary"

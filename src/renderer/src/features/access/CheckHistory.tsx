@@ -10,14 +10,14 @@ export interface CheckHistoryProps {
   onShow: (entry: HistoryEntry) => void
 }
 
-/** This session's checks, newest first; any one can be shown again in the verdict card. */
+/** Recent checks (kept across reloads), newest first; any one can be shown again. */
 export function CheckHistory({ entries, currentId, onShow }: CheckHistoryProps): React.JSX.Element {
   return (
     <section className="access-history" aria-labelledby="access-history-title">
       <h2 id="access-history-title">
-        This session <span className="muted">({entries.length})</span>
+        Recent checks <span className="muted">({entries.length})</span>
       </h2>
-      <Table label="Checks in this session" scroll className="access-history__table">
+      <Table label="Recent checks" scroll className="access-history__table">
         <thead>
           <tr>
             <th>Time</th>

@@ -1,4 +1,5 @@
-import type { AccessCheck, LinkHop } from '../../../../shared/model/rag'
+import type { AccessCheck, LinkCheck, LinkHop } from '../../../../shared/model/rag'
+import { openExternal } from '../../api'
 import { formatAgo, formatTime } from '../../lib/format'
 import { Badge, Button, CopyButton, type Tone } from '../../ui'
 import { describeTarget, sentence, VERDICTS } from './verdicts'
@@ -11,8 +12,9 @@ export interface VerdictCardProps {
 }
 
 /**
- * The answer to "does this citation still open, for this user?": the verdict in plain words,
- * what the server said, the refreshed link, every HTTP hop, and how fresh the answer is.
+ * The answer to "does this citation still open, for this user?": the verdict on the link the
+ * user clicked in plain words, what the server said, the fresh link it can issue (to open),
+ * every HTTP hop of both, whether server and link disagree, and how fresh the answer is.
  */
 export function VerdictCard({
   check,
@@ -21,12 +23,14 @@ export function VerdictCard({
 }: VerdictCardProps): React.JSX.Element {
   const verdict = VERDICTS[check.verdict]
   const refreshed = check.access?.refreshedUrl
+  const fresh = refreshed && refreshed !== check.url ? refreshed : undefined
   return (
     <section className={`access-card access-card--${verdict.tone}`} aria-label="Verdict">
       <header className="access-card__head">
         <Badge tone={verdict.tone} dot className="access-card__verdict">
           {verdict.label}
         </Badge>
+        {check.conflict && <Badge tone="warn">server and link disagree</Badge>}
         <span className="access-card__target truncate" title={describeTarget(check)}>
           {describeTarget(check)}
         </span>
@@ -65,34 +69,38 @@ export function VerdictCard({
             <dd>{check.access.accessLevel}</dd>
           </>
         )}
-        {refreshed && (
+        {check.url ? (
           <>
-            <dt>Refreshed URL</dt>
+            <dt>Link</dt>
             <dd className="access-card__url">
-              <code className="truncate" title={refreshed}>
-                {refreshed}
+              <code className="truncate" title={check.url}>
+                {check.url}
               </code>
-              <CopyButton text={refreshed} label="Copy refreshed URL" />
             </dd>
           </>
-        )}
-        {check.link && (
-          <>
-            <dt>HTTP chain</dt>
-            <dd>
-              <HopChain hops={check.link.redirects} />
-              {check.link.error && <div className="access-card__error">{check.link.error}</div>}
-              {check.link.redirects.length === 0 && !check.link.error && (
-                <span className="muted">no request was made</span>
-              )}
-            </dd>
-          </>
-        )}
-        {!check.link && (
+        ) : (
           <>
             <dt>Link</dt>
             <dd className="muted">no link to fetch</dd>
           </>
+        )}
+        {check.link && <HttpChain link={check.link} />}
+        {fresh && (
+          <>
+            <dt>Fresh link</dt>
+            <dd className="access-card__url">
+              <code className="truncate" title={fresh}>
+                {fresh}
+              </code>
+              <Button variant="ghost" onClick={() => void openExternal(fresh)}>
+                Open it
+              </Button>
+              <CopyButton text={fresh} label="Copy the fresh link" />
+            </dd>
+          </>
+        )}
+        {check.freshLink && (
+          <HttpChain link={check.freshLink} term="Fresh chain" label="Fresh link's HTTP chain" />
         )}
         {check.error && (
           <>
@@ -151,11 +159,41 @@ function hopTone(status: number): Tone {
   return 'bad'
 }
 
+/** A link check's requests, and why it stopped when it did. */
+function HttpChain({
+  link,
+  term = 'HTTP chain',
+  label = term,
+}: {
+  link: LinkCheck
+  term?: string
+  label?: string
+}): React.JSX.Element {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>
+        <HopChain hops={link.redirects} label={label} />
+        {link.error && <div className="access-card__error">{link.error}</div>}
+        {link.redirects.length === 0 && !link.error && (
+          <span className="muted">no request was made</span>
+        )}
+      </dd>
+    </>
+  )
+}
+
 /** Each request of the check in order: status, address, time. */
-function HopChain({ hops }: { hops: readonly LinkHop[] }): React.JSX.Element | null {
+function HopChain({
+  hops,
+  label,
+}: {
+  hops: readonly LinkHop[]
+  label: string
+}): React.JSX.Element | null {
   if (hops.length === 0) return null
   return (
-    <ol className="access-hops" aria-label="HTTP chain">
+    <ol className="access-hops" aria-label={label}>
       {hops.map((hop, index) => (
         <li key={`${index}:${hop.url}`} className="access-hops__hop">
           <Badge tone={hopTone(hop.status)} className="access-hops__status">

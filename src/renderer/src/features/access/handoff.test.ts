@@ -68,7 +68,7 @@ describe('the batch view', () => {
       createElement(
         QueryClientProvider,
         { client: queryClient },
-        createElement(CheckAllView, { batch, onShow: () => undefined }),
+        createElement(CheckAllView, { batch, onShow: () => undefined, onRecheck: () => undefined }),
       ),
     )
     const text = html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')

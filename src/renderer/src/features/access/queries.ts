@@ -1,17 +1,10 @@
 import { queryOptions, skipToken, type QueryClient } from '@tanstack/react-query'
-import type { AccessTargetInput } from '../../../../shared/ipc/rag'
-import type { AccessCheck } from '../../../../shared/model/rag'
+import type { AccessHistoryEntry, AccessTargetInput } from '../../../../shared/ipc/rag'
 import { call } from '../../api'
 import { serverKeys } from '../servers/queries'
 
-/** One check made in this session, with what was asked. */
-export interface HistoryEntry {
-  id: number
-  target: AccessTargetInput
-  check: AccessCheck
-  /** The profile it was checked as; absent: the active one at the time. */
-  profileId?: string
-}
+/** One check of the history (kept by main in the data folder, so it survives reloads). */
+export type HistoryEntry = AccessHistoryEntry
 
 /** A batch handed over by another panel (e.g. a search's citations). */
 export interface BatchSpec {
@@ -19,10 +12,9 @@ export interface BatchSpec {
   label: string
   targets: AccessTargetInput[]
   startedAt: number
+  /** Whom to check as; absent: the active (“View as”) profile. */
+  profileId?: string
 }
-
-/** Checks kept per session; older ones drop off. */
-export const HISTORY_LIMIT = 200
 
 export const accessKeys = {
   all: ['access'] as const,
@@ -44,13 +36,11 @@ export const accessQueries = {
       queryKey: [...serverKeys.all, 'list'] as const,
       queryFn: () => call('servers:list'),
     }),
-  /** This session's checks, newest first. */
+  /** Recent checks, newest first (main keeps them across reloads and restarts). */
   history: () =>
     queryOptions({
       queryKey: accessKeys.history(),
-      queryFn: skipToken,
-      initialData: (): HistoryEntry[] => [],
-      ...session,
+      queryFn: () => call('access:history'),
     }),
   /** Batches handed over in this session, newest first. */
   batches: () =>
@@ -64,26 +54,15 @@ export const accessQueries = {
   batch: (batch: BatchSpec) =>
     queryOptions({
       queryKey: accessKeys.batch(batch.batchId),
-      queryFn: () => call('access:check-all', { batchId: batch.batchId, targets: batch.targets }),
+      queryFn: () =>
+        call('access:check-all', {
+          batchId: batch.batchId,
+          targets: batch.targets,
+          ...(batch.profileId ? { profileId: batch.profileId } : {}),
+        }),
       ...session,
       retry: false,
     }),
-}
-
-let nextId = 1
-
-/** Adds a finished check to the session history; returns its entry. */
-export function recordCheck(
-  queryClient: QueryClient,
-  target: AccessTargetInput,
-  check: AccessCheck,
-  profileId?: string,
-): HistoryEntry {
-  const entry: HistoryEntry = { id: nextId++, target, check, ...(profileId ? { profileId } : {}) }
-  queryClient.setQueryData<HistoryEntry[]>(accessKeys.history(), (list = []) =>
-    [entry, ...list].slice(0, HISTORY_LIMIT),
-  )
-  return entry
 }
 
 /** Adds a batch to the session; the Batch view runs it. */

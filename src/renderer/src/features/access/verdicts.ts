@@ -12,7 +12,9 @@ export const VERDICTS: Record<LinkVerdict, { label: string; tone: Tone }> = {
   rate_limited: { label: 'rate limited', tone: 'warn' },
   server_error: { label: 'server error', tone: 'bad' },
   unreachable: { label: 'unreachable', tone: 'bad' },
+  blocked: { label: 'address refused', tone: 'warn' },
   invalid_url: { label: 'not a web link', tone: 'neutral' },
+  no_link: { label: 'no link', tone: 'neutral' },
 }
 
 /** Verdict counts in the fixed order of {@link LINK_VERDICTS}, classes with none left out. */

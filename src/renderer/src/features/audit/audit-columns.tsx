@@ -20,6 +20,7 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
       <>
         {entry.operation}
         {entry.tool && <span className="muted"> · {entry.tool}</span>}
+        {entry.verdict && <span className="muted"> · verdict {entry.verdict}</span>}
         {entry.sources && entry.sources.length > 0 && (
           <span className="muted" title={entry.sources.join(', ')}>
             {' '}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest'
+import { createLinkPolicy, DEFAULT_LINK_POLICY, type LinkPolicySettings } from './link-policy'
+
+/** Decides only: nothing here is ever requested. */
+function policy(settings: Partial<LinkPolicySettings> = {}, ownPorts: number[] = []) {
+  const names: Record<string, string[]> = {
+    'docs.example.com': ['93.184.215.14'],
+    'metadata.example.internal': ['169.254.169.254'],
+    'sneaky.example.com': ['93.184.215.14', 'fd00:ec2::254'],
+    'me.example.com': ['127.0.0.1'],
+  }
+  return createLinkPolicy({
+    settings: () => ({ ...DEFAULT_LINK_POLICY, ...settings }),
+    ownPorts: () => ownPorts,
+    resolve: async (host) => {
+      const found = names[host]
+      if (!found) throw new Error(`ENOTFOUND ${host}`)
+      return found
+    },
+  })
+}
+const decide = (url: string, ...args: Parameters<typeof policy>) => policy(...args)(new URL(url))
+
+describe('link policy', () => {
+  it('allows any http(s) host a user could open by default', async () => {
+    expect(await decide('https://docs.example.com/a?sig=1')).toBeUndefined()
+    expect(await decide('http://127.0.0.1:8080/doc', {}, [4000])).toBeUndefined()
+  })
+
+  it('refuses link-local and cloud metadata addresses, however they are written', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://169.254.1.2:8080/',
+      'http://2852039166/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[fd00:ec2::254]/',
+      'http://[fe80::1]/',
+      'http://100.100.100.200/',
+    ]) {
+      expect(await decide(url), url).toMatch(/link-local or cloud metadata address/)
+    }
+  })
+
+  it('refuses a host name that resolves to a refused address, on any of its addresses', async () => {
+    expect(await decide('http://metadata.example.internal/')).toBe(
+      '169.254.169.254 is a link-local or cloud metadata address',
+    )
+    expect(await decide('https://sneaky.example.com/')).toMatch(/fd00:ec2::254/)
+  })
+
+  it("refuses the console's own ports on this machine, by any loopback name", async () => {
+    const own = [4100]
+    expect(await decide('http://127.0.0.1:4100/#token=x', {}, own)).toBe(
+      "127.0.0.1:4100 is the console's own port",
+    )
+    expect(await decide('http://127.9.9.9:4100/', {}, own)).toMatch(/own port/)
+    expect(await decide('http://[::1]:4100/', {}, own)).toMatch(/own port/)
+    expect(await decide('http://0.0.0.0:4100/', {}, own)).toMatch(/own port/)
+    expect(await decide('http://me.example.com:4100/', {}, own)).toMatch(/own port/)
+    expect(await decide('http://127.0.0.1:4101/', {}, own)).toBeUndefined()
+  })
+
+  it('resolves real names with the system resolver (localhost only)', async () => {
+    const real = createLinkPolicy({ settings: () => DEFAULT_LINK_POLICY, ownPorts: () => [4100] })
+    expect(await real(new URL('http://localhost:4100/'))).toMatch(/own port/)
+    expect(await real(new URL('http://localhost:4101/'))).toBeUndefined()
+  })
+
+  it('applies the deny list to host names, their subdomains, addresses and ranges', async () => {
+    const denyHosts = ['example.com', '10.0.0.0/8', '192.0.2.7']
+    expect(await decide('https://docs.example.com/', { denyHosts })).toBe(
+      'docs.example.com is denied by the link policy (example.com)',
+    )
+    expect(await decide('http://10.1.2.3/', { denyHosts })).toBe(
+      '10.1.2.3 is denied by the link policy (10.0.0.0/8)',
+    )
+    expect(await decide('http://192.0.2.7/', { denyHosts })).toMatch(/denied/)
+    expect(await decide('http://192.0.2.8/', { denyHosts })).toBeUndefined()
+  })
+
+  it('fetches only allowed hosts when an allow list is set', async () => {
+    const allowHosts = ['example.com']
+    expect(await decide('https://docs.example.com/', { allowHosts })).toBeUndefined()
+    expect(await decide('https://example.org/', { allowHosts })).toBe(
+      "example.org is not in the link policy's allowed hosts",
+    )
+  })
+
+  it('never allows a non-http scheme', async () => {
+    expect(await decide('file:///etc/passwd')).toMatch(/^file: links are not fetched/)
+  })
+
+  it('leaves an unresolvable name to the fetch, which reports it unreachable', async () => {
+    expect(await decide('https://nowhere.invalid/')).toBeUndefined()
+  })
+})

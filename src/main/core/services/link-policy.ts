@@ -1,0 +1,122 @@
+import { lookup } from 'node:dns/promises'
+import { BlockList, isIP } from 'node:net'
+
+/** What an admin may set in settings.json (`linkPolicy`). */
+export interface LinkPolicySettings {
+  /** When not empty, only these hosts (and their subdomains) are fetched. */
+  allowHosts: string[]
+  /** Hosts (and their subdomains), IP addresses or CIDR ranges never fetched. */
+  denyHosts: string[]
+}
+
+export const DEFAULT_LINK_POLICY: LinkPolicySettings = { allowHosts: [], denyHosts: [] }
+
+/** Why a link is not fetched; undefined when it may be. */
+export type LinkPolicy = (url: URL) => Promise<string | undefined>
+
+export interface LinkPolicyOptions {
+  /** Read on every decision, so a changed setting applies to the next check. */
+  settings: () => LinkPolicySettings
+  /** The console's own listening ports on this machine (e.g. the browser host's). */
+  ownPorts: () => Iterable<number>
+  /** Every address a host name resolves to; defaults to the system resolver. */
+  resolve?: (hostname: string) => Promise<string[]>
+}
+
+/**
+ * Addresses no citation has a reason to name: link-local ranges, where cloud metadata
+ * services answer (169.254.169.254, fd00:ec2::254), and Alibaba's metadata address.
+ */
+const METADATA = new BlockList()
+METADATA.addSubnet('169.254.0.0', 16, 'ipv4')
+METADATA.addSubnet('fe80::', 10, 'ipv6')
+METADATA.addAddress('fd00:ec2::254', 'ipv6')
+METADATA.addAddress('100.100.100.200', 'ipv4')
+
+/** This machine: where the console's own listeners are reachable. */
+const THIS_MACHINE = new BlockList()
+THIS_MACHINE.addSubnet('127.0.0.0', 8, 'ipv4')
+THIS_MACHINE.addSubnet('0.0.0.0', 8, 'ipv4')
+THIS_MACHINE.addAddress('::1', 'ipv6')
+THIS_MACHINE.addAddress('::', 'ipv6')
+
+const family = (ip: string): 'ipv4' | 'ipv6' => (isIP(ip) === 6 ? 'ipv6' : 'ipv4')
+
+async function systemResolve(hostname: string): Promise<string[]> {
+  return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address)
+}
+
+/** `example.com` covers `example.com` and `docs.example.com`. */
+function hostMatches(hostname: string, rule: string): boolean {
+  const name = rule.trim().toLowerCase().replace(/\.$/, '')
+  return name !== '' && (hostname === name || hostname.endsWith(`.${name}`))
+}
+
+/** `10.0.0.0/8`, `fd00::/8` or a single address, as a block list; null when not one. */
+function addressRule(rule: string): BlockList | null {
+  const [address = '', bits] = rule
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split('/')
+  const kind = isIP(address)
+  if (kind === 0) return null
+  const list = new BlockList()
+  const prefix = bits === undefined ? undefined : Number(bits)
+  if (prefix === undefined) list.addAddress(address, family(address))
+  else if (Number.isInteger(prefix) && prefix >= 0 && prefix <= (kind === 6 ? 128 : 32))
+    list.addSubnet(address, prefix, family(address))
+  else return null
+  return list
+}
+
+function effectivePort(url: URL): number {
+  if (url.port) return Number(url.port)
+  return url.protocol === 'https:' ? 443 : 80
+}
+
+/**
+ * The citation checker's address policy: any http(s) host a user could open, except the
+ * console's own ports on this machine, link-local and cloud metadata addresses, and whatever
+ * `linkPolicy` in settings denies (or leaves out of its allow list). Host names are resolved
+ * and every address they name is decided, so a name cannot smuggle in a refused address.
+ */
+export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
+  const resolve = options.resolve ?? systemResolve
+  return async (url) => {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return `${url.protocol.replace(/:$/, '')}: links are not fetched, only http(s)`
+    }
+    const settings = options.settings()
+    const hostname = url.hostname.toLowerCase().replace(/^\[|\]$/g, '')
+    const denied = settings.denyHosts.find((rule) => hostMatches(hostname, rule))
+    if (denied !== undefined) return `${hostname} is denied by the link policy (${denied})`
+    if (
+      settings.allowHosts.length > 0 &&
+      !settings.allowHosts.some((rule) => hostMatches(hostname, rule))
+    ) {
+      return `${hostname} is not in the link policy's allowed hosts`
+    }
+    let addresses: string[]
+    try {
+      addresses = isIP(hostname) ? [hostname] : await resolve(hostname)
+    } catch {
+      // Unresolvable: the fetch itself reports it as unreachable.
+      return undefined
+    }
+    const denyRanges = settings.denyHosts.map(addressRule)
+    const ownPorts = new Set(options.ownPorts())
+    for (const address of addresses) {
+      const kind = family(address)
+      if (METADATA.check(address, kind)) {
+        return `${address} is a link-local or cloud metadata address`
+      }
+      const range = denyRanges.findIndex((list) => list?.check(address, kind))
+      if (range >= 0)
+        return `${address} is denied by the link policy (${settings.denyHosts[range]})`
+      if (THIS_MACHINE.check(address, kind) && ownPorts.has(effectivePort(url))) {
+        return `${url.host} is the console's own port`
+      }
+    }
+    return undefined
+  }
+}
