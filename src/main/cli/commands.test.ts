@@ -297,6 +297,9 @@ describe('exit codes', () => {
       ['servers', '--tool', 'x'],
       ['--tags', 'not-json', 'servers'],
       ['verify', '--server', 'knowledgeSearch'],
+      ['secrets', 'set', 'knowledgeSearch'],
+      ['secrets', 'set', 'knowledgeSearch', 'apiKey', '--name', 'apiKey'],
+      ['secrets', 'delete', 'knowledgeSearch', 'apiKey', 'extra'],
     ]) {
       const run = await cli(['--json', ...args])
       expect(run.code, args.join(' ')).toBe(2)
