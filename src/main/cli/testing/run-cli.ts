@@ -138,6 +138,10 @@ export function runCliThroughPipe(
 ): Promise<CliRun> {
   const slowCopy = `"$NODE" -e 'setTimeout(() => process.stdin.pipe(process.stdout), 300)'`
   const script = `"$NODE" "$CLI" "$@" | ${options.reader ?? slowCopy}; exit "\${PIPESTATUS[0]}"`
-  const env = cliEnv(home, { ...options.env, NODE: process.execPath, CLI: builtFile('main/cli.js') })
+  const env = cliEnv(home, {
+    ...options.env,
+    NODE: process.execPath,
+    CLI: builtFile('main/cli.js'),
+  })
   return collect(spawn('bash', ['-c', script, 'rag-console', ...args], { env }), args, options)
 }

@@ -60,34 +60,20 @@ const oddText = fc.oneof(
   }),
 )
 
-/** One edit of a text: cut, insert, duplicate a slice, or comment something out. */
-const mutation = fc.oneof(
-  fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), length: fc.nat({ max: 40 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: oddText }),
-  fc.record({
-    kind: fc.constant('insert' as const),
-    at: fc.nat(),
-    text: fc.constantFrom(
-      '{',
-      '[',
-      '}',
-      ']',
-      ',',
-      ':',
-      '//',
-      '/*',
-      '*/',
-      '"',
-      'null',
-      '1e400',
-      '-0',
-      '9'.repeat(400),
-    ),
-  }),
-  fc.record({ kind: fc.constant('repeat' as const), at: fc.nat(), length: fc.nat({ max: 80 }) }),
+/** One edit of a text: cut a slice, insert something, or repeat a slice. */
+type Edit =
+  | { kind: 'cut' | 'repeat'; at: number; length: number }
+  | { kind: 'insert'; at: number; text: string }
+
+const syntax = fc.constantFrom(
+  ...['{', '[', '}', ']', ',', ':', '//', '/*', '*/', '"', 'null', '1e400', '-0', '9'.repeat(400)],
+)
+const mutation: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constantFrom('cut', 'repeat'), at: fc.nat(), length: fc.nat({ max: 80 }) }),
+  fc.record({ kind: fc.constant('insert'), at: fc.nat(), text: fc.oneof(oddText, syntax) }),
 )
 
-function mutate(text: string, edits: fc.ValueOf<typeof mutation>[]): string {
+function mutate(text: string, edits: Edit[]): string {
   let out = text
   for (const edit of edits) {
     const at = out.length === 0 ? 0 : edit.at % (out.length + 1)

@@ -150,7 +150,10 @@ describe('RegistryStore: live reload', () => {
     const h = await startStore()
     unlinkSync(h.file)
     mkdirSync(h.file)
-    await waitFor(() => h.store.invalidState()?.diagnostics[0]?.rule === 'not_a_file' || undefined, 'not_a_file')
+    await waitFor(
+      () => h.store.invalidState()?.diagnostics[0]?.rule === 'not_a_file' || undefined,
+      'not_a_file',
+    )
     expect(h.store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
   })
 
