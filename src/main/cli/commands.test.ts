@@ -98,6 +98,7 @@ describe('discover', () => {
 
 describe('search', () => {
   it('merges hits across servers as the acting user, with the documented keys', async () => {
+    // The wiki's default search also asks its archived source, whose backend is offline.
     const run = await cli([
       '--json',
       ...BOB,
@@ -107,8 +108,10 @@ describe('search', () => {
       'remote access',
       '--server',
       'knowledgeSearch',
-      '--server',
-      'engineeringWiki',
+      '--source',
+      'engineeringWiki:it-kb',
+      '--source',
+      'engineeringWiki:engineering',
       '--top-k',
       '5',
     ])
@@ -126,8 +129,10 @@ describe('search', () => {
       sessionTags: ['department:engineering'],
     })
     for (const server of result.servers) {
-      expect(sorted(server)).toEqual(['count', 'error', 'latencyMs', 'ok', 'server', 'violations'])
-      expect(server).toMatchObject({ ok: true, error: null })
+      expect(sorted(server)).toEqual(
+        ['count', 'error', 'latencyMs', 'ok', 'server', 'sourceErrors', 'violations'].sort(),
+      )
+      expect(server).toMatchObject({ ok: true, error: null, sourceErrors: [] })
     }
     expect(result.hits.length).toBeGreaterThan(0)
     expect(result.hits.length).toBeLessThanOrEqual(5)
@@ -174,6 +179,41 @@ describe('search', () => {
     expect(companyDocs).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
     expect(sorted(companyDocs.error as object)).toEqual(['code', 'message'])
     expect(result.servers.find((s) => s.server === 'productCatalog')).toMatchObject({ ok: true })
+  })
+
+  it('puts a per-source refusal in that server’s entry and exits 1', async () => {
+    // rag-tools-v1 answers with alice's handbook hits next to `unauthorized_source` for legal.
+    const run = await cli([
+      '--json',
+      '--user',
+      'alice@example.com',
+      'search',
+      'liability cap and paid time off',
+      '--source',
+      'companyDocs:handbook',
+      '--source',
+      'companyDocs:legal',
+    ])
+    const result = json<{ servers: Record<string, unknown>[]; hits: { sourceId: string }[] }>(run)
+    expect(run.code).toBe(1)
+    expect(result.servers).toEqual([
+      expect.objectContaining({
+        server: 'companyDocs',
+        ok: true,
+        error: null,
+        sourceErrors: [
+          {
+            sourceId: 'legal',
+            error: {
+              code: 'unauthorized',
+              message: expect.stringContaining('unauthorized_source'),
+            },
+          },
+        ],
+      }),
+    ])
+    expect(result.hits.length).toBeGreaterThan(0)
+    expect(result.hits.every((hit) => hit.sourceId === 'handbook')).toBe(true)
   })
 })
 
@@ -355,6 +395,9 @@ describe('exit codes', () => {
       ['servers', '--tool', 'x'],
       ['--tags', 'not-json', 'servers'],
       ['verify', '--server', 'knowledgeSearch'],
+      ['secrets', 'set', 'knowledgeSearch'],
+      ['secrets', 'set', 'knowledgeSearch', 'apiKey', '--name', 'apiKey'],
+      ['secrets', 'delete', 'knowledgeSearch', 'apiKey', 'extra'],
     ]) {
       const run = await cli(['--json', ...args])
       expect(run.code, args.join(' ')).toBe(2)

@@ -57,10 +57,33 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promis
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
+/**
+ * Resolves once everything written to `stream` so far has reached the OS. A pipe to a slow
+ * reader (`| jq`) holds only 64 KiB: exiting before this would cut the output there.
+ */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || !stream.writable) return resolve()
+    stream.write('', () => resolve())
+  })
+}
+
+async function main(): Promise<void> {
+  const outcome = run(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`rag-console: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(EXIT.failed)
-  },
-)
+    return EXIT.failed
+  })
+  // A reader that stops early (`| head`) closes the pipe: nothing more can be delivered, so
+  // the command ends with its own exit code instead of an unhandled EPIPE.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    void outcome.then((code) => process.exit(code))
+  })
+  process.exitCode = await outcome
+  await Promise.all([drained(process.stdout), drained(process.stderr)])
+  // Once the output is out, nothing left behind (a server's lingering socket) may hold the
+  // process: exit with the code set above.
+  process.exit()
+}
+
+void main()

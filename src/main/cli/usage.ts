@@ -17,9 +17,9 @@ commands:
   call (--server ID | --url URL [--transport http|sse] | --stdio "CMD")
        --tool NAME [--args JSON]         one raw tool call to any MCP server
   watch                                  one line per registry reload and status change
-  secrets set --server ID --name NAME    store a keychain value read from stdin
-  secrets delete --server ID --name NAME
-  secrets list [--server ID]             which keychain values are set
+  secrets set SERVER NAME                store a keychain value read from stdin
+  secrets delete SERVER NAME             (or --server ID --name NAME)
+  secrets list [SERVER]                  which keychain values are set
 
 global options:
   --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)

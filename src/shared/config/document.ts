@@ -1,4 +1,5 @@
 import {
+  createScanner,
   getLocation,
   getNodeValue,
   parseTree,
@@ -141,16 +142,34 @@ export function describeType(node: Node | undefined): string {
   return `a ${node.type}`
 }
 
+/**
+ * How deep objects and arrays may nest. A registry needs a handful of levels; the parser and
+ * every walk over the tree recurse, so thousands of levels would overflow the stack.
+ */
+export const MAX_NESTING = 64
+
+/** Offset of the first `{` or `[` nested deeper than {@link MAX_NESTING}, if any (no recursion). */
+function tooDeepAt(text: string): number | undefined {
+  const scanner = createScanner(text, true)
+  let depth = 0
+  for (scanner.scan(); scanner.getTokenOffset() < text.length; scanner.scan()) {
+    if (scanner.getTokenLength() !== 1) continue
+    const char = text[scanner.getTokenOffset()]
+    if (char === '{' || char === '[') {
+      if (++depth > MAX_NESTING) return scanner.getTokenOffset()
+    } else if (char === '}' || char === ']') depth--
+  }
+  return undefined
+}
+
 /** Parses one registry file. Never throws: problems become diagnostics. */
 export function parseRegistryDocument(file: string, input: string): RegistryDocument {
   // A byte-order mark would be a syntax error; a space keeps every offset where it was.
   const text = input.startsWith('\uFEFF') ? ` ${input.slice(1)}` : input
-  const errors: ParseError[] = []
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
   const doc: RegistryDocument = {
     file,
     text: input,
-    root,
+    root: undefined,
     form: 'seed',
     prefix: [],
     entries: [],
@@ -171,6 +190,15 @@ export function parseRegistryDocument(file: string, input: string): RegistryDocu
     )
     return doc
   }
+  const deep = tooDeepAt(text)
+  if (deep !== undefined) {
+    const message = `nested more than ${MAX_NESTING} levels deep: a registry needs only a few; is this the right file?`
+    doc.diagnostics.push(diagnosticAt(doc, deep, [], 'error', 'too_deep', message))
+    return doc
+  }
+  const errors: ParseError[] = []
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false })
+  doc.root = root
   for (const error of errors) {
     const name = printParseErrorCode(error.error)
     const path = getLocation(text, error.offset).path.filter((s) => s !== '')

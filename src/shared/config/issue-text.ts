@@ -41,6 +41,8 @@ function show(value: unknown, path: readonly Segment[]): string {
   if (typeof value === 'string' && !secret) {
     return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`
   }
+  // JSON like 1e400 parses to Infinity.
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large to represent'
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   return typeName(value)
 }
@@ -102,7 +104,7 @@ function describeText(
       return [
         {
           path,
-          text: `expected at most ${issue.maximum}${issue.origin === 'string' ? ' characters' : ''}, got ${show(value, path)}`,
+          text: `expected ${issue.origin === 'number' ? 'a number of ' : ''}at most ${issue.maximum}${issue.origin === 'string' ? ' characters' : ''}, got ${show(value, path)}`,
         },
       ]
     case 'invalid_union':

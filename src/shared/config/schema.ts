@@ -10,6 +10,21 @@ const stringMap = z.record(z.string(), z.string())
 
 const secretMapNote = 'Values may contain ${keychain:NAME}, ${env:VAR} or ${session:NAME}'
 
+/**
+ * Upper bounds of the numbers in a file. Node fires any timer of 2^31 ms or more at once, so an
+ * unbounded timeout would make every call time out immediately; the bounds keep values sane.
+ */
+export const LIMITS = {
+  /** Per-call timeout: as `--timeout` allows (5 minutes). */
+  timeoutMs: 300_000,
+  /** Time for a launched server to get ready (10 minutes). */
+  readyTimeoutMs: 600_000,
+  /** `ui.order` either way. */
+  order: 1_000_000,
+} as const
+
+const milliseconds = (max: number) => z.number().int().min(1).max(max)
+
 export const authModeSchema = z.enum([
   'username',
   'api_key',
@@ -40,7 +55,9 @@ export const launchSchema = z.looseObject({
     .string()
     .optional()
     .describe('Regular expression matched against its output; else the URL port is awaited'),
-  readyTimeoutMs: z.number().int().positive().optional(),
+  readyTimeoutMs: milliseconds(LIMITS.readyTimeoutMs)
+    .optional()
+    .describe('How long the started server may take to get ready, 1 to 600000 ms'),
 })
 
 /** Maps any tool of any server to the console's "search" operation. */
@@ -95,7 +112,12 @@ export const transportTypeSchema = z.enum(['http', 'streamable-http', 'sse', 'st
 
 export const uiSchema = z.looseObject({
   icon: z.string().optional(),
-  order: z.number().optional().describe('Position in lists, lowest first'),
+  order: z
+    .number()
+    .min(-LIMITS.order)
+    .max(LIMITS.order)
+    .optional()
+    .describe('Position in lists, lowest first (-1000000 to 1000000)'),
   defaultSelected: z.boolean().optional(),
 })
 
@@ -120,7 +142,9 @@ export const serverEntrySchema = z.looseObject({
   description: z.string().optional(),
   enabled: z.boolean().optional().describe('Default true'),
   dialect: dialectSchema.optional().describe('Default "auto": detected from tools/list'),
-  timeoutMs: z.number().int().positive().optional().describe('Per-call timeout, default 15000'),
+  timeoutMs: milliseconds(LIMITS.timeoutMs)
+    .optional()
+    .describe('Per-call timeout, 1 to 300000 ms, default 15000'),
   ui: uiSchema.optional(),
   dataSources: z.array(dataSourceSchema).optional(),
   launch: launchSchema

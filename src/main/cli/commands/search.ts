@@ -61,10 +61,14 @@ export async function searchCommand(
       latencyMs: s.latencyMs,
       count: s.count,
       violations: s.violations.map((v) => ({ rule: v.rule, path: v.path, message: v.message })),
+      sourceErrors: s.sourceErrors.map(({ sourceId, error }) => ({
+        sourceId,
+        error: cliError(core, error),
+      })),
     }))
-    for (const s of result.servers) {
+    for (const s of servers) {
       for (const { sourceId, error } of s.sourceErrors) {
-        ctx.out.warn(`${s.server} source ${sourceId}: ${error.code}: ${error.message}`)
+        ctx.out.warn(`${s.server} source ${sourceId}: ${error?.code}: ${error?.message}`)
       }
     }
     const hits = result.hits.map((hit) => ({
@@ -110,7 +114,8 @@ export async function searchCommand(
       )
     }
     if (result.servers.length === 0) warnNothingSelected(ctx)
-    return exitOf(result.servers)
+    // A source refused inside an otherwise good reply is a partial result: exit 1, as documented.
+    return exitOf(result.servers.map((s) => ({ ...s, ok: s.ok && s.sourceErrors.length === 0 })))
   })
 }
 

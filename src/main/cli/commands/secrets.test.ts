@@ -63,6 +63,25 @@ describeWithKeyring('secrets set, list and delete in the OS keychain', () => {
     expect(await list()).toEqual({ secrets: [{ server, name: 'apiKey', present: false }] })
   })
 
+  it('takes the server and name as words, as docs/secrets.md writes them', async () => {
+    const set = await runCli(
+      ['--json', '--config', config, 'secrets', 'set', server, 'apiKey'],
+      home,
+      { input: value },
+    )
+    expect(set.code).toBe(0)
+    expect(json(set)).toEqual({ server, name: 'apiKey', present: true })
+    expect(set.stdout + set.stderr).not.toContain(value)
+    const listed = await runCli(['--json', '--config', config, 'secrets', 'list', server], home)
+    expect(json(listed)).toEqual({ secrets: [{ server, name: 'apiKey', present: true }] })
+    const deleted = await runCli(
+      ['--json', '--config', config, 'secrets', 'delete', server, 'apiKey'],
+      home,
+    )
+    expect(json(deleted)).toEqual({ server, name: 'apiKey', deleted: true })
+    expect(await list()).toEqual({ secrets: [{ server, name: 'apiKey', present: false }] })
+  })
+
   it('refuses an empty value without storing anything', async () => {
     const run = await runCli(
       ['--json', '--config', config, 'secrets', 'set', '--server', server, '--name', 'apiKey'],

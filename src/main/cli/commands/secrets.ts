@@ -9,9 +9,9 @@ interface SecretsOptions {
 }
 
 /**
- * `secrets set|delete --server ID --name NAME`, `secrets list [--server ID]`: keychain entries
- * (service `rag-mcp-console`, account `<server>/<name>`). `set` reads the value from stdin and
- * never prints it.
+ * `secrets set|delete SERVER NAME`, `secrets list [SERVER]` (or `--server ID --name NAME`):
+ * keychain entries (service `rag-mcp-console`, account `<server>/<name>`). `set` reads the
+ * value from stdin and never prints it.
  */
 export async function secretsCommand(
   ctx: CliContext,
@@ -19,20 +19,22 @@ export async function secretsCommand(
   options: SecretsOptions,
   input?: SecretInput,
 ): Promise<ExitCode> {
-  const [action, ...extra] = words
-  if (extra.length > 0) throw new UsageError(`secrets ${action}: unexpected ${extra.join(' ')}`)
+  const [action, ...rest] = words
   if ((options.server?.length ?? 0) > 1) throw new UsageError('secrets takes one --server ID')
-  const server = options.server?.[0]
   if (action === 'list') {
     if (options.name !== undefined) throw new UsageError('secrets list does not take --name')
+    const [server, ...extra] = target(action, rest, options.server?.[0])
+    if (extra.length > 0) throw new UsageError(`secrets list: unexpected ${extra.join(' ')}`)
     return list(ctx, server)
   }
   if (action !== 'set' && action !== 'delete') {
     throw new UsageError('secrets needs set, delete or list')
   }
-  if (!server || !options.name)
-    throw new UsageError(`secrets ${action} needs --server ID and --name NAME`)
-  const name = options.name
+  const [server, name, ...extra] = target(action, rest, options.server?.[0], options.name)
+  if (extra.length > 0) throw new UsageError(`secrets ${action}: unexpected ${extra.join(' ')}`)
+  if (!server || !name) {
+    throw new UsageError(`secrets ${action} needs SERVER NAME (or --server ID --name NAME)`)
+  }
   // Read before opening the core: nothing else competes for the terminal meanwhile.
   const value =
     action === 'set' ? await readSecret(`value for ${server}/${name} (not shown): `, input) : ''
@@ -47,6 +49,18 @@ export async function secretsCommand(
       ctx.out.text(result.deleted ? `deleted ${server}/${name}` : `${server}/${name} was not set`)
     return EXIT.ok
   })
+}
+
+/** The server and name as words, or as `--server`/`--name`; mixing both forms is refused. */
+function target(action: string, words: string[], ...flags: (string | undefined)[]): string[] {
+  const given = flags.filter((flag) => flag !== undefined)
+  if (given.length === 0) return words
+  if (words.length > 0) {
+    throw new UsageError(
+      `secrets ${action}: give SERVER and NAME as words or as --server/--name, not both`,
+    )
+  }
+  return flags.map((flag) => flag ?? '')
 }
 
 async function list(ctx: CliContext, server: string | undefined): Promise<ExitCode> {

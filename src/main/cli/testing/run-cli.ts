@@ -43,7 +43,10 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
 
 /** Runs the built CLI to its end (killed past the deadline) and collects its output. */
 export function runCli(args: string[], home: string, options: RunOptions = {}): Promise<CliRun> {
-  const child = spawnCli(args, cliEnv(home, options.env))
+  return collect(spawnCli(args, cliEnv(home, options.env)), args, options)
+}
+
+function collect(child: ChildProcess, args: string[], options: RunOptions): Promise<CliRun> {
   let stdout = ''
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
@@ -121,4 +124,24 @@ export function writeRegistry(dir: string, registry: object, name = 'rag-mcp.jso
   const path = join(dir, name)
   writeFileSync(path, `${JSON.stringify(registry, null, 2)}\n`)
   return path
+}
+
+/**
+ * Runs the built CLI with its stdout piped (by bash) into `reader`: by default a second Node
+ * process that starts reading only after 300 ms, as a slow `jq` would, and copies what it got
+ * to this process. `code` is the CLI's own exit status.
+ */
+export function runCliThroughPipe(
+  args: string[],
+  home: string,
+  options: RunOptions & { reader?: string } = {},
+): Promise<CliRun> {
+  const slowCopy = `"$NODE" -e 'setTimeout(() => process.stdin.pipe(process.stdout), 300)'`
+  const script = `"$NODE" "$CLI" "$@" | ${options.reader ?? slowCopy}; exit "\${PIPESTATUS[0]}"`
+  const env = cliEnv(home, {
+    ...options.env,
+    NODE: process.execPath,
+    CLI: builtFile('main/cli.js'),
+  })
+  return collect(spawn('bash', ['-c', script, 'rag-console', ...args], { env }), args, options)
 }

@@ -1,7 +1,11 @@
+import { statSync } from 'node:fs'
 import { watch, type FSWatcher } from 'chokidar'
 
 /** Waits until a file has stopped growing, so half-written saves are never read. */
 export const AWAIT_WRITE_FINISH = { stabilityThreshold: 50, pollInterval: 10 } as const
+
+/** Events that reload; a folder appearing at the file's path is one too (the load reports it). */
+const CHANGES: ReadonlySet<string> = new Set(['add', 'change', 'unlink', 'addDir', 'unlinkDir'])
 
 /**
  * One chokidar watcher per file. chokidar 6 follows a watched file through in-place writes,
@@ -31,7 +35,11 @@ export class FileWatchers {
       if (this.watchers.has(path)) continue
       const watcher = watch(path, { ignoreInitial: true, awaitWriteFinish: AWAIT_WRITE_FINISH })
       watcher.on('all', (event) => {
-        if (event === 'add' || event === 'change' || event === 'unlink') this.onChange(path)
+        if (CHANGES.has(event)) this.onChange(path)
+      })
+      // A file deleted and at once replaced by a folder yields no chokidar event, only raw ones.
+      watcher.on('raw', () => {
+        if (isOtherThanFile(path)) this.onChange(path)
       })
       watcher.on('error', (error) => this.onError(path, error))
       ready.push(new Promise((resolve) => watcher.once('ready', () => resolve())))
@@ -45,5 +53,15 @@ export class FileWatchers {
     const all = [...this.watchers.values()]
     this.watchers.clear()
     await Promise.all(all.map((watcher) => watcher.close()))
+  }
+}
+
+/** Something other than a regular file is at `path` (a folder, a FIFO, a symlink loop, …). */
+function isOtherThanFile(path: string): boolean {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false })
+    return stats !== undefined && !stats.isFile()
+  } catch {
+    return true
   }
 }

@@ -1,9 +1,10 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadEmbeddedRegistry } from './embedded'
 import { loadSource } from './load'
 import { layeredPaths, resolveRegistrySource } from './lookup'
-import { tempDir, writeFile } from './test-support'
+import { deeplyNested, makeFifo, tempDir, writeFile } from './test-support'
 
 const temps: Array<() => void> = []
 afterEach(() => temps.splice(0).forEach((cleanup) => cleanup()))
@@ -151,5 +152,86 @@ describe('embedded default', () => {
     expect(result.build.diagnostics).toEqual([
       expect.objectContaining({ severity: 'warning', rule: 'embedded_missing' }),
     ])
+  })
+})
+
+describe('files that are not a registry', () => {
+  const loadFile = (path: string) =>
+    loadSource(resolveRegistrySource({ dataDir: dir(), configPath: path }), noEmbedded)
+  const problem = (path: string) => {
+    const result = loadFile(path)
+    expect(result.build.ok).toBe(false)
+    expect(result.build.diagnostics).toHaveLength(1)
+    return result.build.diagnostics[0]!
+  }
+
+  it('reports a file nested 3,000 levels deep at the level that is too deep', () => {
+    const path = writeFile(join(dir(), 'deep.json'), deeplyNested(3_000))
+    expect(problem(path)).toMatchObject({
+      severity: 'error',
+      rule: 'too_deep',
+      line: 1,
+      column: 5 * 64 + 1,
+      message: expect.stringMatching(/nested more than 64 levels/),
+    })
+  })
+
+  it('reports deep arrays inside a server entry the same way', () => {
+    const text = `{"s": {"url": "http://x", "args": ${'['.repeat(3_000)}${']'.repeat(3_000)}}}`
+    const path = writeFile(join(dir(), 'deep-array.json'), text)
+    expect(problem(path)).toMatchObject({ rule: 'too_deep', line: 1 })
+  })
+
+  it('refuses a directory', () => {
+    const path = join(dir(), 'rag-mcp.json')
+    mkdirSync(path)
+    expect(problem(path)).toMatchObject({
+      rule: 'not_a_file',
+      file: path,
+      message: expect.stringContaining('is a directory, not a file'),
+    })
+  })
+
+  it('refuses a named pipe without waiting for a writer', () => {
+    const path = makeFifo(join(dir(), 'rag-mcp.json'))
+    expect(problem(path)).toMatchObject({
+      rule: 'not_a_file',
+      message: expect.stringContaining('is a named pipe (FIFO), not a file'),
+    })
+  })
+
+  it('refuses a device such as /dev/zero', () => {
+    expect(problem('/dev/zero')).toMatchObject({
+      rule: 'not_a_file',
+      message: expect.stringContaining('is a device, not a file'),
+    })
+  })
+
+  it('refuses a symlink loop', () => {
+    const folder = dir()
+    symlinkSync(join(folder, 'b.json'), join(folder, 'a.json'))
+    symlinkSync(join(folder, 'a.json'), join(folder, 'b.json'))
+    expect(problem(join(folder, 'a.json'))).toMatchObject({
+      rule: 'unreadable',
+      message: expect.stringContaining('symbolic link loop'),
+    })
+  })
+
+  it('refuses a file over 5 MB without reading it', () => {
+    const path = join(dir(), 'huge.json')
+    writeFileSync(path, `{"a": {"description": "${'x'.repeat(5 * 1024 * 1024)}"}}`)
+    expect(problem(path)).toMatchObject({
+      rule: 'file_too_large',
+      message: expect.stringMatching(/is 5\.0 MB: a registry may be at most 5 MB/),
+    })
+  })
+
+  it('reads a symlink to a regular file as that file', () => {
+    const folder = dir()
+    const target = writeFile(join(folder, 'real.json'), '{"a": {"url": "http://x/mcp"}}')
+    symlinkSync(target, join(folder, 'link.json'))
+    const result = loadFile(join(folder, 'link.json'))
+    expect(result.build.ok).toBe(true)
+    expect(result.build.servers.map((s) => s.id)).toEqual(['a'])
   })
 })

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
 import { buildRegistry, type BuildResult } from '../../../shared/config/validate'
@@ -7,12 +7,17 @@ import type { EmbeddedRegistry } from './embedded'
 import { configHash, contentHash } from './hash'
 import type { Registry } from './types'
 
+/** A registry file larger than this is refused unread. */
+export const MAX_REGISTRY_BYTES = 5 * 1024 * 1024
+
 /** A registry file as read for one load: its text and content hash (`''` when absent). */
 export interface FileSnapshot {
   path: string
   exists: boolean
   text: string
   hash: string
+  /** Why what is at `path` cannot be read as a registry (its text is then `''`). */
+  problem?: Diagnostic
 }
 
 /** Everything one load produced: what was read, and the validated servers or the problems. */
@@ -28,14 +33,86 @@ export interface Draft {
   text: string
 }
 
-/** Reads a file's text; absent files read as `''` with `exists: false`. */
+/**
+ * Reads a file's text; absent files read as `''` with `exists: false`. Anything that is not a
+ * regular file of at most {@link MAX_REGISTRY_BYTES} (a folder, a FIFO, a device, a symlink
+ * loop) comes back with a `problem` instead of blocking or throwing.
+ */
 export function snapshot(path: string): FileSnapshot {
+  let fd: number
   try {
-    const text = readFileSync(path, 'utf8')
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (regular files ignore the flag).
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { path, exists: false, text: '', hash: contentHash('') }
+    }
+    return unusable(path, 'unreadable', `cannot be opened: ${openFailure(error)}`)
+  }
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile()) {
+      return unusable(
+        path,
+        'not_a_file',
+        `is ${kindOf(stats)}, not a file: point --config / RAG_MCP_CONFIG at a rag-mcp.json file`,
+      )
+    }
+    const text = readAtMost(fd, MAX_REGISTRY_BYTES)
+    if (text === undefined) {
+      const size = Math.max(stats.size, MAX_REGISTRY_BYTES + 1)
+      return unusable(
+        path,
+        'file_too_large',
+        `is ${(size / 1024 / 1024).toFixed(1)} MB: a registry may be at most 5 MB; is this the right file?`,
+      )
+    }
     return { path, exists: true, text, hash: contentHash(text) }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    return { path, exists: false, text: '', hash: contentHash('') }
+    return unusable(path, 'unreadable', `cannot be read: ${openFailure(error)}`)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** The file's text, or undefined when it holds more than `limit` bytes (it may still grow). */
+function readAtMost(fd: number, limit: number): string | undefined {
+  const chunks: Buffer[] = []
+  let total = 0
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total))
+    const read = readSync(fd, chunk, 0, chunk.length, null)
+    if (read === 0) return Buffer.concat(chunks, total).toString('utf8')
+    chunks.push(chunk.subarray(0, read))
+    total += read
+    if (total > limit) return undefined
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory'
+  if (stats.isFIFO()) return 'a named pipe (FIFO)'
+  if (stats.isSocket()) return 'a socket'
+  return 'a device'
+}
+
+function openFailure(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException
+  if (code === 'ELOOP') return 'a symbolic link loop; point at the file itself'
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  return code ?? message
+}
+
+/** Something is at `path` but it cannot be a registry: one located error, and no text. */
+function unusable(path: string, rule: string, text: string): FileSnapshot {
+  const message = `${path} ${text}`
+  return {
+    path,
+    exists: true,
+    text: '',
+    // The problem is part of the hash, so a watch reload that finds it again does nothing.
+    hash: contentHash(`\0${message}`),
+    problem: { severity: 'error', file: path, path: '', line: 1, column: 1, rule, message },
   }
 }
 
@@ -89,15 +166,16 @@ export function loadSource(
       : snapshot(path),
   )
   const docs: RegistryDocument[] = []
-  const missing: Diagnostic[] = []
+  const unread: Diagnostic[] = []
   for (const file of files) {
-    if (file.exists) docs.push(parseRegistryDocument(file.path, file.text))
+    if (file.problem) unread.push(file.problem)
+    else if (file.exists) docs.push(parseRegistryDocument(file.path, file.text))
     // A layered file may vanish between lookup and read; only an explicit file must exist.
-    else if (source.kind === 'file') missing.push(missingFile(file.path))
+    else if (source.kind === 'file') unread.push(missingFile(file.path))
   }
   const build = buildRegistry(docs, { resolveCwd })
-  if (missing.length > 0) {
-    build.diagnostics.unshift(...missing)
+  if (unread.length > 0) {
+    build.diagnostics.unshift(...unread)
     build.ok = false
   }
   return { source, files, build }

@@ -1,11 +1,19 @@
-import { closeSync, openSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ConfigInvalidEvent, RegistryUpdatedEvent } from '../../../shared/ipc/registry'
 import { EventBus } from '../events'
 import { layeredPaths } from './lookup'
 import { HISTORY_LIMIT, RegistryStore } from './store'
-import { tempDir, waitFor, writeFile } from './test-support'
+import { deeplyNested, makeFifo, tempDir, waitFor, writeFile } from './test-support'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -127,6 +135,34 @@ describe('RegistryStore: live reload', () => {
     expect(h.store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
     expect(h.store.view().invalid?.diagnostics).toHaveLength(2)
     expect(h.store.history().at(-1)).toMatchObject({ outcome: 'invalid', trigger: 'watch' })
+  })
+
+  it('keeps the last good registry when the file becomes nested thousands of levels deep', async () => {
+    const h = await startStore()
+    writeFileSync(h.file, deeplyNested(3_000))
+    const invalid = await waitFor(() => h.invalid[0], 'config:invalid')
+    expect(invalid.diagnostics).toEqual([expect.objectContaining({ rule: 'too_deep', line: 1 })])
+    expect(h.store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
+    expect(h.store.history().at(-1)).toMatchObject({ outcome: 'invalid', trigger: 'watch' })
+  })
+
+  it('keeps the last good registry when the file is replaced by a directory', async () => {
+    const h = await startStore()
+    unlinkSync(h.file)
+    mkdirSync(h.file)
+    await waitFor(
+      () => h.store.invalidState()?.diagnostics[0]?.rule === 'not_a_file' || undefined,
+      'not_a_file',
+    )
+    expect(h.store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
+  })
+
+  it('keeps the last good registry when a named pipe is renamed over the file', async () => {
+    const h = await startStore()
+    renameSync(makeFifo(`${h.file}.fifo`), h.file)
+    const invalid = await waitFor(() => h.invalid[0], 'config:invalid')
+    expect(invalid.diagnostics).toEqual([expect.objectContaining({ rule: 'not_a_file' })])
+    expect(h.store.current().servers.map((s) => s.id)).toEqual(['a', 'b', 'c'])
   })
 
   it('emits nothing for an edit that leaves every effective config as it was', async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -29,4 +30,15 @@ export async function waitFor<T>(
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
+}
+
+/** `{"a":{"a":…1…}}` nested `depth` objects deep (about 5 bytes a level). */
+export function deeplyNested(depth: number): string {
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`
+}
+
+/** Creates a named pipe (FIFO) at `path`; reading one with no writer blocks forever. */
+export function makeFifo(path: string): string {
+  execFileSync('mkfifo', [path])
+  return path
 }

@@ -371,6 +371,76 @@ describe('defaults and normalisation', () => {
   })
 })
 
+describe('numeric ranges', () => {
+  /** The one error of a single-server file whose `field` (a dotted path) holds `value`. */
+  function rangeError(fields: string, value: string) {
+    const result = loadText(
+      `{\n  "s": {\n    "url": "http://x/mcp",\n    ${fields}: ${value}\n  }\n}\n`,
+    )
+    expect(result.build.ok).toBe(false)
+    const errors = result.build.diagnostics.filter((d) => d.severity === 'error')
+    expect(errors).toHaveLength(1)
+    return errors[0]!
+  }
+
+  it('rejects a timeoutMs of 2^31 ms or more, which would make every call time out at once', () => {
+    for (const value of ['2147483648', '1e12']) {
+      expect(rangeError('"timeoutMs"', value), value).toMatchObject({
+        path: 's.timeoutMs',
+        line: 4,
+        column: 18,
+        message: expect.stringMatching(/expected a number of at most 300000, got \d+/),
+      })
+    }
+    expect(rangeError('"timeoutMs"', '1e400')).toMatchObject({
+      path: 's.timeoutMs',
+      message: expect.stringMatching(/got a number too large to represent/),
+    })
+  })
+
+  it('rejects a zero, negative or fractional timeoutMs', () => {
+    for (const value of ['0', '-5', '1500.5']) {
+      expect(rangeError('"timeoutMs"', value), value).toMatchObject({ path: 's.timeoutMs' })
+    }
+  })
+
+  it('rejects a launch.readyTimeoutMs beyond ten minutes', () => {
+    const error = rangeError('"launch": { "command": "srv", "readyTimeoutMs"', '99999999999 }')
+    expect(error).toMatchObject({
+      path: 's.launch.readyTimeoutMs',
+      line: 4,
+      message: expect.stringMatching(/at most 600000/),
+    })
+  })
+
+  it('rejects a ui.order too large to sort by', () => {
+    for (const value of ['1e300', '-1e300', '-1e400']) {
+      expect(rangeError('"ui": { "order"', `${value} }`), value).toMatchObject({
+        path: 's.ui.order',
+        message: expect.stringMatching(/1000000|too large to represent/),
+      })
+    }
+  })
+
+  it('accepts the bounds themselves', () => {
+    const result = loadText(
+      JSON.stringify({
+        s: {
+          command: 'srv',
+          timeoutMs: 300_000,
+          ui: { order: -1_000_000 },
+        },
+        t: {
+          url: 'http://x/mcp',
+          timeoutMs: 1,
+          launch: { command: 'srv', readyTimeoutMs: 600_000 },
+        },
+      }),
+    )
+    expect(result.build.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+  })
+})
+
 describe('forms of other MCP clients', () => {
   it('reads the Claude Desktop / Cursor form and reports paths inside it', () => {
     const result = loadText(
