@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import { createHandlers } from '../core/api/handlers'
 import { MAX_BUFFERED_BYTES, MAX_IN_FLIGHT } from './server'
@@ -7,7 +7,7 @@ import {
   connect,
   connectStalled,
   expectServing,
-  recordUncaught,
+  failOnUncaught,
   request,
   startLiveHost,
   unansweredKeychain,
@@ -41,14 +41,7 @@ afterAll(async () => {
   await live.close()
 })
 
-let uncaught: ReturnType<typeof recordUncaught>
-beforeEach(() => {
-  uncaught = recordUncaught()
-})
-afterEach(() => {
-  uncaught.stop()
-  expect(uncaught.errors).toEqual([])
-})
+failOnUncaught()
 
 /** Resolves with the `n`th event the socket receives. */
 function events(ws: WebSocket): { next(): Promise<void>; count(): number } {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { connect as tcpConnect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { expect } from 'vitest'
+import { afterEach, beforeEach, expect } from 'vitest'
 import WebSocket from 'ws'
 import { builtFile } from '../../../test/built'
 import type { Handlers } from '../../core/api/handlers'
@@ -200,4 +200,16 @@ export function recordUncaught(): { errors: unknown[]; stop(): void } {
       process.off('unhandledRejection', record)
     },
   }
+}
+
+/** Fails each test of the file after which something was thrown uncaught (see {@link recordUncaught}). */
+export function failOnUncaught(): void {
+  let uncaught: ReturnType<typeof recordUncaught>
+  beforeEach(() => {
+    uncaught = recordUncaught()
+  })
+  afterEach(() => {
+    uncaught.stop()
+    expect(uncaught.errors).toEqual([])
+  })
 }
