@@ -5,9 +5,7 @@
 import { type IpcResponse, type RagConsoleApi } from '../shared/ipc/wire'
 import { isEventName, type EventMap, type EventName } from '../shared/ipc/events'
 import { isExternalHttpUrl } from '../shared/csp'
-
-type ServerMessage =
-  { id: number; response: IpcResponse<unknown> } | { event: { name: EventName; payload: unknown } }
+import { isErrorInfo } from '../shared/errors'
 
 const TOKEN_KEY = 'rag-console-host-token'
 
@@ -23,7 +21,10 @@ function takeToken(): string {
 }
 
 const token = takeToken()
-const pending = new Map<number, (response: IpcResponse<unknown>) => void>()
+const pending = new Map<
+  number,
+  { channel: string; resolve: (response: IpcResponse<unknown>) => void }
+>()
 const listeners = new Map<EventName, Set<(payload: unknown) => void>>()
 let queue: string[] = []
 let socket: WebSocket | null = null
@@ -46,15 +47,7 @@ function connect(): void {
     for (const text of queue) ws.send(text)
     queue = []
   }
-  ws.onmessage = (message) => {
-    const data = JSON.parse(String(message.data)) as ServerMessage
-    if ('event' in data) {
-      for (const listener of listeners.get(data.event.name) ?? []) listener(data.event.payload)
-      return
-    }
-    pending.get(data.id)?.(data.response)
-    pending.delete(data.id)
-  }
+  ws.onmessage = (message) => receive(String(message.data))
   ws.onclose = () => {
     socket = null
     if (!everOpened) {
@@ -68,9 +61,64 @@ function connect(): void {
   }
 }
 
+/** The host writes `{"id":N,` first: the call a reply cut short was meant to answer. */
+const REPLY_ID = /^\{"id":(\d+)[,}]/
+
+/**
+ * Passes an event to its listeners and a reply to its call. Anything else is dropped with a
+ * warning instead of throwing in the page; a call whose reply is malformed fails with a
+ * `protocol` error rather than waiting forever.
+ */
+function receive(text: string): void {
+  const data = parseJson(text)
+  if (isObject(data) && isObject(data.event) && isEventName(data.event.name)) {
+    for (const listener of listeners.get(data.event.name) ?? []) listener(data.event.payload)
+    return
+  }
+  if (isObject(data) && typeof data.id === 'number' && isResponse(data.response)) {
+    settle(data.id, () => data.response as IpcResponse<unknown>)
+    return
+  }
+  console.warn(
+    `ragConsole: dropped a malformed message from the console host (${text.length} characters)`,
+  )
+  const id = isObject(data) && typeof data.id === 'number' ? data.id : REPLY_ID.exec(text)?.[1]
+  if (id === undefined) return
+  settle(Number(id), (channel) => ({
+    ok: false,
+    error: {
+      code: 'protocol',
+      message: `the console host sent a malformed reply to ${channel}: reload the page and try again`,
+    },
+  }))
+}
+
+function settle(id: number, response: (channel: string) => IpcResponse<unknown>): void {
+  const call = pending.get(id)
+  if (!call) return
+  pending.delete(id)
+  call.resolve(response(call.channel))
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isResponse(value: unknown): value is IpcResponse<unknown> {
+  return isObject(value) && (value.ok === true || (value.ok === false && isErrorInfo(value.error)))
+}
+
 /** Answers every pending call (queued ones included) with the error. */
 function failAll(message: string): void {
-  for (const resolve of pending.values()) {
+  for (const { resolve } of pending.values()) {
     resolve({ ok: false, error: { code: 'unreachable', message } })
   }
   pending.clear()
@@ -84,7 +132,7 @@ function send(channel: string, request: unknown): Promise<IpcResponse<unknown>> 
   const id = nextId++
   const text = JSON.stringify({ id, channel, request })
   return new Promise((resolve) => {
-    pending.set(id, resolve)
+    pending.set(id, { channel, resolve })
     if (socket?.readyState === WebSocket.OPEN) socket.send(text)
     else queue.push(text)
   })

@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { injectBridge, type BrowserHost } from './server'
 import {
   closed,
   connect as connectTo,
   expectServing as expectServingOn,
   rawExchange,
-  recordUncaught,
+  failOnUncaught,
   request,
   startLiveHost,
   statusOf,
@@ -26,14 +26,7 @@ afterAll(async () => {
   await live.close()
 })
 
-let uncaught: ReturnType<typeof recordUncaught>
-beforeEach(() => {
-  uncaught = recordUncaught()
-})
-afterEach(() => {
-  uncaught.stop()
-  expect(uncaught.errors).toEqual([])
-})
+failOnUncaught()
 
 const connect = (options: Parameters<typeof connectTo>[1] = {}): ReturnType<typeof connectTo> =>
   connectTo(host, options)

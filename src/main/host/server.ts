@@ -5,10 +5,10 @@ import type { AddressInfo, Socket } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { contentSecurityPolicy } from '../../shared/csp'
-import type { IpcEvent } from '../../shared/ipc/contract'
+import type { IpcEvent, IpcResponse } from '../../shared/ipc/contract'
 import type { Core } from '../core/core'
 import { dispatch } from '../core/api/dispatch'
-import { createHandlers } from '../core/api/handlers'
+import { createHandlers, type Handlers } from '../core/api/handlers'
 
 /** Messages on the host's WebSocket. */
 export type HostClientMessage = { id: number; channel: string; request?: unknown }
@@ -35,8 +35,23 @@ const MIME: Record<string, string> = {
 
 export const WS_PATH = '/ipc'
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+/** What the host keeps queued for a socket that does not read before it closes that socket. */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024
+/** Requests one socket may have in flight; beyond it a request is refused at once. */
+export const MAX_IN_FLIGHT = 64
 /** WebSocket close code for data the endpoint cannot accept. */
 const UNSUPPORTED_DATA = 1003
+/** WebSocket close code for "try again later": the page's bridge reconnects. */
+const TRY_AGAIN_LATER = 1013
+
+const BUSY: IpcResponse<never> = {
+  ok: false,
+  error: {
+    code: 'rate_limited',
+    origin: 'local',
+    message: `the console host already has ${MAX_IN_FLIGHT} requests in flight on this connection: wait for their replies, then try again`,
+  },
+}
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a)
@@ -53,10 +68,12 @@ export async function startBrowserHost(options: {
   core: Core
   rendererDir: string
   port?: number
+  /** The contract's handlers; built from `core` when absent. */
+  handlers?: Handlers | undefined
 }): Promise<BrowserHost> {
   const { core, rendererDir } = options
   const token = randomBytes(24).toString('base64url')
-  const handlers = createHandlers(core)
+  const handlers = options.handlers ?? createHandlers(core)
   const log = core.log.child({ module: 'host' })
   let origin = ''
 
@@ -131,6 +148,7 @@ export async function startBrowserHost(options: {
   const clients = new Set<WebSocket>()
   wss.on('connection', (ws) => {
     clients.add(ws)
+    let inFlight = 0
     ws.on('close', () => clients.delete(ws))
     // ws has already closed the socket with the matching code (1002, 1007, 1009); without a
     // listener the error would be thrown and end the process.
@@ -143,18 +161,63 @@ export async function startBrowserHost(options: {
         ws.close(UNSUPPORTED_DATA, message)
         return
       }
-      void dispatch(handlers, message.channel, message.request).then((response) => {
-        if (ws.readyState === ws.OPEN) {
-          ws.send(JSON.stringify({ id: message.id, response } satisfies HostServerMessage))
-        }
+      // Refused at once rather than queued: a page never has this many calls open.
+      if (inFlight >= MAX_IN_FLIGHT) {
+        deliver(ws, JSON.stringify({ id: message.id, response: BUSY } satisfies HostServerMessage))
+        return
+      }
+      inFlight += 1
+      void answer(message).then((text) => {
+        inFlight -= 1
+        deliver(ws, text)
       })
     })
   })
 
+  /** The reply to one request as wire text; a reply JSON cannot carry becomes an error. */
+  async function answer(message: HostClientMessage): Promise<string> {
+    try {
+      const response = await dispatch(handlers, message.channel, message.request)
+      return JSON.stringify({ id: message.id, response } satisfies HostServerMessage)
+    } catch (error) {
+      const channel =
+        typeof message.channel === 'string' ? message.channel.slice(0, 80) : 'a request'
+      log.error('could not send the reply to a request', { channel, error })
+      const reason = error instanceof Error ? error.message : 'unknown error'
+      const response: IpcResponse<never> = {
+        ok: false,
+        error: {
+          code: 'internal',
+          message: core.redactor.redactText(
+            `${channel}: the host could not send its reply (${reason}); see the host's log`,
+          ),
+        },
+      }
+      return JSON.stringify({ id: message.id, response } satisfies HostServerMessage)
+    }
+  }
+
+  /**
+   * Sends unless the socket's peer has stopped reading: with more than MAX_BUFFERED_BYTES
+   * still queued, the socket is closed instead of buffering without bound.
+   */
+  function deliver(ws: WebSocket, text: string): void {
+    if (ws.readyState !== ws.OPEN) return
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      log.warn('closed a WebSocket that does not read its messages', {
+        bufferedBytes: ws.bufferedAmount,
+        limitBytes: MAX_BUFFERED_BYTES,
+      })
+      ws.close(TRY_AGAIN_LATER, `too slow: over ${MAX_BUFFERED_BYTES >> 20} MiB unread`)
+      return
+    }
+    ws.send(text)
+  }
+
   const unsubscribe = core.events.onAny((name, payload) => {
     const safe = core.redactor.redactValues(payload)
     const text = JSON.stringify({ event: { name, payload: safe } } satisfies HostServerMessage)
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(text)
+    for (const ws of clients) deliver(ws, text)
   })
 
   await new Promise<void>((resolve, reject) => {

@@ -1,11 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { connect as tcpConnect } from 'node:net'
+import { connect as tcpConnect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { expect } from 'vitest'
+import { afterEach, beforeEach, expect } from 'vitest'
 import WebSocket from 'ws'
 import { builtFile } from '../../../test/built'
+import type { Handlers } from '../../core/api/handlers'
 import { createCore, type Core } from '../../core/core'
+import type { KeychainEntry, OpenKeychainEntry } from '../../core/secrets/keychain-store'
 import { startBrowserHost, WS_PATH, type BrowserHost } from '../server'
 
 /** A browser host on a free port over a real core, for the host's tests. */
@@ -20,9 +22,12 @@ export interface LiveHost {
 /**
  * Starts the host on the built renderer with a core on a fresh data folder and an empty
  * registry (no server to connect, nothing spawned), the OS keychain unavailable (random
- * requests must not write to it) and its log kept out of the test output.
+ * requests must not write to it) unless `openEntry` stands in for it, and its log kept out of
+ * the test output. `handlers` replaces the contract's handlers built from the core.
  */
-export async function startLiveHost(): Promise<LiveHost> {
+export async function startLiveHost(
+  options: { openEntry?: OpenKeychainEntry; handlers?: (core: Core) => Handlers } = {},
+): Promise<LiveHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-host-'))
   const configPath = join(dataDir, 'rag-mcp.json')
   writeFileSync(configPath, '{}\n')
@@ -32,11 +37,15 @@ export async function startLiveHost(): Promise<LiveHost> {
     env: {},
     watch: false,
     logToStderr: null,
-    keychain: { openEntry: () => Promise.reject(new Error('no keychain in host tests')) },
+    keychain: {
+      openEntry:
+        options.openEntry ?? (() => Promise.reject(new Error('no keychain in host tests'))),
+    },
   })
   const host = await startBrowserHost({
     core,
     rendererDir: dirname(builtFile('renderer/index.html')),
+    handlers: options.handlers?.(core),
   })
   return {
     core,
@@ -55,12 +64,49 @@ export function connect(
   options: { token?: string; origin?: string; path?: string } = {},
 ): Promise<WebSocket> {
   const url = `ws://127.0.0.1:${host.port}${options.path ?? WS_PATH}?token=${options.token ?? host.token}`
-  const ws = new WebSocket(url, { origin: options.origin ?? host.origin })
+  return opened(new WebSocket(url, { origin: options.origin ?? host.origin }))
+}
+
+function opened(ws: WebSocket): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws))
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
     ws.once('error', reject)
   })
+}
+
+/**
+ * Opens the host's WebSocket and stops reading from it: its TCP socket stays paused, so what
+ * the host sends piles up in the kernel and then in the host, until `resume()`.
+ */
+export async function connectStalled(
+  host: BrowserHost,
+): Promise<{ ws: WebSocket; resume(): void }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, {
+    origin: host.origin,
+  })
+  const socket = new Promise<Socket>((resolve) => {
+    ws.once('upgrade', (response) => resolve(response.socket as Socket))
+  })
+  await opened(ws)
+  const tcp = await socket
+  tcp.pause()
+  return { ws, resume: () => void tcp.resume() }
+}
+
+/**
+ * A keychain whose unlock prompt nobody answers until `answer()`: every call into it stays in
+ * flight (the OS side does not reply), then succeeds.
+ */
+export function unansweredKeychain(): { openEntry: OpenKeychainEntry; answer(): void } {
+  let answer = (): void => undefined
+  const answered = new Promise<void>((resolve) => (answer = resolve))
+  const entry: KeychainEntry = {
+    getPassword: () => answered.then(() => null),
+    setPassword: () => answered,
+    deleteCredential: () => answered.then(() => false),
+  }
+  return { openEntry: () => Promise.resolve(entry), answer: () => answer() }
 }
 
 /** Sends one request and resolves with the reply carrying its id. */
@@ -154,4 +200,16 @@ export function recordUncaught(): { errors: unknown[]; stop(): void } {
       process.off('unhandledRejection', record)
     },
   }
+}
+
+/** Fails each test of the file after which something was thrown uncaught (see {@link recordUncaught}). */
+export function failOnUncaught(): void {
+  let uncaught: ReturnType<typeof recordUncaught>
+  beforeEach(() => {
+    uncaught = recordUncaught()
+  })
+  afterEach(() => {
+    uncaught.stop()
+    expect(uncaught.errors).toEqual([])
+  })
 }
