@@ -24,6 +24,10 @@ export type ServerStatus =
       reason: string
       /** Secret names (as written in `${keychain:NAME}`) that must be set. */
       missingSecrets?: string[]
+      /** Variables (`${env:VAR}`) missing from the console's environment: set them, restart. */
+      missingEnv?: string[]
+      /** Session-only tokens (`${session:NAME}`) not given in this session yet. */
+      missingSessionTokens?: string[]
       lastError?: ErrorInfo
     }
   | { state: 'disabled'; since: number }

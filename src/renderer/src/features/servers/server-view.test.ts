@@ -47,6 +47,30 @@ describe('adviceFor', () => {
     expect(advice?.problem).toContain('"apiKey"')
   })
 
+  it('tells where to set a missing ${env:} variable, with no keychain action', () => {
+    const advice = adviceFor(
+      summary(
+        { state: 'action_required', since: 0, reason: 'x', missingEnv: ['KB_TOKEN'] },
+        { transport: 'stdio' },
+      ),
+    )
+    expect(advice?.remedy).toBeUndefined()
+    expect(advice?.problem).toBe(
+      'kb needs the environment variable KB_TOKEN, which is not set in the console’s environment.',
+    )
+    expect(advice?.next).toMatch(/environment the console was started from.*restart the console/)
+    expect(`${advice?.problem} ${advice?.next}`).not.toMatch(/keychain|Secrets/)
+  })
+
+  it('asks for a missing session token in Config → Secrets, kept in memory only', () => {
+    const advice = adviceFor(
+      summary({ state: 'action_required', since: 0, reason: 'x', missingSessionTokens: ['tok'] }),
+    )
+    expect(advice).toMatchObject({ remedy: 'set-secrets', tone: 'warn' })
+    expect(advice?.problem).toContain('session token "tok"')
+    expect(advice?.next).toMatch(/this session only/)
+  })
+
   it('points a crashed stdio server at its log', () => {
     const advice = adviceFor(
       summary(

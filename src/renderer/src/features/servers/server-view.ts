@@ -44,9 +44,27 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
       if (missing.length > 0) {
         return {
           tone: 'warn',
-          problem: `${server.id} needs ${missing.map((m) => `"${m}"`).join(', ')}, not set in the keychain.`,
+          problem: `${server.id} needs ${quoted(missing)}, not set in the keychain.`,
           next: 'Set the key in Config → Secrets; the server connects as soon as it is stored.',
           remedy: 'set-secrets',
+        }
+      }
+      const tokens = status.missingSessionTokens ?? []
+      if (tokens.length > 0) {
+        return {
+          tone: 'warn',
+          problem: `${server.id} needs the session token ${quoted(tokens)}, not given yet.`,
+          next: 'Give it in Config → Secrets; it is kept in memory for this session only and the server connects as soon as it is set.',
+          remedy: 'set-secrets',
+        }
+      }
+      const env = status.missingEnv ?? []
+      if (env.length > 0) {
+        const one = env.length === 1
+        return {
+          tone: 'warn',
+          problem: `${server.id} needs the environment variable${one ? '' : 's'} ${env.join(', ')}, which ${one ? 'is' : 'are'} not set in the console’s environment.`,
+          next: `Set ${one ? 'it' : 'them'} in the environment the console was started from (e.g. export ${env[0]}=… before starting it), then restart the console: a running console does not see new variables.`,
         }
       }
       return {
@@ -101,6 +119,8 @@ function downHint(error: ErrorInfo, stdio: boolean): string {
       return 'Reconnect tries again now.'
   }
 }
+
+const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ')
 
 const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text : `${text}.`)
 
