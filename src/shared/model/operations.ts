@@ -96,4 +96,6 @@ export interface AuditEntry {
   errorCode?: string
   latencyMs: number
   resultCount?: number
+  /** The console ran it by itself (a page load, a profile switch), not because someone asked. */
+  automatic?: true
 }

@@ -79,7 +79,7 @@ describe('AuditLog', () => {
     log.record(entry(1, { server: 'a,"b"', sources: ['x', 'y'] }))
     const csv = log.export('csv').trim().split('\n')
     expect(csv[0]).toBe(
-      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount',
+      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,automatic',
     )
     expect(csv[1]).toContain('"a,""b"""')
     expect(csv[1]).toContain(',x y,')

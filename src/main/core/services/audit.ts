@@ -13,6 +13,8 @@ export interface AuditFilter {
   outcome?: AuditEntry['outcome']
   /** ISO time; only entries at or after it. */
   since?: string
+  /** Only automatic lines (true), or only the others (false). */
+  automatic?: boolean
 }
 
 const MAX_BYTES = 10 * 1024 * 1024
@@ -28,6 +30,7 @@ const CSV_COLUMNS: (keyof AuditEntry)[] = [
   'errorCode',
   'latencyMs',
   'resultCount',
+  'automatic',
 ]
 
 /**
@@ -62,6 +65,7 @@ export class AuditLog {
     if (entry.sources?.length) line.sources = [...entry.sources]
     if (entry.errorCode) line.errorCode = entry.errorCode
     if (entry.resultCount !== undefined) line.resultCount = entry.resultCount
+    if (entry.automatic) line.automatic = true
     this.file.append(`${JSON.stringify(this.redactor.redact(line))}\n`)
   }
 
@@ -105,7 +109,8 @@ function matches(entry: AuditEntry, filter: AuditFilter): boolean {
     (!filter.user || entry.user === filter.user) &&
     (!filter.operation || entry.operation === filter.operation) &&
     (!filter.outcome || entry.outcome === filter.outcome) &&
-    (!filter.since || entry.at >= filter.since)
+    (!filter.since || entry.at >= filter.since) &&
+    (filter.automatic === undefined || filter.automatic === (entry.automatic === true))
   )
 }
 

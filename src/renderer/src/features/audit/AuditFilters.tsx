@@ -28,6 +28,12 @@ const OUTCOMES = [
   { value: 'error', label: 'error' },
 ] as const
 
+const TRIGGERS = [
+  { value: '', label: 'Any trigger' },
+  { value: 'person', label: 'Asked by a person' },
+  { value: 'automatic', label: 'Automatic' },
+] as const
+
 const PERIOD_OPTIONS = (Object.keys(PERIODS) as Period[]).map((value) => ({
   value,
   label: PERIODS[value].label,
@@ -64,6 +70,13 @@ export function AuditFilters({ filter, onChange, facets }: AuditFiltersProps): R
         value={filter.outcome}
         options={OUTCOMES}
         onChange={(value) => set('outcome', value)}
+      />
+      <Select
+        label="Trigger"
+        inline
+        value={filter.trigger}
+        options={TRIGGERS}
+        onChange={(value) => set('trigger', value)}
       />
       <Select
         label="Time"

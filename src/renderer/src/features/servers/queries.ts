@@ -20,11 +20,15 @@ export const serverQueries = {
   list: () => queryOptions({ queryKey: serverKeys.list(), queryFn: () => call('servers:list') }),
   /** Health of every server; the Health panel polls it while shown. */
   health: () => queryOptions({ queryKey: serverKeys.health(), queryFn: () => call('pool:health') }),
-  /** Data sources per visible server for the active profile. */
+  /**
+   * Data sources per visible server for the active profile. Fetched when the panel shows, a
+   * server connects or the profile changes: the console's own doing, so the audit log marks it
+   * automatic (Rediscover is a person asking).
+   */
   discovery: () =>
     queryOptions({
       queryKey: serverKeys.discovery(),
-      queryFn: () => call('discovery:run'),
+      queryFn: () => call('discovery:run', { automatic: true }),
       staleTime: 30_000,
     }),
   tools: (server: string) =>
