@@ -134,6 +134,42 @@ describe('sourceRows', () => {
     )
     expect(rows.map((r) => r.access)).toEqual(['action_required', 'open'])
   })
+
+  it('asks for a session token for a capability source, and opens it once one is given', () => {
+    const legal = discovery([source('legal', { authMode: 'capability', authRequired: true })])
+    const [without] = sourceRows(legal, undefined, ready, [])
+    expect(without).toMatchObject({ access: 'action_required', token: 'missing' })
+    expect(without?.problem).toBe(
+      'Needs a capability token: give one for this session (kept in memory only).',
+    )
+    const [given] = sourceRows(legal, undefined, ready, ['legal'])
+    expect(given).toMatchObject({ access: 'open', token: 'set' })
+    expect(given?.problem).toBeUndefined()
+  })
+
+  it('shows in the row what discovery reported wrong with a source', () => {
+    const message = 'server kb reported backend_unavailable (source old): archived, offline'
+    const rows = sourceRows(
+      discovery([source('old', { error: { code: 'server_error', message } }), source('new')]),
+      undefined,
+      ready,
+    )
+    expect(rows[0]).toMatchObject({ access: 'unavailable', problem: message })
+    expect(rows[1]).toMatchObject({ access: 'open' })
+    expect(rows[1]?.problem).toBeUndefined()
+  })
+
+  it('says in the row why a source needs credentials when discovery was refused', () => {
+    const [row] = sourceRows(
+      discovery([source('a', { authRequired: true })], {
+        ok: false,
+        error: { code: 'unauthorized', message: 'no' },
+      }),
+      undefined,
+      ready,
+    )
+    expect(row?.problem).toMatch(/refused/)
+  })
 })
 
 describe('selectAll', () => {

@@ -125,25 +125,33 @@ const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).
 const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text : `${text}.`)
 
 /** The access a profile has to a source, as its auth badge says. */
-export type SourceAccess = 'open' | 'action_required' | 'locked'
+export type SourceAccess = 'open' | 'action_required' | 'locked' | 'unavailable'
 
 /** A data source row: the discovered source and whether it is toggled on. */
 export interface SourceRow {
   source: Resource & { visible: boolean }
   selected: boolean
   access: SourceAccess
+  /** What is wrong with it, in words shown in its row. */
+  problem?: string
+  /** A capability source's session-only token: given in this session or not. */
+  token?: 'set' | 'missing'
 }
 
 /**
  * The source rows of one server: the toggles the profile remembered win over what the last
  * discovery reported (a toggle lands before discovery runs again), and a source the profile
  * may not see is never selected. Access: `locked` when the profile's groups may not see it,
- * `action_required` when it needs credentials the server lacks or discovery was refused.
+ * `unavailable` when discovery reported an error about it, `action_required` when it needs
+ * credentials the server lacks, discovery was refused, or it is a capability source without a
+ * session token (`tokens`: names of the server's session tokens; capability tokens are named
+ * after their source).
  */
 export function sourceRows(
   discovery: ServerDiscovery | undefined,
   remembered: Record<string, boolean> | undefined,
   server: Pick<ServerSummary, 'status'>,
+  tokens: readonly string[] = [],
 ): SourceRow[] {
   if (!discovery) return []
   const refused =
@@ -151,12 +159,23 @@ export function sourceRows(
   return discovery.sources.map((source) => {
     const toggled = remembered?.[source.id]
     const selected = source.visible && (toggled ?? source.selected)
-    const access: SourceAccess = !source.visible
-      ? 'locked'
-      : refused && source.authRequired
-        ? 'action_required'
-        : 'open'
-    return { source, selected, access }
+    const row: SourceRow = { source, selected, access: 'open' }
+    if (source.authMode === 'capability') {
+      row.token = tokens.includes(source.id) ? 'set' : 'missing'
+    }
+    if (!source.visible) row.access = 'locked'
+    else if (source.error) {
+      row.access = 'unavailable'
+      row.problem = source.error.message
+    } else if (refused && source.authRequired) {
+      row.access = 'action_required'
+      row.problem =
+        'The server refused this user, or needs credentials it does not have yet (see above).'
+    } else if (row.token === 'missing') {
+      row.access = 'action_required'
+      row.problem = 'Needs a capability token: give one for this session (kept in memory only).'
+    }
+    return row
   })
 }
 
