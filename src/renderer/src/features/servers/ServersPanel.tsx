@@ -44,13 +44,15 @@ export function ServersPanel(): React.JSX.Element {
   const queryClient = useQueryClient()
   // Status arrives as events; latency and the last probe change quietly, so read them again.
   const list = useQuery({ ...serverQueries.list(), refetchInterval: 15_000 })
-  const discovery = useQuery(serverQueries.discovery())
+  const profiles = useQuery(profileQueries.list())
+  const discovery = useQuery(serverQueries.discovery(profiles.data?.activeId))
   const selection = useQuery(profileQueries.selection())
   const sessionTokens = useQuery(secretQueries.session())
   // A person asked: not automatic in the audit log, unlike the query's own fetches.
   const rediscover = useMutation({
     mutationFn: () => call('discovery:run'),
-    onSuccess: (result) => queryClient.setQueryData(serverKeys.discovery(), result),
+    onSuccess: (result) =>
+      queryClient.setQueryData(serverKeys.discovery(profiles.data?.activeId ?? ''), result),
   })
   const focus = useServersFocus()
   const secretsRequested = useSecretsRequested()

@@ -191,7 +191,7 @@ function SourceRowView({
         {problem && (
           <span className="server-sources__problem" data-tone={badge.tone}>
             <Icon name="warning" size={12} />
-            <span>{problem}</span>
+            <span title={source.error?.message}>{problem}</span>
             {row.token === 'missing' && source.visible && (
               <Button
                 variant="ghost"

@@ -9,8 +9,12 @@ export const serverKeys = {
   health: () => [...serverKeys.all, 'health'] as const,
   tools: (server: string) => [...serverKeys.all, 'tools', server] as const,
   log: (server: string) => [...serverKeys.all, 'log', server] as const,
-  /** Discovery asks the servers, so it has its own prefix: status changes alone do not re-run it. */
-  discovery: () => ['discovery'] as const,
+  /**
+   * Discovery asks the servers, so it has its own prefix: status changes alone do not re-run it.
+   * Per acting profile: a switch while the first discovery runs must not keep the old answer.
+   */
+  discovery: (profileId?: string) =>
+    profileId === undefined ? (['discovery'] as const) : (['discovery', profileId] as const),
 }
 
 export const serverQueries = {
@@ -25,11 +29,12 @@ export const serverQueries = {
    * server connects or the profile changes: the console's own doing, so the audit log marks it
    * automatic (Rediscover is a person asking).
    */
-  discovery: () =>
+  discovery: (profileId: string | undefined) =>
     queryOptions({
-      queryKey: serverKeys.discovery(),
+      queryKey: serverKeys.discovery(profileId ?? ''),
       queryFn: () => call('discovery:run', { automatic: true }),
       staleTime: 30_000,
+      enabled: profileId !== undefined,
     }),
   tools: (server: string) =>
     queryOptions({

@@ -139,22 +139,26 @@ describe('sourceRows', () => {
     const legal = discovery([source('legal', { authMode: 'capability', authRequired: true })])
     const [without] = sourceRows(legal, undefined, ready, [])
     expect(without).toMatchObject({ access: 'action_required', token: 'missing' })
-    expect(without?.problem).toBe(
-      'Needs a capability token: give one for this session (kept in memory only).',
-    )
+    expect(without?.problem).toBe('Needs a capability token: give one for this session only.')
     const [given] = sourceRows(legal, undefined, ready, ['legal'])
     expect(given).toMatchObject({ access: 'open', token: 'set' })
     expect(given?.problem).toBeUndefined()
   })
 
-  it('shows in the row what discovery reported wrong with a source', () => {
+  it('shows in the row what discovery reported wrong with a source, in the server’s words', () => {
     const message = 'server kb reported backend_unavailable (source old): archived, offline'
+    const error = { code: 'server_error' as const, message }
     const rows = sourceRows(
-      discovery([source('old', { error: { code: 'server_error', message } }), source('new')]),
+      discovery([
+        source('old', { error: { ...error, details: { serverMessage: 'archived, offline' } } }),
+        source('new'),
+        source('odd', { error }),
+      ]),
       undefined,
       ready,
     )
-    expect(rows[0]).toMatchObject({ access: 'unavailable', problem: message })
+    expect(rows[0]).toMatchObject({ access: 'unavailable', problem: 'archived, offline.' })
+    expect(rows[2]).toMatchObject({ access: 'unavailable', problem: message })
     expect(rows[1]).toMatchObject({ access: 'open' })
     expect(rows[1]?.problem).toBeUndefined()
   })

@@ -166,14 +166,16 @@ export function sourceRows(
     if (!source.visible) row.access = 'locked'
     else if (source.error) {
       row.access = 'unavailable'
-      row.problem = source.error.message
+      // The server's own words are the short, specific part; the full message has the advice.
+      const said = source.error.details?.serverMessage
+      row.problem = typeof said === 'string' && said ? sentence(said) : source.error.message
     } else if (refused && source.authRequired) {
       row.access = 'action_required'
       row.problem =
         'The server refused this user, or needs credentials it does not have yet (see above).'
     } else if (row.token === 'missing') {
       row.access = 'action_required'
-      row.problem = 'Needs a capability token: give one for this session (kept in memory only).'
+      row.problem = 'Needs a capability token: give one for this session only.'
     }
     return row
   })

@@ -1,0 +1,126 @@
+import type { Page } from '@playwright/test'
+import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
+import { expect, invoke, screenshots, test, type Entry } from './console'
+import { demoScript } from './demo-process'
+import { saveDemoProfiles } from './demo-servers'
+
+/**
+ * An admin's view: what the Servers and Audit panels say is true. A server waiting for an
+ * environment variable says where to set it (no keychain button); an archived source says its
+ * backend is offline before any search; a capability token is given for this session in the
+ * source's row; discovery the console runs by itself is marked automatic in the audit log.
+ */
+
+/** rag-tools-v1 over stdio serving these sources, as discovery reports them. */
+const ragTools = (sources: string, extra: Entry = {}): Entry => ({
+  transport: 'stdio',
+  command: process.execPath,
+  args: [demoScript, 'rag-tools-v1', '--stdio', '--sources', sources],
+  dialect: 'rag-tools-v1',
+  description: `Demo · rag-tools-v1 over stdio (${sources})`,
+  ...extra,
+})
+
+const card = (page: Page, server: string) => page.getByRole('region', { name: server, exact: true })
+const sourceRow = (page: Page, server: string, source: string) =>
+  card(page, server)
+    .getByRole('table', { name: `Data sources of ${server}` })
+    .getByRole('row', { name: source })
+const nav = (page: Page, panel: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
+
+test('a server waiting for an ${env:} variable says where to set it, with no keychain action', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({
+    envDocs: ragTools('handbook', { env: { DOCS_TOKEN: '${env:RC_E2E_UNSET_TOKEN}' } }),
+  })
+  await page.goto(host.url)
+  const envDocs = card(page, 'envDocs')
+  await expect(envDocs.getByText('action required', { exact: true })).toBeVisible()
+  await expect(envDocs).toContainText(
+    'envDocs needs the environment variable RC_E2E_UNSET_TOKEN, which is not set in the console’s environment.',
+  )
+  await expect(envDocs).toContainText('then restart the console')
+  await expect(envDocs.getByRole('button', { name: /Set its key/ })).toHaveCount(0)
+  await screenshots(page, 'admin-env-advice')
+})
+
+test('an admin sees the offline archive and gives a capability token for this session only', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ companyDocs: ragTools('handbook,legal,legacy-wiki') })
+  await page.goto(host.url)
+  // Switched while the first discovery (as the default profile) may still run.
+  await saveDemoProfiles(page)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+
+  // Before any search: what discovery reported, in the row.
+  const archive = sourceRow(page, 'companyDocs', 'Legacy Wiki (archived)')
+  await expect(archive).toContainText('"legacy-wiki" is archived; its search backend is offline.')
+  await expect(archive.getByText('unavailable', { exact: true })).toBeVisible()
+  await expect(sourceRow(page, 'companyDocs', 'Employee Handbook')).toContainText('open')
+
+  const legal = sourceRow(page, 'companyDocs', 'Legal Docs')
+  await expect(legal).toContainText('Needs a capability token: give one for this session only.')
+  await screenshots(page, 'admin-sources')
+  await legal
+    .getByRole('button', { name: 'Give a capability token for Legal Docs (companyDocs)' })
+    .click()
+  const dialog = page.getByRole('dialog', { name: 'Set legal for companyDocs' })
+  await expect(dialog).toContainText('This session only, never saved')
+  await dialog.getByLabel('Value').fill(LEGAL_CAPABILITY_TOKEN)
+  await page.keyboard.press('Enter')
+  await expect(dialog).toBeHidden()
+  await expect(legal).toContainText('Capability token set for this session only')
+  await expect(legal).not.toContainText('Needs a capability token')
+  await expect(legal.getByText('open', { exact: true })).toBeVisible()
+  await screenshots(page, 'admin-capability-token')
+
+  // The search sends it: the legal source answers instead of refusing.
+  const result = await invoke<{
+    servers: { ok: boolean; hits: unknown[]; sourceErrors?: unknown[] }[]
+  }>(page, 'search:run', {
+    searchId: 'admin-legal',
+    query: 'master services agreement',
+    selection: { companyDocs: ['legal'] },
+  })
+  expect(result.servers[0]).toMatchObject({ ok: true })
+  expect(result.servers[0]?.hits.length).toBeGreaterThan(0)
+  expect(result.servers[0]?.sourceErrors ?? []).toEqual([])
+  // Names and times only; never the value.
+  expect(JSON.stringify(await invoke(page, 'secrets:session-list'))).not.toContain(
+    LEGAL_CAPABILITY_TOKEN,
+  )
+})
+
+test('discovery the console runs by itself is marked automatic in the audit log', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ companyDocs: ragTools('handbook') })
+  await page.goto(host.url)
+  await saveDemoProfiles(page)
+  await invoke(page, 'profiles:activate', { id: 'alice' })
+  await expect(sourceRow(page, 'companyDocs', 'Employee Handbook')).toBeVisible()
+  await nav(page, 'Audit')
+  const log = page.getByRole('table', { name: 'Audit log' })
+  const automatic = log.getByRole('row', {
+    name: 'discover on companyDocs by alice@example.com: ok (automatic)',
+  })
+  await expect(automatic.first()).toBeVisible()
+  await expect(automatic.first().getByText('automatic', { exact: true })).toBeVisible()
+  await screenshots(page, 'admin-audit-automatic')
+
+  await page.getByLabel('Trigger').selectOption('person')
+  await expect(page.getByText('No line matches the filters.')).toBeVisible()
+
+  await nav(page, 'Servers')
+  await page.getByRole('button', { name: 'Rediscover' }).click()
+  await nav(page, 'Audit')
+  await expect(
+    log.getByRole('row', { name: 'discover on companyDocs by alice@example.com: ok', exact: true }),
+  ).toHaveCount(1)
+})
