@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
 import { expect, invoke, screenshots, test, type Entry } from './console'
-import { demoScript } from './demo-process'
+import { demoScript, startDemoServer, type DemoServer } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
 
 /**
@@ -26,6 +26,12 @@ const sourceRow = (page: Page, server: string, source: string) =>
   card(page, server)
     .getByRole('table', { name: `Data sources of ${server}` })
     .getByRole('row', { name: source })
+let vtex: DemoServer | undefined
+test.afterEach(async () => {
+  await vtex?.stop()
+  vtex = undefined
+})
+
 const nav = (page: Page, panel: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
 
@@ -123,4 +129,47 @@ test('discovery the console runs by itself is marked automatic in the audit log'
   await expect(
     log.getByRole('row', { name: 'discover on companyDocs by alice@example.com: ok', exact: true }),
   ).toHaveCount(1)
+})
+
+test('the VTEX demo, which has no ping, stays ready under health probes; Health names its windows', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(90_000)
+  vtex = await startDemoServer(['vtex', '--port', '0'])
+  const { host } = await launch({
+    productCatalog: { url: vtex.url, dialect: 'vtex', description: 'Demo · VTEX (no ping)' },
+    companyDocs: ragTools('handbook'),
+  })
+  await page.goto(host.url)
+  await expect(card(page, 'productCatalog').getByText('ready', { exact: true })).toBeVisible()
+  await nav(page, 'Health')
+  const catalog = page.getByRole('region', { name: 'Health of productCatalog' })
+  const errors = catalog.getByRole('table', { name: 'Errors by operation of productCatalog' })
+  // The first probe (15 s after connecting) gets -32601 for ping and falls back to tools/list:
+  // the connect's listing plus the probe's.
+  await expect(errors.getByRole('row', { name: 'tools/list' })).toContainText(/^tools\/list\s*2/, {
+    timeout: 40_000,
+  })
+  await expect(errors.getByRole('row', { name: 'ping' })).toHaveCount(0)
+  for (const row of await errors.getByRole('row').all()) {
+    if ((await row.getByRole('columnheader').count()) === 0) await expect(row).toContainText('none')
+  }
+  const overview = page.getByRole('table', { name: 'Health of every server' })
+  await expect(overview.getByRole('row', { name: 'productCatalog' })).toContainText('ready')
+  await expect(overview.getByRole('row', { name: 'productCatalog' })).not.toContainText('degraded')
+
+  // Which window each number covers.
+  for (const header of [
+    'Calls since start',
+    'Error rate over the last 5 min',
+    'p95 over the last 5 min',
+  ]) {
+    await expect(overview.getByRole('columnheader', { name: header })).toBeVisible()
+  }
+  await expect(
+    errors.getByRole('columnheader', { name: 'Errors by code since start' }),
+  ).toBeVisible()
+  await expect(catalog).toContainText('p50 / p95 / p99, last 5 min')
+  await screenshots(page, 'admin-health-vtex')
 })

@@ -111,6 +111,11 @@ export interface ServerHealth {
   recent: LatencySample[]
   /** Width of the time slices in each operation's `series`. */
   seriesBucketMs: number
+  /**
+   * The sliding window of `errorRate` and `latency` (and of `degraded`); `calls` and `errors`
+   * count since the console started.
+   */
+  windowMs: number
 }
 
 /** What the Servers panel and `rag-console servers` show for each configured server. */
