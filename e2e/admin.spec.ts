@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
-import { expect, invoke, screenshots, test, type Entry } from './console'
+import { expect, invoke, screenshots, test, type ConsoleHost, type Entry } from './console'
 import { demoScript, startDemoServer, type DemoServer } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
 
@@ -26,6 +26,13 @@ const sourceRow = (page: Page, server: string, source: string) =>
   card(page, server)
     .getByRole('table', { name: `Data sources of ${server}` })
     .getByRole('row', { name: source })
+/** Opens the console and acts as a demo user (its profile saved and activated at once). */
+async function openAs(page: Page, user: string, { host }: ConsoleHost): Promise<void> {
+  await page.goto(host.url)
+  await saveDemoProfiles(page)
+  await invoke(page, 'profiles:activate', { id: user })
+}
+
 let vtex: DemoServer | undefined
 test.afterEach(async () => {
   await vtex?.stop()
@@ -57,11 +64,8 @@ test('an admin sees the offline archive and gives a capability token for this se
   page,
   launch,
 }) => {
-  const { host } = await launch({ companyDocs: ragTools('handbook,legal,legacy-wiki') })
-  await page.goto(host.url)
   // Switched while the first discovery (as the default profile) may still run.
-  await saveDemoProfiles(page)
-  await invoke(page, 'profiles:activate', { id: 'carol' })
+  await openAs(page, 'carol', await launch({ companyDocs: ragTools('handbook,legal,legacy-wiki') }))
 
   // Before any search: what discovery reported, in the row.
   const archive = sourceRow(page, 'companyDocs', 'Legacy Wiki (archived)')
@@ -106,10 +110,7 @@ test('discovery the console runs by itself is marked automatic in the audit log'
   page,
   launch,
 }) => {
-  const { host } = await launch({ companyDocs: ragTools('handbook') })
-  await page.goto(host.url)
-  await saveDemoProfiles(page)
-  await invoke(page, 'profiles:activate', { id: 'alice' })
+  await openAs(page, 'alice', await launch({ companyDocs: ragTools('handbook') }))
   await expect(sourceRow(page, 'companyDocs', 'Employee Handbook')).toBeVisible()
   await nav(page, 'Audit')
   const log = page.getByRole('table', { name: 'Audit log' })
