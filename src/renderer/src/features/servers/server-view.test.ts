@@ -62,6 +62,20 @@ describe('adviceFor', () => {
     expect(`${advice?.problem} ${advice?.next}`).not.toMatch(/keychain|Secrets/)
   })
 
+  it('names a missing ${env:} variable too when a keychain secret is also missing', () => {
+    const advice = adviceFor(
+      summary({
+        state: 'action_required',
+        since: 0,
+        reason: 'x',
+        missingSecrets: ['apiKey'],
+        missingEnv: ['KB_TOKEN'],
+      }),
+    )
+    expect(advice?.remedy).toBe('set-secrets')
+    expect(advice?.next).toMatch(/Also set KB_TOKEN in the console’s environment, then restart it/)
+  })
+
   it('asks for a missing session token in Config → Secrets, kept in memory only', () => {
     const advice = adviceFor(
       summary({ state: 'action_required', since: 0, reason: 'x', missingSessionTokens: ['tok'] }),

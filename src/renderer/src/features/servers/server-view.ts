@@ -41,11 +41,16 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
       }
     case 'action_required': {
       const missing = status.missingSecrets ?? []
+      const env = status.missingEnv ?? []
+      // Keychain secrets first (a button sets them); variables need a restart anyway.
+      const alsoEnv = env.length
+        ? ` Also set ${env.join(', ')} in the console’s environment, then restart it.`
+        : ''
       if (missing.length > 0) {
         return {
           tone: 'warn',
           problem: `${server.id} needs ${quoted(missing)}, not set in the keychain.`,
-          next: 'Set the key in Config → Secrets; the server connects as soon as it is stored.',
+          next: `Set the key in Config → Secrets; the server connects as soon as it is stored.${alsoEnv}`,
           remedy: 'set-secrets',
         }
       }
@@ -54,11 +59,10 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
         return {
           tone: 'warn',
           problem: `${server.id} needs the session token ${quoted(tokens)}, not given yet.`,
-          next: 'Give it in Config → Secrets; it is kept in memory for this session only and the server connects as soon as it is set.',
+          next: `Give it in Config → Secrets; it is kept in memory for this session only and the server connects as soon as it is set.${alsoEnv}`,
           remedy: 'set-secrets',
         }
       }
-      const env = status.missingEnv ?? []
       if (env.length > 0) {
         const one = env.length === 1
         return {
