@@ -33,6 +33,15 @@ function capabilityError(source: string, token: string | undefined): SourceError
   }
 }
 
+/** The error of an archived source whose search backend is offline (discovery and search). */
+export function offlineError(source: string): SourceError {
+  return {
+    code: 'backend_unavailable',
+    source,
+    message: `"${source}" is archived; its search backend is offline`,
+  }
+}
+
 function sourceError(
   resource: ResourceDef | undefined,
   id: string,
@@ -53,13 +62,7 @@ function sourceError(
       message: `${args.username} may not search "${id}": it is restricted to ${resource.groups.join(', ')}`,
     }
   }
-  if (resource.offline) {
-    return {
-      code: 'backend_unavailable',
-      source: id,
-      message: `"${id}" is archived; its search backend is offline`,
-    }
-  }
+  if (resource.offline) return offlineError(id)
   if (resource.authMode === 'capability' && args.capability_token !== LEGAL_CAPABILITY_TOKEN) {
     return capabilityError(id, args.capability_token)
   }

@@ -5,7 +5,7 @@ import { citationUrl, type LinkContext } from '../links'
 import { ChunkIndex, type ChunkHit } from '../search/index'
 import { bestSentence, queryTerms, truncate } from '../search/text'
 import { citeSentences, providedPassages } from './answer'
-import { authorize, matchesFilters, type Authorized } from './authorize'
+import { authorize, matchesFilters, offlineError, type Authorized } from './authorize'
 import { reportHtml } from './report'
 import { RESOURCES, resourceVisible, type ResourceDef } from './resources'
 import type { Envelope, SearchArgs, SourceError, SynthesisArgs } from './types'
@@ -98,10 +98,14 @@ export class RagTools {
           : {}),
       }
     })
-    return {
-      results: { resources, paging: { page, page_size: pageSize, total: visible.length } },
-      meta_data: this.meta(started),
+    const results: Record<string, unknown> = {
+      resources,
+      paging: { page, page_size: pageSize, total: visible.length },
     }
+    // Listed, so it can be found, but said to be unsearchable before anyone tries.
+    const offline = visible.filter((resource) => resource.offline)
+    if (offline.length > 0) results.errors = offline.map((resource) => offlineError(resource.id))
+    return { results, meta_data: this.meta(started) }
   }
 
   /** `rag_get_raw_results`: hits from the allowed sources, errors for the others. */

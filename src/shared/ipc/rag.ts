@@ -30,6 +30,8 @@ const auditFilterSchema = z.object({
   operation: z.string().optional(),
   outcome: z.enum(['ok', 'error']).optional(),
   since: z.string().optional(),
+  /** Only the lines of runs the console started by itself (true), or only the others (false). */
+  automatic: z.boolean().optional(),
 })
 
 const urlSchema = z.string().min(1).max(8192)
@@ -77,7 +79,13 @@ export const ragRequests = {
   /** Every configured server as the active profile sees it: config, status, dialect, secrets. */
   'servers:list': z.undefined(),
   /** Data sources per visible server for the active profile (all servers, or the listed ones). */
-  'discovery:run': z.object({ servers: z.array(id).max(500).optional() }).optional(),
+  'discovery:run': z
+    .object({
+      servers: z.array(id).max(500).optional(),
+      /** Started by the console itself (page load, profile switch): marked so in the audit log. */
+      automatic: z.boolean().optional(),
+    })
+    .optional(),
   /** Fan-out search; per-server results arrive as `search:progress` events before it resolves. */
   'search:run': z.object({
     searchId: z.string().min(1).max(128),

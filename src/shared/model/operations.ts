@@ -109,6 +109,8 @@ export interface AuditEntry {
   resultCount?: number
   /** Operation `access`: the citation check's verdict. */
   verdict?: LinkVerdict
+  /** The console ran it by itself (a page load, a profile switch), not because someone asked. */
+  automatic?: true
 }
 
 /** Audit lines read from the log, and how many unreadable lines (torn, hand-edited) were skipped. */

@@ -35,6 +35,8 @@ export interface Resource {
   defaultSelected: boolean
   /** Dialect-specific locator, e.g. a `rag://` URI. */
   uri?: string
+  /** What discovery reported wrong with this source (e.g. its backend is offline). */
+  error?: ErrorInfo
 }
 
 /** A payload a server attached for inspection (v2 `artifacts`: mime type + base64 body). */

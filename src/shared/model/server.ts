@@ -24,6 +24,10 @@ export type ServerStatus =
       reason: string
       /** Secret names (as written in `${keychain:NAME}`) that must be set. */
       missingSecrets?: string[]
+      /** Variables (`${env:VAR}`) missing from the console's environment: set them, restart. */
+      missingEnv?: string[]
+      /** Session-only tokens (`${session:NAME}`) not given in this session yet. */
+      missingSessionTokens?: string[]
       lastError?: ErrorInfo
     }
   | { state: 'disabled'; since: number }
@@ -107,6 +111,11 @@ export interface ServerHealth {
   recent: LatencySample[]
   /** Width of the time slices in each operation's `series`. */
   seriesBucketMs: number
+  /**
+   * The sliding window of `errorRate` and `latency` (and of `degraded`); `calls` and `errors`
+   * count since the console started.
+   */
+  windowMs: number
 }
 
 /** What the Servers panel and `rag-console servers` show for each configured server. */

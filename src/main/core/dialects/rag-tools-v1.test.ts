@@ -86,6 +86,29 @@ describe('rag-tools-v1 discovery', () => {
     ])
   })
 
+  it('keeps an error discovery reports about one source on that source', () => {
+    const output = parseDiscoverResult(
+      fixture.structured({
+        results: {
+          resources: [
+            { id: 'old', name: 'Old', authRequired: false, groups: [] },
+            { id: 'new', name: 'New', authRequired: false, groups: [] },
+          ],
+          errors: [{ code: 'backend_unavailable', source: 'old', message: 'archived, offline' }],
+        },
+        meta_data: {},
+      }),
+      'docsRag',
+    )
+    expect(output.failure).toBeUndefined()
+    expect(output.resources[0]?.error).toMatchObject({
+      code: 'server_error',
+      server: 'docsRag',
+      message: expect.stringMatching(/backend_unavailable \(source old\): archived, offline/),
+    })
+    expect(output.resources[1]?.error).toBeUndefined()
+  })
+
   it('maps the minimal example with defaultSelected off', () => {
     const output = parseDiscoverResult(fixture.asText(fixture.specDiscoverMinimal), 'docsRag')
     expect(output.violations).toEqual([])

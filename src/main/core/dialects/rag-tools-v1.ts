@@ -90,7 +90,16 @@ export function parseDiscoverResult(
     }
     resources.push(resource)
   })
-  const { failure } = classifyErrors(server, envelope.errors, [], resources.length > 0)
+  const { sourceErrors, failure } = classifyErrors(
+    server,
+    envelope.errors,
+    [],
+    resources.length > 0,
+  )
+  for (const { sourceId, error } of sourceErrors) {
+    const resource = resources.find((r) => r.id === sourceId)
+    if (resource) resource.error = error
+  }
   const output: DiscoverOutput & { failure?: ErrorInfo } = { resources, violations: out.list, raw }
   if (failure) output.failure = failure
   return output

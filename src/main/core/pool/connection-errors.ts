@@ -2,9 +2,30 @@ import { ConsoleError } from '../../../shared/errors'
 import type { ServerStatus } from '../../../shared/model/server'
 import type { SecretRef } from '../secrets/types'
 
+/** Which status field lists the missing references of each kind, and where to set them. */
+const MISSING = {
+  keychain: { field: 'missingSecrets', how: 'set keychain secrets in Config → Secrets' },
+  session: {
+    field: 'missingSessionTokens',
+    how: 'give session tokens in Config → Secrets (kept in memory for this session only)',
+  },
+  env: {
+    field: 'missingEnv',
+    how: "set environment variables in the console's environment, then restart the console",
+  },
+} as const
+
+type MissingField = (typeof MISSING)[keyof typeof MISSING]['field']
+
 /** Secret references that could not be resolved: only a person can set them. */
 export function missingSecretsError(server: string, refs: SecretRef[]): ConsoleError {
-  const names = [...new Set(refs.map((ref) => ref.name))]
+  const details: Partial<Record<MissingField, string[]>> = {}
+  const how = new Set<string>()
+  for (const ref of refs) {
+    const names = (details[MISSING[ref.kind].field] ??= [])
+    if (!names.includes(ref.name)) names.push(ref.name)
+    how.add(MISSING[ref.kind].how)
+  }
   const what = [
     ...new Set(
       refs.map((ref) =>
@@ -16,14 +37,25 @@ export function missingSecretsError(server: string, refs: SecretRef[]): ConsoleE
       ),
     ),
   ]
-  const one = what.length === 1
   return new ConsoleError({
     code: 'action_required',
     origin: 'local',
     server,
-    message: `server ${server} cannot connect: ${what.join(', ')} ${one ? 'is' : 'are'} not set. Set ${one ? 'it' : 'them'} (Config → Secrets for keychain secrets), then reconnect`,
-    details: { missingSecrets: names },
+    message: `server ${server} cannot connect: ${what.join(', ')} ${what.length === 1 ? 'is' : 'are'} not set: ${[...how].join('; ')}`,
+    details,
   })
+}
+
+/** The status fields naming what is missing, from a {@link missingSecretsError}'s details. */
+export function missingFields(
+  details: Record<string, unknown> | undefined,
+): Partial<Record<MissingField, string[]>> {
+  const fields: Partial<Record<MissingField, string[]>> = {}
+  for (const { field } of Object.values(MISSING)) {
+    const names = details?.[field]
+    if (Array.isArray(names)) fields[field] = names as string[]
+  }
+  return fields
 }
 
 export function notConnectedError(

@@ -17,7 +17,7 @@ import { HealthTracker } from './health'
 import { Limiter } from './limiter'
 import type { OpenedClient, WireHooks } from './open-client'
 import type { PoolOptions } from './options'
-import { Prober } from './probe'
+import { notImplemented, Prober } from './probe'
 import { ServerLog } from './server-log'
 import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
@@ -120,7 +120,7 @@ export class ServerConnection {
           method,
           undefined,
           { operation: method, timeoutMs: Math.min(options.probeTimeoutMs, this.timeoutMs) },
-          { limit: false, connection: () => on },
+          { limit: false, connection: () => on, unmeasured: notImplemented },
         ),
       (text) => this.log.note(text),
     )

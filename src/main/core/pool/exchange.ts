@@ -51,7 +51,12 @@ export class Exchanger {
     method: string,
     params: Record<string, unknown> | undefined,
     options: CallOptions & { timeoutMs: number },
-    how: { limit: boolean; connection: () => OpenedClient | Promise<OpenedClient> },
+    how: {
+      limit: boolean
+      connection: () => OpenedClient | Promise<OpenedClient>
+      /** Failures this accepts say nothing about the server's health: not measured. */
+      unmeasured?: (context: CallContext) => boolean
+    },
   ): Promise<Outcome> {
     const { timeoutMs, operation } = options
     const context = this.context(operation, options)
@@ -83,7 +88,9 @@ export class Exchanger {
       return { result, context }
     } catch (error) {
       const failure = this.deps.classify(error, context, timeoutMs, used)
-      this.deps.health.record(operation, performance.now() - started, failure.toInfo())
+      if (!how.unmeasured?.(context)) {
+        this.deps.health.record(operation, performance.now() - started, failure.toInfo())
+      }
       return { error: failure, context }
     } finally {
       release?.()

@@ -31,6 +31,20 @@ describe('HealthTracker', () => {
     expect(health.snapshot({ state: 'ready', since: 0 }).overall.errorRate).toBe(0)
   })
 
+  it('says which window its rates cover; calls and errors by code count since the start', () => {
+    const { health, advance } = tracker()
+    health.record('search', 10, error('timeout'))
+    advance(61_000)
+    health.record('search', 10)
+    const snapshot = health.snapshot({ state: 'ready', since: 0 })
+    expect(snapshot.windowMs).toBe(60_000)
+    expect(snapshot.operations[0]).toMatchObject({
+      calls: 2,
+      errors: { timeout: 1 },
+      errorRate: 0,
+    })
+  })
+
   it('drops samples older than the window', () => {
     const { health, advance } = tracker()
     health.record('search', 10, error('timeout'))

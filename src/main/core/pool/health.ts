@@ -235,6 +235,7 @@ export class HealthTracker {
       overall: operationHealth('all', this.overall, now),
       recent: [...this.recentSamples],
       seriesBucketMs: this.seriesOptions.bucketMs,
+      windowMs: this.options.windowMs,
     }
     if (this.connectedSince !== undefined) health.connectedSince = this.connectedSince
     if (this.rateLimit) health.rateLimit = { ...this.rateLimit }

@@ -438,14 +438,20 @@ describe('HTTP faults', () => {
 })
 
 describe('health probe', () => {
-  it('counts a JSON-RPC error reply to ping (with extra keys) as alive', async () => {
+  it('probes with tools/list, counting no failure, after a -32601 reply to ping (with extra keys)', async () => {
     const server = await quirky({ pingError: true })
     const { pool } = testPool({ probeIntervalMs: 30 })
     await pool.apply([http('p', server.url)])
     await pool.session('p')
-    await waitFor(() => server.requests.filter((r) => r.rpcMethod === 'ping').length >= 2)
+    const listed = server.requests.filter((r) => r.rpcMethod === 'tools/list').length
+    await waitFor(
+      () => server.requests.filter((r) => r.rpcMethod === 'tools/list').length > listed + 1,
+    )
+    expect(server.requests.filter((r) => r.rpcMethod === 'ping')).toHaveLength(1)
     expect(pool.status('p').state).toBe('ready')
-    expect(pool.health('p')[0]!.lastCheckAt).toBeGreaterThan(0)
+    const health = pool.health('p')[0]!
+    expect(health.lastCheckAt).toBeGreaterThan(0)
+    expect(health.overall.errors).toEqual({})
   })
 
   it('falls back to tools/list when ping is not routed', async () => {

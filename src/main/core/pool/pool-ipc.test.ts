@@ -125,7 +125,7 @@ describe('pool in the core', () => {
           ? connected.pool.status('kb')
           : undefined,
       )
-      expect(waiting).toMatchObject({ missingSecrets: ['kbToken'] })
+      expect(waiting).toMatchObject({ missingSessionTokens: ['kbToken'] })
       connected.secrets.setSessionToken('kb', 'kbToken', 'tok-123')
       await waitFor(() => connected.pool.status('kb').state === 'ready')
       const result = await connected.pool.callTool(

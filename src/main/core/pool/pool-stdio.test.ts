@@ -65,10 +65,14 @@ describe('pool over stdio', () => {
     }
     await pool.apply([config])
     const status = await waitForState('kb', 'action_required')
-    expect(status).toMatchObject({ missingSecrets: ['KB_TOKEN'] })
+    // An environment variable, not a keychain secret: nothing to set in Config → Secrets.
+    expect(status).toMatchObject({ missingEnv: ['KB_TOKEN'] })
+    expect(status).not.toHaveProperty('missingSecrets')
     const error = await rejection(pool.callTool('kb', 'echo', { text: 'x' }, { operation: 'call' }))
     expect(error.code).toBe('action_required')
     expect(error.message).toMatch(/KB_TOKEN/)
+    expect(error.message).toMatch(/restart the console/)
+    expect(error.message).not.toMatch(/Secrets/)
 
     secrets.env.KB_TOKEN = 'now-set'
     const after = await pool.reconnect('kb')

@@ -2,6 +2,7 @@ import type { ConsoleError } from '../../../shared/errors'
 import type { ServerStatus } from '../../../shared/model/server'
 import { backoffDelay, type BackoffOptions } from './backoff'
 import type { Clock } from './clock'
+import { missingFields } from './connection-errors'
 import type { HealthTracker } from './health'
 import type { ServerLog } from './server-log'
 
@@ -64,13 +65,12 @@ export class StatusKeeper {
   /** Only a person can fix it: no automatic retry. */
   actionRequired(error: ConsoleError): void {
     this.clearTimer()
-    const missing = error.details?.missingSecrets
     this.set({
       state: 'action_required',
       since: this.now(),
       reason: error.message,
       lastError: error.toInfo(),
-      ...(Array.isArray(missing) ? { missingSecrets: missing as string[] } : {}),
+      ...missingFields(error.details),
     })
   }
 

@@ -13,6 +13,8 @@ export interface AuditFilter {
   outcome?: AuditEntry['outcome']
   /** ISO time; only entries at or after it. */
   since?: string
+  /** Only automatic lines (true), or only the others (false). */
+  automatic?: boolean
 }
 
 const MAX_BYTES = 10 * 1024 * 1024
@@ -29,6 +31,7 @@ const CSV_COLUMNS: (keyof AuditEntry)[] = [
   'latencyMs',
   'resultCount',
   'verdict',
+  'automatic',
 ]
 
 /**
@@ -64,6 +67,7 @@ export class AuditLog {
     if (entry.errorCode) line.errorCode = entry.errorCode
     if (entry.resultCount !== undefined) line.resultCount = entry.resultCount
     if (entry.verdict) line.verdict = entry.verdict
+    if (entry.automatic) line.automatic = true
     this.file.append(`${JSON.stringify(this.redactor.redact(line))}\n`)
   }
 
@@ -128,7 +132,8 @@ function matches(entry: AuditEntry, filter: AuditFilter): boolean {
     (!filter.user || entry.user === filter.user) &&
     (!filter.operation || entry.operation === filter.operation) &&
     (!filter.outcome || entry.outcome === filter.outcome) &&
-    (!filter.since || entry.at >= filter.since)
+    (!filter.since || entry.at >= filter.since) &&
+    (filter.automatic === undefined || filter.automatic === (entry.automatic === true))
   )
 }
 

@@ -15,6 +15,8 @@ export interface AuditContext {
   operation: string
   /** The sources the operation asked for (a call naming its own `sources` overrides them). */
   sources: string[]
+  /** The console started it by itself (see {@link AuditEntry.automatic}). */
+  automatic?: boolean
 }
 
 /** How the operation ended, known only once the adapter has read the replies. */
@@ -152,6 +154,7 @@ export class AuditedSession implements ServerSession {
     if (error) entry.errorCode = error.code
     else if (refused) entry.errorCode = refused
     if (count !== undefined && !error) entry.resultCount = count
+    if (this.context.automatic) entry.automatic = true
     return entry
   }
 
@@ -210,6 +213,7 @@ export function attemptEntry(
   }
   if (context.sources.length > 0) entry.sources = [...context.sources]
   if (failure) entry.errorCode = failure.code
+  if (context.automatic) entry.automatic = true
   return entry
 }
 

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ServerDiscovery } from '../../../shared/model/operations'
+import type { AuditPage, ServerDiscovery } from '../../../shared/model/operations'
+import { dispatch } from '../api/dispatch'
+import { createHandlers } from '../api/handlers'
 import type { Profile } from '../../../shared/model/user'
 import type { Core } from '../core'
 import { fixtureEntry, startCore, whenState, type LiveCore } from './testing/live'
@@ -111,6 +113,42 @@ describe('visibility per profile', () => {
       ['nope', 'not_found'],
     ])
     expect(servers[0]?.error?.message).toMatch(/hidden from profile "Sales"/)
+  })
+})
+
+describe('automatic discovery in the audit log', () => {
+  let live: LiveCore
+  beforeAll(async () => {
+    live = await startCore(registry('handbook,legal,sales'))
+    await whenState(live.core, ['docs', 'eng'])
+    actAs(live.core, SALES)
+  })
+  afterAll(() => live?.close())
+
+  const ask = async <C extends 'discovery:run' | 'audit:list'>(
+    channel: C,
+    request: unknown,
+  ): Promise<unknown> => {
+    const response = await dispatch(createHandlers(live.core), channel, request)
+    if (!response.ok) throw new Error(`${channel}: ${response.error.message}`)
+    return response.value
+  }
+
+  it('marks the runs the console starts by itself, and filters by it', async () => {
+    // As the renderer does on a page load, then as a person pressing Rediscover.
+    await ask('discovery:run', { automatic: true })
+    await ask('discovery:run', undefined)
+    await live.core.services.idle()
+    const lines = live.auditLines().filter((line) => line.operation === 'discover')
+    expect(lines.map((line) => line.automatic ?? false)).toEqual([true, false])
+    expect(lines[0]).toMatchObject({ server: 'docs', user: SALES.userId, outcome: 'ok' })
+
+    const automatic = ((await ask('audit:list', { automatic: true })) as AuditPage).entries
+    const asked = ((await ask('audit:list', { automatic: false })) as AuditPage).entries
+    expect(automatic.map((entry) => entry.automatic)).toEqual([true])
+    expect(asked.map((entry) => [entry.operation, entry.automatic])).toEqual([
+      ['discover', undefined],
+    ])
   })
 })
 

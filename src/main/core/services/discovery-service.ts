@@ -39,17 +39,20 @@ export class DiscoveryService {
 
   constructor(private readonly deps: DiscoveryServiceDeps) {}
 
-  /** `timeoutMs`: each server's budget for this run (default its own `timeoutMs`). */
-  async run(request: { servers?: string[]; timeoutMs?: number } = {}): Promise<DiscoveryResult> {
+  /**
+   * `timeoutMs`: each server's budget for this run (default its own `timeoutMs`); `automatic`:
+   * the console started it by itself (page load, profile switch), as its audit lines say.
+   */
+  async run(
+    request: { servers?: string[]; timeoutMs?: number; automatic?: boolean } = {},
+  ): Promise<DiscoveryResult> {
     const profile = this.deps.profile()
     const user = actingUser(profile)
     const ids =
       request.servers ??
       visibleServers(this.deps.registry.current().servers, user).map((config) => config.id)
     const servers = await Promise.all(
-      ids.map((id) =>
-        this.discoverOne(id, this.deps.registry.server(id), profile, request.timeoutMs),
-      ),
+      ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile, request)),
     )
     return { user, servers }
   }
@@ -79,14 +82,20 @@ export class DiscoveryService {
     id: string,
     config: ServerConfig | undefined,
     profile: Profile,
-    timeoutMs?: number,
+    { timeoutMs, automatic }: { timeoutMs?: number; automatic?: boolean },
   ): Promise<ServerDiscovery> {
     const problem = targetError(id, config, profile)
     if (!config || problem) return failed(id, problem!)
     const user = actingUser(profile)
     const outcome = await this.deps.calls.run(
       config,
-      { user, operation: 'discover', sources: [], budgetMs: timeoutMs ?? config.timeoutMs },
+      {
+        user,
+        operation: 'discover',
+        sources: [],
+        budgetMs: timeoutMs ?? config.timeoutMs,
+        ...(automatic ? { automatic } : {}),
+      },
       async ({ session, adapter, options }) => {
         const output = await adapter.discover(session, options)
         const authoritative = adapter.capabilities(session.tools).discover

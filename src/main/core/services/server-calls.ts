@@ -38,6 +38,8 @@ export interface ServerCallRequest {
   /** Time for the whole part: waiting for the connection and every call. */
   budgetMs: number
   signal?: AbortSignal
+  /** Started by the console itself, not a person: its audit lines say so. */
+  automatic?: boolean
 }
 
 /** A settled part: the value or the error, how long it took and the server's state after. */
@@ -83,6 +85,7 @@ export class ServerCalls {
       operation: request.operation,
       sources: request.sources,
     }
+    if (request.automatic) context.automatic = true
     let audited: AuditedSession | undefined
     const outcome: OperationOutcome = {}
     try {

@@ -22,18 +22,41 @@ const FACET_FILTERS = [
   { key: 'operation', label: 'Operation', any: 'All operations', facet: 'operations' },
 ] as const
 
-const OUTCOMES = [
-  { value: '', label: 'Any outcome' },
-  { value: 'ok', label: 'ok' },
-  { value: 'error', label: 'error' },
-] as const
+/** The columns filtered by a fixed list of choices: field, label, choices. */
+const CHOICE_FILTERS = [
+  {
+    key: 'outcome',
+    label: 'Outcome',
+    options: [
+      { value: '', label: 'Any outcome' },
+      { value: 'ok', label: 'ok' },
+      { value: 'error', label: 'error' },
+    ],
+  },
+  {
+    key: 'trigger',
+    label: 'Trigger',
+    options: [
+      { value: '', label: 'Any trigger' },
+      { value: 'person', label: 'Asked by a person' },
+      { value: 'automatic', label: 'Automatic' },
+    ],
+  },
+  {
+    key: 'period',
+    label: 'Time',
+    options: (Object.keys(PERIODS) as Period[]).map((value) => ({
+      value,
+      label: PERIODS[value].label,
+    })),
+  },
+] as const satisfies readonly {
+  key: keyof AuditFilterState
+  label: string
+  options: readonly { value: string; label: string }[]
+}[]
 
-const PERIOD_OPTIONS = (Object.keys(PERIODS) as Period[]).map((value) => ({
-  value,
-  label: PERIODS[value].label,
-}))
-
-/** Server, user, operation, outcome and time filters of the audit table (and its export). */
+/** Server, user, operation, outcome, trigger and time filters of the audit table (and its export). */
 export function AuditFilters({ filter, onChange, facets }: AuditFiltersProps): React.JSX.Element {
   const set = <K extends keyof AuditFilterState>(key: K, value: AuditFilterState[K]): void =>
     onChange({ ...filter, [key]: value })
@@ -58,20 +81,17 @@ export function AuditFilters({ filter, onChange, facets }: AuditFiltersProps): R
           />
         )
       })}
-      <Select
-        label="Outcome"
-        inline
-        value={filter.outcome}
-        options={OUTCOMES}
-        onChange={(value) => set('outcome', value)}
-      />
-      <Select
-        label="Time"
-        inline
-        value={filter.period}
-        options={PERIOD_OPTIONS}
-        onChange={(value) => set('period', value)}
-      />
+      {CHOICE_FILTERS.map(({ key, label, options }) => (
+        <Select
+          key={key}
+          label={label}
+          inline
+          value={filter[key]}
+          options={options}
+          // The options are the field's own values.
+          onChange={(value) => set(key, value as AuditFilterState[typeof key])}
+        />
+      ))}
       {isFiltered(filter) && (
         <Button variant="ghost" icon="close" onClick={() => onChange(NO_FILTER)}>
           Clear filters

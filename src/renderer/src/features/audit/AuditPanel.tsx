@@ -105,7 +105,7 @@ export function AuditPanel(): React.JSX.Element {
         columns={AUDIT_COLUMNS}
         rowKey={(entry) => keys.get(entry) ?? entry.at}
         rowLabel={(entry) =>
-          `${entry.operation} on ${entry.server} by ${entry.user}: ${entry.outcome}`
+          `${entry.operation} on ${entry.server} by ${entry.user}: ${entry.outcome}${entry.automatic ? ' (automatic)' : ''}`
         }
         empty={
           isFiltered(filter)

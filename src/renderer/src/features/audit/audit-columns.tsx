@@ -19,6 +19,17 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
     cell: (entry) => (
       <>
         {entry.operation}
+        {entry.automatic && (
+          <>
+            {' '}
+            <Badge
+              tone="neutral"
+              title="The console ran it by itself (page load, profile switch, a server connecting), not because someone asked"
+            >
+              automatic
+            </Badge>
+          </>
+        )}
         {entry.tool && <span className="muted"> · {entry.tool}</span>}
         {entry.verdict && <span className="muted"> · verdict {entry.verdict}</span>}
         {entry.sources && entry.sources.length > 0 && (

@@ -29,6 +29,12 @@ describe('audit filters', () => {
     expect(isFiltered(filter)).toBe(true)
   })
 
+  it('asks for only the calls a person asked for, or only the automatic ones', () => {
+    expect(auditRequest({ ...NO_FILTER, trigger: 'person' }, 0)).toEqual({ automatic: false })
+    expect(auditRequest({ ...NO_FILTER, trigger: 'automatic' }, 0)).toEqual({ automatic: true })
+    expect(isFiltered({ ...NO_FILTER, trigger: 'automatic' })).toBe(true)
+  })
+
   it('offers each server, user and operation once, sorted', () => {
     const facets = auditFacets([
       entry({ server: 'b', user: 'zoe', operation: 'verify' }),

@@ -18,6 +18,8 @@ export interface AuditFilterState {
   user: string
   operation: string
   outcome: '' | AuditEntry['outcome']
+  /** Who started the calls: anyone, a person, or the console by itself. */
+  trigger: '' | 'person' | 'automatic'
   period: Period
 }
 
@@ -26,6 +28,7 @@ export const NO_FILTER: AuditFilterState = {
   user: '',
   operation: '',
   outcome: '',
+  trigger: '',
   period: 'all',
 }
 
@@ -41,6 +44,7 @@ export function auditRequest(state: AuditFilterState, now: number): AuditRequest
   if (state.user) request.user = state.user
   if (state.operation) request.operation = state.operation
   if (state.outcome) request.outcome = state.outcome
+  if (state.trigger) request.automatic = state.trigger === 'automatic'
   const ms = PERIODS[state.period].ms
   if (ms !== undefined) request.since = new Date(now - ms).toISOString()
   return request

@@ -6,18 +6,20 @@ import { errorShares, formatPercent } from './health-view'
 export interface ErrorTableProps {
   server: string
   operations: readonly OperationHealth[]
+  /** The window of the error rate, e.g. `5 min`. */
+  span: string
 }
 
 /** Per operation of one server: calls, error rate, errors by code, last success and failure. */
-export function ErrorTable({ server, operations }: ErrorTableProps): React.JSX.Element {
+export function ErrorTable({ server, operations, span }: ErrorTableProps): React.JSX.Element {
   return (
     <Table label={`Errors by operation of ${server}`} className="health-errors">
       <thead>
         <tr>
           <th>Operation</th>
-          <th className="num">Calls</th>
-          <th className="num">Error rate</th>
-          <th>Errors by code</th>
+          <th className="num">Calls since start</th>
+          <th className="num">Error rate, last {span}</th>
+          <th>Errors by code since start</th>
           <th>Last success</th>
           <th>Last failure</th>
         </tr>
@@ -45,7 +47,7 @@ export function ErrorTable({ server, operations }: ErrorTableProps): React.JSX.E
                       <Badge
                         key={s.code}
                         tone={s.refusal ? 'warn' : 'bad'}
-                        title={`${s.count} of ${op.calls} calls (${formatPercent(s.share)})${
+                        title={`${s.count} of ${op.calls} calls since start (${formatPercent(s.share)})${
                           s.refusal
                             ? '; refused by the server: rights or credentials, not its health'
                             : ''

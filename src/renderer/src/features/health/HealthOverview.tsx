@@ -2,7 +2,7 @@ import type { ServerHealth } from '../../../../shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge, Table } from '../../ui'
 import { formatMs } from '../servers/server-view'
-import { formatPercent, headroom } from './health-view'
+import { describeWindow, formatPercent, headroom } from './health-view'
 
 export interface HealthOverviewProps {
   servers: readonly ServerHealth[]
@@ -11,21 +11,38 @@ export interface HealthOverviewProps {
 
 /** Every server in one table: state, uptime, calls, error rate, latency, headroom. */
 export function HealthOverview({ servers, onSelect }: HealthOverviewProps): React.JSX.Element {
+  // One window for the whole pool: a group header over the columns it applies to.
+  const span = describeWindow(servers[0]?.windowMs ?? 0)
+  const inWindow = <span className="visually-hidden"> over the last {span}</span>
   return (
     <Table label="Health of every server" className="health-overview">
       <thead>
         <tr>
-          <th>Server</th>
-          <th>Status</th>
-          <th className="num">Uptime</th>
-          <th className="num">Calls</th>
-          <th className="num">Error rate</th>
-          <th className="num">p50</th>
-          <th className="num">p95</th>
-          <th className="num">p99</th>
-          <th>Last success</th>
-          <th>Last failure</th>
-          <th className="num">Rate limit left</th>
+          <th rowSpan={2}>Server</th>
+          <th rowSpan={2}>Status</th>
+          <th rowSpan={2} className="num">
+            Uptime
+          </th>
+          <th className="health-overview__group" aria-hidden="true">
+            Since start
+          </th>
+          <th colSpan={4} className="health-overview__group" aria-hidden="true">
+            Last {span}
+          </th>
+          <th rowSpan={2}>Last success</th>
+          <th rowSpan={2}>Last failure</th>
+          <th rowSpan={2} className="num">
+            Rate limit left
+          </th>
+        </tr>
+        <tr>
+          <th className="num">
+            Calls<span className="visually-hidden"> since start</span>
+          </th>
+          <th className="num">Error rate{inWindow}</th>
+          <th className="num">p50{inWindow}</th>
+          <th className="num">p95{inWindow}</th>
+          <th className="num">p99{inWindow}</th>
         </tr>
       </thead>
       <tbody>

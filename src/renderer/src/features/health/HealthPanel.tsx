@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { Banner, EmptyState, Select, Spinner } from '../../ui'
 import { ReloadHistory } from '../config/ReloadHistory'
 import { serverQueries } from '../servers/queries'
 import { HealthOverview } from './HealthOverview'
+import { isCharted, timeAxis } from './health-view'
 import { ServerHealthSection } from './ServerHealthSection'
 import './HealthPanel.css'
 
@@ -18,14 +19,28 @@ export function HealthPanel(): React.JSX.Element {
   const health = useQuery({ ...serverQueries.health(), refetchInterval: POLL_MS })
   const [server, setServer] = useState<string>('')
 
-  const shown = (health.data ?? []).filter((h) => !server || h.server === server)
+  const shown = useMemo(
+    () => (health.data ?? []).filter((h) => !server || h.server === server),
+    [health.data, server],
+  )
+  // Every chart on one axis, so a spike on one server lines up with the others in time.
+  const axis = useMemo(
+    () =>
+      timeAxis(
+        shown.flatMap((h) => h.operations.filter(isCharted).map((op) => op.series)),
+        shown[0]?.seriesBucketMs ?? 0,
+      ),
+    [shown],
+  )
   return (
     <div className="health">
       <div className="health__head">
         <h1>Health</h1>
         <p className="muted">
-          Measured from every call and probe; latency of successful calls, the last 30 min in 15 s
-          slices. Updates every {POLL_MS / 1000} s.
+          Measured from every call and probe. Rates and quantiles cover a sliding window (named in
+          each column); calls and errors by code count since the console started; charts show the
+          latency of successful calls over the last 30 min in 15 s slices, on one time axis. Updates
+          every {POLL_MS / 1000} s.
         </p>
         <span className="health__spacer" />
         <Select
@@ -53,7 +68,7 @@ export function HealthPanel(): React.JSX.Element {
         <>
           <HealthOverview servers={health.data} onSelect={setServer} />
           {shown.map((h) => (
-            <ServerHealthSection key={h.server} health={h} />
+            <ServerHealthSection key={h.server} health={h} axis={axis} />
           ))}
         </>
       )}

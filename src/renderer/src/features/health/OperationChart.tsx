@@ -2,24 +2,22 @@ import { useMemo } from 'react'
 import type { OperationHealth } from '../../../../shared/model/server'
 import { LineChart, type ChartSeries } from '../../ui'
 import { formatMs } from '../servers/server-view'
-import { latencyColumns } from './health-view'
+import { latencyColumns, type TimeAxis } from './health-view'
 
 export interface OperationChartProps {
   server: string
   operation: OperationHealth
-  bucketMs: number
+  /** Shared by every chart of the panel, so they line up in time. */
+  axis: TimeAxis | null
 }
 
 /** p50 / p95 / p99 latency of one operation of one server over the kept time slices. */
 export function OperationChart({
   server,
   operation,
-  bucketMs,
+  axis,
 }: OperationChartProps): React.JSX.Element {
-  const columns = useMemo(
-    () => latencyColumns(operation.series, bucketMs),
-    [operation.series, bucketMs],
-  )
+  const columns = useMemo(() => latencyColumns(operation.series, axis), [operation.series, axis])
   const series = useMemo<ChartSeries[]>(
     () => [
       { label: 'p50', color: '--accent', values: columns.p50 },
@@ -38,12 +36,12 @@ export function OperationChart({
       <div className="health-chart__head">
         <h4>{operation.operation}</h4>
         <span className="muted">
-          {operation.calls} {operation.calls === 1 ? 'call' : 'calls'}
+          {operation.calls} {operation.calls === 1 ? 'call' : 'calls'} since start
         </span>
       </div>
       {columns.p50.every((v) => v === null) ? (
         <p className="health-chart__empty muted">
-          {columns.x.length === 0
+          {operation.series.length === 0
             ? 'No calls in the last 30 min.'
             : 'No successful calls in the last 30 min.'}
         </p>

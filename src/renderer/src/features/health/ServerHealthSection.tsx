@@ -3,11 +3,25 @@ import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge } from '../../ui'
 import { describeRateLimit, formatMs } from '../servers/server-view'
 import { ErrorTable } from './ErrorTable'
-import { isCharted, sortOperations, formatPercent, headroom } from './health-view'
+import {
+  describeWindow,
+  formatPercent,
+  headroom,
+  isCharted,
+  sortOperations,
+  type TimeAxis,
+} from './health-view'
 import { OperationChart } from './OperationChart'
 
+export interface ServerHealthSectionProps {
+  health: ServerHealth
+  /** The time axis every chart of the panel shares. */
+  axis: TimeAxis | null
+}
+
 /** One server's health: uptime, rate-limit headroom, a latency chart per operation, errors. */
-export function ServerHealthSection({ health }: { health: ServerHealth }): React.JSX.Element {
+export function ServerHealthSection({ health, axis }: ServerHealthSectionProps): React.JSX.Element {
+  const span = describeWindow(health.windowMs)
   const operations = sortOperations(health.operations)
   const room = headroom(health.rateLimit)
   const { p50, p95, p99, count } = health.overall.latency
@@ -26,7 +40,7 @@ export function ServerHealthSection({ health }: { health: ServerHealth }): React
             <dd>{health.connectedSince ? <TimeAgo at={health.connectedSince} /> : 'no'}</dd>
           </div>
           <div>
-            <dt>p50 / p95 / p99</dt>
+            <dt>p50 / p95 / p99, last {span}</dt>
             <dd>{count > 0 ? `${formatMs(p50)} / ${formatMs(p95)} / ${formatMs(p99)}` : '–'}</dd>
           </div>
           <div>
@@ -56,11 +70,11 @@ export function ServerHealthSection({ health }: { health: ServerHealth }): React
                 key={op.operation}
                 server={health.server}
                 operation={op}
-                bucketMs={health.seriesBucketMs}
+                axis={axis}
               />
             ))}
           </div>
-          <ErrorTable server={health.server} operations={operations} />
+          <ErrorTable server={health.server} operations={operations} span={span} />
         </>
       )}
     </section>

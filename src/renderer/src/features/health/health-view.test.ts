@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { OperationHealth } from '../../../../shared/model/server'
-import { errorShares, formatPercent, headroom, latencyColumns, sortOperations } from './health-view'
+import {
+  describeWindow,
+  errorShares,
+  formatPercent,
+  headroom,
+  latencyColumns,
+  sortOperations,
+  timeAxis,
+} from './health-view'
 
 const bucket = (at: number, p50?: number) => ({
   at,
@@ -11,19 +19,40 @@ const bucket = (at: number, p50?: number) => ({
 
 describe('latencyColumns', () => {
   it('puts a gap where a slice had no successful call, so lines do not bridge it', () => {
-    const columns = latencyColumns([bucket(10_000, 5), bucket(30_000, 7)], 10_000)
+    const series = [bucket(10_000, 5), bucket(30_000, 7)]
+    const columns = latencyColumns(series, timeAxis([series], 10_000))
     expect(columns.x).toEqual([10, 20, 30])
     expect(columns.p50).toEqual([5, null, 7])
     expect(columns.p99).toEqual([15, null, 21])
   })
 
   it('keeps a slice where every call failed as a gap', () => {
-    expect(latencyColumns([bucket(0)], 1000).p95).toEqual([null])
+    expect(latencyColumns([bucket(0)], timeAxis([[bucket(0)]], 1000)).p95).toEqual([null])
   })
 
   it('keeps only the newest slices past the cap', () => {
     const series = [0, 1000, 2000, 3000].map((at) => bucket(at, at))
-    expect(latencyColumns(series, 1000, 2).x).toEqual([2, 3])
+    expect(latencyColumns(series, timeAxis([series], 1000, 2)).x).toEqual([2, 3])
+  })
+
+  it('draws every chart on one time axis, from the earliest slice of any to the latest', () => {
+    const early = [bucket(10_000, 5)]
+    const late = [bucket(30_000, 6), bucket(40_000, 7)]
+    const axis = timeAxis([early, late, []], 10_000)
+    const a = latencyColumns(early, axis)
+    const b = latencyColumns(late, axis)
+    expect(a.x).toEqual([10, 20, 30, 40])
+    expect(b.x).toEqual(a.x)
+    expect(a.p50).toEqual([5, null, null, null])
+    expect(b.p50).toEqual([null, null, 6, 7])
+  })
+})
+
+describe('describeWindow', () => {
+  it('names the window a rate or quantile covers', () => {
+    expect(describeWindow(5 * 60_000)).toBe('5 min')
+    expect(describeWindow(90_000)).toBe('90 s')
+    expect(describeWindow(2 * 60 * 60_000)).toBe('2 h')
   })
 })
 

@@ -9,22 +9,41 @@ export interface LatencyColumns {
   p99: (number | null)[]
 }
 
+/** The span every latency chart of the panel draws: slice starts (epoch ms), one width. */
+export interface TimeAxis {
+  first: number
+  last: number
+  bucketMs: number
+}
+
 /**
- * Latency slices as chart columns, one per slice width from the first slice to the last:
- * slices without successful calls become gaps, so a line never bridges a quiet or failing
- * stretch. Capped at `maxPoints` slices (the newest).
+ * One time axis for several charts: from the earliest slice of any series to the latest,
+ * capped at `maxPoints` slices (the newest), so charts side by side line up in time.
+ */
+export function timeAxis(
+  series: readonly (readonly LatencyBucket[])[],
+  bucketMs: number,
+  maxPoints = 240,
+): TimeAxis | null {
+  const starts = series.flatMap((s) => (s.length > 0 ? [s[0]!.at, s[s.length - 1]!.at] : []))
+  if (starts.length === 0 || bucketMs <= 0) return null
+  const last = Math.max(...starts)
+  const first = Math.max(Math.min(...starts), last - (maxPoints - 1) * bucketMs)
+  return { first, last, bucketMs }
+}
+
+/**
+ * Latency slices as chart columns, one per slice of the axis: slices without successful calls
+ * become gaps, so a line never bridges a quiet or failing stretch.
  */
 export function latencyColumns(
   series: readonly LatencyBucket[],
-  bucketMs: number,
-  maxPoints = 240,
+  axis: TimeAxis | null,
 ): LatencyColumns {
   const columns: LatencyColumns = { x: [], p50: [], p95: [], p99: [] }
-  if (series.length === 0 || bucketMs <= 0) return columns
+  if (!axis) return columns
   const byStart = new Map(series.map((b) => [b.at, b]))
-  const last = series[series.length - 1]!.at
-  const first = Math.max(series[0]!.at, last - (maxPoints - 1) * bucketMs)
-  for (let at = first; at <= last; at += bucketMs) {
+  for (let at = axis.first; at <= axis.last; at += axis.bucketMs) {
     const latency = byStart.get(at)?.latency
     columns.x.push(at / 1000)
     columns.p50.push(latency?.p50 ?? null)
@@ -32,6 +51,13 @@ export function latencyColumns(
     columns.p99.push(latency?.p99 ?? null)
   }
   return columns
+}
+
+/** `5 min`, `90 s`, `2 h`: the span a rate or quantile covers, for column labels. */
+export function describeWindow(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`
+  return `${Math.round(ms / 1000)} s`
 }
 
 /** One error code of an operation: how many calls failed with it and their share of all. */

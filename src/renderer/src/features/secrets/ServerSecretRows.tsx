@@ -75,7 +75,7 @@ export function ServerSecretRows({
             <td className="actions">
               {ref.kind === 'env' ? (
                 <span className="muted">
-                  set <code>{ref.name}</code> in the console's environment
+                  set <code>{ref.name}</code> in the console's environment, then restart it
                 </span>
               ) : (
                 <span className="secrets__actions">

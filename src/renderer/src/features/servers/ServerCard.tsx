@@ -4,7 +4,7 @@ import { formatDateTime } from '../../lib/format'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { ServerAdvice } from './ServerAdvice'
-import { SourceList } from './SourceList'
+import { SourceList, type TokenActions } from './SourceList'
 import { describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
 import type { ServerActions } from './use-server-actions'
 
@@ -14,11 +14,14 @@ export interface ServerCardProps {
   discovery: ServerDiscovery | undefined
   discovering: boolean
   remembered: Record<string, boolean> | undefined
+  /** Names of the server's session-only tokens set in this session. */
+  sessionTokens: readonly string[]
   highlighted: boolean
   actions: ServerActions
   onRemedy: (remedy: Remedy) => void
   onShowTools: () => void
   onShowLog: () => void
+  token: TokenActions
 }
 
 /**
@@ -31,13 +34,15 @@ export function ServerCard({
   discovery,
   discovering,
   remembered,
+  sessionTokens,
   highlighted,
   actions,
   onRemedy,
   onShowTools,
   onShowLog,
+  token,
 }: ServerCardProps): React.JSX.Element {
-  const rows = sourceRows(discovery, remembered, server)
+  const rows = sourceRows(discovery, remembered, server, sessionTokens)
   const rateLimit = describeRateLimit(server.rateLimit)
   const hasLog = server.transport === 'stdio' || server.command !== undefined
   const where = server.url ?? server.command
@@ -144,6 +149,7 @@ export function ServerCard({
           showError={server.status.state === 'ready' || server.status.state === 'degraded'}
           busy={actions.busy.has(`sources:${server.id}`)}
           onChange={(sources) => void actions.setSources(server.id, sources)}
+          token={token}
         />
       )}
     </section>

@@ -1,6 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import type { ServerState } from '../../../../shared/model/server'
+import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useNavigationRequested, useSecretsRequested, useServersFocus } from '../../state/store'
 import {
@@ -14,6 +15,10 @@ import {
   Toggle,
 } from '../../ui'
 import { profileQueries } from '../profiles/queries'
+import { DeleteSecretDialog } from '../secrets/DeleteSecretDialog'
+import { secretQueries } from '../secrets/queries'
+import type { SecretTarget } from '../secrets/SecretsPanel'
+import { SecretValueDialog } from '../secrets/SecretValueDialog'
 import { LogDialog } from './LogDialog'
 import { serverKeys, serverQueries } from './queries'
 import { ServerCard } from './ServerCard'
@@ -39,8 +44,16 @@ export function ServersPanel(): React.JSX.Element {
   const queryClient = useQueryClient()
   // Status arrives as events; latency and the last probe change quietly, so read them again.
   const list = useQuery({ ...serverQueries.list(), refetchInterval: 15_000 })
-  const discovery = useQuery(serverQueries.discovery())
+  const profiles = useQuery(profileQueries.list())
+  const discovery = useQuery(serverQueries.discovery(profiles.data?.activeId))
   const selection = useQuery(profileQueries.selection())
+  const sessionTokens = useQuery(secretQueries.session())
+  // A person asked: not automatic in the audit log, unlike the query's own fetches.
+  const rediscover = useMutation({
+    mutationFn: () => call('discovery:run'),
+    onSuccess: (result) =>
+      queryClient.setQueryData(serverKeys.discovery(profiles.data?.activeId ?? ''), result),
+  })
   const focus = useServersFocus()
   const secretsRequested = useSecretsRequested()
   const navigationRequested = useNavigationRequested()
@@ -49,6 +62,8 @@ export function ServersPanel(): React.JSX.Element {
   const [onlyTrouble, setOnlyTrouble] = useState(false)
   const [tools, setTools] = useState<string | null>(null)
   const [log, setLog] = useState<string | null>(null)
+  const [giving, setGiving] = useState<SecretTarget | null>(null)
+  const [clearing, setClearing] = useState<SecretTarget | null>(null)
 
   useEffect(() => {
     if (focus) document.getElementById(cardId(focus))?.scrollIntoView({ block: 'nearest' })
@@ -78,6 +93,9 @@ export function ServersPanel(): React.JSX.Element {
 
   const counts = new Map<ServerState, number>()
   for (const s of list.data) counts.set(s.status.state, (counts.get(s.status.state) ?? 0) + 1)
+
+  const tokensOf = (server: string): string[] =>
+    (sessionTokens.data ?? []).filter((t) => t.server === server).map((t) => t.name)
 
   const remedy = (server: string, what: Remedy): void => {
     if (what === 'set-secrets') secretsRequested(server)
@@ -113,16 +131,16 @@ export function ServersPanel(): React.JSX.Element {
         />
         <Button
           icon="refresh"
-          busy={discovery.isFetching}
-          onClick={() => void queryClient.invalidateQueries({ queryKey: serverKeys.discovery() })}
+          busy={discovery.isFetching || rediscover.isPending}
+          onClick={() => rediscover.mutate()}
           title="Ask every server for its data sources again"
         >
           Rediscover
         </Button>
       </div>
-      {discovery.isError && (
+      {(discovery.isError || rediscover.isError) && (
         <Banner tone="bad" title="Could not ask the servers for their data sources">
-          {discovery.error.message}
+          {(rediscover.error ?? discovery.error)?.message}
         </Banner>
       )}
       {servers.length === 0 ? (
@@ -144,19 +162,29 @@ export function ServersPanel(): React.JSX.Element {
               id={cardId(server.id)}
               server={server}
               discovery={discovery.data?.servers.find((d) => d.server === server.id)}
-              discovering={discovery.isFetching}
+              discovering={discovery.isFetching || rediscover.isPending}
               remembered={selection.data?.[server.id]}
+              sessionTokens={tokensOf(server.id)}
               highlighted={focus === server.id}
               actions={actions}
               onRemedy={(what) => remedy(server.id, what)}
               onShowTools={() => setTools(server.id)}
               onShowLog={() => setLog(server.id)}
+              token={{
+                // Capability tokens are session tokens named after their source.
+                onGive: (name) =>
+                  setGiving({ server: server.id, name, kind: 'session', present: false }),
+                onClear: (name) =>
+                  setClearing({ server: server.id, name, kind: 'session', present: true }),
+              }}
             />
           ))}
         </div>
       )}
       <ToolsDialog server={tools} onClose={() => setTools(null)} />
       <LogDialog server={log} onClose={() => setLog(null)} />
+      <SecretValueDialog target={giving} onClose={() => setGiving(null)} />
+      <DeleteSecretDialog target={clearing} onClose={() => setClearing(null)} />
     </div>
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import { TimeAgo } from '../../lib/TimeAgo'
-import { Badge, Button, Icon, Table, Toggle, type Tone } from '../../ui'
+import { Badge, Button, Icon, IconButton, Table, Toggle, type Tone } from '../../ui'
 import { describeCounts, selectAll, type SourceAccess, type SourceRow } from './server-view'
 
 /** Sources listed before "Show all": some servers report dozens. */
@@ -19,6 +19,18 @@ const ACCESS: Record<SourceAccess, { tone: Tone; label: string; title: string }>
     label: 'locked',
     title: "The profile's groups may not see it (groups in rag-mcp.json)",
   },
+  unavailable: {
+    tone: 'bad',
+    label: 'unavailable',
+    title: 'The server reported a problem with it when asked for its sources',
+  },
+}
+
+/** What a capability source's token controls ask for. */
+export interface TokenActions {
+  /** Opens the session-only entry for the source's token. */
+  onGive: (sourceId: string) => void
+  onClear: (sourceId: string) => void
 }
 
 export interface SourceListProps {
@@ -31,6 +43,7 @@ export interface SourceListProps {
   showError: boolean
   busy: boolean
   onChange: (sources: Record<string, boolean>) => void
+  token: TokenActions
 }
 
 /** A server's data sources with their toggles; the toggles drive which sources Search uses. */
@@ -42,6 +55,7 @@ export function SourceList({
   showError,
   busy,
   onChange,
+  token,
 }: SourceListProps): React.JSX.Element {
   const visible = rows.filter((r) => r.source.visible)
   const on = visible.filter((r) => r.selected).length
@@ -113,6 +127,8 @@ export function SourceList({
                 busy={busy}
                 detailed={detailed}
                 onToggle={(checked) => onChange({ [row.source.id]: checked })}
+                server={server}
+                token={token}
               />
             ))}
           </tbody>
@@ -138,15 +154,20 @@ function SourceRowView({
   busy,
   detailed,
   onToggle,
+  server,
+  token,
 }: {
   row: SourceRow
   busy: boolean
   detailed: boolean
   onToggle: (checked: boolean) => void
+  server: string
+  token: TokenActions
 }): React.JSX.Element {
-  const { source, selected, access } = row
+  const { source, selected, access, problem } = row
   const badge = ACCESS[access]
   const indexed = source.lastIndexed ? Date.parse(source.lastIndexed) : NaN
+  const who = `${source.name} (${server})`
   return (
     <tr aria-label={source.name}>
       <td className="server-sources__toggle">
@@ -167,6 +188,34 @@ function SourceRowView({
             </span>
           )}
         </span>
+        {problem && (
+          <span className="server-sources__problem" data-tone={badge.tone}>
+            <Icon name="warning" size={12} />
+            <span title={source.error?.message}>{problem}</span>
+            {row.token === 'missing' && source.visible && (
+              <Button
+                variant="ghost"
+                icon="key"
+                onClick={() => token.onGive(source.id)}
+                aria-label={`Give a capability token for ${who}`}
+              >
+                Give token…
+              </Button>
+            )}
+          </span>
+        )}
+        {row.token === 'set' && (
+          <span className="server-sources__problem muted">
+            <Icon name="key" size={12} />
+            <span>Capability token set for this session only (kept in memory).</span>
+            <IconButton
+              icon="close"
+              tone="danger"
+              label={`Clear the capability token for ${who}`}
+              onClick={() => token.onClear(source.id)}
+            />
+          </span>
+        )}
       </td>
       <td>
         <Badge tone={badge.tone} title={badge.title}>

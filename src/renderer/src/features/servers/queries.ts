@@ -9,8 +9,12 @@ export const serverKeys = {
   health: () => [...serverKeys.all, 'health'] as const,
   tools: (server: string) => [...serverKeys.all, 'tools', server] as const,
   log: (server: string) => [...serverKeys.all, 'log', server] as const,
-  /** Discovery asks the servers, so it has its own prefix: status changes alone do not re-run it. */
-  discovery: () => ['discovery'] as const,
+  /**
+   * Discovery asks the servers, so it has its own prefix: status changes alone do not re-run it.
+   * Per acting profile: a switch while the first discovery runs must not keep the old answer.
+   */
+  discovery: (profileId?: string) =>
+    profileId === undefined ? (['discovery'] as const) : (['discovery', profileId] as const),
 }
 
 export const serverQueries = {
@@ -20,12 +24,17 @@ export const serverQueries = {
   list: () => queryOptions({ queryKey: serverKeys.list(), queryFn: () => call('servers:list') }),
   /** Health of every server; the Health panel polls it while shown. */
   health: () => queryOptions({ queryKey: serverKeys.health(), queryFn: () => call('pool:health') }),
-  /** Data sources per visible server for the active profile. */
-  discovery: () =>
+  /**
+   * Data sources per visible server for the active profile. Fetched when the panel shows, a
+   * server connects or the profile changes: the console's own doing, so the audit log marks it
+   * automatic (Rediscover is a person asking).
+   */
+  discovery: (profileId: string | undefined) =>
     queryOptions({
-      queryKey: serverKeys.discovery(),
-      queryFn: () => call('discovery:run'),
+      queryKey: serverKeys.discovery(profileId ?? ''),
+      queryFn: () => call('discovery:run', { automatic: true }),
       staleTime: 30_000,
+      enabled: profileId !== undefined,
     }),
   tools: (server: string) =>
     queryOptions({

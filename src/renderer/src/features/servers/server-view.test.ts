@@ -47,6 +47,44 @@ describe('adviceFor', () => {
     expect(advice?.problem).toContain('"apiKey"')
   })
 
+  it('tells where to set a missing ${env:} variable, with no keychain action', () => {
+    const advice = adviceFor(
+      summary(
+        { state: 'action_required', since: 0, reason: 'x', missingEnv: ['KB_TOKEN'] },
+        { transport: 'stdio' },
+      ),
+    )
+    expect(advice?.remedy).toBeUndefined()
+    expect(advice?.problem).toBe(
+      'kb needs the environment variable KB_TOKEN, which is not set in the console’s environment.',
+    )
+    expect(advice?.next).toMatch(/environment the console was started from.*restart the console/)
+    expect(`${advice?.problem} ${advice?.next}`).not.toMatch(/keychain|Secrets/)
+  })
+
+  it('names a missing ${env:} variable too when a keychain secret is also missing', () => {
+    const advice = adviceFor(
+      summary({
+        state: 'action_required',
+        since: 0,
+        reason: 'x',
+        missingSecrets: ['apiKey'],
+        missingEnv: ['KB_TOKEN'],
+      }),
+    )
+    expect(advice?.remedy).toBe('set-secrets')
+    expect(advice?.next).toMatch(/Also set KB_TOKEN in the console’s environment, then restart it/)
+  })
+
+  it('asks for a missing session token in Config → Secrets, kept in memory only', () => {
+    const advice = adviceFor(
+      summary({ state: 'action_required', since: 0, reason: 'x', missingSessionTokens: ['tok'] }),
+    )
+    expect(advice).toMatchObject({ remedy: 'set-secrets', tone: 'warn' })
+    expect(advice?.problem).toContain('session token "tok"')
+    expect(advice?.next).toMatch(/this session only/)
+  })
+
   it('points a crashed stdio server at its log', () => {
     const advice = adviceFor(
       summary(
@@ -109,6 +147,46 @@ describe('sourceRows', () => {
       ready,
     )
     expect(rows.map((r) => r.access)).toEqual(['action_required', 'open'])
+  })
+
+  it('asks for a session token for a capability source, and opens it once one is given', () => {
+    const legal = discovery([source('legal', { authMode: 'capability', authRequired: true })])
+    const [without] = sourceRows(legal, undefined, ready, [])
+    expect(without).toMatchObject({ access: 'action_required', token: 'missing' })
+    expect(without?.problem).toBe('Needs a capability token: give one for this session only.')
+    const [given] = sourceRows(legal, undefined, ready, ['legal'])
+    expect(given).toMatchObject({ access: 'open', token: 'set' })
+    expect(given?.problem).toBeUndefined()
+  })
+
+  it('shows in the row what discovery reported wrong with a source, in the server’s words', () => {
+    const message = 'server kb reported backend_unavailable (source old): archived, offline'
+    const error = { code: 'server_error' as const, message }
+    const rows = sourceRows(
+      discovery([
+        source('old', { error: { ...error, details: { serverMessage: 'archived, offline' } } }),
+        source('new'),
+        source('odd', { error }),
+      ]),
+      undefined,
+      ready,
+    )
+    expect(rows[0]).toMatchObject({ access: 'unavailable', problem: 'archived, offline.' })
+    expect(rows[2]).toMatchObject({ access: 'unavailable', problem: message })
+    expect(rows[1]).toMatchObject({ access: 'open' })
+    expect(rows[1]?.problem).toBeUndefined()
+  })
+
+  it('says in the row why a source needs credentials when discovery was refused', () => {
+    const [row] = sourceRows(
+      discovery([source('a', { authRequired: true })], {
+        ok: false,
+        error: { code: 'unauthorized', message: 'no' },
+      }),
+      undefined,
+      ready,
+    )
+    expect(row?.problem).toMatch(/refused/)
   })
 })
 

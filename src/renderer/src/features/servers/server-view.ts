@@ -41,12 +41,34 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
       }
     case 'action_required': {
       const missing = status.missingSecrets ?? []
+      const env = status.missingEnv ?? []
+      // Keychain secrets first (a button sets them); variables need a restart anyway.
+      const alsoEnv = env.length
+        ? ` Also set ${env.join(', ')} in the console’s environment, then restart it.`
+        : ''
       if (missing.length > 0) {
         return {
           tone: 'warn',
-          problem: `${server.id} needs ${missing.map((m) => `"${m}"`).join(', ')}, not set in the keychain.`,
-          next: 'Set the key in Config → Secrets; the server connects as soon as it is stored.',
+          problem: `${server.id} needs ${quoted(missing)}, not set in the keychain.`,
+          next: `Set the key in Config → Secrets; the server connects as soon as it is stored.${alsoEnv}`,
           remedy: 'set-secrets',
+        }
+      }
+      const tokens = status.missingSessionTokens ?? []
+      if (tokens.length > 0) {
+        return {
+          tone: 'warn',
+          problem: `${server.id} needs the session token ${quoted(tokens)}, not given yet.`,
+          next: `Give it in Config → Secrets; it is kept in memory for this session only and the server connects as soon as it is set.${alsoEnv}`,
+          remedy: 'set-secrets',
+        }
+      }
+      if (env.length > 0) {
+        const one = env.length === 1
+        return {
+          tone: 'warn',
+          problem: `${server.id} needs the environment variable${one ? '' : 's'} ${env.join(', ')}, which ${one ? 'is' : 'are'} not set in the console’s environment.`,
+          next: `Set ${one ? 'it' : 'them'} in the environment the console was started from (e.g. export ${env[0]}=… before starting it), then restart the console: a running console does not see new variables.`,
         }
       }
       return {
@@ -102,28 +124,38 @@ function downHint(error: ErrorInfo, stdio: boolean): string {
   }
 }
 
+const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ')
+
 const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text : `${text}.`)
 
 /** The access a profile has to a source, as its auth badge says. */
-export type SourceAccess = 'open' | 'action_required' | 'locked'
+export type SourceAccess = 'open' | 'action_required' | 'locked' | 'unavailable'
 
 /** A data source row: the discovered source and whether it is toggled on. */
 export interface SourceRow {
   source: Resource & { visible: boolean }
   selected: boolean
   access: SourceAccess
+  /** What is wrong with it, in words shown in its row. */
+  problem?: string
+  /** A capability source's session-only token: given in this session or not. */
+  token?: 'set' | 'missing'
 }
 
 /**
  * The source rows of one server: the toggles the profile remembered win over what the last
  * discovery reported (a toggle lands before discovery runs again), and a source the profile
  * may not see is never selected. Access: `locked` when the profile's groups may not see it,
- * `action_required` when it needs credentials the server lacks or discovery was refused.
+ * `unavailable` when discovery reported an error about it, `action_required` when it needs
+ * credentials the server lacks, discovery was refused, or it is a capability source without a
+ * session token (`tokens`: names of the server's session tokens; capability tokens are named
+ * after their source).
  */
 export function sourceRows(
   discovery: ServerDiscovery | undefined,
   remembered: Record<string, boolean> | undefined,
   server: Pick<ServerSummary, 'status'>,
+  tokens: readonly string[] = [],
 ): SourceRow[] {
   if (!discovery) return []
   const refused =
@@ -131,12 +163,25 @@ export function sourceRows(
   return discovery.sources.map((source) => {
     const toggled = remembered?.[source.id]
     const selected = source.visible && (toggled ?? source.selected)
-    const access: SourceAccess = !source.visible
-      ? 'locked'
-      : refused && source.authRequired
-        ? 'action_required'
-        : 'open'
-    return { source, selected, access }
+    const row: SourceRow = { source, selected, access: 'open' }
+    if (source.authMode === 'capability') {
+      row.token = tokens.includes(source.id) ? 'set' : 'missing'
+    }
+    if (!source.visible) row.access = 'locked'
+    else if (source.error) {
+      row.access = 'unavailable'
+      // The server's own words are the short, specific part; the full message has the advice.
+      const said = source.error.details?.serverMessage
+      row.problem = typeof said === 'string' && said ? sentence(said) : source.error.message
+    } else if (refused && source.authRequired) {
+      row.access = 'action_required'
+      row.problem =
+        'The server refused this user, or needs credentials it does not have yet (see above).'
+    } else if (row.token === 'missing') {
+      row.access = 'action_required'
+      row.problem = 'Needs a capability token: give one for this session only.'
+    }
+    return row
   })
 }
 
