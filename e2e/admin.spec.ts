@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
+import type { AuditPage } from '../src/shared/model/operations'
 import { expect, invoke, screenshots, test, type ConsoleHost, type Entry } from './console'
 import { demoScript, startDemoServer, type DemoServer } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
@@ -123,6 +124,14 @@ test('discovery the console runs by itself is marked automatic in the audit log'
 
   await page.getByLabel('Trigger').selectOption('person')
   await expect(page.getByText('No line matches the filters.')).toBeVisible()
+
+  // Opening Search lists the sources for its picker: the console's own doing too.
+  const discoverLines = async () =>
+    (await invoke<AuditPage>(page, 'audit:list', { operation: 'discover' })).entries
+  const before = (await discoverLines()).length
+  await nav(page, 'Search')
+  await expect.poll(async () => (await discoverLines()).length).toBeGreaterThan(before)
+  expect((await discoverLines()).filter((line) => !line.automatic)).toEqual([])
 
   await nav(page, 'Servers')
   await page.getByRole('button', { name: 'Rediscover' }).click()

@@ -20,7 +20,7 @@ export const searchQueries = {
   discovery: (profileId: string | undefined) =>
     queryOptions({
       queryKey: searchKeys.discovery(profileId),
-      queryFn: () => call('discovery:run'),
+      queryFn: () => call('discovery:run', { automatic: true }),
       staleTime: 30_000,
       enabled: profileId !== undefined,
     }),
