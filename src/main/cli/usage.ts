@@ -13,12 +13,18 @@ commands:
                                          one answer per selected server
   verify --server ID (--segment UID | --url URL)
                                          does this citation open for the acting user?
-  call (--server ID | --url URL [--transport http|sse] | --stdio "CMD")
-       --tool NAME [--args JSON]         one raw tool call to any MCP server
+  call TARGET --tool NAME [--args JSON] [--log]
+                                         one raw tool call to any MCP server (--log: the
+                                         JSON-RPC traffic on stderr)
+  tools TARGET                           the server's tools with their input schemas
+  resources TARGET                       its resources and resource templates
+  prompts TARGET                         its prompts and their arguments
   watch                                  one line per registry reload and status change
   secrets set --server ID --name NAME    store a keychain value read from stdin
   secrets delete --server ID --name NAME
   secrets list [--server ID]             which keychain values are set
+
+TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... | --stdio "CMD"
 
 global options:
   --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)
