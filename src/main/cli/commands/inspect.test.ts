@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RAGBOX_KEYS } from '../../../demo/keys'
 import { startDemo, type DemoProcess } from '../../../demo/testing'
-import { cliHome, demoUrl, json, runCli } from '../testing/run-cli'
+import { cliHome, json, runCli } from '../testing/run-cli'
 
 /** `tools`, `resources`, `prompts` and `call --log` of the built CLI against real servers. */
 
