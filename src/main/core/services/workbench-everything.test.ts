@@ -57,6 +57,11 @@ beforeAll(async () => {
     JSON.stringify({
       everything: { command: process.execPath, args: [everything, 'stdio'], timeoutMs: 15_000 },
       paged: { command: process.execPath, args: [fixture('paged-stdio-server.mjs')] },
+      forAdmins: {
+        command: process.execPath,
+        args: [fixture('paged-stdio-server.mjs')],
+        groups: ['admins'],
+      },
     }),
   )
   core = await createCore({
@@ -65,7 +70,11 @@ beforeAll(async () => {
     watch: false,
     pool: { probeIntervalMs: 0 },
     logToStderr: null,
-    actingUser: { userId: 'bob@example.com', sessionTags: ['department:engineering'] },
+    actingUser: {
+      userId: 'bob@example.com',
+      sessionTags: ['department:engineering'],
+      groups: ['users'],
+    },
     keychain: { openEntry: () => Promise.reject(new Error('no keychain in this test')) },
   })
   core.events.on('workbench:protocol', (event) => events.push(event))
@@ -120,6 +129,15 @@ describe('calling any tool', () => {
   it('shows a tool error as isError when validation is skipped', async () => {
     const { isError } = await call('get-sum', { a: 'two', b: 1 }, { skipValidation: true })
     expect(isError).toBe(true)
+  })
+
+  it('refuses a server hidden from the acting profile, as every other operation does', async () => {
+    const error = await failure('workbench:prompts', { server: 'forAdmins' })
+    expect(error).toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringMatching(/hidden from profile/),
+    })
+    expect(core.workbench.log('forAdmins').filter((e) => e.method === 'prompts/list')).toEqual([])
   })
 
   it('validates without calling', async () => {

@@ -23,7 +23,7 @@ import type { CallOptions, ServerSession } from '../pool/types'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { AuditedSession, type AuditSink } from './audited-session'
 import { SavedRequests } from './saved-requests'
-import { actingUser } from './targets'
+import { actingUser, targetError } from './targets'
 import { ArgumentValidator } from './tool-arguments'
 import { TryServers } from './try-servers'
 import type { ActiveProfile } from './types'
@@ -320,10 +320,17 @@ export class WorkbenchService {
     return this.tries.has(server) ? this.tries.pool : this.deps.pool
   }
 
+  /**
+   * A ready session. A registry server must be enabled and visible to the acting profile, as
+   * for every other operation; tried and command-line servers are the user's own.
+   */
   private session(
     server: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<ServerSession> {
+    const config = this.tries.has(server) ? undefined : this.deps.registry.server(server)
+    const refused = config && targetError(server, config, this.deps.profile())
+    if (refused) return Promise.reject(new ConsoleError(refused))
     return this.poolOf(server).session(server, options)
   }
 
