@@ -1,11 +1,11 @@
 import { parseRegistryDocument } from '../../../shared/config/document'
 import { normalizeEntry } from '../../../shared/config/normalize'
-import { keychainMove, plaintextSecretReason } from '../../../shared/config/plaintext-secrets'
 import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
 import type { RawToolResult } from '../../core/pool/types'
+import { registerHeaderSecrets } from '../../core/services/try-servers'
 import { jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
@@ -76,9 +76,7 @@ export function withTarget(
   return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
     let server: string
     if (adHoc) {
-      for (const [name, value] of Object.entries(adHoc.headers)) {
-        if (plaintextSecretReason(name, value)) core.redactor.add(keychainMove(name, value).secret)
-      }
+      registerHeaderSecrets(core.redactor, adHoc.headers)
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {

@@ -62,7 +62,7 @@ export class TryServers {
       })
     }
     const server = id ?? this.freeId()
-    if (spec.transport !== 'stdio') this.registerSecrets(spec.headers ?? {})
+    if (spec.transport !== 'stdio') registerHeaderSecrets(this.deps.redactor, spec.headers ?? {})
     const config = normalizeEntry(server, entryOf(spec), {
       origin: 'workbench',
       inputDocs: () => parseRegistryDocument('workbench', '{}'),
@@ -96,14 +96,17 @@ export class TryServers {
       if (!this.tried.has(id) && !this.deps.taken(id)) return id
     }
   }
+}
 
-  private registerSecrets(headers: Record<string, string>): void {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!plaintextSecretReason(name, value) && !/^(authorization|x-api-key)$/i.test(name))
-        continue
-      this.deps.redactor.add(value)
-      this.deps.redactor.add(keychainMove(name, value).secret)
-    }
+/**
+ * Registers the credential-looking values of headers typed by hand with the redactor (and the
+ * token inside `Bearer …`), so they are blanked out of logs, events, errors and output.
+ */
+export function registerHeaderSecrets(redactor: Redactor, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!plaintextSecretReason(name, value) && !/^(authorization|x-api-key)$/i.test(name)) continue
+    redactor.add(value)
+    redactor.add(keychainMove(name, value).secret)
   }
 }
 
