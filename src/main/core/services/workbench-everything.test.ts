@@ -221,6 +221,16 @@ describe('resources and prompts', () => {
     ).toEqual({ subscribed: true })
   })
 
+  it('says clearly when a server does not support subscriptions', async () => {
+    const error = await failure('workbench:subscribe', {
+      server: 'paged',
+      uri: 'paged://doc/1',
+      subscribe: true,
+    })
+    expect(error).toMatchObject({ code: 'unsupported', server: 'paged' })
+    expect(error.message).toMatch(/resources\/subscribe/)
+  })
+
   it('follows cursors page by page', async () => {
     const first = await ok('workbench:resources', { server: 'paged' })
     expect(first).toEqual({
