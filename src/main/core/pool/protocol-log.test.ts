@@ -22,6 +22,13 @@ describe('ProtocolLog', () => {
     expect(log.list(3).map((e) => e.seq)).toEqual([4])
   })
 
+  it('measures a message in bytes of its JSON', () => {
+    const log = new ProtocolLog({ max: 10, now: () => 0 })
+    const message = request(1, 'é€')
+    log.out(message)
+    expect(log.list()[0]!.size).toBe(Buffer.byteLength(JSON.stringify(message)))
+  })
+
   it('cuts large messages and returns the whole text while it is kept', () => {
     const log = new ProtocolLog({ max: 10, now: () => 0 })
     log.out(request(1, 'y'.repeat(PREVIEW_CHARS * 2)))

@@ -59,7 +59,7 @@ export class ProtocolLog {
 
   /** A stderr line of a stdio server. */
   stderr(text: string): void {
-    this.push({ direction: 'stderr', kind: 'stderr' }, this.redact(text), text.length)
+    this.push({ direction: 'stderr', kind: 'stderr' }, this.redact(text), Buffer.byteLength(text))
   }
 
   /** Puts the HTTP status and added headers on the latest outgoing entry they belong to. */
@@ -112,7 +112,8 @@ export class ProtocolLog {
       if (typeof level === 'string') fields.level = level
     }
     const clean = this.redact(message)
-    return this.push(fields, clean === message ? raw : JSON.stringify(clean), raw.length)
+    const text = clean === message ? raw : JSON.stringify(clean)
+    return this.push(fields, text, Buffer.byteLength(raw))
   }
 
   private push(
