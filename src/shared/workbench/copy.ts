@@ -42,15 +42,10 @@ function placeholder(name: string): string {
  */
 export function headerWithPlaceholders(name: string, value: string): string {
   const escape = (text: string): string => text.replace(/["\\$`]/g, '\\$&')
-  if (REFERENCE.test(value)) {
-    REFERENCE.lastIndex = 0
-    let out = ''
-    let last = 0
-    for (const match of value.matchAll(REFERENCE)) {
-      out += escape(value.slice(last, match.index)) + placeholder(match[1]!)
-      last = match.index + match[0].length
-    }
-    return out + escape(value.slice(last))
+  // With a capture group, split puts each reference's name at the odd indexes.
+  const parts = value.split(REFERENCE)
+  if (parts.length > 1) {
+    return parts.map((part, i) => (i % 2 === 1 ? placeholder(part) : escape(part))).join('')
   }
   if (SENSITIVE_HEADER.test(name) || plaintextSecretReason(name, value)) {
     const move = keychainMove(name, value)
