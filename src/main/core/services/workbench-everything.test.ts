@@ -9,7 +9,7 @@ import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { createCore, type Core } from '../core'
-import { fixture, waitFor } from '../pool/fixtures/helpers'
+import { fixture, isAlive, waitFor } from '../pool/fixtures/helpers'
 
 /**
  * The workbench over IPC against `@modelcontextprotocol/server-everything` (every content type,
@@ -310,6 +310,25 @@ describe('the protocol log', () => {
     const { cleared } = await ok('workbench:log-clear', { server: 'paged' })
     expect(cleared).toBeGreaterThan(0)
     expect(core.workbench.log('paged')).toEqual([])
+  })
+})
+
+describe('servers tried by hand', () => {
+  it('tries a stdio command, uses it like any server, and stops it on close', async () => {
+    const tried = await ok('workbench:try', {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [fixture('paged-stdio-server.mjs')],
+    })
+    expect(tried).toMatchObject({ server: 'try-1', transport: 'stdio', headerNames: [] })
+    expect((await ok('workbench:resources', { server: tried.server })).items).toHaveLength(2)
+    expect((await ok('workbench:log', { server: tried.server })).entries.length).toBeGreaterThan(0)
+    const [pid] = core.workbench.tries.pool.pids()
+    expect(await ok('workbench:try-close', { server: tried.server })).toEqual({ closed: true })
+    await waitFor(() => !isAlive(pid!))
+    expect(await failure('workbench:resources', { server: tried.server })).toMatchObject({
+      code: 'not_found',
+    })
   })
 })
 
