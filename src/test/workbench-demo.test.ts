@@ -90,6 +90,19 @@ describe('registry servers', () => {
     expect(sent.text).not.toContain('mallory')
   })
 
+  it('logs SSE traffic: the POST accepted with 202, the reply from the event stream', async () => {
+    await ok('workbench:call', {
+      server: 'engineeringWiki',
+      tool: 'rag_discover_resources',
+      arguments: {},
+    })
+    const { entries } = await ok('workbench:log', { server: 'engineeringWiki' })
+    const sent = entries.filter((e) => e.direction === 'out' && e.method === 'tools/call').at(-1)!
+    expect(sent).toMatchObject({ httpStatus: 202, headers: { 'x-user-id': 'bob@example.com' } })
+    const reply = entries.find((e) => e.direction === 'in' && e.id === sent.id)
+    expect(reply).toMatchObject({ kind: 'response', durationMs: expect.any(Number) })
+  })
+
   it('lists and reads VTEX rag:// resources', async () => {
     const { items } = await ok('workbench:resources', { server: 'productCatalog' })
     const uri = String(items[0]?.uri)
