@@ -22,6 +22,7 @@ import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { AuditedSession, type AuditSink } from './audited-session'
+import { ProtocolEvents } from './protocol-events'
 import { SavedRequests } from './saved-requests'
 import { actingUser, targetError } from './targets'
 import { ArgumentValidator } from './tool-arguments'
@@ -45,8 +46,6 @@ export interface WorkbenchDeps {
 
 /** Calls kept in the history per server. */
 const HISTORY = 50
-/** How often new protocol entries are announced, at most (ms). */
-const EVENT_INTERVAL_MS = 250
 /** Pages followed by {@link WorkbenchService.listAll}. */
 const MAX_PAGES = 100
 
@@ -64,11 +63,12 @@ export class WorkbenchService {
   private readonly history = new Map<string, HistoryEntry[]>()
   private readonly pendingAudit = new Set<Promise<void>>()
   private readonly unsubscribe: () => void
-  private queued = new Map<string, ProtocolEntry[]>()
-  private flushTimer: NodeJS.Timeout | undefined
+  private readonly protocolEvents: ProtocolEvents
 
   constructor(private readonly deps: WorkbenchDeps) {
-    const onProtocol = (server: string, entry: ProtocolEntry): void => this.queue(server, entry)
+    this.protocolEvents = new ProtocolEvents(deps.events)
+    const onProtocol = (server: string, entry: ProtocolEntry): void =>
+      this.protocolEvents.add(server, entry)
     this.tries = new TryServers({
       secrets: deps.secrets,
       redactor: deps.redactor,
@@ -292,7 +292,7 @@ export class WorkbenchService {
   async dispose(): Promise<void> {
     this.unsubscribe()
     for (const controller of this.running.values()) controller.abort()
-    if (this.flushTimer) clearTimeout(this.flushTimer)
+    this.protocolEvents.dispose()
     await this.tries.dispose()
     await this.idle()
   }
@@ -432,23 +432,6 @@ export class WorkbenchService {
     list.push(entry)
     if (list.length > HISTORY) list.splice(0, list.length - HISTORY)
     this.history.set(entry.server, list)
-  }
-
-  /** Batches protocol entries into one `workbench:protocol` event per server and interval. */
-  private queue(server: string, entry: ProtocolEntry): void {
-    const list = this.queued.get(server) ?? []
-    list.push(entry)
-    this.queued.set(server, list)
-    this.flushTimer ??= setTimeout(() => this.flush(), EVENT_INTERVAL_MS)
-    this.flushTimer.unref?.()
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined
-    const queued = this.queued
-    this.queued = new Map()
-    for (const [server, entries] of queued)
-      this.deps.events.emit('workbench:protocol', { server, entries })
   }
 
   private now(): number {
