@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test'
 import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
-import type { AuditPage } from '../src/shared/model/operations'
 import { expect, invoke, screenshots, test, type ConsoleHost, type Entry } from './console'
 import { demoScript, startDemoServer, type DemoServer } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
@@ -127,7 +126,11 @@ test('discovery the console runs by itself is marked automatic in the audit log'
 
   // Opening Search lists the sources for its picker: the console's own doing too.
   const discoverLines = async () =>
-    (await invoke<AuditPage>(page, 'audit:list', { operation: 'discover' })).entries
+    (
+      await invoke<{ entries: { automatic?: true }[] }>(page, 'audit:list', {
+        operation: 'discover',
+      })
+    ).entries
   const before = (await discoverLines()).length
   await nav(page, 'Search')
   await expect.poll(async () => (await discoverLines()).length).toBeGreaterThan(before)

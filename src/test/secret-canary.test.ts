@@ -277,6 +277,39 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     writeRegistry(home, { ...registry, [ECHO]: { ...registry[ECHO], description: 'reloaded' } })
     expect(await ipc('registry:reload')).toMatchObject({ ok: true, value: { emitted: true } })
     await whenState(core, [ECHO])
+    // The workbench: raw calls, the protocol log with the headers the console added, copies
+    // and saved requests.
+    const raw = (await ipc('workbench:call', {
+      server: ECHO,
+      tool: 'rag_search',
+      arguments: { search_phrases: ['x'] },
+    })) as { ok: boolean; error?: { message: string } }
+    expect(raw.ok).toBe(false)
+    expect(raw.error!.message).toContain(REDACTED)
+    await ipc('workbench:call', {
+      server: RS,
+      tool: 'rag_search',
+      arguments: { search_phrases: ['vpn'] },
+    })
+    for (const server of [RS, ECHO, LEAKY]) {
+      const log = (await ipc('workbench:log', { server })) as {
+        value: { entries: { seq: number }[] }
+      }
+      for (const { seq } of log.value.entries) await ipc('workbench:log-entry', { server, seq })
+    }
+    await ipc('workbench:copy', {
+      server: RS,
+      tool: 'rag_search',
+      arguments: { search_phrases: ['vpn'] },
+    })
+    await ipc('workbench:saved-save', {
+      server: RS,
+      tool: 'rag_search',
+      name: 'pasted key',
+      arguments: { search_phrases: [CANARY] },
+    })
+    await ipc('workbench:history')
+    await core.workbench.idle()
     await ipc('audit:list')
     await ipc('audit:export', { format: 'csv' })
     await core.services.idle()
@@ -313,9 +346,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         'rag_search',
         '--args',
         '{"search_phrases":["x"]}',
+        '--log',
       ])
       await cli([...json, 'call', '--server', ECHO, '--tool', 'echo_headers'])
       await cli([...json, 'call', '--server', USERINFO, '--tool', 'rag_search'])
+      await cli([...json, 'tools', '--server', RS])
     }
     const echoed = cliRuns.find((c) => c.args.includes('call') && c.args.includes('--json'))!
     expect(echoed.run.code).toBe(1)
@@ -329,7 +364,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     for (const { args, run } of cliRuns) {
       expect(leaks(run.stdout + run.stderr), args.join(' ')).toEqual([])
     }
-  }, 120_000) // fifteen CLI processes, one after the other
+  }, 150_000) // seventeen CLI processes, one after the other
 
   it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
     await core.services.idle()

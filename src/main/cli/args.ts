@@ -24,6 +24,8 @@ const OPTIONS = {
   tool: { type: 'string' },
   args: { type: 'string' },
   name: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  log: { type: 'boolean' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -46,7 +48,10 @@ export const COMMAND_OPTIONS = {
   search: ['server', 'source', 'phrase', 'top-k', 'fusion'],
   synthesize: ['server', 'source', 'top-k'],
   verify: ['server', 'segment', 'url'],
-  call: ['server', 'url', 'transport', 'stdio', 'tool', 'args'],
+  call: ['server', 'url', 'transport', 'stdio', 'header', 'tool', 'args', 'log'],
+  tools: ['server', 'url', 'transport', 'stdio', 'header'],
+  resources: ['server', 'url', 'transport', 'stdio', 'header'],
+  prompts: ['server', 'url', 'transport', 'stdio', 'header'],
   watch: [],
   secrets: ['server', 'name'],
 } as const satisfies Record<string, readonly OptionName[]>
@@ -83,6 +88,8 @@ export interface Invocation {
     tool?: string
     args?: string
     name?: string
+    header?: string[]
+    log?: boolean
   }
   help: boolean
 }

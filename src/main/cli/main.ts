@@ -4,6 +4,7 @@ import { parseInvocation, type CommandName } from './args'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { infoCommand } from './commands/info'
+import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
 import { searchCommand, synthesizeCommand } from './commands/search'
 import { secretsCommand } from './commands/secrets'
 import { serversCommand } from './commands/servers'
@@ -25,6 +26,9 @@ const COMMANDS: Record<
   synthesize: synthesizeCommand,
   verify: verifyCommand,
   call: callCommand,
+  tools: toolsCommand,
+  resources: resourcesCommand,
+  prompts: promptsCommand,
   watch: watchCommand,
   secrets: secretsCommand,
 }

@@ -14,12 +14,18 @@ commands:
   verify --server ID [--segment UID] [--url URL]
                                          does this citation (the link clicked) open for
                                          the acting user?
-  call (--server ID | --url URL [--transport http|sse] | --stdio "CMD")
-       --tool NAME [--args JSON]         one raw tool call to any MCP server
+  call TARGET --tool NAME [--args JSON] [--log]
+                                         one raw tool call to any MCP server (--log: the
+                                         JSON-RPC traffic on stderr)
+  tools TARGET                           the server's tools with their input schemas
+  resources TARGET                       its resources and resource templates
+  prompts TARGET                         its prompts and their arguments
   watch                                  one line per registry reload and status change
   secrets set SERVER NAME                store a keychain value read from stdin
   secrets delete SERVER NAME             (or --server ID --name NAME)
   secrets list [SERVER]                  which keychain values are set
+
+TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... | --stdio "CMD"
 
 global options:
   --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)

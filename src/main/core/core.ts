@@ -24,6 +24,7 @@ import { SessionTokens } from './secrets/session-tokens'
 import type { ActingUser } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
 import { SettingsStore } from './services/settings'
+import { WorkbenchService } from './services/workbench-service'
 
 export interface CoreOptions {
   /** `--config FILE`; otherwise the layered lookup decides. */
@@ -91,6 +92,8 @@ export class Core {
    * checker never requests them, so a hostile citation cannot reach the console through it.
    */
   readonly ownPorts = new Set<number>()
+  /** Any tool, resources, prompts and the protocol log of any server; servers tried by hand. */
+  readonly workbench: WorkbenchService
   private readonly notices: AppNotice[] = []
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
@@ -159,6 +162,17 @@ export class Core {
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),
+    })
+    this.workbench = new WorkbenchService({
+      pool: this.pool,
+      registry: this.registry,
+      audit: this.services.audit,
+      profile: () => ({ ...this.settings.active(), ...options.actingUser }),
+      secrets: this.secrets,
+      redactor: this.redactor,
+      events: this.events,
+      dir: join(this.dataDir, 'workbench'),
+      ...(options.pool ? { tryPool: options.pool } : {}),
     })
     // What discovery learnt about a server no longer holds once its config changed.
     this.registry.onUpdated((registry, diff) => {
@@ -269,6 +283,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()
     this.secrets.dispose()

@@ -5,6 +5,7 @@ import { profilesRequests, type ProfilesResults } from './profiles'
 import { ragRequests, type RagResults } from './rag'
 import { secretsRequests, type SecretsResults } from './secrets'
 import { serversRequests, type ServersResults } from './servers'
+import { workbenchRequests, type WorkbenchResults } from './workbench'
 
 /**
  * The one IPC contract between the renderer and the main process.
@@ -21,6 +22,7 @@ export const invokeRequests = {
   ...profilesRequests,
   ...serversRequests,
   ...ragRequests,
+  ...workbenchRequests,
 }
 
 export interface InvokeResults
@@ -30,7 +32,8 @@ export interface InvokeResults
     SecretsResults,
     ProfilesResults,
     ServersResults,
-    RagResults {}
+    RagResults,
+    WorkbenchResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

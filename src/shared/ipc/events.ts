@@ -4,10 +4,18 @@ import type { ProfilesEvents } from './profiles'
 import type { RagEvents } from './rag'
 import type { SecretsEvents } from './secrets'
 import type { ServersEvents } from './servers'
+import type { WorkbenchEvents } from './workbench'
 
 /** Every event main pushes to the renderer, merged from the feature files. */
 export interface EventMap
-  extends AppEvents, RegistryEvents, SecretsEvents, ProfilesEvents, ServersEvents, RagEvents {}
+  extends
+    AppEvents,
+    RegistryEvents,
+    SecretsEvents,
+    ProfilesEvents,
+    ServersEvents,
+    RagEvents,
+    WorkbenchEvents {}
 
 export type EventName = keyof EventMap
 
@@ -24,6 +32,7 @@ export const EVENT_NAMES = Object.keys({
   'search:progress': true,
   'access:progress': true,
   'discovery:missing': true,
+  'workbench:protocol': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

@@ -2,8 +2,10 @@ import { parseRegistryDocument } from '../../../shared/config/document'
 import { normalizeEntry } from '../../../shared/config/normalize'
 import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
+import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
 import type { RawToolResult } from '../../core/pool/types'
+import { registerHeaderSecrets } from '../../core/services/try-servers'
 import { jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
@@ -11,13 +13,19 @@ import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 /** The id an ad-hoc server (`--url`, `--stdio`) gets in the pool, its log and its errors. */
 export const AD_HOC_SERVER = 'command-line'
 
-interface CallOptions {
+/** How a command names its server: one of `--server`, `--url` (with headers) or `--stdio`. */
+export interface TargetOptions {
   server?: string[]
   url?: string
   transport?: string
   stdio?: string
+  header?: string[]
+}
+
+interface CallOptions extends TargetOptions {
   tool?: string
   args?: string
+  log?: boolean
 }
 
 /**
@@ -29,21 +37,46 @@ export async function callCommand(
   _words: string[],
   options: CallOptions,
 ): Promise<ExitCode> {
-  const targets = [options.server?.length ? 1 : 0, options.url ? 1 : 0, options.stdio ? 1 : 0]
-  if ((options.server?.length ?? 0) > 1 || targets.reduce((a, b) => a + b, 0) !== 1) {
-    throw new UsageError('call needs exactly one of --server ID, --url URL or --stdio "CMD"')
-  }
+  checkTarget('call', options)
   const tool = options.tool
   if (!tool) throw new UsageError('call needs --tool NAME')
+  const args = options.args === undefined ? {} : jsonObject('--args', options.args)
+  return withTarget(ctx, options, async (core, server) => {
+    try {
+      return await callOnce(ctx, core, server, tool, args)
+    } finally {
+      if (options.log) printProtocolLog(ctx, core.pool.protocol(server).list())
+    }
+  })
+}
+
+/** Refuses anything but exactly one way of naming the server. */
+export function checkTarget(command: string, options: TargetOptions): void {
+  const targets = [options.server?.length ? 1 : 0, options.url ? 1 : 0, options.stdio ? 1 : 0]
+  if ((options.server?.length ?? 0) > 1 || targets.reduce((a, b) => a + b, 0) !== 1) {
+    throw new UsageError(`${command} needs exactly one of --server ID, --url URL or --stdio "CMD"`)
+  }
   if (options.transport !== undefined && !options.url) {
     throw new UsageError('--transport goes with --url')
   }
-  const args = options.args === undefined ? {} : jsonObject('--args', options.args)
+  if (options.header !== undefined && !options.url) throw new UsageError('--header goes with --url')
+}
+
+/**
+ * Runs `body` with the named server in the pool: a registry server (the registry must be
+ * valid), or an ad-hoc one from the command line (no registry needed; its credential-looking
+ * header values are redacted from everything printed).
+ */
+export function withTarget(
+  ctx: CliContext,
+  options: TargetOptions,
+  body: (core: Core, server: string) => Promise<ExitCode>,
+): Promise<ExitCode> {
   const adHoc = options.server ? undefined : adHocServer(options, ctx.global.timeoutMs)
-  // An ad-hoc server needs no registry; a registry server needs a valid one.
   return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
     let server: string
     if (adHoc) {
+      registerHeaderSecrets(core.redactor, adHoc.headers)
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {
@@ -53,8 +86,35 @@ export async function callCommand(
         throw new UsageError(`no server "${server}" in ${core.registry.current().source.label}`)
       await core.pool.apply([config], core.registry.current().hashes)
     }
-    return callOnce(ctx, core, server, tool, args)
+    return body(core, server)
   })
+}
+
+/** The protocol log on stderr: one JSON line per entry with --json, else one readable line. */
+function printProtocolLog(ctx: CliContext, entries: ProtocolEntry[]): void {
+  for (const entry of entries) {
+    ctx.out.progress(ctx.out.json ? JSON.stringify(entry) : describeEntry(entry))
+  }
+}
+
+const ARROWS = { out: '→', in: '←', stderr: '!' } as const
+
+/** `→ request tools/call #2 (120 B) HTTP 200 x-user-id=bob` */
+export function describeEntry(entry: ProtocolEntry): string {
+  const parts = [
+    new Date(entry.at).toISOString().slice(11, 23),
+    ARROWS[entry.direction],
+    entry.kind,
+  ]
+  if (entry.kind === 'stderr') return `${parts.join(' ')} ${entry.text}`
+  if (entry.method) parts.push(entry.method)
+  if (entry.id !== undefined) parts.push(`#${entry.id}`)
+  if (entry.level) parts.push(`[${entry.level}]`)
+  parts.push(`(${entry.size} B)`)
+  if (entry.durationMs !== undefined) parts.push(`${Math.round(entry.durationMs)} ms`)
+  if (entry.httpStatus !== undefined) parts.push(`HTTP ${entry.httpStatus}`)
+  for (const [name, value] of Object.entries(entry.headers ?? {})) parts.push(`${name}=${value}`)
+  return parts.join(' ')
 }
 
 async function callOnce(
@@ -95,7 +155,7 @@ async function callOnce(
 }
 
 /** A server given on the command line, with every default a registry entry gets. */
-function adHocServer(options: CallOptions, timeoutMs: number | undefined): ServerConfig {
+function adHocServer(options: TargetOptions, timeoutMs: number | undefined): ServerConfig {
   const entry = (fields: ServerEntry): ServerConfig =>
     normalizeEntry(
       AD_HOC_SERVER,
@@ -129,5 +189,16 @@ function adHocServer(options: CallOptions, timeoutMs: number | undefined): Serve
   if (transport !== 'http' && transport !== 'sse') {
     throw new UsageError(`--transport must be http or sse (got "${transport}")`)
   }
-  return entry({ transport, url })
+  return entry({ transport, url, headers: headersOf(options.header ?? []) })
+}
+
+/** `--header "NAME: VALUE"` (or `NAME=VALUE`), as a header map. */
+function headersOf(flags: string[]): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const flag of flags) {
+    const match = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*[:=]\s?(.*)$/.exec(flag)
+    if (!match) throw new UsageError(`--header must be "NAME: VALUE" (got a value without a name)`)
+    headers[match[1]!] = match[2]!
+  }
+  return headers
 }

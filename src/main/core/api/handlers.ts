@@ -4,6 +4,7 @@ import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
 import { profileHandlers } from '../services/profile-handlers'
 import { ragHandlers } from '../services/rag-handlers'
+import { workbenchHandlers } from '../services/workbench-handlers'
 import type { SecretRedactor } from '../secrets/redactor'
 
 /** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
@@ -57,6 +58,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),
+    ...workbenchHandlers(core.workbench),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

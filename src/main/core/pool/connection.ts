@@ -2,6 +2,7 @@ import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogLine } from '../../../shared/ipc/servers'
+import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
 import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
@@ -18,6 +19,7 @@ import { Limiter } from './limiter'
 import type { OpenedClient, WireHooks } from './open-client'
 import type { PoolOptions } from './options'
 import { notImplemented, Prober } from './probe'
+import { ProtocolLog } from './protocol-log'
 import { ServerLog } from './server-log'
 import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
@@ -30,7 +32,12 @@ export interface ConnectionDeps {
   logger?: Logger
   redactor?: Redactor
   onStatus(serverId: string, status: ServerStatus): void
+  /** Every protocol log entry as it is added. */
+  onProtocol?(serverId: string, entry: ProtocolEntry): void
 }
+
+/** Protocol log entries kept per server. */
+const PROTOCOL_ENTRIES = 1000
 
 interface Active extends OpenedClient {
   /** Set when the console itself closes it: its close is not a crash. */
@@ -55,6 +62,8 @@ const NEEDS_A_PERSON = new Set(['action_required', 'unauthorized', 'config'])
 export class ServerConnection {
   readonly serverId: string
   readonly session: ServerSession
+  /** Every JSON-RPC message both ways and the stderr lines, bounded and redacted. */
+  readonly protocol: ProtocolLog
   private readonly health: HealthTracker
   private readonly log: ServerLog
   private readonly keeper: StatusKeeper
@@ -71,7 +80,10 @@ export class ServerConnection {
   private info: ServerSession['serverInfo']
   /** What the transports report: output lines, repaired replies, rate limits, remarks. */
   private readonly hooks: WireHooks = {
-    onLine: (stream, text) => this.log.push(stream, text),
+    onLine: (stream, text) => {
+      this.log.push(stream, text)
+      if (stream === 'stderr') this.protocol.stderr(text)
+    },
     onRepair: (outcome) => {
       if (outcome.problem) {
         this.tracker.markProtocolError(outcome.id, outcome.problem)
@@ -93,6 +105,12 @@ export class ServerConnection {
     const now = () => clock.now()
     this.health = new HealthTracker(config.id, options.health, now, options.degraded)
     this.log = new ServerLog(options.logLines, now, deps.redactor, deps.logger)
+    this.protocol = new ProtocolLog({
+      max: PROTOCOL_ENTRIES,
+      now,
+      ...(deps.redactor ? { redactor: deps.redactor } : {}),
+      ...(deps.onProtocol ? { onEntry: (entry) => deps.onProtocol!(config.id, entry) } : {}),
+    })
     this.keeper = new StatusKeeper(
       config.enabled
         ? { state: 'connecting', since: now(), attempt: 1 }
@@ -132,6 +150,7 @@ export class ServerConnection {
       tracker: this.tracker,
       hooks: this.hooks,
       log: this.log,
+      protocol: this.protocol,
       signal: this.lifetime.signal,
       timeoutMs: this.timeoutMs,
       newContext: () => this.exchanger.context('connect'),

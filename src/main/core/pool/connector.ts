@@ -8,6 +8,7 @@ import { missingSecretsError, removedError } from './connection-errors'
 import { handshake, rejectsInitialize } from './handshake'
 import { LaunchedServer } from './launcher'
 import { createClient, type OpenedClient, type WireHooks } from './open-client'
+import type { ProtocolLog } from './protocol-log'
 import type { ServerLog } from './server-log'
 import type { ServerSession } from './types'
 
@@ -19,6 +20,7 @@ export interface ConnectorDeps {
   tracker: CallTracker
   hooks: WireHooks
   log: ServerLog
+  protocol?: ProtocolLog
   /** Aborted when the server leaves the pool: every wait gives up. */
   signal: AbortSignal
   timeoutMs: number
@@ -116,6 +118,7 @@ export class Connector {
       skipHandshake: this.skipHandshake,
       hooks: deps.hooks,
       clientInfo: deps.clientInfo,
+      ...(deps.protocol ? { protocol: deps.protocol } : {}),
     })
   }
 

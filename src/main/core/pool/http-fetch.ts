@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ConsoleError } from '../../../shared/errors'
 import type { RateLimitInfo } from '../../../shared/model/server'
 import { currentCall, type CallContext, type CallTracker } from './call-context'
+import type { HttpExchange } from './protocol-log'
 import { malformedReply, repairMessage, type RepairOutcome } from './repair'
 import { repairEventStream } from './sse-repair'
 
@@ -17,6 +18,8 @@ export interface HttpFetchOptions {
   onRateLimit(info: RateLimitInfo): void
   /** A one-line remark about how this server is being talked to, for the server's log. */
   onNote(note: string): void
+  /** The status of every POST carrying a JSON-RPC message, with the headers the console added. */
+  onExchange?(exchange: HttpExchange): void
   /** The underlying fetch; `globalThis.fetch` by default. */
   fetch?: FetchLike
   now?: () => number
@@ -155,6 +158,9 @@ const observe =
     }
     const rateLimit = readRateLimit(response.headers, options.now ?? Date.now)
     if (rateLimit) options.onRateLimit(rateLimit)
+    if (options.onExchange && request.rpc && request.rpc.kind !== 'other') {
+      options.onExchange(exchangeOf(request, response.status, options.headers))
+    }
     if (request.call && !response.ok) {
       request.call.httpStatus = response.status
       const retryAfter = Number(response.headers.get('retry-after'))
@@ -162,6 +168,26 @@ const observe =
     }
     return response
   }
+
+const IDENTITY_HEADERS = ['x-user-id', 'x-session-tags', 'x-human-uid']
+
+/** The headers of a request that the console put there: the config's and the acting user's. */
+function exchangeOf(
+  request: WireRequest,
+  status: number,
+  configured: Record<string, string>,
+): HttpExchange {
+  const sent = new Headers(request.init.headers)
+  const headers: Record<string, string> = {}
+  for (const name of [...Object.keys(configured), ...IDENTITY_HEADERS]) {
+    const value = sent.get(name)
+    if (value !== null) headers[name] = value
+  }
+  const exchange: HttpExchange = { status, headers }
+  if (request.rpc?.method) exchange.method = request.rpc.method
+  if (request.rpc?.id !== undefined) exchange.id = request.rpc.id
+  return exchange
+}
 
 function readRateLimit(headers: Headers, now: () => number): RateLimitInfo | undefined {
   const read = (name: string): number | undefined => {

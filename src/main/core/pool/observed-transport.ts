@@ -1,13 +1,14 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
 import { currentCall, type CallTracker, type RpcErrorPayload } from './call-context'
+import type { ProtocolLog } from './protocol-log'
 
 /**
  * Stands between the SDK Client and the real transport: binds every outgoing request id to the
  * pool call that sent it, marks calls that the server answered with a JSON-RPC error (so the
  * error is known to come from the server), and can make the Client skip the `initialize`
  * handshake for servers that refuse it (the Client skips it when a transport already has a
- * session id).
+ * session id). Every message both ways goes to the server's protocol log, when it has one.
  */
 export class ObservedTransport implements Transport {
   onclose?: () => void
@@ -18,6 +19,7 @@ export class ObservedTransport implements Transport {
     readonly inner: Transport,
     private readonly tracker: CallTracker,
     private readonly skipHandshake: boolean,
+    private readonly protocol?: ProtocolLog,
   ) {}
 
   get sessionId(): string | undefined {
@@ -36,6 +38,7 @@ export class ObservedTransport implements Transport {
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       this.observe(message)
+      this.protocol?.in(message)
       this.onmessage?.(message, extra)
     }
     this.inner.onclose = () => this.onclose?.()
@@ -48,6 +51,7 @@ export class ObservedTransport implements Transport {
       const call = currentCall()
       if (call) this.tracker.bind(message.id, call)
     }
+    this.protocol?.out(message)
     return this.inner.send(message, options)
   }
 

@@ -12,6 +12,7 @@ import type { ResolvedConnection } from '../secrets/types'
 import type { CallTracker } from './call-context'
 import { createHttpFetch } from './http-fetch'
 import { ObservedTransport } from './observed-transport'
+import type { ProtocolLog } from './protocol-log'
 import type { RepairOutcome } from './repair'
 import { StdioTransport } from './stdio-transport'
 
@@ -46,6 +47,8 @@ export interface CreateClientOptions {
   skipHandshake: boolean
   hooks: WireHooks
   clientInfo: { name: string; version: string }
+  /** Receives every message both ways, with the HTTP status and added headers. */
+  protocol?: ProtocolLog
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -73,6 +76,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       onRepair: hooks.onRepair,
       onRateLimit: hooks.onRateLimit,
       onNote: hooks.onNote,
+      ...(options.protocol ? { onExchange: options.protocol.http.bind(options.protocol) } : {}),
     })
     inner =
       config.transport === 'sse'
@@ -88,7 +92,12 @@ export function createClient(options: CreateClientOptions): OpenedClient {
             },
           })
   }
-  const transport = new ObservedTransport(inner, options.tracker, options.skipHandshake)
+  const transport = new ObservedTransport(
+    inner,
+    options.tracker,
+    options.skipHandshake,
+    options.protocol,
+  )
   const client = new Client(options.clientInfo, { capabilities: {} })
   return {
     client,

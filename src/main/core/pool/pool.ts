@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogLine, PoolServerStatus, PoolServerTools } from '../../../shared/ipc/servers'
+import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { RegistryDiff } from '../../../shared/model/registry'
 import type { ServerHealth, ServerStatus } from '../../../shared/model/server'
 import type { Registry } from '../config/types'
@@ -11,6 +12,7 @@ import type { Redactor, SecretResolver } from '../secrets/types'
 import { systemClock, type Clock } from './clock'
 import { ServerConnection } from './connection'
 import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
+import type { ProtocolLog } from './protocol-log'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
 
 export type { PoolOptions, PoolOptionsInput } from './options'
@@ -35,6 +37,7 @@ export interface PoolDeps {
  */
 export class ConnectionPool {
   private readonly connections = new Map<string, ServerConnection>()
+  private readonly protocolListeners = new Set<(server: string, entry: ProtocolEntry) => void>()
   private readonly options: PoolOptions
   private readonly clock: Clock
   private applying: Promise<unknown> = Promise.resolve()
@@ -94,6 +97,9 @@ export class ConnectionPool {
         clock: this.clock,
         options: this.options,
         onStatus: (server, status) => this.emitStatus(connection, server, status),
+        onProtocol: (server, entry) => {
+          for (const listener of this.protocolListeners) listener(server, entry)
+        },
         ...(this.deps.logger ? { logger: this.deps.logger.child({ server: config.id }) } : {}),
         ...(this.deps.redactor ? { redactor: this.deps.redactor } : {}),
       })
@@ -183,6 +189,17 @@ export class ConnectionPool {
   /** The last lines of a server's stderr, launch output and pool notes. */
   log(serverId: string, limit?: number): PoolLogLine[] {
     return this.get(serverId).logLines(limit)
+  }
+
+  /** A server's JSON-RPC traffic (kept across reconnects, dropped when its config changes). */
+  protocol(serverId: string): ProtocolLog {
+    return this.get(serverId).protocol
+  }
+
+  /** Hears of every protocol log entry of every server; returns the unsubscribe. */
+  onProtocol(listener: (server: string, entry: ProtocolEntry) => void): () => void {
+    this.protocolListeners.add(listener)
+    return () => this.protocolListeners.delete(listener)
   }
 
   /** The tools a server listed at connect time, or listed again now with `refresh`. */

@@ -121,6 +121,8 @@ export const coreEventHandlers: CoreEventHandlers = {
       detail: 'The selection is kept; it applies again if the server offers them later.',
     })
   },
+  // The Workbench panel subscribes to the protocol log itself; nothing to invalidate here.
+  'workbench:protocol': () => {},
 }
 
 /** Routes one event to its handler. */

@@ -1,0 +1,127 @@
+import { toErrorInfo } from '../../../shared/errors'
+import type { Core } from '../../core/core'
+import { cliError, type CliContext } from '../context'
+import { EXIT, isUnreached, type ExitCode } from '../exit-codes'
+import { table } from '../output'
+import { checkTarget, withTarget, type TargetOptions } from './call'
+
+type Row = Record<string, unknown>
+
+/**
+ * Runs one listing against a target once it is connected: `list` returns the `--json`
+ * document (without `server`) and the text to print for a person.
+ */
+function inspect(
+  command: string,
+  ctx: CliContext,
+  options: TargetOptions,
+  list: (core: Core, server: string) => Promise<{ json: Row; text: string }>,
+): Promise<ExitCode> {
+  checkTarget(command, options)
+  return withTarget(ctx, options, async (core, server) => {
+    const timeoutMs = ctx.global.timeoutMs
+    try {
+      await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
+    } catch (failure) {
+      ctx.out.error(cliError(core, toErrorInfo(failure))!)
+      return isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed
+    }
+    try {
+      const { json, text } = await list(core, server)
+      if (ctx.out.json) ctx.out.result({ server, ...json })
+      else ctx.out.text(text)
+      return EXIT.ok
+    } catch (failure) {
+      ctx.out.error(cliError(core, toErrorInfo(failure))!)
+      return EXIT.failed
+    }
+  })
+}
+
+/** Names of a JSON Schema's properties, required ones marked `*`. */
+function parameters(schema: unknown): string {
+  const { properties, required } = (schema ?? {}) as { properties?: object; required?: unknown }
+  const needed = Array.isArray(required) ? required : []
+  return Object.keys(properties ?? {})
+    .map((name) => (needed.includes(name) ? `${name}*` : name))
+    .join(', ')
+}
+
+/** `tools TARGET`: the tools with their input schemas. */
+export function toolsCommand(
+  ctx: CliContext,
+  _words: string[],
+  options: TargetOptions,
+): Promise<ExitCode> {
+  return inspect('tools', ctx, options, async (core, server) => {
+    const { tools } = await core.pool.tools(server)
+    const rows = tools.map((t) => ({
+      name: t.name,
+      description: t.description ?? null,
+      inputSchema: t.inputSchema ?? null,
+    }))
+    return {
+      json: { tools: rows },
+      text: table(rows, [
+        { header: 'TOOL', cell: (t) => t.name },
+        { header: 'PARAMETERS (* required)', cell: (t) => parameters(t.inputSchema), max: 60 },
+        { header: 'DESCRIPTION', cell: (t) => t.description, max: 60 },
+      ]),
+    }
+  })
+}
+
+/** `resources TARGET`: every resource (all pages) and resource template. */
+export function resourcesCommand(
+  ctx: CliContext,
+  _words: string[],
+  options: TargetOptions,
+): Promise<ExitCode> {
+  return inspect('resources', ctx, options, async (core, server) => {
+    const { workbench } = core
+    const resources = await workbench.listAll(server, (s, c) => workbench.resources(s, c))
+    let templates: Row[] = []
+    try {
+      templates = await workbench.listAll(server, (s, c) => workbench.resourceTemplates(s, c))
+    } catch (failure) {
+      // Resources without templates are common: say so, and list the resources.
+      ctx.out.warn(`${server}: no resource templates (${toErrorInfo(failure).message})`)
+    }
+    const rows: Row[] = [
+      ...resources.map((r) => ({ ...r, uriOrTemplate: r.uri })),
+      ...templates.map((t) => ({ ...t, uriOrTemplate: t.uriTemplate })),
+    ]
+    return {
+      json: { resources, resourceTemplates: templates },
+      text: table(rows, [
+        { header: 'URI', cell: (r) => String(r.uriOrTemplate ?? ''), max: 70 },
+        { header: 'NAME', cell: (r) => String(r.name ?? '') },
+        { header: 'TYPE', cell: (r) => String(r.mimeType ?? '') },
+      ]),
+    }
+  })
+}
+
+/** `prompts TARGET`: every prompt (all pages) with its arguments. */
+export function promptsCommand(
+  ctx: CliContext,
+  _words: string[],
+  options: TargetOptions,
+): Promise<ExitCode> {
+  return inspect('prompts', ctx, options, async (core, server) => {
+    const { workbench } = core
+    const prompts = await workbench.listAll(server, (s, c) => workbench.prompts(s, c))
+    const argumentsOf = (prompt: Row): string =>
+      (Array.isArray(prompt.arguments) ? (prompt.arguments as Row[]) : [])
+        .map((a) => `${String(a.name)}${a.required ? '*' : ''}`)
+        .join(', ')
+    return {
+      json: { prompts },
+      text: table(prompts, [
+        { header: 'PROMPT', cell: (p) => String(p.name ?? '') },
+        { header: 'ARGUMENTS (* required)', cell: argumentsOf },
+        { header: 'DESCRIPTION', cell: (p) => String(p.description ?? ''), max: 60 },
+      ]),
+    }
+  })
+}

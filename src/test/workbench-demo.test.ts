@@ -1,0 +1,179 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../demo/keys'
+import { startDemo, type DemoProcess } from '../demo/testing'
+import type { IpcResponse } from '../shared/ipc/contract'
+import type { InvokeChannel, InvokeResult } from '../shared/ipc/contract'
+import { DEMO_KEY_ENV, demoRegistry, demoUrl, writeRegistry } from '../main/cli/testing/run-cli'
+import { dispatch } from '../main/core/api/dispatch'
+import { createHandlers, type Handlers } from '../main/core/api/handlers'
+import { createCore, type Core } from '../main/core/core'
+
+/**
+ * The workbench against the demo servers over their real transports: identity and auth headers
+ * in the protocol log (credentials redacted), the console's `username` for rag-tools-v1, VTEX
+ * `rag://` resources, and a server tried by hand, then added to the registry.
+ */
+
+let demo: DemoProcess
+let dir: string
+let configPath: string
+let core: Core
+let handlers: Handlers
+const responses: unknown[] = []
+
+async function ok<C extends InvokeChannel>(
+  channel: C,
+  request?: unknown,
+): Promise<InvokeResult<C>> {
+  const response = (await dispatch(handlers, channel, request)) as IpcResponse<InvokeResult<C>>
+  responses.push(response)
+  if (!response.ok) throw new Error(`${channel}: ${JSON.stringify(response.error)}`)
+  return response.value
+}
+
+beforeAll(async () => {
+  demo = await startDemo(['all', '--port-base', '0'])
+  dir = mkdtempSync(join(tmpdir(), 'rc-workbench-demo-'))
+  configPath = writeRegistry(dir, demoRegistry(demo))
+  core = await createCore({
+    configPath,
+    dataDir: join(dir, 'data'),
+    env: { ...process.env, ...DEMO_KEY_ENV },
+    watch: false,
+    pool: { probeIntervalMs: 0 },
+    logToStderr: null,
+    actingUser: { userId: 'bob@example.com', sessionTags: ['department:engineering'] },
+    keychain: { openEntry: () => Promise.reject(new Error('no keychain in this test')) },
+  })
+  await core.pool.applyRegistry(core.registry.current())
+  handlers = createHandlers(core)
+}, 30_000)
+
+afterAll(async () => {
+  await core?.dispose()
+  await demo?.stop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('registry servers', () => {
+  it('shows the identity headers and redacts the key in the protocol log (HTTP)', async () => {
+    const { isError } = await ok('workbench:call', {
+      server: 'knowledgeSearch',
+      tool: 'rag_search',
+      arguments: { search_phrases: ['vpn setup'] },
+    })
+    expect(isError).toBe(false)
+    const { entries } = await ok('workbench:log', { server: 'knowledgeSearch' })
+    const sent = entries.find((e) => e.direction === 'out' && e.method === 'tools/call')!
+    expect(sent.httpStatus).toBe(200)
+    expect(sent.headers).toEqual({
+      Authorization: 'Bearer [redacted]',
+      'x-user-id': 'bob@example.com',
+      'x-session-tags': '["department:engineering"]',
+    })
+    expect(JSON.stringify(responses)).not.toContain(RAG_SEARCH_API_KEY)
+  })
+
+  it('puts the acting user in `username` for rag-tools-v1, as the console does for every call', async () => {
+    const { result } = await ok('workbench:call', {
+      server: 'companyDocs',
+      tool: 'rag_discover_resources',
+      arguments: { username: 'mallory@example.com' },
+    })
+    expect(JSON.stringify(result)).not.toContain('unauthorized_user')
+    const { entries } = await ok('workbench:log', { server: 'companyDocs' })
+    const sent = entries.filter((e) => e.direction === 'out' && e.method === 'tools/call').at(-1)!
+    expect(sent.text).toContain('"username":"bob@example.com"')
+    expect(sent.text).not.toContain('mallory')
+  })
+
+  it('logs SSE traffic: the POST accepted with 202, the reply from the event stream', async () => {
+    await ok('workbench:call', {
+      server: 'engineeringWiki',
+      tool: 'rag_discover_resources',
+      arguments: {},
+    })
+    const { entries } = await ok('workbench:log', { server: 'engineeringWiki' })
+    const sent = entries.filter((e) => e.direction === 'out' && e.method === 'tools/call').at(-1)!
+    expect(sent).toMatchObject({ httpStatus: 202, headers: { 'x-user-id': 'bob@example.com' } })
+    const reply = entries.find((e) => e.direction === 'in' && e.id === sent.id)
+    expect(reply).toMatchObject({ kind: 'response', durationMs: expect.any(Number) })
+  })
+
+  it('lists and reads VTEX rag:// resources', async () => {
+    const { items } = await ok('workbench:resources', { server: 'productCatalog' })
+    const uri = String(items[0]?.uri)
+    expect(uri).toMatch(/^rag:\/\//)
+    const { contents } = await ok('workbench:read-resource', { server: 'productCatalog', uri })
+    expect(contents[0]).toMatchObject({ uri })
+  })
+
+  it('copies an HTTP call as cURL with the key as a placeholder', async () => {
+    const { curl } = await ok('workbench:copy', {
+      server: 'documentVault',
+      tool: 'search_documents',
+      arguments: { query: 'discount' },
+    })
+    expect(curl).toContain(`-H "X-API-Key: \${CLI_TEST_RAGBOX_KEY}"`)
+    expect(curl).toContain(`-H 'x-user-id: bob@example.com'`)
+    expect(curl).not.toContain(RAGBOX_KEYS.acme)
+  })
+})
+
+describe('a server tried without saving it', () => {
+  it('connects with typed credentials that never show anywhere', async () => {
+    // A header the redactor does not know by name: only the try's registration hides it.
+    const token = 'q7Vx2Lk9Pz4Rt8Wm3Nc6Hb1Jd5Fg0Ys'
+    const tried = await ok('workbench:try', {
+      transport: 'http',
+      url: demoUrl(demo, 'ragbox'),
+      headers: { 'X-API-Key': RAGBOX_KEYS.acme, 'X-Upstream-Token': token },
+    })
+    expect(tried).toMatchObject({
+      transport: 'http',
+      headerNames: ['X-API-Key', 'X-Upstream-Token'],
+    })
+    const { isError } = await ok('workbench:call', {
+      server: tried.server,
+      tool: 'search_documents',
+      arguments: { query: 'discount approval', limit: 2 },
+    })
+    expect(isError).toBe(false)
+    await ok('workbench:log', { server: tried.server })
+    await ok('workbench:copy', { server: tried.server, tool: 'search_documents', arguments: {} })
+    expect(JSON.stringify(responses)).not.toContain(RAGBOX_KEYS.acme)
+    expect(JSON.stringify(responses)).not.toContain(token)
+    expect(readFileSync(configPath, 'utf8')).not.toContain(tried.server)
+  })
+
+  it('refuses to add a server with a plaintext key to the registry when there is no keychain', async () => {
+    const tried = await ok('workbench:try', {
+      transport: 'http',
+      url: demoUrl(demo, 'ragbox'),
+      headers: { 'X-API-Key': RAGBOX_KEYS.acme },
+    })
+    const { hash } = await core.registry.readRaw()
+    const response = await dispatch(handlers, 'workbench:try-add', {
+      server: tried.server,
+      id: 'vault2',
+      baseHash: hash,
+    })
+    expect(response.ok ? 'saved' : response.error.code).toBe('keychain_unavailable')
+    const file = readFileSync(configPath, 'utf8')
+    expect(file).not.toContain('vault2')
+    expect(file).not.toContain(RAGBOX_KEYS.acme)
+  })
+
+  it('adds a server without secrets to the registry', async () => {
+    const tried = await ok('workbench:try', { transport: 'http', url: demoUrl(demo, 'vtex') })
+    const { hash } = await core.registry.readRaw()
+    expect(
+      await ok('workbench:try-add', { server: tried.server, id: 'catalog2', baseHash: hash }),
+    ).toEqual({ id: 'catalog2', movedSecrets: [] })
+    const file = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>
+    expect(file.catalog2).toMatchObject({ transport: 'http', url: demoUrl(demo, 'vtex') })
+  })
+})
