@@ -11,6 +11,7 @@ const OPTIONS = {
   tags: { type: 'string' },
   'human-uid': { type: 'string' },
   timeout: { type: 'string' },
+  'connect-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   server: { type: 'string', multiple: true },
   source: { type: 'string', multiple: true },
@@ -46,7 +47,7 @@ export const COMMAND_OPTIONS = {
   search: ['server', 'source', 'phrase', 'top-k', 'fusion'],
   synthesize: ['server', 'source', 'top-k'],
   verify: ['server', 'segment', 'url'],
-  call: ['server', 'url', 'transport', 'stdio', 'tool', 'args'],
+  call: ['server', 'url', 'transport', 'stdio', 'tool', 'args', 'connect-timeout'],
   watch: [],
   secrets: ['server', 'name'],
 } as const satisfies Record<string, readonly OptionName[]>
@@ -83,6 +84,7 @@ export interface Invocation {
     tool?: string
     args?: string
     name?: string
+    'connect-timeout'?: string
   }
   help: boolean
 }

@@ -16,6 +16,7 @@ commands:
                                          the acting user?
   call (--server ID | --url URL [--transport http|sse] | --stdio "CMD")
        --tool NAME [--args JSON]         one raw tool call to any MCP server
+       [--connect-timeout MS]            (connecting alone; default --timeout)
   watch                                  one line per registry reload and status change
   secrets set SERVER NAME                store a keychain value read from stdin
   secrets delete SERVER NAME             (or --server ID --name NAME)

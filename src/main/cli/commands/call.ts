@@ -1,10 +1,14 @@
 import { parseRegistryDocument } from '../../../shared/config/document'
 import { normalizeEntry } from '../../../shared/config/normalize'
-import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
+import {
+  DEFAULT_TIMEOUT_MS,
+  type ServerConfig,
+  type ServerEntry,
+} from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
 import type { Core } from '../../core/core'
 import type { RawToolResult } from '../../core/pool/types'
-import { jsonObject, splitCommandLine } from '../args'
+import { integer, jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 
@@ -18,11 +22,14 @@ interface CallOptions {
   stdio?: string
   tool?: string
   args?: string
+  'connect-timeout'?: string
 }
 
 /**
  * `call (--server ID | --url URL [--transport http|sse] | --stdio "CMD") --tool NAME [--args
- * JSON]`: one `tools/call` to any MCP server, printed as received.
+ * JSON] [--connect-timeout MS]`: one `tools/call` to any MCP server, printed as received.
+ * `--timeout` bounds the connect and the call; `--connect-timeout` bounds the connect alone
+ * (a stdio server can take long to start and still answer its calls at once).
  */
 export async function callCommand(
   ctx: CliContext,
@@ -39,7 +46,17 @@ export async function callCommand(
     throw new UsageError('--transport goes with --url')
   }
   const args = options.args === undefined ? {} : jsonObject('--args', options.args)
-  const adHoc = options.server ? undefined : adHocServer(options, ctx.global.timeoutMs)
+  const connectText = options['connect-timeout']
+  const connectMs =
+    connectText === undefined
+      ? ctx.global.timeoutMs
+      : integer('--connect-timeout', connectText, 100, 300_000)
+  // The ad-hoc server's own timeoutMs bounds its handshake; its call gets --timeout explicitly.
+  const adHoc = options.server ? undefined : adHocServer(options, connectMs)
+  const budget: Budget = {
+    connectMs,
+    callMs: ctx.global.timeoutMs ?? (adHoc ? DEFAULT_TIMEOUT_MS : undefined),
+  }
   // An ad-hoc server needs no registry; a registry server needs a valid one.
   return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
     let server: string
@@ -53,8 +70,14 @@ export async function callCommand(
         throw new UsageError(`no server "${server}" in ${core.registry.current().source.label}`)
       await core.pool.apply([config], core.registry.current().hashes)
     }
-    return callOnce(ctx, core, server, tool, args)
+    return callOnce(ctx, core, server, tool, args, budget)
   })
+}
+
+/** Time budgets in ms; undefined: the server's own `timeoutMs`. */
+interface Budget {
+  connectMs: number | undefined
+  callMs: number | undefined
 }
 
 async function callOnce(
@@ -63,14 +86,14 @@ async function callOnce(
   server: string,
   tool: string,
   args: Record<string, unknown>,
+  { connectMs, callMs }: Budget,
 ): Promise<ExitCode> {
-  const timeoutMs = ctx.global.timeoutMs
   const fail = (failure: unknown, code: ExitCode): ExitCode => {
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
   try {
-    await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
+    await core.pool.session(server, connectMs ? { timeoutMs: connectMs } : {})
   } catch (failure) {
     return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
   }
@@ -79,7 +102,7 @@ async function callOnce(
     result = await core.pool.callTool(server, tool, args, {
       operation: 'call',
       user: currentUser(core, ctx.global),
-      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(callMs ? { timeoutMs: callMs } : {}),
     })
   } catch (failure) {
     // Connected, so the server was reached: a refused, failed or unanswered call is a failure.
