@@ -1,14 +1,10 @@
 import { lookup } from 'node:dns/promises'
 import { BlockList, isIP } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
+import type { LinkPolicyState } from '../../../shared/ipc/profiles'
 
-/** What an admin may set in settings.json (`linkPolicy`). */
-export interface LinkPolicySettings {
-  /** When not empty, only these hosts (and their subdomains) are fetched. */
-  allowHosts: string[]
-  /** Hosts (and their subdomains), IP addresses or CIDR ranges never fetched. */
-  denyHosts: string[]
-}
+/** What an admin may set in settings.json (`linkPolicy`) or in the Access panel. */
+export type LinkPolicySettings = LinkPolicyState
 
 export const DEFAULT_LINK_POLICY: LinkPolicySettings = { allowHosts: [], denyHosts: [] }
 
