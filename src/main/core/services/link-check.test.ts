@@ -239,6 +239,18 @@ describe('checkLink with the address policy (loopback only)', () => {
     const check = await checkLink(`http://docs.rebind.test:${port}/doc.pdf`, { policy: pinned })
     expect(check).toMatchObject({ classification: 'ok', contentType: 'application/pdf' })
   })
+
+  it('tries every address it decided, as a dual-stack name needs', async () => {
+    // Nothing listens on [::1] at this port: the IPv4 address it also decided answers.
+    const port = new URL(base).port
+    const dualStack = createLinkPolicy({
+      settings: () => DEFAULT_LINK_POLICY,
+      ownPorts: () => [ownPort],
+      resolve: async () => ['::1', '127.0.0.1'],
+    })
+    const check = await checkLink(`http://docs.dual.test:${port}/doc.pdf`, { policy: dualStack })
+    expect(check).toMatchObject({ classification: 'ok' })
+  })
 })
 
 describe('urlExpiry', () => {

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
 import type { LinkPolicyState } from '../../../shared/ipc/profiles'
 
@@ -134,13 +134,12 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
 
 /**
  * A fetch whose every connection resolves the name once, decides each address it got, and
- * connects to that very address (TLS still verifies the name), so nothing is resolved twice.
+ * connects only to those addresses (TLS still verifies the name), so nothing is resolved twice.
  */
 function pinnedFetch(
   resolve: (hostname: string) => Promise<string[]>,
   refusal: (address: string, port: number, host: string) => string | undefined,
 ): typeof fetch {
-  const connect = buildConnector({})
   const agent = new Agent({
     connect: (opts, callback) => {
       const hostname = opts.hostname.replace(/^\[|\]$/g, '')
@@ -154,8 +153,8 @@ function pinnedFetch(
             if (refused) return callback(new LinkRefused(refused), null)
           }
           if (found.length === 0) return callback(new Error(`${hostname}: no address`), null)
-          const servername = isIP(hostname) ? undefined : (opts.servername ?? hostname)
-          connect({ ...opts, hostname: found[0]!, ...(servername ? { servername } : {}) }, callback)
+          // Node picks among the decided addresses (IPv6 or IPv4, whichever answers).
+          buildConnector({ lookup: decided(found) })(opts, callback)
         },
         (error: unknown) =>
           callback(error instanceof Error ? error : new Error(String(error)), null),
@@ -165,4 +164,13 @@ function pinnedFetch(
   // undici's own fetch, so the dispatcher and the fetch come from one version.
   return ((input: URL, init: RequestInit) =>
     undiciFetch(input, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch
+}
+
+/** A `lookup` for `net.connect` that answers with these addresses only. */
+function decided(addresses: string[]): LookupFunction {
+  const all = addresses.map((address) => ({ address, family: isIP(address) }))
+  return ((_hostname, options, done) => {
+    if (options.all) done(null, all)
+    else done(null, all[0]!.address, all[0]!.family)
+  }) as LookupFunction
 }
