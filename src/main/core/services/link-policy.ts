@@ -17,6 +17,8 @@ export interface LinkPolicy {
    * differently after {@link check} (DNS rebinding) is refused with a {@link LinkRefused}.
    */
   fetch: typeof fetch
+  /** Closes the connections {@link fetch} keeps open. */
+  close(): Promise<void>
 }
 
 /** The cause of a fetch the policy refused at connect time. */
@@ -129,7 +131,8 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
     }
     return undefined
   }
-  return { check, fetch: pinnedFetch(resolve, refusal) }
+  const pinned = pinnedFetch(resolve, refusal)
+  return { check, fetch: pinned.fetch, close: () => pinned.agent.close() }
 }
 
 /**
@@ -139,7 +142,7 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
 function pinnedFetch(
   resolve: (hostname: string) => Promise<string[]>,
   refusal: (address: string, port: number, host: string) => string | undefined,
-): typeof fetch {
+): { fetch: typeof fetch; agent: Agent } {
   const agent = new Agent({
     connect: (opts, callback) => {
       const hostname = opts.hostname.replace(/^\[|\]$/g, '')
@@ -162,8 +165,9 @@ function pinnedFetch(
     },
   })
   // undici's own fetch, so the dispatcher and the fetch come from one version.
-  return ((input: URL, init: RequestInit) =>
+  const viaAgent = ((input: URL, init: RequestInit) =>
     undiciFetch(input, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch
+  return { fetch: viaAgent, agent }
 }
 
 /** A `lookup` for `net.connect` that answers with these addresses only. */
