@@ -323,3 +323,42 @@ test('a batch is checked as the profile chosen for it, and can be checked again 
     .click()
   await expect(card(page)).toContainText('carol@example.com')
 })
+
+test('an admin denies an address range in the link policy, and the next check obeys it at once', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const { form } = await openAccess(page, launch, demo)
+  const link = form.getByLabel('Link')
+  await link.fill(`${demo.docs}/docs/hb-pto-policy`)
+  await link.press('Enter')
+  await expect(card(page)).toContainText('opens')
+
+  await page.getByRole('tab', { name: 'Link policy' }).click()
+  const policy = page.getByRole('form', { name: 'Link policy' })
+  await expect(policy.getByLabel('Allowed hosts')).toHaveValue('')
+  await policy.getByLabel('Denied hosts').fill('intranet.example.com\n\n 127.0.0.0/8 ')
+  await policy.getByRole('button', { name: 'Save link policy' }).click()
+  await expect(policy.getByRole('status')).toHaveText('Saved; the next check applies it.')
+  expect(await invoke(page, 'link-policy:get')).toEqual({
+    allowHosts: [],
+    denyHosts: ['intranet.example.com', '127.0.0.0/8'],
+  })
+  await screenshots(page, 'access-link-policy')
+
+  // No restart: the next check of another link on the same host is refused, nothing sent.
+  await page.getByRole('tab', { name: 'Check', exact: true }).click()
+  await link.fill(`${demo.docs}/docs/hb-health-benefits`)
+  await link.press('Enter')
+  await expect(card(page)).toContainText('denied by the link policy (127.0.0.0/8)')
+
+  // The saved policy is what the tab shows after a reload.
+  await page.reload()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Access' })
+    .click()
+  await page.getByRole('tab', { name: 'Link policy' }).click()
+  await expect(policy.getByLabel('Denied hosts')).toHaveValue('intranet.example.com\n127.0.0.0/8')
+})

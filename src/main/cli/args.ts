@@ -11,6 +11,7 @@ const OPTIONS = {
   tags: { type: 'string' },
   'human-uid': { type: 'string' },
   timeout: { type: 'string' },
+  'connect-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   server: { type: 'string', multiple: true },
   source: { type: 'string', multiple: true },
@@ -48,7 +49,7 @@ export const COMMAND_OPTIONS = {
   search: ['server', 'source', 'phrase', 'top-k', 'fusion'],
   synthesize: ['server', 'source', 'top-k'],
   verify: ['server', 'segment', 'url'],
-  call: ['server', 'url', 'transport', 'stdio', 'header', 'tool', 'args', 'log'],
+  call: ['server', 'url', 'transport', 'stdio', 'header', 'tool', 'args', 'log', 'connect-timeout'],
   tools: ['server', 'url', 'transport', 'stdio', 'header'],
   resources: ['server', 'url', 'transport', 'stdio', 'header'],
   prompts: ['server', 'url', 'transport', 'stdio', 'header'],
@@ -90,6 +91,7 @@ export interface Invocation {
     name?: string
     header?: string[]
     log?: boolean
+    'connect-timeout'?: string
   }
   help: boolean
 }

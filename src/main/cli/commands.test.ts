@@ -142,6 +142,7 @@ describe('search', () => {
           'fileName',
           'fileType',
           'flags',
+          'foundIn',
           'id',
           'rank',
           'score',
@@ -157,6 +158,24 @@ describe('search', () => {
     expect(result.hits.map((h) => h.rank)).toEqual(result.hits.map((_h, i) => i + 1))
     // Progress went to stderr, never into the JSON on stdout.
     expect(run.stderr).toMatch(/knowledgeSearch: \d+ hit\(s\)/)
+  })
+
+  it('names every copy of a merged hit in foundIn, and which were flagged suspicious', async () => {
+    const run = await cli([
+      ...['--json', ...BOB, 'search', 'printer', '--phrase', 'vendor notes', '--phrase', 'toner'],
+      ...['--server', 'knowledgeSearch', '--server', 'companyDocs'],
+    ])
+    expect(run.code).toBe(0)
+    type Place = { server: string; sourceId: string | null; hitId: string; suspicious: boolean }
+    const [first] = json<{ hits: { uri: string; flags: string[]; foundIn: Place[] }[] }>(run).hits
+    expect(first!.uri).toContain('it-printer-vendor-notes')
+    expect(first!.flags).toContain('suspicious')
+    for (const place of first!.foundIn) {
+      expect(sorted(place)).toEqual(['hitId', 'rank', 'score', 'server', 'sourceId', 'suspicious'])
+    }
+    const flagged = first!.foundIn.filter((place) => place.suspicious)
+    expect(flagged.map((place) => place.hitId)).toContain('it-printer-vendor-notes#1')
+    expect(flagged.length).toBeLessThan(first!.foundIn.length)
   })
 
   it('exits 1 when a server refuses the acting user, keeping the others’ hits', async () => {

@@ -14,9 +14,10 @@ commands:
   verify --server ID [--segment UID] [--url URL]
                                          does this citation (the link clicked) open for
                                          the acting user?
-  call TARGET --tool NAME [--args JSON] [--log]
+  call TARGET --tool NAME [--args JSON] [--log] [--connect-timeout MS]
                                          one raw tool call to any MCP server (--log: the
-                                         JSON-RPC traffic on stderr)
+                                         JSON-RPC traffic on stderr; --connect-timeout:
+                                         connecting alone, default --timeout)
   tools TARGET                           the server's tools with their input schemas
   resources TARGET                       its resources and resource templates
   prompts TARGET                         its prompts and their arguments

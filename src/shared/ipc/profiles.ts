@@ -12,6 +12,8 @@ const profileSchema = z.object({
   groups: z.array(z.string().trim().min(1).max(128)).max(64),
 })
 
+const hostRules = z.array(z.string().trim().min(1).max(253)).max(500)
+
 export const profilesRequests = {
   /** Every saved acting-user profile and which one is active. */
   'profiles:list': z.undefined(),
@@ -27,6 +29,18 @@ export const profilesRequests = {
     server: z.string().min(1),
     sources: z.record(z.string(), z.boolean()),
   }),
+  /** Which addresses the citation checker may request (`linkPolicy` in settings.json). */
+  'link-policy:get': z.undefined(),
+  /** Replaces the link policy; the next link check applies it. */
+  'link-policy:set': z.object({ allowHosts: hostRules, denyHosts: hostRules }),
+}
+
+/** The citation checker's address policy, as settings.json keeps it. */
+export interface LinkPolicyState {
+  /** When not empty, only these hosts (and their subdomains) are requested. */
+  allowHosts: string[]
+  /** Hosts (and their subdomains), IP addresses or CIDR ranges never requested. */
+  denyHosts: string[]
 }
 
 export interface ProfilesState {
@@ -41,6 +55,8 @@ export interface ProfilesResults {
   'profiles:activate': Profile
   'selection:get': Record<string, Record<string, boolean>>
   'selection:set': Record<string, boolean>
+  'link-policy:get': LinkPolicyState
+  'link-policy:set': LinkPolicyState
 }
 
 export interface ProfilesEvents {

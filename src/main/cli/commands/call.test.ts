@@ -49,13 +49,31 @@ describe('call against a hand-written stdio server', () => {
   })
 
   it('exits 1 when a connected server does not answer within --timeout', async () => {
+    // Starting the server may take long on a busy machine; only the call has 300 ms.
     const run = await runCli(
-      ['--json', '--timeout', '300', 'call', '--stdio', rawStdio(), '--tool', 'hang'],
+      [
+        ...['--json', '--timeout', '300', 'call', '--connect-timeout', '60000'],
+        ...['--stdio', rawStdio(), '--tool', 'hang'],
+      ],
       home,
+      { timeoutMs: 90_000 },
     )
     expect(run.code).toBe(1)
     expect(json(run)).toMatchObject({ error: { code: 'timeout' } })
-  })
+  }, 120_000)
+
+  it('exits 4 when the server does not finish connecting within --connect-timeout', async () => {
+    const run = await runCli(
+      [
+        ...['--json', '--timeout', '60000', 'call', '--connect-timeout', '300'],
+        ...['--stdio', rawStdio('--hang-initialize'), '--tool', 'echo'],
+      ],
+      home,
+      { timeoutMs: 90_000 },
+    )
+    expect(run.code).toBe(4)
+    expect(json(run)).toMatchObject({ error: { code: 'timeout' } })
+  }, 120_000)
 
   it('exits 4, the code for a server that could not be reached, when the command does not exist', async () => {
     const run = await runCli(

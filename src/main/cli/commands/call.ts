@@ -1,12 +1,16 @@
 import { parseRegistryDocument } from '../../../shared/config/document'
 import { normalizeEntry } from '../../../shared/config/normalize'
-import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
+import {
+  DEFAULT_TIMEOUT_MS,
+  type ServerConfig,
+  type ServerEntry,
+} from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
 import type { RawToolResult } from '../../core/pool/types'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
-import { jsonObject, splitCommandLine } from '../args'
+import { integer, jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 
@@ -26,11 +30,14 @@ interface CallOptions extends TargetOptions {
   tool?: string
   args?: string
   log?: boolean
+  'connect-timeout'?: string
 }
 
 /**
- * `call (--server ID | --url URL [--transport http|sse] | --stdio "CMD") --tool NAME [--args
- * JSON]`: one `tools/call` to any MCP server, printed as received.
+ * `call TARGET --tool NAME [--args JSON] [--connect-timeout MS] [--log]`: one `tools/call` to
+ * any MCP server, printed as received. `--timeout` bounds the connect and the call;
+ * `--connect-timeout` bounds the connect alone (a stdio server can take long to start and
+ * still answer its calls at once).
  */
 export async function callCommand(
   ctx: CliContext,
@@ -41,13 +48,28 @@ export async function callCommand(
   const tool = options.tool
   if (!tool) throw new UsageError('call needs --tool NAME')
   const args = options.args === undefined ? {} : jsonObject('--args', options.args)
-  return withTarget(ctx, options, async (core, server) => {
-    try {
-      return await callOnce(ctx, core, server, tool, args)
-    } finally {
-      if (options.log) printProtocolLog(ctx, core.pool.protocol(server).list())
-    }
-  })
+  const connectText = options['connect-timeout']
+  const connectMs =
+    connectText === undefined
+      ? ctx.global.timeoutMs
+      : integer('--connect-timeout', connectText, 100, 300_000)
+  const budget: Budget = {
+    connectMs,
+    callMs: ctx.global.timeoutMs ?? (options.server ? undefined : DEFAULT_TIMEOUT_MS),
+  }
+  // The ad-hoc server's own timeoutMs bounds its handshake; its call gets the call budget.
+  return withTarget(
+    ctx,
+    options,
+    async (core, server) => {
+      try {
+        return await callOnce(ctx, core, server, tool, args, budget)
+      } finally {
+        if (options.log) printProtocolLog(ctx, core.pool.protocol(server).list())
+      }
+    },
+    connectMs,
+  )
 }
 
 /** Refuses anything but exactly one way of naming the server. */
@@ -71,8 +93,9 @@ export function withTarget(
   ctx: CliContext,
   options: TargetOptions,
   body: (core: Core, server: string) => Promise<ExitCode>,
+  adHocTimeoutMs = ctx.global.timeoutMs,
 ): Promise<ExitCode> {
-  const adHoc = options.server ? undefined : adHocServer(options, ctx.global.timeoutMs)
+  const adHoc = options.server ? undefined : adHocServer(options, adHocTimeoutMs)
   return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
     let server: string
     if (adHoc) {
@@ -117,20 +140,26 @@ export function describeEntry(entry: ProtocolEntry): string {
   return parts.join(' ')
 }
 
+/** Time budgets in ms; undefined: the server's own `timeoutMs`. */
+interface Budget {
+  connectMs: number | undefined
+  callMs: number | undefined
+}
+
 async function callOnce(
   ctx: CliContext,
   core: Core,
   server: string,
   tool: string,
   args: Record<string, unknown>,
+  { connectMs, callMs }: Budget,
 ): Promise<ExitCode> {
-  const timeoutMs = ctx.global.timeoutMs
   const fail = (failure: unknown, code: ExitCode): ExitCode => {
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
   try {
-    await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
+    await core.pool.session(server, connectMs ? { timeoutMs: connectMs } : {})
   } catch (failure) {
     return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
   }
@@ -139,7 +168,7 @@ async function callOnce(
     result = await core.pool.callTool(server, tool, args, {
       operation: 'call',
       user: currentUser(core, ctx.global),
-      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(callMs ? { timeoutMs: callMs } : {}),
     })
   } catch (failure) {
     // Connected, so the server was reached: a refused, failed or unanswered call is a failure.

@@ -84,6 +84,15 @@ export async function searchCommand(
       fileName: hit.fileName ?? null,
       fileType: hit.fileType ?? null,
       flags: hit.flags,
+      // Every copy merged into this hit, so a script can tell which were flagged.
+      foundIn: hit.foundIn.map((place) => ({
+        server: place.server,
+        sourceId: place.sourceId ?? null,
+        hitId: place.hitId,
+        rank: place.rank,
+        score: place.score ?? null,
+        suspicious: place.suspicious === true,
+      })),
     }))
     if (ctx.out.json) {
       ctx.out.result({

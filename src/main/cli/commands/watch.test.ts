@@ -1,7 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { builtFile } from '../../../test/built'
 import { cliEnv, cliHome, spawnCli, writeRegistry } from '../testing/run-cli'
 
 /** `watch` against real file writes: one JSON line per registry event and status change. */
@@ -114,4 +115,41 @@ it('reports an invalid file at start and keeps watching until it is fixed', asyn
   writeRegistry(home, { later: { ...stdioEntry, enabled: false } })
   const reloaded = await nextLine((l) => l.event === 'reloaded')
   expect(reloaded).toMatchObject({ added: ['later'] })
+})
+
+it('ends quietly with exit 0 once the reader is gone (| head -n 1)', async () => {
+  const disabled = (description: string) => ({
+    first: { ...stdioEntry, enabled: false, description },
+  })
+  const config = writeRegistry(home, disabled('start'))
+  const script = `"$NODE" "$CLI" --json --config "$CONFIG" watch | head -n 1; exit "\${PIPESTATUS[0]}"`
+  const env = cliEnv(home, {
+    NODE: process.execPath,
+    CLI: builtFile('main/cli.js'),
+    CONFIG: config,
+  })
+  // Its own process group, so a failing run can be ended whole (the shell, the CLI, head).
+  const pipeline = spawn('bash', ['-c', script], { env, detached: true })
+  let out = ''
+  pipeline.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
+  pipeline.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => pipeline.once('exit', resolve))
+  let code: number | null | undefined
+  try {
+    // head prints the first line and leaves; the watch learns it on its next line, which each
+    // edit of the file brings.
+    for (let edit = 0; code === undefined; edit++) {
+      if (edit > 60) throw new Error(`watch still running after head left:\n${out}\n${stderr}`)
+      if (out.includes('\n')) writeRegistry(home, disabled(`edit ${edit}`))
+      code = await Promise.race([
+        exited,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 200)),
+      ])
+    }
+  } finally {
+    if (code === undefined) process.kill(-pipeline.pid!, 'SIGKILL')
+  }
+  expect(code).toBe(0)
+  expect(JSON.parse(out)).toMatchObject({ event: 'loaded', servers: ['first'] })
+  expect(stderr).not.toMatch(/EPIPE|Unhandled|Error/)
 })

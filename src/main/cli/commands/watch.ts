@@ -12,7 +12,8 @@ import { EXIT, type ExitCode } from '../exit-codes'
 
 /**
  * `watch`: stays running, following rag-mcp.json and the servers' connections; prints one
- * line per event (`loaded`, `reloaded`, `invalid`, `status`) until SIGINT or SIGTERM. An
+ * line per event (`loaded`, `reloaded`, `invalid`, `status`) until SIGINT or SIGTERM, or until
+ * a line finds its reader gone (exit 0). An
  * invalid file is reported and watched until it is fixed, never fatal.
  */
 export async function watchCommand(ctx: CliContext): Promise<ExitCode> {
@@ -51,6 +52,10 @@ export async function watchCommand(ctx: CliContext): Promise<ExitCode> {
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
+    // The reader went away (`| head`): no line can be delivered any more, so the watch ends.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') resolve()
+    })
   })
   for (const stop of stops) stop()
   await core.dispose()

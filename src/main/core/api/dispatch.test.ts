@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
 import type { Core } from '../core'
 import { dispatch } from './dispatch'
-import { createHandlers, type Handlers } from './handlers'
+import { SecretRedactor } from '../secrets/redactor'
+import { createHandlers, RESPONSE_REDACTOR, type Handlers } from './handlers'
 
 const fakeInfo = { productName: 'RAG Console' }
 const handlers = createHandlers({ info: () => fakeInfo } as unknown as Core)
@@ -58,6 +59,23 @@ describe('dispatch', () => {
       ok: false,
       error: { code: 'internal', message: 'boom' },
     })
+  })
+
+  it('turns a response that cannot be redacted into an internal error, secrets still blanked', async () => {
+    const redactor = new SecretRedactor()
+    redactor.add('s3cret-value-42')
+    const unreadable = {
+      ...handlers,
+      'app:info': () => ({
+        toJSON() {
+          throw new Error('cannot read s3cret-value-42')
+        },
+      }),
+      [RESPONSE_REDACTOR]: redactor,
+    } as unknown as Handlers
+    const response = await dispatch(unreadable, 'app:info', undefined)
+    expect(response).toMatchObject({ ok: false, error: { code: 'internal' } })
+    expect(JSON.stringify(response)).not.toContain('s3cret-value-42')
   })
 
   it('opens only http(s) URLs externally', async () => {

@@ -22,14 +22,19 @@ export async function dispatch(
   const response = await run(handlers, channel, request)
   const redactor = handlers[RESPONSE_REDACTOR]
   if (!redactor) return response
-  if (!response.ok) return { ok: false, error: redactor.redact(response.error) }
-  // The config editor gets the file as written, plaintext keys included (its author's own text,
-  // saved back as is), but never a stored secret.
-  const value =
-    channel === 'config:read'
-      ? redactor.redactStoredValues(response.value)
-      : redactor.redactValues(response.value)
-  return { ok: true, value }
+  try {
+    if (!response.ok) return { ok: false, error: redactor.redact(response.error) }
+    // The config editor gets the file as written, plaintext keys included (its author's own
+    // text, saved back as is), but never a stored secret.
+    const value =
+      channel === 'config:read'
+        ? redactor.redactStoredValues(response.value)
+        : redactor.redactValues(response.value)
+    return { ok: true, value }
+  } catch (error) {
+    // A value that cannot be read (a throwing getter or toJSON) is a failure, not a throw.
+    return { ok: false, error: redactor.redact(toErrorInfo(error)) }
+  }
 }
 
 async function run(

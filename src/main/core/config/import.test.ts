@@ -1,11 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KeychainStore } from '../secrets/keychain-store'
 import { describeWithKeyring, uniqueServerId } from '../secrets/testing/keyring'
 import { importCandidatePaths } from './import'
 import { RegistryStore } from './store'
-import { tempDir, writeFile } from './test-support'
+import { makeFifo, tempDir, writeFile } from './test-support'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -212,6 +212,33 @@ describe('import problems', () => {
     const [problem] = preview.servers[0]!.diagnostics
     expect(problem).toMatchObject({ file: from, line: 4, column: 15, rule: 'invalid_enum' })
     expect(problem!.message).toContain('(line 4, col 15)')
+  })
+})
+
+describe('import of a file that is not one', () => {
+  it('refuses a named pipe at once instead of waiting for a writer', async () => {
+    const { from, store } = await setup('{}', 'claude.json')
+    const fifo = makeFifo(`${from}.fifo`)
+    await expect(store.previewImport({ path: fifo })).rejects.toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringMatching(/named pipe \(FIFO\), not a file: pick a Claude Desktop/),
+    })
+  })
+
+  it('refuses a file over 5 MB unread', async () => {
+    const { from, store } = await setup('{}', 'claude.json')
+    truncateSync(from, 6 * 1024 * 1024)
+    await expect(store.previewImport({ path: from })).rejects.toMatchObject({
+      code: 'invalid_argument',
+      message: expect.stringMatching(/at most 5 MB/),
+    })
+  })
+
+  it('says a missing file is not found', async () => {
+    const { from, store } = await setup('{}', 'claude.json')
+    await expect(store.previewImport({ path: `${from}.gone` })).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 })
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
@@ -9,6 +8,7 @@ import { isPlainObject } from '../../../shared/config/schema-walk'
 import { ConsoleError } from '../../../shared/errors'
 import type { ImportCandidate, RequiredSecret, SecretToMove } from '../../../shared/ipc/registry'
 import type { Diagnostic } from '../../../shared/model/registry'
+import { snapshot } from './load'
 
 /**
  * Reading Claude Desktop, Cursor and VS Code config files as registry entries: `type` becomes
@@ -48,22 +48,26 @@ const REFERENCE_FIELDS = new Set(['url', 'headers', 'env'])
 const INPUT = /\$\{input:([^}]*)\}/g
 const BARE_VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g
 
-/** Reads the file to import; a missing or unreadable file is an `invalid_argument` error. */
+const PICK = 'pick a Claude Desktop, Cursor or VS Code config file'
+
+/**
+ * Reads the file to import as a registry is read (regular files of at most 5 MB, a FIFO never
+ * waited on): a missing file is `not_found`, anything else unreadable `invalid_argument`.
+ */
 export function readImportFile(source: { path?: string; text?: string; name?: string }): {
   file: string
   text: string
 } {
   if (source.text !== undefined) return { file: source.name ?? 'imported file', text: source.text }
   const file = resolve(source.path ?? '')
-  try {
-    return { file, text: readFileSync(file, 'utf8') }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error'
-    throw new ConsoleError({
-      code: code === 'ENOENT' ? 'not_found' : 'invalid_argument',
-      message: `cannot read ${file} (${code}): pick an existing Claude Desktop, Cursor or VS Code config file`,
-    })
+  const read = snapshot(file, PICK)
+  if (!read.exists) {
+    throw new ConsoleError({ code: 'not_found', message: `cannot read ${file} (ENOENT): ${PICK}` })
   }
+  if (read.problem) {
+    throw new ConsoleError({ code: 'invalid_argument', message: read.problem.message })
+  }
+  return { file, text: read.text }
 }
 
 /**

@@ -36,9 +36,13 @@ export interface Draft {
 /**
  * Reads a file's text; absent files read as `''` with `exists: false`. Anything that is not a
  * regular file of at most {@link MAX_REGISTRY_BYTES} (a folder, a FIFO, a device, a symlink
- * loop) comes back with a `problem` instead of blocking or throwing.
+ * loop) comes back with a `problem` instead of blocking or throwing; `advice` ends the
+ * message of a path that is not a file.
  */
-export function snapshot(path: string): FileSnapshot {
+export function snapshot(
+  path: string,
+  advice = 'point --config / RAG_MCP_CONFIG at a rag-mcp.json file',
+): FileSnapshot {
   let fd: number
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer (regular files ignore the flag).
@@ -52,11 +56,7 @@ export function snapshot(path: string): FileSnapshot {
   try {
     const stats = fstatSync(fd)
     if (!stats.isFile()) {
-      return unusable(
-        path,
-        'not_a_file',
-        `is ${kindOf(stats)}, not a file: point --config / RAG_MCP_CONFIG at a rag-mcp.json file`,
-      )
+      return unusable(path, 'not_a_file', `is ${kindOf(stats)}, not a file: ${advice}`)
     }
     const text = readAtMost(fd, MAX_REGISTRY_BYTES)
     if (text === undefined) {

@@ -137,9 +137,10 @@ export class AccessService {
     this.cache.clear()
   }
 
-  /** Stops link checks in flight. */
+  /** Stops link checks in flight and closes the connections the link checker kept. */
   dispose(): void {
     this.lifetime.abort()
+    void this.deps.policy?.close().catch(() => undefined)
     this.cache.clear()
   }
 

@@ -211,6 +211,46 @@ describe('checkLink with the address policy (loopback only)', () => {
   it('still fetches other loopback links the user could open', async () => {
     expect((await checkLink(`${base}/doc.pdf`, { policy })).classification).toBe('ok')
   })
+
+  it('refuses a name that answers with the console at connect time after a harmless check', async () => {
+    // DNS rebinding: the first answer (checked) is a documentation address nothing is sent to;
+    // every later one is this machine, where the console listens.
+    let lookups = 0
+    const rebinding = createLinkPolicy({
+      settings: () => DEFAULT_LINK_POLICY,
+      ownPorts: () => [ownPort],
+      resolve: async () => (lookups++ === 0 ? ['192.0.2.10'] : ['127.0.0.1']),
+    })
+    ownHits = 0
+    const check = await checkLink(`http://localhost:${ownPort}/`, { policy: rebinding })
+    expect(ownHits).toBe(0)
+    expect(check).toMatchObject({ classification: 'blocked', ok: false, redirects: [] })
+    expect(check.error).toBe(`localhost:${ownPort} is the console's own port`)
+    expect(lookups).toBe(2)
+  })
+
+  it('connects to the address it checked', async () => {
+    const port = new URL(base).port
+    const pinned = createLinkPolicy({
+      settings: () => DEFAULT_LINK_POLICY,
+      ownPorts: () => [ownPort],
+      resolve: async () => ['127.0.0.1'],
+    })
+    const check = await checkLink(`http://docs.rebind.test:${port}/doc.pdf`, { policy: pinned })
+    expect(check).toMatchObject({ classification: 'ok', contentType: 'application/pdf' })
+  })
+
+  it('tries every address it decided, as a dual-stack name needs', async () => {
+    // Nothing listens on [::1] at this port: the IPv4 address it also decided answers.
+    const port = new URL(base).port
+    const dualStack = createLinkPolicy({
+      settings: () => DEFAULT_LINK_POLICY,
+      ownPorts: () => [ownPort],
+      resolve: async () => ['::1', '127.0.0.1'],
+    })
+    const check = await checkLink(`http://docs.dual.test:${port}/doc.pdf`, { policy: dualStack })
+    expect(check).toMatchObject({ classification: 'ok' })
+  })
 })
 
 describe('urlExpiry', () => {

@@ -1,5 +1,5 @@
 import type { LinkCheck, LinkHop, LinkVerdict } from '../../../shared/model/rag'
-import type { LinkPolicy } from './link-policy'
+import { LinkRefused, type LinkPolicy } from './link-policy'
 
 export interface LinkCheckOptions {
   /** Whole check, all hops included. */
@@ -9,7 +9,10 @@ export interface LinkCheckOptions {
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch
   now?: () => number
-  /** Decides every address before it is requested (the first and each redirect). */
+  /**
+   * Decides every address before it is requested (the first and each redirect), and again as
+   * it connects (its fetch is used unless `fetch` is given).
+   */
   policy?: LinkPolicy
 }
 
@@ -109,7 +112,7 @@ export function classifyStatus(
  */
 export async function checkLink(value: string, options: LinkCheckOptions = {}): Promise<LinkCheck> {
   const now = options.now ?? Date.now
-  const doFetch = options.fetch ?? fetch
+  const doFetch = options.fetch ?? options.policy?.fetch ?? fetch
   const maxRedirects = options.maxRedirects ?? 5
   const started = now()
   const checked = checkUrl(value)
@@ -133,7 +136,7 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
   let current = original
   try {
     for (;;) {
-      const refused = await options.policy?.(current)
+      const refused = await options.policy?.check(current)
       if (refused) return blocked(current, refused)
       const hopStarted = now()
       const response = await doFetch(current, {
@@ -165,6 +168,8 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
       return result(classifyStatus(response.status, original, hops, now()), response)
     }
   } catch (error) {
+    const refused = (error as { cause?: unknown })?.cause
+    if (refused instanceof LinkRefused) return blocked(current, refused.message)
     const aborted = options.signal?.aborted
     return {
       url: original.href,

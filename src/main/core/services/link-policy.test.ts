@@ -19,7 +19,8 @@ function policy(settings: Partial<LinkPolicySettings> = {}, ownPorts: number[] =
     },
   })
 }
-const decide = (url: string, ...args: Parameters<typeof policy>) => policy(...args)(new URL(url))
+const decide = (url: string, ...args: Parameters<typeof policy>) =>
+  policy(...args).check(new URL(url))
 
 describe('link policy', () => {
   it('allows any http(s) host a user could open by default', async () => {
@@ -62,8 +63,8 @@ describe('link policy', () => {
 
   it('resolves real names with the system resolver (localhost only)', async () => {
     const real = createLinkPolicy({ settings: () => DEFAULT_LINK_POLICY, ownPorts: () => [4100] })
-    expect(await real(new URL('http://localhost:4100/'))).toMatch(/own port/)
-    expect(await real(new URL('http://localhost:4101/'))).toBeUndefined()
+    expect(await real.check(new URL('http://localhost:4100/'))).toMatch(/own port/)
+    expect(await real.check(new URL('http://localhost:4101/'))).toBeUndefined()
   })
 
   it('applies the deny list to host names, their subdomains, addresses and ranges', async () => {

@@ -1,18 +1,28 @@
 import { lookup } from 'node:dns/promises'
-import { BlockList, isIP } from 'node:net'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
+import type { LinkPolicyState } from '../../../shared/ipc/profiles'
 
-/** What an admin may set in settings.json (`linkPolicy`). */
-export interface LinkPolicySettings {
-  /** When not empty, only these hosts (and their subdomains) are fetched. */
-  allowHosts: string[]
-  /** Hosts (and their subdomains), IP addresses or CIDR ranges never fetched. */
-  denyHosts: string[]
-}
+/** What an admin may set in settings.json (`linkPolicy`) or in the Access panel. */
+export type LinkPolicySettings = LinkPolicyState
 
 export const DEFAULT_LINK_POLICY: LinkPolicySettings = { allowHosts: [], denyHosts: [] }
 
-/** Why a link is not fetched; undefined when it may be. */
-export type LinkPolicy = (url: URL) => Promise<string | undefined>
+/** Which links the citation checker may fetch, and a fetch that keeps to that. */
+export interface LinkPolicy {
+  /** Why a link is not fetched; undefined when it may be. */
+  check(url: URL): Promise<string | undefined>
+  /**
+   * A fetch that decides the address it connects to, as it connects: a name that answers
+   * differently after {@link check} (DNS rebinding) is refused with a {@link LinkRefused}.
+   */
+  fetch: typeof fetch
+  /** Closes the connections {@link fetch} keeps open. */
+  close(): Promise<void>
+}
+
+/** The cause of a fetch the policy refused at connect time. */
+export class LinkRefused extends Error {}
 
 export interface LinkPolicyOptions {
   /** Read on every decision, so a changed setting applies to the next check. */
@@ -82,7 +92,19 @@ function effectivePort(url: URL): number {
  */
 export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
   const resolve = options.resolve ?? systemResolve
-  return async (url) => {
+  /** Why one address (for a link to `port`, named `host` in messages) is refused. */
+  const refusal = (address: string, port: number, host: string): string | undefined => {
+    const settings = options.settings()
+    const kind = family(address)
+    if (METADATA.check(address, kind)) return `${address} is a link-local or cloud metadata address`
+    const range = settings.denyHosts.findIndex((rule) => addressRule(rule)?.check(address, kind))
+    if (range >= 0) return `${address} is denied by the link policy (${settings.denyHosts[range]})`
+    if (THIS_MACHINE.check(address, kind) && new Set(options.ownPorts()).has(port)) {
+      return `${host} is the console's own port`
+    }
+    return undefined
+  }
+  const check = async (url: URL): Promise<string | undefined> => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return `${url.protocol.replace(/:$/, '')}: links are not fetched, only http(s)`
     }
@@ -103,20 +125,56 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
       // Unresolvable: the fetch itself reports it as unreachable.
       return undefined
     }
-    const denyRanges = settings.denyHosts.map(addressRule)
-    const ownPorts = new Set(options.ownPorts())
     for (const address of addresses) {
-      const kind = family(address)
-      if (METADATA.check(address, kind)) {
-        return `${address} is a link-local or cloud metadata address`
-      }
-      const range = denyRanges.findIndex((list) => list?.check(address, kind))
-      if (range >= 0)
-        return `${address} is denied by the link policy (${settings.denyHosts[range]})`
-      if (THIS_MACHINE.check(address, kind) && ownPorts.has(effectivePort(url))) {
-        return `${url.host} is the console's own port`
-      }
+      const refused = refusal(address, effectivePort(url), url.host)
+      if (refused) return refused
     }
     return undefined
   }
+  const pinned = pinnedFetch(resolve, refusal)
+  return { check, fetch: pinned.fetch, close: () => pinned.agent.close() }
+}
+
+/**
+ * A fetch whose every connection resolves the name once, decides each address it got, and
+ * connects only to those addresses (TLS still verifies the name), so nothing is resolved twice.
+ */
+function pinnedFetch(
+  resolve: (hostname: string) => Promise<string[]>,
+  refusal: (address: string, port: number, host: string) => string | undefined,
+): { fetch: typeof fetch; agent: Agent } {
+  const agent = new Agent({
+    connect: (opts, callback) => {
+      const hostname = opts.hostname.replace(/^\[|\]$/g, '')
+      const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80)
+      const host = opts.host ?? `${hostname}:${port}`
+      const addresses = isIP(hostname) ? Promise.resolve([hostname]) : resolve(hostname)
+      addresses.then(
+        (found) => {
+          for (const address of found) {
+            const refused = refusal(address, port, host)
+            if (refused) return callback(new LinkRefused(refused), null)
+          }
+          if (found.length === 0) return callback(new Error(`${hostname}: no address`), null)
+          // Node picks among the decided addresses (IPv6 or IPv4, whichever answers).
+          buildConnector({ lookup: decided(found) })(opts, callback)
+        },
+        (error: unknown) =>
+          callback(error instanceof Error ? error : new Error(String(error)), null),
+      )
+    },
+  })
+  // undici's own fetch, so the dispatcher and the fetch come from one version.
+  const viaAgent = ((input: URL, init: RequestInit) =>
+    undiciFetch(input, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch
+  return { fetch: viaAgent, agent }
+}
+
+/** A `lookup` for `net.connect` that answers with these addresses only. */
+function decided(addresses: string[]): LookupFunction {
+  const all = addresses.map((address) => ({ address, family: isIP(address) }))
+  return ((_hostname, options, done) => {
+    if (options.all) done(null, all)
+    else done(null, all[0]!.address, all[0]!.family)
+  }) as LookupFunction
 }

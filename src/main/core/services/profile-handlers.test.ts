@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -77,5 +77,32 @@ describe('profile IPC', () => {
       ok: false,
       error: { code: 'not_found' },
     })
+  })
+})
+
+describe('link policy IPC', () => {
+  it('stores the policy trimmed, and the next check obeys it without a restart', async () => {
+    const link = { url: 'http://wiki.intranet.example/doc' }
+    expect(await dispatch(handlers, 'link-policy:get', undefined)).toEqual({
+      ok: true,
+      value: { allowHosts: [], denyHosts: [] },
+    })
+    const set = await dispatch(handlers, 'link-policy:set', {
+      allowHosts: [],
+      denyHosts: [' intranet.example '],
+    })
+    expect(set).toEqual({ ok: true, value: { allowHosts: [], denyHosts: ['intranet.example'] } })
+    const check = await dispatch(handlers, 'access:check', { target: link })
+    expect(check).toMatchObject({
+      ok: true,
+      value: { link: { classification: 'blocked', error: expect.stringMatching(/denied/) } },
+    })
+    const file = JSON.parse(readFileSync(join(core.dataDir, 'settings.json'), 'utf8'))
+    expect(file.linkPolicy).toEqual({ allowHosts: [], denyHosts: ['intranet.example'] })
+  })
+
+  it('refuses an empty host rule', async () => {
+    const set = await dispatch(handlers, 'link-policy:set', { allowHosts: [' '], denyHosts: [] })
+    expect(set).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
   })
 })

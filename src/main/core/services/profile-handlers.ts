@@ -9,8 +9,13 @@ type ProfileChannels =
   | 'profiles:activate'
   | 'selection:get'
   | 'selection:set'
+  | 'link-policy:get'
+  | 'link-policy:set'
 
-/** IPC handlers for acting-user profiles and source toggles; every change is an event. */
+/**
+ * IPC handlers for acting-user profiles, source toggles and the link policy; every profile or
+ * selection change is an event.
+ */
 export function profileHandlers(
   settings: SettingsStore,
   events: EventBus,
@@ -45,6 +50,11 @@ export function profileHandlers(
       const now = settings.selection(profile.id, server)
       events.emit('selection:changed', { profileId: profile.id, server, sources: now })
       return now
+    },
+    'link-policy:get': () => settings.linkPolicy(),
+    'link-policy:set': (policy) => {
+      settings.setLinkPolicy(policy)
+      return settings.linkPolicy()
     },
   }
 }

@@ -11,12 +11,13 @@ import { CheckAllView } from './CheckAllView'
 import { CheckForm } from './CheckForm'
 import { CheckHistory } from './CheckHistory'
 import { takeAccessHandoff } from './handoff'
+import { LinkPolicyForm } from './LinkPolicyForm'
 import { accessKeys, accessQueries, type BatchSpec, type HistoryEntry } from './queries'
 import { VerdictCard } from './VerdictCard'
 import { draftFromTarget, EMPTY_DRAFT, targetParts, type TargetDraft } from './verdicts'
 import './AccessPanel.css'
 
-type View = 'check' | 'batches'
+type View = 'check' | 'batches' | 'policy'
 
 const NO_HISTORY: HistoryEntry[] = []
 const NO_BATCHES: BatchSpec[] = []
@@ -108,6 +109,7 @@ export function AccessPanel(): React.JSX.Element {
               label: 'Check all',
               extra: batches.length > 0 ? <Badge tone="info">{batches.length}</Badge> : null,
             },
+            { id: 'policy', label: 'Link policy' },
           ]}
         />
       </div>
@@ -177,6 +179,9 @@ export function AccessPanel(): React.JSX.Element {
             checked at once and the verdicts appear here with a count per class.
           </EmptyState>
         )}
+      </TabPanel>
+      <TabPanel idBase="access" id="policy" selected={view === 'policy'} className="access__tab">
+        <LinkPolicyForm />
       </TabPanel>
     </div>
   )

@@ -21,6 +21,7 @@ export const accessKeys = {
   history: () => ['access', 'history'] as const,
   batches: () => ['access', 'batches'] as const,
   batch: (batchId: string) => ['access', 'batch', batchId] as const,
+  linkPolicy: () => ['access', 'link-policy'] as const,
 }
 
 /**
@@ -42,6 +43,9 @@ export const accessQueries = {
       queryKey: accessKeys.history(),
       queryFn: () => call('access:history'),
     }),
+  /** Which addresses the checker may request (settings.json's `linkPolicy`). */
+  linkPolicy: () =>
+    queryOptions({ queryKey: accessKeys.linkPolicy(), queryFn: () => call('link-policy:get') }),
   /** Batches handed over in this session, newest first. */
   batches: () =>
     queryOptions({

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Button, Dialog } from '../../ui'
+import { Banner, Button, Dialog } from '../../ui'
 import { SideBySideDiff } from './TextDiff'
 
 export interface Comparison {
@@ -10,6 +10,8 @@ export interface Comparison {
   diskHash: string
   diskExists: boolean
   mine: string
+  /** A version that raced the save and could not be put back, kept at this path (`.bak.N`). */
+  keptAt?: string | undefined
 }
 
 export interface CompareDialogProps {
@@ -65,6 +67,14 @@ export function CompareDialog({
         </>
       }
     >
+      {comparison?.keptAt && (
+        <Banner tone="warn" role="none" title="Another version was kept aside">
+          The file changed more than once while it was being saved, so nothing was saved: one of
+          those versions could not be put back and is kept at{' '}
+          <code className="save-dialog__path">{comparison.keptAt}</code>. Compare it with the two
+          below before you delete it.
+        </Banner>
+      )}
       {comparison && (
         <SideBySideDiff
           left={comparison.disk}

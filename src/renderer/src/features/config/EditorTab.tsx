@@ -102,6 +102,7 @@ export function EditorTab(): React.JSX.Element {
         diskHash: result.diskHash,
         diskExists: result.diskExists,
         mine: result.proposedText,
+        keptAt: result.keptAt,
       })
     }
   }
