@@ -12,6 +12,12 @@ const demo = useDemoServers()
 
 test.use({ viewport: { width: 1024, height: 700 } })
 
+/** Saves the screenshots `<name>-light/dark.png` and checks every column and label there. */
+async function check(page: Page, name: string, where: string): Promise<void> {
+  await screenshots(page, name)
+  await expectColumnsFit(page, where)
+}
+
 const nav = (page: Page, panel: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
 
@@ -37,19 +43,16 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
   await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
   await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Search', level: 1 })).toBeVisible()
-  await screenshots(page, 'min-size-search-inspector')
-  await expectColumnsFit(page, 'Search with the inspector open')
+  await check(page, 'min-size-search-inspector', 'Search with the inspector open')
 
   await page.getByRole('tab', { name: /^By provider/ }).click()
   await expect(page.getByRole('region', { name: 'Hits from knowledgeSearch' })).toBeVisible()
-  await screenshots(page, 'min-size-search-providers')
-  await expectColumnsFit(page, 'Search by provider')
+  await check(page, 'min-size-search-providers', 'Search by provider')
 
   await page.getByRole('tab', { name: 'Answers' }).click()
   await page.getByRole('button', { name: 'Compare answers' }).click()
   await expect(page.getByRole('article', { name: 'Answer from engineeringWiki' })).toBeVisible()
-  await screenshots(page, 'min-size-answers')
-  await expectColumnsFit(page, 'Answers')
+  await check(page, 'min-size-answers', 'Answers')
 
   await nav(page, 'Access')
   const form = page.getByRole('form', { name: 'Check access' })
@@ -57,23 +60,19 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
   await form.getByLabel('Segment id').fill('hb-pto-policy#0')
   await form.getByLabel('Segment id').press('Enter')
   await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('carol@example.com')
-  await screenshots(page, 'min-size-access')
-  await expectColumnsFit(page, 'Access')
+  await check(page, 'min-size-access', 'Access')
 
   await nav(page, 'Servers')
   await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')
-  await screenshots(page, 'min-size-servers')
-  await expectColumnsFit(page, 'Servers')
+  await check(page, 'min-size-servers', 'Servers')
 
   await nav(page, 'Health')
   await expect(page.getByRole('table', { name: 'Health of every server' })).toBeVisible()
-  await screenshots(page, 'min-size-health')
-  await expectColumnsFit(page, 'Health')
+  await check(page, 'min-size-health', 'Health')
 
   await nav(page, 'Config')
   await expect(page.getByRole('textbox', { name: 'rag-mcp.json' })).toContainText('companyDocs')
-  await screenshots(page, 'min-size-config')
-  await expectColumnsFit(page, 'Config')
+  await check(page, 'min-size-config', 'Config')
 
   await nav(page, 'Audit')
   await expect(
@@ -82,6 +81,5 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
   await expect(page.getByRole('row', { name: /on lockedOut .*: error/ }).first()).toContainText(
     'unauthorized',
   )
-  await screenshots(page, 'min-size-audit')
-  await expectColumnsFit(page, 'Audit')
+  await check(page, 'min-size-audit', 'Audit')
 })
