@@ -84,11 +84,12 @@ test('Escape closes the hit inspector from the hit list as from inside it', asyn
   await expect(inspector).toBeHidden()
   await expect(list).toBeFocused()
 
-  // From inside the inspector, as before.
+  // From inside the inspector, focus goes back to the list, so arrows go on from there.
   await page.keyboard.press('ArrowDown')
   await inspector.getByRole('button', { name: 'Copy as JSON' }).focus()
   await page.keyboard.press('Escape')
   await expect(inspector).toBeHidden()
+  await expect(list).toBeFocused()
 })
 
 test('Escape closes the registry source popover and dialogs', async ({ page, launch }) => {

@@ -106,6 +106,15 @@ export function SearchPanel(): React.JSX.Element {
         onKeyDown={(event) => {
           if (event.key !== 'Escape' || event.defaultPrevented || !selected) return
           event.preventDefault()
+          // Focus inside the inspector would go with it: back to the list that shows the hit.
+          if (event.target instanceof Element && event.target.closest('.inspector')) {
+            const lists = '.search-results__view:not([hidden]) [role="listbox"]'
+            const body = event.currentTarget
+            const list =
+              body.querySelector<HTMLElement>(`${lists}:has([aria-selected="true"])`) ??
+              body.querySelector<HTMLElement>(lists)
+            list?.focus()
+          }
           setSelected(null)
         }}
       >
