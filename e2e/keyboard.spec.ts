@@ -1,4 +1,5 @@
 import { expect, httpServer, screenshots, test } from './console'
+import { openSearch, slowServer } from './demo'
 
 test('every control of the shell is reachable with Tab and named', async ({ page, launch }) => {
   const { host } = await launch({ alpha: httpServer('Alpha') })
@@ -40,6 +41,55 @@ test('Ctrl+1…6 open the panels, and the hints say so', async ({ page, launch }
     page.getByRole('main', { name: 'Health' }).getByRole('heading', { name: 'Health', level: 1 }),
   ).toBeVisible()
   await screenshots(page, 'shell-pending-panel')
+})
+
+test('every Ctrl+N shortcut moves focus into its panel, ready to act', async ({ page, launch }) => {
+  const { host } = await launch({ alpha: httpServer('Alpha') })
+  await page.goto(host.url)
+  await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible()
+  const panels = ['Servers', 'Search', 'Access', 'Health', 'Config', 'Audit']
+  for (const [index, name] of panels.entries()) {
+    await page.keyboard.press(`ControlOrMeta+${index + 1}`)
+    const main = page.getByRole('main', { name })
+    await expect(main.getByRole('heading', { name, level: 1 })).toBeFocused()
+    // The next Tab lands on the panel's first control, not back in the navigation.
+    await page.keyboard.press('Tab')
+    expect(
+      await main.evaluate((el) => el.contains(document.activeElement)),
+      `Tab after Ctrl+${index + 1} stays in ${name}`,
+    ).toBe(true)
+  }
+  // The shortcut of the panel already shown brings focus back into it too.
+  await page.getByRole('combobox', { name: 'View as' }).focus()
+  await page.keyboard.press('ControlOrMeta+6')
+  await expect(page.getByRole('heading', { name: 'Audit', level: 1 })).toBeFocused()
+})
+
+test('Escape closes the hit inspector from the hit list as from inside it', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ fixture: slowServer('fixture', 0) })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const list = page.getByRole('listbox', { name: 'Merged hits' })
+  const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+  await list.getByRole('option').first().click()
+  await expect(inspector).toBeVisible()
+  await expect(list).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(list.getByRole('option').nth(1)).toHaveAttribute('aria-selected', 'true')
+  await page.keyboard.press('Escape')
+  await expect(inspector).toBeHidden()
+  await expect(list).toBeFocused()
+
+  // From inside the inspector, focus goes back to the list, so arrows go on from there.
+  await page.keyboard.press('ArrowDown')
+  await inspector.getByRole('button', { name: 'Copy as JSON' }).focus()
+  await page.keyboard.press('Escape')
+  await expect(inspector).toBeHidden()
+  await expect(list).toBeFocused()
 })
 
 test('Escape closes the registry source popover and dialogs', async ({ page, launch }) => {

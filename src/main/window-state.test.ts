@@ -25,8 +25,8 @@ describe('window placement', () => {
   })
 
   it("moves a window hanging off a display's edge fully onto it", () => {
-    const saved = { bounds: { x: 1500, y: -50, width: 1000, height: 700 }, maximized: false }
-    expect(placeWindow(saved, [primary]).bounds).toEqual({ x: 920, y: 0, width: 1000, height: 700 })
+    const saved = { bounds: { x: 1500, y: -50, width: 1100, height: 720 }, maximized: false }
+    expect(placeWindow(saved, [primary]).bounds).toEqual({ x: 820, y: 0, width: 1100, height: 720 })
   })
 
   it('keeps it on the display it overlaps most', () => {
@@ -53,6 +53,12 @@ describe('window placement', () => {
     expect(placeWindow(huge, [small]).bounds).toEqual(small)
     const tiny = { bounds: { x: 10, y: 10, width: 100, height: 50 }, maximized: false }
     expect(placeWindow(tiny, [primary]).bounds).toMatchObject(MIN_SIZE)
+  })
+
+  it('never makes the window smaller than 1024×700, the size every panel is laid out for', () => {
+    expect(MIN_SIZE).toEqual({ width: 1024, height: 700 })
+    const saved = { bounds: { x: 0, y: 0, width: 980, height: 640 }, maximized: false }
+    expect(placeWindow(saved, [primary]).bounds).toMatchObject({ width: 1024, height: 700 })
   })
 })
 

@@ -1,4 +1,5 @@
-import { usePanel } from '../state/store'
+import { useEffect, useRef } from 'react'
+import { usePanel, usePanelFocus } from '../state/store'
 import { AppToasts } from './AppToasts'
 import { InvalidRegistryBanner } from './InvalidRegistryBanner'
 import { NavBar } from './NavBar'
@@ -18,11 +19,28 @@ export function App(): React.JSX.Element {
   useGlobalShortcuts()
   const panel = usePanel()
   const View = PANEL_VIEWS[panel]
+  const mainRef = useRef<HTMLElement>(null)
+  const panelFocus = usePanelFocus()
+  useEffect(() => {
+    const main = mainRef.current
+    if (panelFocus === 0 || !main) return
+    // The panel's heading takes focus (the next Tab reaches its first control); a panel still
+    // loading gets it when the heading appears.
+    const focusHeading = (): boolean => {
+      const heading = main.querySelector<HTMLElement>('h1')
+      heading?.focus()
+      return heading !== null
+    }
+    if (focusHeading()) return
+    const observer = new MutationObserver(() => focusHeading() && observer.disconnect())
+    observer.observe(main, { childList: true, subtree: true })
+    return () => observer.disconnect()
+  }, [panelFocus])
   return (
     <div className="app">
       <TopBar />
       <NavBar />
-      <main className="app__main" aria-label={panelLabel(panel)}>
+      <main ref={mainRef} className="app__main" aria-label={panelLabel(panel)}>
         <InvalidRegistryBanner />
         <StartupNotices />
         <div className="app__panel">

@@ -1,4 +1,4 @@
-import { ariaShortcut, Icon, Kbd } from '../ui'
+import { ariaShortcut, formatShortcut, Icon, Kbd } from '../ui'
 import { useNavigationRequested, usePanel } from '../state/store'
 import { PANEL_SPECS } from './panels'
 import './NavBar.css'
@@ -16,6 +16,7 @@ export function NavBar(): React.JSX.Element {
           className="navbar__item"
           aria-current={panel === spec.id ? 'page' : undefined}
           aria-keyshortcuts={ariaShortcut(spec.shortcut)}
+          title={`${spec.label} (${formatShortcut(spec.shortcut)})`}
           onClick={() => navigationRequested(spec.id)}
         >
           <Icon name={spec.icon} size={15} />

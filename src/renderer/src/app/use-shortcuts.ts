@@ -3,8 +3,8 @@ import { isMac } from '../ui'
 import { PANELS, useUiStore } from '../state/store'
 
 /**
- * App-wide shortcuts: Ctrl/⌘+1…6 open the panels in navigation order. Ignored while a modal
- * dialog is open, so a dialog's own keys stay its own.
+ * App-wide shortcuts: Ctrl/⌘+1…6 open the panels in navigation order and move focus into
+ * them. Ignored while a modal dialog is open, so a dialog's own keys stay its own.
  */
 export function useGlobalShortcuts(): void {
   useEffect(() => {
@@ -16,7 +16,7 @@ export function useGlobalShortcuts(): void {
       const panel = PANELS[index]
       if (!panel || document.querySelector('dialog[open]')) return
       event.preventDefault()
-      useUiStore.getState().navigationRequested(panel)
+      useUiStore.getState().panelShortcutPressed(panel)
     }
     window.addEventListener('keydown', onKeyDown)
     return () => window.removeEventListener('keydown', onKeyDown)

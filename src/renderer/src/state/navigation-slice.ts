@@ -17,8 +17,12 @@ export interface NavigationSlice {
   configDirty: boolean
   /** A server the Secrets tab should scroll to and highlight. */
   secretsFocus: string | null
+  /** Bumped when focus should move into the shown panel (its heading). */
+  panelFocus: number
   /** The user asked for a panel; held back while Config has unsaved edits. */
   navigationRequested: (panel: Panel) => void
+  /** A Ctrl/⌘+N shortcut: open the panel and put focus in it, so keys act there at once. */
+  panelShortcutPressed: (panel: Panel) => void
   /** The user chose to discard the unsaved edits and leave. */
   navigationConfirmed: () => void
   /** The user chose to keep editing. */
@@ -38,11 +42,17 @@ export const createNavigationSlice: StateCreator<UiState, [], [], NavigationSlic
   pendingPanel: null,
   configDirty: false,
   secretsFocus: null,
+  panelFocus: 0,
   navigationRequested: (panel) => {
     const state = get()
     if (state.panel === panel) return
     if (state.panel === 'config' && state.configDirty) set({ pendingPanel: panel })
     else set({ panel, pendingPanel: null })
+  },
+  panelShortcutPressed: (panel) => {
+    get().navigationRequested(panel)
+    // Held back by the unsaved-edits question: that dialog takes focus instead.
+    if (get().panel === panel) set((state) => ({ panelFocus: state.panelFocus + 1 }))
   },
   navigationConfirmed: () => {
     const target = get().pendingPanel

@@ -39,6 +39,24 @@ describe('navigation', () => {
     expect(store.getState().configDirty).toBe(true)
   })
 
+  it('asks for focus in the panel a shortcut opens, also when it is already shown', () => {
+    const store = createUiStore()
+    store.getState().panelShortcutPressed('search')
+    expect(store.getState().panel).toBe('search')
+    expect(store.getState().panelFocus).toBe(1)
+    store.getState().panelShortcutPressed('search')
+    expect(store.getState().panelFocus).toBe(2)
+  })
+
+  it('leaves focus to the unsaved-edits question when a shortcut is held back', () => {
+    const store = createUiStore()
+    store.getState().navigationRequested('config')
+    store.getState().configDirtyChanged(true)
+    store.getState().panelShortcutPressed('audit')
+    expect(store.getState().pendingPanel).toBe('audit')
+    expect(store.getState().panelFocus).toBe(0)
+  })
+
   it('opens the Secrets tab focused on a server when another panel asks', () => {
     const store = createUiStore()
     store.getState().secretsRequested('docsRag')

@@ -23,6 +23,7 @@ export const useUiStore = createUiStore()
 
 // Atomic selectors: each component subscribes to exactly what it reads.
 export const usePanel = () => useUiStore((s) => s.panel)
+export const usePanelFocus = () => useUiStore((s) => s.panelFocus)
 export const usePendingPanel = () => useUiStore((s) => s.pendingPanel)
 export const useConfigTab = () => useUiStore((s) => s.configTab)
 export const useConfigDirty = () => useUiStore((s) => s.configDirty)

@@ -96,7 +96,7 @@ export function AccessPanel(): React.JSX.Element {
   return (
     <div className="access">
       <div className="access__head">
-        <h1>Access</h1>
+        <h1 tabIndex={-1}>Access</h1>
         <Tabs
           label="Access"
           idBase="access"

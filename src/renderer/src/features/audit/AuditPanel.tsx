@@ -55,7 +55,7 @@ export function AuditPanel(): React.JSX.Element {
   return (
     <div className="audit">
       <div className="audit__head">
-        <h1>Audit</h1>
+        <h1 tabIndex={-1}>Audit</h1>
         <p className="muted">
           Every call to a server, newest first. Lines hold no query text and no secrets.
         </p>

@@ -7,12 +7,12 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
   {
     id: 'at',
     header: 'Time',
-    width: '170px',
+    width: '144px',
     className: 'audit__time',
     cell: (entry) => <span title={entry.at}>{formatDateTime(Date.parse(entry.at))}</span>,
   },
-  { id: 'user', header: 'User', width: '20%', cell: (entry) => <code>{entry.user}</code> },
-  { id: 'server', header: 'Server', width: '16%', cell: (entry) => <code>{entry.server}</code> },
+  { id: 'user', header: 'User', width: '17%', cell: (entry) => <code>{entry.user}</code> },
+  { id: 'server', header: 'Server', width: '15%', cell: (entry) => <code>{entry.server}</code> },
   {
     id: 'operation',
     header: 'Operation',
@@ -51,8 +51,16 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
           ok
         </Badge>
       ) : (
-        <Badge tone="bad" dot title={entry.errorCode}>
-          {entry.errorCode ? `error: ${entry.errorCode}` : 'error'}
+        // The red badge says "error"; its code is what fits the column whole.
+        <Badge tone="bad" dot title={entry.errorCode ? `error: ${entry.errorCode}` : undefined}>
+          {entry.errorCode ? (
+            <>
+              <span className="visually-hidden">error: </span>
+              {entry.errorCode}
+            </>
+          ) : (
+            'error'
+          )}
         </Badge>
       ),
   },
@@ -66,7 +74,7 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
   {
     id: 'latency',
     header: 'Latency',
-    width: '84px',
+    width: '74px',
     className: 'num',
     cell: (entry) => `${entry.latencyMs} ms`,
   },

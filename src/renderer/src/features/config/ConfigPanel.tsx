@@ -43,7 +43,7 @@ export function ConfigPanel(): React.JSX.Element {
   return (
     <div className="config-panel">
       <div className="config-panel__head">
-        <h1>Config</h1>
+        <h1 tabIndex={-1}>Config</h1>
         <Tabs
           label="Config"
           idBase="config"

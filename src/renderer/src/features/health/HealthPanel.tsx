@@ -35,7 +35,7 @@ export function HealthPanel(): React.JSX.Element {
   return (
     <div className="health">
       <div className="health__head">
-        <h1>Health</h1>
+        <h1 tabIndex={-1}>Health</h1>
         <p className="muted">
           Measured from every call and probe. Rates and quantiles cover a sliding window (named in
           each column); calls and errors by code count since the console started; charts show the

@@ -129,13 +129,7 @@ export function HitInspector({
   }
   const text = hit.text ?? hit.snippet
   return (
-    <aside
-      className="inspector"
-      aria-label="Hit inspector"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && !event.defaultPrevented) onClose()
-      }}
-    >
+    <aside className="inspector" aria-label="Hit inspector">
       <div className="inspector__head">
         <h2 className="inspector__title" title={hit.title}>
           {hit.title || hit.id}

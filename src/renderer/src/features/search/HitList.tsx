@@ -72,7 +72,7 @@ export function HitList({
       <div className="hit-list__head">
         <span className="hit-row__rank">#</span>
         <span>Title</span>
-        {showServer && <span>Source · server</span>}
+        {showServer && <span className="hit-row__where">Source · server</span>}
         <span className="hit-row__score">Score</span>
         <span className="hit-row__flags">Flags</span>
       </div>

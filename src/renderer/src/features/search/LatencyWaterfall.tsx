@@ -77,8 +77,8 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
               </span>
             ))}
           </th>
-          <th className="num">Time</th>
-          <th className="num">Hits</th>
+          <th className="num waterfall__time">Time</th>
+          <th className="num waterfall__hits">Hits</th>
           <th>Status</th>
         </tr>
       </thead>
@@ -103,7 +103,7 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
             </td>
             <td className="num">{result ? formatMs(result.latencyMs) : '…'}</td>
             <td className="num">{result ? result.hits.length : ''}</td>
-            <td>
+            <td className="waterfall__status-cell">
               {result ? <StatusCell result={result} /> : <Spinner size={12} label="waiting" />}
             </td>
           </tr>

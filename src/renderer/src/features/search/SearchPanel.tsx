@@ -73,7 +73,7 @@ export function SearchPanel(): React.JSX.Element {
   return (
     <div className="search-panel">
       <div className="search-panel__head">
-        <h1>Search</h1>
+        <h1 tabIndex={-1}>Search</h1>
         <QueryForm
           draft={draft}
           onChange={setDraft}
@@ -100,7 +100,24 @@ export function SearchPanel(): React.JSX.Element {
           }
         />
       </div>
-      <div className="search-panel__body">
+      {/* Escape closes the inspector wherever focus is: in it or in the list beside it. */}
+      <div
+        className="search-panel__body"
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape' || event.defaultPrevented || !selected) return
+          event.preventDefault()
+          // Focus inside the inspector would go with it: back to the list that shows the hit.
+          if (event.target instanceof Element && event.target.closest('.inspector')) {
+            const lists = '.search-results__view:not([hidden]) [role="listbox"]'
+            const body = event.currentTarget
+            const list =
+              body.querySelector<HTMLElement>(`${lists}:has([aria-selected="true"])`) ??
+              body.querySelector<HTMLElement>(lists)
+            list?.focus()
+          }
+          setSelected(null)
+        }}
+      >
         <div className="search-panel__main">
           {run && run.expected.length + run.servers.length > 0 && (
             <div className="search-panel__waterfall">

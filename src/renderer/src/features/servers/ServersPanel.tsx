@@ -108,7 +108,7 @@ export function ServersPanel(): React.JSX.Element {
   return (
     <div className="servers">
       <div className="servers__head">
-        <h1>Servers</h1>
+        <h1 tabIndex={-1}>Servers</h1>
         <p className="servers__counts" aria-label="Servers by status">
           <span className="muted">{plural(list.data.length, 'server')}</span>
           {STATE_ORDER.filter((state) => counts.has(state)).map((state) => (

@@ -1,0 +1,85 @@
+import type { Page } from '@playwright/test'
+import { expectColumnsFit } from './columns'
+import { expect, screenshots, test } from './console'
+import { DEMO_SERVER_IDS, demoRegistry, openSearch, useDemoServers } from './demo'
+
+/**
+ * The window's minimum size (1024×700) with every panel full of real data: nothing a user needs
+ * is cut, every column is at least as wide as its label.
+ */
+
+const demo = useDemoServers()
+
+test.use({ viewport: { width: 1024, height: 700 } })
+
+/** Saves the screenshots `<name>-light/dark.png` and checks every column and label there. */
+async function check(page: Page, name: string, where: string): Promise<void> {
+  await screenshots(page, name)
+  await expectColumnsFit(page, where)
+}
+
+const nav = (page: Page, panel: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
+
+test('every panel is usable at the minimum window size', async ({ page, launch }) => {
+  // A sixth server with a wrong key puts errors in the waterfall, Health and Audit.
+  const lockedOut = {
+    url: demo().urls.ragSearch,
+    headers: { Authorization: 'Bearer not-the-key' },
+    dialect: 'rag-search',
+    groups: ['users'],
+  }
+  const { host } = await launch({ ...demoRegistry(demo()), lockedOut }, { env: demo().env })
+  await openSearch(page, host.url, true)
+  // The "Now viewing as" notice would cover the screenshots.
+  await page.getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const waterfall = page.getByRole('table', { name: 'Latency by server' })
+  for (const server of DEMO_SERVER_IDS) {
+    await expect(waterfall.getByRole('row', { name: server })).toContainText(/\d+ ms/)
+  }
+  await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
+  await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Search', level: 1 })).toBeVisible()
+  await check(page, 'min-size-search-inspector', 'Search with the inspector open')
+
+  await page.getByRole('tab', { name: /^By provider/ }).click()
+  await expect(page.getByRole('region', { name: 'Hits from knowledgeSearch' })).toBeVisible()
+  await check(page, 'min-size-search-providers', 'Search by provider')
+
+  await page.getByRole('tab', { name: 'Answers' }).click()
+  await page.getByRole('button', { name: 'Compare answers' }).click()
+  await expect(page.getByRole('article', { name: 'Answer from engineeringWiki' })).toBeVisible()
+  await check(page, 'min-size-answers', 'Answers')
+
+  await nav(page, 'Access')
+  const form = page.getByRole('form', { name: 'Check access' })
+  await form.getByLabel('Server').selectOption('knowledgeSearch')
+  await form.getByLabel('Segment id').fill('hb-pto-policy#0')
+  await form.getByLabel('Segment id').press('Enter')
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('carol@example.com')
+  await check(page, 'min-size-access', 'Access')
+
+  await nav(page, 'Servers')
+  await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')
+  await check(page, 'min-size-servers', 'Servers')
+
+  await nav(page, 'Health')
+  await expect(page.getByRole('table', { name: 'Health of every server' })).toBeVisible()
+  await check(page, 'min-size-health', 'Health')
+
+  await nav(page, 'Config')
+  await expect(page.getByRole('textbox', { name: 'rag-mcp.json' })).toContainText('companyDocs')
+  await check(page, 'min-size-config', 'Config')
+
+  await nav(page, 'Audit')
+  await expect(
+    page.getByRole('row', { name: 'search on knowledgeSearch by carol@example.com: ok' }),
+  ).toBeVisible()
+  await expect(page.getByRole('row', { name: /on lockedOut .*: error/ }).first()).toContainText(
+    'unauthorized',
+  )
+  await check(page, 'min-size-audit', 'Audit')
+})
