@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { doctorRequests, type DoctorResults } from './doctor'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
 import { ragRequests, type RagResults } from './rag'
@@ -21,6 +22,7 @@ export const invokeRequests = {
   ...profilesRequests,
   ...serversRequests,
   ...ragRequests,
+  ...doctorRequests,
 }
 
 export interface InvokeResults
@@ -30,7 +32,8 @@ export interface InvokeResults
     SecretsResults,
     ProfilesResults,
     ServersResults,
-    RagResults {}
+    RagResults,
+    DoctorResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

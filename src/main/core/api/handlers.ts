@@ -2,6 +2,7 @@ import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
+import { doctorHandlers } from '../services/doctor/handlers'
 import { profileHandlers } from '../services/profile-handlers'
 import { ragHandlers } from '../services/rag-handlers'
 import type { SecretRedactor } from '../secrets/redactor'
@@ -57,6 +58,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),
+    ...doctorHandlers(core.services.doctor),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }
