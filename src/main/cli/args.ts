@@ -49,6 +49,7 @@ export const COMMAND_OPTIONS = {
   call: ['server', 'url', 'transport', 'stdio', 'tool', 'args'],
   watch: [],
   secrets: ['server', 'name'],
+  doctor: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS

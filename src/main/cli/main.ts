@@ -3,6 +3,7 @@ import { toErrorInfo } from '../../shared/errors'
 import { parseInvocation, type CommandName } from './args'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
+import { doctorCommand } from './commands/doctor'
 import { infoCommand } from './commands/info'
 import { searchCommand, synthesizeCommand } from './commands/search'
 import { secretsCommand } from './commands/secrets'
@@ -27,6 +28,7 @@ const COMMANDS: Record<
   call: callCommand,
   watch: watchCommand,
   secrets: secretsCommand,
+  doctor: doctorCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

@@ -20,6 +20,8 @@ commands:
   secrets set SERVER NAME                store a keychain value read from stdin
   secrets delete SERVER NAME             (or --server ID --name NAME)
   secrets list [SERVER]                  which keychain values are set
+  doctor [--server ID]...                does each server keep its family's contract? (exit 1
+                                         when a check fails)
 
 global options:
   --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)

@@ -1,5 +1,6 @@
 import { isRecord } from '../../dialects/shape'
 import { verdict, type DoctorCheck, type Exchange } from './types'
+import { vtexRouter } from './vtex'
 
 const MCP = 'MCP 2025-06-18'
 const METHOD_NOT_FOUND = -32601
@@ -118,9 +119,11 @@ const errors: DoctorCheck = {
     const code = rpcCode(sent)
     if (code === METHOD_NOT_FOUND) return verdict('pass', expected, 'error -32601', sent)
     // An error body sent with an HTTP error status (RAGbox: 404) reaches the pool as an HTTP
-    // failure; the wire shows what the server really said.
-    if (sent.error && probe.post) {
-      const wire = await probe.post({ method: UNKNOWN })
+    // failure, and a per-method server (spec 004) has no endpoint for an unknown method: the
+    // wire (its router, for spec 004) shows what the server really says.
+    if (sent.error && probe.post && probe.url) {
+      const url = probe.dialect.id === 'vtex' ? vtexRouter(probe.url) : probe.url
+      const wire = await probe.post({ method: UNKNOWN }, { url })
       const body = wire.reply?.body
       const error = isRecord(body) && isRecord(body.error) ? body.error : undefined
       if (error?.code === METHOD_NOT_FOUND) {

@@ -19,6 +19,9 @@ export function vtexBase(url: string): string {
   return parsed.toString().replace(/\/+$/, '')
 }
 
+/** Doctor's instance of the generic router (`…/mcp/doctor`). */
+export const vtexRouter = (url: string): string => `${vtexBase(url)}/${INSTANCE}`
+
 const resultOf = (body: unknown): unknown => (isRecord(body) ? body.result : undefined)
 
 const handshake: DoctorCheck = {
@@ -51,7 +54,7 @@ const endpoints: DoctorCheck = {
     const base = vtexBase(probe.url)
     const sent = [
       await probe.post({ method: 'tools/list' }, { url: `${base}/tools/list` }),
-      await probe.post({ method: 'tools/list' }, { url: `${base}/${INSTANCE}` }),
+      await probe.post({ method: 'tools/list' }, { url: vtexRouter(probe.url) }),
     ]
     const exchange = {
       request: sent.map((one) => one.request),
