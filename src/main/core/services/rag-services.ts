@@ -104,6 +104,7 @@ export class RagServices {
       audit: this.audit,
       profile,
       resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
+      rateLimit: (server) => deps.pool.health(server)[0]?.rateLimit,
       redactor: deps.redactor,
       ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
     })

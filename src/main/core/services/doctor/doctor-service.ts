@@ -1,11 +1,12 @@
 import type { ServerConfig } from '../../../../shared/config/schema'
-import { toErrorInfo } from '../../../../shared/errors'
+import { toErrorInfo, type ErrorInfo } from '../../../../shared/errors'
 import type {
   CheckEvidence,
   DoctorCheckResult,
   DoctorRun,
   ServerDoctorReport,
 } from '../../../../shared/model/doctor'
+import type { RateLimitInfo } from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
 import type { Redactor, ResolvedConnection } from '../../secrets/types'
 import type { AuditSink } from '../audited-session'
@@ -28,6 +29,8 @@ export interface DoctorDeps {
   redactor: Redactor
   /** `<dataDir>/doctor.json`; absent: the last reports live in memory only. */
   file?: string
+  /** What the server's last replies said of its rate limit (`X-RateLimit-*`). */
+  rateLimit?: (server: string) => RateLimitInfo | undefined
   /** Time one check may take; default the server's `timeoutMs`. */
   checkTimeoutMs?: number
   now?: () => number
@@ -37,6 +40,8 @@ export interface DoctorDeps {
 const SERVERS_AT_ONCE = 4
 /** Longest evidence value kept, as JSON characters. */
 const MAX_EVIDENCE_CHARS = 8_000
+/** Requests one run may send a server (connecting included), to keep within its rate limit. */
+const REQUESTS_PER_RUN = 12
 /** Room for connecting on top of the checks' own time. */
 const CONNECT_CHECKS = 2
 
@@ -84,6 +89,8 @@ export class DoctorService {
       const message = `server ${id}: not in the registry; check the id with \`rag-console servers\``
       return { ...report, error: { code: 'not_found', message, server: id } }
     }
+    const limited = this.nearLimit(id, now())
+    if (limited) return { ...report, error: limited }
     const perCheck = this.deps.checkTimeoutMs ?? config.timeoutMs
     const resolved =
       config.transport === 'http'
@@ -103,6 +110,20 @@ export class DoctorService {
     )
     const done = outcome.ok ? { ...report, ...outcome.value } : { ...report, error: outcome.error }
     return this.deps.redactor.redact(done)
+  }
+
+  /** A refusal to probe when the server's rate limit has too few requests left for a run. */
+  private nearLimit(server: string, now: number): ErrorInfo | undefined {
+    const info = this.deps.rateLimit?.(server)
+    if (info?.remaining === undefined || info.remaining >= REQUESTS_PER_RUN) return undefined
+    if (info.reset !== undefined && info.reset * 1000 <= now) return undefined
+    const until = info.reset ? ` until ${new Date(info.reset * 1000).toISOString()}` : ''
+    return {
+      code: 'rate_limited',
+      origin: 'local',
+      server,
+      message: `server ${server}: only ${info.remaining} request(s) left${until} under its rate limit; Doctor needs about ${REQUESTS_PER_RUN}, so run Doctor again after that`,
+    }
   }
 
   private async runCheck(
