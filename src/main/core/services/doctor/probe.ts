@@ -120,11 +120,13 @@ function wirePost(deps: {
 }
 
 const MAX_BODY_CHARS = 1_000_000
+/** Response headers that may carry a session credential: named in evidence, never shown. */
+const HIDDEN_HEADERS = new Set(['set-cookie', 'authorization', 'proxy-authorization'])
 
 async function wireReply(response: Response): Promise<WireReply> {
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => {
-    headers[name] = value
+    headers[name] = HIDDEN_HEADERS.has(name) ? '(not shown)' : value
   })
   const text = (await response.text()).slice(0, MAX_BODY_CHARS)
   const data = /^data:\s*(.*)$/m.exec(text)
