@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { RAGBOX_KEYS } from '../demo/keys'
@@ -9,6 +10,13 @@ import { demoProfile } from './demo-profiles'
 import { createHandlers } from '../main/core/api/handlers'
 import { dispatch } from '../main/core/api/dispatch'
 import { fixtureEntry, startCore, type LiveCore } from '../main/core/services/testing/live'
+
+const PLAIN_SEARCH = fileURLToPath(
+  new URL('../main/core/services/fixtures/plain-search.mjs', import.meta.url),
+)
+const STDIO_FIXTURE = fileURLToPath(
+  new URL('../main/core/pool/fixtures/stdio-server.mjs', import.meta.url),
+)
 
 /**
  * Doctor as a core service over the real demo servers: what it keeps (redacted), what it audits,
@@ -169,6 +177,41 @@ describe('Doctor service', () => {
     expect(status('vaultMisMapped')).toEqual([
       ['generic.search-tool', 'fail', expect.stringMatching(/names "find_things"/)],
     ])
+  })
+
+  it('checks a server of no family: the protocol, and says it has no search-like tool', async () => {
+    const live = await core({
+      plain: { transport: 'stdio', command: process.execPath, args: [STDIO_FIXTURE] },
+    })
+    const [report] = (await live.core.services.doctor.run({ servers: ['plain'] })).servers
+    expect(report).toMatchObject({ dialect: null })
+    expect(report!.error).toBeUndefined()
+    expect(report!.checks.map((c) => [c.id, c.status])).toEqual([
+      ['protocol.initialize', 'pass'],
+      ['protocol.ping', 'pass'],
+      ['protocol.tools-list', 'pass'],
+      ['protocol.errors', 'pass'],
+      ['generic.search-tool', 'fail'],
+    ])
+    expect(report!.checks[4]!.evidence.found).toMatch(/no search-like tool among echo, whoami/)
+  })
+
+  it('suggests a mapping for the search-like tool of a server of no family', async () => {
+    const live = await core({
+      articles: { transport: 'stdio', command: process.execPath, args: [PLAIN_SEARCH] },
+    })
+    const [report] = (await live.core.services.doctor.run({ servers: ['articles'] })).servers
+    expect(report).toMatchObject({ dialect: null })
+    expect(report!.checks.find((c) => c.id === 'generic.search-tool')).toMatchObject({
+      status: 'warn',
+      evidence: {
+        found: expect.stringMatching(/no mapping yet; lookup_articles looks like search/),
+        reply: {
+          suggested: { search: { tool: 'lookup_articles', arguments: { query: '{query}' } } },
+          reply: { articles: [expect.objectContaining({ ref: 'a-1' })] },
+        },
+      },
+    })
   })
 
   it('fails a check that gets no answer in time and still runs the others', async () => {

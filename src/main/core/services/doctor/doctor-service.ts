@@ -6,8 +6,11 @@ import type {
   DoctorRun,
   ServerDoctorReport,
 } from '../../../../shared/model/doctor'
-import type { RateLimitInfo } from '../../../../shared/model/server'
+import type { DialectInfo, RateLimitInfo } from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
+import { adapterFor, detect } from '../../dialects/registry'
+import type { DialectAdapter } from '../../dialects/types'
+import type { ServerSession } from '../../pool/types'
 import type { Redactor, ResolvedConnection } from '../../secrets/types'
 import type { AuditSink } from '../audited-session'
 import { mapBounded, withBudget } from '../budget'
@@ -98,14 +101,19 @@ export class DoctorService {
         : undefined
     const outcome = await this.deps.calls.run(
       config,
-      { user, operation: 'doctor', sources: [], budgetMs: perCheck * (12 + CONNECT_CHECKS) },
+      {
+        user,
+        operation: 'doctor',
+        sources: [],
+        budgetMs: perCheck * (12 + CONNECT_CHECKS),
+        dialect: dialectOrGeneric,
+      },
       async (call) => {
-        const dialect = call.dialect.id!
         const checks: DoctorCheckResult[] = []
-        for (const check of checksFor(dialect)) {
+        for (const check of checksFor(call.dialect.id ?? 'generic')) {
           checks.push(await this.runCheck(check, { call, user, resolved }, perCheck))
         }
-        return { value: { dialect, checks }, resultCount: checks.length }
+        return { value: { dialect: call.dialect.id, checks }, resultCount: checks.length }
       },
     )
     const done = outcome.ok ? { ...report, ...outcome.value } : { ...report, error: outcome.error }
@@ -158,6 +166,15 @@ export class DoctorService {
       return { id, title, spec, status: 'fail', evidence, durationMs: now() - started }
     }
   }
+}
+
+/**
+ * The server's dialect; a server of no known family still gets the protocol checks and the
+ * generic one (which looks for a search-like tool), its report saying `dialect: null`.
+ */
+function dialectOrGeneric(session: ServerSession): { adapter: DialectAdapter; info: DialectInfo } {
+  const info = detect(session.tools, session.config.dialect)
+  return { adapter: adapterFor(info.id ?? 'generic'), info }
 }
 
 /** Evidence small enough to keep and show: long requests and replies are cut. */

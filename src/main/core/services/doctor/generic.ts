@@ -1,7 +1,8 @@
 import { toErrorInfo } from '../../../../shared/errors'
 import { isRecord } from '../../dialects/shape'
-import { toolNamed } from './replies'
-import { verdict, type DoctorCheck } from './types'
+import type { ToolInfo } from '../../../../shared/model/server'
+import { payloadOf, schemaOf, toolNamed } from './replies'
+import { verdict, type DoctorCheck, type Probe, type Verdict } from './types'
 
 const searchTool: DoctorCheck = {
   id: 'generic.search-tool',
@@ -12,16 +13,7 @@ const searchTool: DoctorCheck = {
       'the tool the mapping names is listed, and a search through the mapping yields hits without violations'
     const setting = probe.config.dialect
     const mapping = isRecord(setting) && isRecord(setting.search) ? setting.search : undefined
-    if (!mapping) {
-      return verdict(
-        'fail',
-        expected,
-        'no search mapping in the config ({ "search": { "tool": … } })',
-        {
-          reply: { dialect: setting },
-        },
-      )
-    }
+    if (!mapping) return suggest(probe, expected)
     const name = String(mapping.tool)
     if (!toolNamed(probe.tools, name)) {
       return verdict(
@@ -72,5 +64,46 @@ const searchTool: DoctorCheck = {
   },
 }
 
-/** A server onboarded with a generic mapping. */
+/** Words that make a tool look like search, and the argument names that take the query. */
+const SEARCH_WORDS = /search|query|find|retriev|lookup|ask/i
+const QUERY_ARGS = ['query', 'q', 'question', 'search', 'text', 'prompt', 'keywords']
+
+/** The search-like tool a mapping could use, and the argument its query goes into. */
+function searchLike(tools: ToolInfo[]): { tool: string; arg: string } | undefined {
+  for (const tool of tools.filter((candidate) => SEARCH_WORDS.test(candidate.name))) {
+    const { properties, required } = schemaOf(tool)
+    const strings = Object.keys(properties).filter((name) => properties[name]?.type === 'string')
+    const arg =
+      QUERY_ARGS.find((name) => strings.includes(name)) ??
+      strings.find((name) => required.includes(name))
+    if (arg) return { tool: tool.name, arg }
+  }
+  return undefined
+}
+
+/** No mapping yet: find a search-like tool, call it once and show the mapping to start from. */
+async function suggest(probe: Probe, expected: string): Promise<Verdict> {
+  const found = searchLike(probe.tools)
+  const names = probe.tools.map((tool) => tool.name)
+  if (!found) {
+    const listed = names.length > 0 ? names.join(', ') : 'no tools'
+    return verdict('fail', expected, `no mapping, and no search-like tool among ${listed}`, {
+      request: { method: 'tools/list' },
+      reply: { tools: names },
+    })
+  }
+  const suggested = { search: { tool: found.tool, arguments: { [found.arg]: '{query}' } } }
+  const sent = await probe.callTool(found.tool, { [found.arg]: 'policy' })
+  return verdict(
+    'warn',
+    expected,
+    `no mapping yet; ${found.tool} looks like search: set "dialect" to the suggested mapping, then point "hits" and "fields" at the reply`,
+    {
+      request: sent.request,
+      reply: { suggested, reply: sent.error ?? payloadOf(sent.reply) ?? sent.reply },
+    },
+  )
+}
+
+/** A server onboarded with a generic mapping, or of no known family. */
 export const GENERIC_CHECKS: DoctorCheck[] = [searchTool]
