@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../../../shared/model/operations'
@@ -13,8 +13,12 @@ let server: Server
 let url: string
 let received: IncomingHttpHeaders | undefined
 
+/** Whether the endless reply was cut off by the client before it ended. */
+let endlessCut = false
+
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/endless') return endless(res)
     received = req.headers
     req.resume()
     req.on('end', () => {
@@ -29,6 +33,20 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`
 })
+
+/** A reply that never ends: 64 KiB chunks for as long as the client reads. */
+function endless(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' })
+  const chunk = 'x'.repeat(65_536)
+  let sent = 0
+  res.on('close', () => (endlessCut = sent < 2_000))
+  const pump = (): void => {
+    while (sent < 2_000 && res.write(chunk)) sent++
+    if (sent >= 2_000) res.end()
+    else res.once('drain', pump)
+  }
+  pump()
+}
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
@@ -73,6 +91,16 @@ describe('Doctor raw HTTP probe', () => {
         outcome: 'ok',
       }),
     ])
+  })
+
+  it('reads at most 1 MB of a reply that does not end, and stops the download', async () => {
+    const sent = await probeFor([]).post!(
+      { method: 'tools/list' },
+      { url: url.replace('/mcp', '/endless') },
+    )
+    expect(typeof sent.reply?.body).toBe('string')
+    expect((sent.reply!.body as string).length).toBeLessThanOrEqual(1_000_000)
+    await expect.poll(() => endlessCut).toBe(true)
   })
 
   it('sends no header of the config or the user when bare', async () => {

@@ -128,7 +128,7 @@ async function wireReply(response: Response): Promise<WireReply> {
   response.headers.forEach((value, name) => {
     headers[name] = HIDDEN_HEADERS.has(name) ? '(not shown)' : value
   })
-  const text = (await response.text()).slice(0, MAX_BODY_CHARS)
+  const text = await boundedText(response)
   const data = /^data:\s*(.*)$/m.exec(text)
   const json = headers['content-type']?.includes('text/event-stream') && data ? data[1]! : text
   let body: unknown = text
@@ -138,4 +138,19 @@ async function wireReply(response: Response): Promise<WireReply> {
     // Not JSON: the text is the evidence.
   }
   return { status: response.status, headers, body }
+}
+
+/** The body as text, at most {@link MAX_BODY_CHARS}: a reply that goes on is cut and dropped. */
+async function boundedText(response: Response): Promise<string> {
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  while (text.length < MAX_BODY_CHARS) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    text += decoder.decode(value, { stream: true })
+  }
+  await reader.cancel()
+  return text.slice(0, MAX_BODY_CHARS)
 }
