@@ -6,7 +6,7 @@ import type {
   DoctorRun,
   ServerDoctorReport,
 } from '../../../../shared/model/doctor'
-import type { DialectInfo, RateLimitInfo } from '../../../../shared/model/server'
+import { DIALECT_IDS, type DialectInfo, type RateLimitInfo } from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
 import { adapterFor, detect } from '../../dialects/registry'
 import type { DialectAdapter } from '../../dialects/types'
@@ -45,8 +45,10 @@ const SERVERS_AT_ONCE = 4
 const MAX_EVIDENCE_CHARS = 8_000
 /** Requests one run may send a server (connecting included), to keep within its rate limit. */
 const REQUESTS_PER_RUN = 12
-/** Room for connecting on top of the checks' own time. */
+/** Room for connecting, in checks' time, on top of the checks themselves. */
 const CONNECT_CHECKS = 2
+/** The most checks any family gets, for the server's whole time budget. */
+const MAX_CHECKS = Math.max(...DIALECT_IDS.map((id) => checksFor(id).length))
 
 /**
  * Doctor: runs each server's family checks (and the protocol's) as the acting profile, through
@@ -105,7 +107,7 @@ export class DoctorService {
         user,
         operation: 'doctor',
         sources: [],
-        budgetMs: perCheck * (12 + CONNECT_CHECKS),
+        budgetMs: perCheck * (MAX_CHECKS + CONNECT_CHECKS),
         dialect: dialectOrGeneric,
       },
       async (call) => {

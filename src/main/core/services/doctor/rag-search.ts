@@ -66,7 +66,10 @@ const shape: DoctorCheck = {
   run: async (probe) => {
     const expected =
       'result = {status: "success", segments: [...]} at the top level, at most 20 segments, each with the fields the spec lists'
-    const request = { method: 'tools/call', params: { name: 'rag_search', arguments: PHRASES } }
+    const request = {
+      method: 'tools/call',
+      params: { name: 'rag_search', arguments: { search_phrases: PHRASES } },
+    }
     let parsed
     try {
       const input = { query: PHRASES[0]!, phrases: PHRASES.slice(1), topK: 20, sources: [] }
