@@ -58,7 +58,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),
-    ...doctorHandlers(core.services.doctor),
+    ...doctorHandlers(core.services),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

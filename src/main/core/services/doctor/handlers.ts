@@ -1,11 +1,12 @@
 import type { DoctorResults } from '../../../../shared/ipc/doctor'
 import type { Handlers } from '../../api/handlers'
-import type { DoctorService } from './doctor-service'
+import type { RagServices } from '../rag-services'
 
 /** IPC handlers of Doctor. */
-export function doctorHandlers(doctor: DoctorService): Pick<Handlers, keyof DoctorResults> {
+export function doctorHandlers(services: RagServices): Pick<Handlers, keyof DoctorResults> {
   return {
-    'doctor:run': (request) => doctor.run(request?.servers ? { servers: request.servers } : {}),
-    'doctor:last': (request) => doctor.lastReports(request?.server),
+    'doctor:run': (request) =>
+      services.doctor.run(request?.servers ? { servers: request.servers } : {}),
+    'doctor:last': (request) => services.doctor.lastReports(request?.server),
   }
 }
