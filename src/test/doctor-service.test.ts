@@ -214,6 +214,44 @@ describe('Doctor service', () => {
     })
   })
 
+  it('warns instead of failing the identity check when the profile has no session tags', async () => {
+    const live = await core()
+    const untagged = {
+      id: 'untagged',
+      name: 'No tags',
+      userId: 'dan@example.com',
+      sessionTags: [],
+      groups: [],
+    }
+    live.core.settings.saveProfile(untagged)
+    live.core.settings.setActive(untagged.id)
+    const [report] = (await live.core.services.doctor.run({ servers: ['knowledgeSearch'] })).servers
+    expect(report!.checks.find((c) => c.id === 'rag-search.identity')).toMatchObject({
+      status: 'warn',
+      evidence: { found: expect.stringMatching(/no session tags/) },
+    })
+  })
+
+  it('warns when RAGbox rate-limits query_knowledge (-32001) rather than failing silence', async () => {
+    const stingy = await startDemo(['ragbox', '--port', '0', '--query-rate-limit', '1'])
+    try {
+      const live = await core({
+        stingy: { url: stingy.url, headers: { 'X-API-Key': '${env:DOCTOR_SVC_VAULT}' } },
+      })
+      const silence = async () => {
+        const [report] = (await live.core.services.doctor.run({ servers: ['stingy'] })).servers
+        return report!.checks.find((c) => c.id === 'ragbox.silence')
+      }
+      expect((await silence())?.status).toBe('pass')
+      expect(await silence()).toMatchObject({
+        status: 'warn',
+        evidence: { found: expect.stringMatching(/rate limited \(-32001\)/) },
+      })
+    } finally {
+      await stingy.stop()
+    }
+  })
+
   it('fails a check that gets no answer in time and still runs the others', async () => {
     const live = await core({
       slow: fixtureEntry(['--delay', '60000'], { timeoutMs: 2_000 }),

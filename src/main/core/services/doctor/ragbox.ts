@@ -83,7 +83,8 @@ const silence: DoctorCheck = {
     const sent = await probe.callTool('query_knowledge', { query: NONSENSE })
     const body = payloadOf(sent.reply)
     const exchange = { request: sent.request, reply: sent.error ?? body ?? sent.reply }
-    if (rpcCode(sent) === RATE_LIMITED) {
+    // -32001 arrives with HTTP 429, which the pool reports as rate_limited.
+    if (rpcCode(sent) === RATE_LIMITED || sent.error?.code === 'rate_limited') {
       return verdict(
         'warn',
         expected,
