@@ -56,9 +56,10 @@ const registry = () => ({
   },
 })
 
-async function core(entries: object = registry(), dir?: string): Promise<LiveCore> {
+async function core(entries: object = registry(), dir?: string, connect = true): Promise<LiveCore> {
   const live = await startCore(entries, {
     env: { DOCTOR_SVC_KEY: SECRET, DOCTOR_SVC_VAULT: RAGBOX_KEYS.acme },
+    connect,
     ...(dir ? { dir } : {}),
   })
   cores.push(live)
@@ -288,6 +289,14 @@ describe('Doctor service', () => {
     } finally {
       await tight.stop()
     }
+  })
+
+  it('reports a registered server the pool does not hold, without failing the run', async () => {
+    const live = await core(registry(), undefined, false)
+    const run = await live.core.services.doctor.run({ servers: ['documentVault'] })
+    expect(run.servers).toEqual([
+      expect.objectContaining({ server: 'documentVault', checks: [], error: expect.anything() }),
+    ])
   })
 
   it('reports a server it cannot check, without checks', async () => {

@@ -104,7 +104,13 @@ export class RagServices {
       audit: this.audit,
       profile,
       resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
-      rateLimit: (server) => deps.pool.health(server)[0]?.rateLimit,
+      rateLimit: (server) => {
+        try {
+          return deps.pool.health(server)[0]?.rateLimit
+        } catch {
+          return undefined // not in the pool (yet): nothing known of its limit
+        }
+      },
       redactor: deps.redactor,
       ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
     })
