@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { DEMO_USERS } from './access'
+import { setBreaks } from './breaks'
 import { DEMO_SECRETS } from './keys'
 import { PORT_OFFSETS, USAGE, UsageError, parseOptions, type DemoOptions } from './options'
 import {
@@ -112,6 +113,7 @@ async function main(argv: string[]): Promise<void> {
     err(USAGE)
     process.exit(error.message ? 2 : 0)
   }
+  setBreaks(options.breaks)
   switch (options.command) {
     case 'keys':
       return out(JSON.stringify(DEMO_SECRETS, null, 2))

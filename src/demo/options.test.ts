@@ -45,4 +45,16 @@ describe('demo.js options', () => {
     expect(() => parseOptions(['vtex', '--stdio'], {})).toThrow(/rag-tools-v1 only/)
     expect(() => parseOptions(['rag-search', '--bogus'], {})).toThrow(UsageError)
   })
+
+  it('takes --break once per deliberate fault, and only the known ones', () => {
+    const options = parseOptions(
+      ['ragbox', '--break', 'ragbox.silence', '--break', 'protocol.ping'],
+      {},
+    )
+    expect(options.breaks).toEqual(['ragbox.silence', 'protocol.ping'])
+    expect(parseOptions(['ragbox'], {}).breaks).toEqual([])
+    expect(() => parseOptions(['ragbox', '--break', 'ragbox.nope'], {})).toThrow(
+      /--break must be one of .*ragbox\.silence.*got "ragbox\.nope"/,
+    )
+  })
 })

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { BREAKS } from './breaks'
 
 /** Programs `demo.js` runs. */
 export const COMMANDS = [
@@ -41,6 +42,8 @@ export interface DemoOptions {
   queryRateLimit: number
   maxSegments: number
   apiKey?: string
+  /** `--break ID`: deliberately broken behaviours (Doctor tests). */
+  breaks: string[]
 }
 
 export const USAGE = `usage: node out/main/demo.js <program> [options]
@@ -68,6 +71,8 @@ options:
   --query-rate-limit N     ragbox: query_knowledge calls per minute per API key (default 10)
   --max-segments N         rag-search: segments per answer (default 10; the spec allows at most 20)
   --api-key KEY            rag-search: the accepted Bearer key (default: the demo key)
+  --break ID               break one contract rule on purpose (repeatable), so the console's
+                           Doctor can be seen catching it; IDs: \${BREAKS.join(', ')}
 `
 
 /** A command-line mistake; main prints it with the usage. */
@@ -101,6 +106,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         'query-rate-limit': { type: 'string' },
         'max-segments': { type: 'string' },
         'api-key': { type: 'string' },
+        break: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -129,6 +135,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   } catch {
     throw new UsageError(`--doc-host must be a URL, got "${docHost}"`)
   }
+  const breaks = values.break ?? []
+  const unknown = breaks.find((id) => !(BREAKS as readonly string[]).includes(id))
+  if (unknown !== undefined)
+    throw new UsageError(`--break must be one of ${BREAKS.join(', ')}, got "${unknown}"`)
   return {
     command: command as Command,
     port: values.port === undefined ? undefined : int('port', values.port, 0),
@@ -146,5 +156,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     queryRateLimit: int('query-rate-limit', values['query-rate-limit'], 10, 1),
     maxSegments: int('max-segments', values['max-segments'], 10, 1),
     apiKey: values['api-key'],
+    breaks,
   }
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { broken } from '../breaks'
 
 /** Standard JSON-RPC 2.0 error codes. */
 export const RPC = {
@@ -128,8 +129,18 @@ export async function dispatch<C>(
   const id = message.id ?? null
   const handler = Object.hasOwn(methods, message.method) ? methods[message.method] : undefined
   try {
-    if (!handler) throw new RpcError(RPC.METHOD_NOT_FOUND, `Method not found: ${message.method}`)
+    if (!handler) {
+      if (broken('protocol.errors') && message.id !== undefined) return rpcResult(id, {})
+      throw new RpcError(RPC.METHOD_NOT_FOUND, `Method not found: ${message.method}`)
+    }
+    if (broken('protocol.initialize') && message.method === 'initialize')
+      throw new RpcError(RPC.METHOD_NOT_FOUND, 'Method not found: initialize')
+    if (broken('protocol.ping') && message.method === 'ping') throw new Error('ping is broken')
     const result = await handler(message.params, ctx)
+    if (broken('protocol.tools-list') && message.method === 'tools/list') {
+      // A cursor that never ends the listing.
+      return rpcResult(id, { ...(result as object), nextCursor: 'again' })
+    }
     return message.id === undefined ? undefined : rpcResult(id, result)
   } catch (error) {
     if (message.id === undefined) return undefined

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { groupsFromSessionTags, canRead } from '../access'
+import { broken } from '../breaks'
 import { docsOf, getCorpus } from '../data/corpus'
 import type { SourceId } from '../data/types'
 import {
@@ -42,7 +43,7 @@ interface Caller {
   humanUid?: string
 }
 
-const TOOLS = [
+const TOOLS = () => [
   {
     name: 'rag_search',
     description: 'Searches the knowledge base for relevant information using semantic search',
@@ -54,7 +55,7 @@ const TOOLS = [
           items: { type: 'string' },
           description: '1-5 search phrases for semantic retrieval',
           minItems: 1,
-          maxItems: 5,
+          ...(broken('rag-search.tool') ? {} : { maxItems: 5 }),
         },
       },
       required: ['search_phrases'],
@@ -105,7 +106,7 @@ function phrasesArg(args: Record<string, unknown>): string[] {
   const ok =
     Array.isArray(phrases) &&
     phrases.length >= 1 &&
-    phrases.length <= 5 &&
+    (phrases.length <= 5 || broken('rag-search.phrases')) &&
     phrases.every((phrase) => typeof phrase === 'string' && phrase.trim() !== '')
   if (!ok)
     throw new RpcError(
@@ -137,17 +138,18 @@ export function ragSearchHandler(options: RagSearchOptions): Handler {
       const accept = (doc: Parameters<typeof canRead>[0]): boolean =>
         canRead(doc, caller.userId, caller.groups)
       const hits = index.searchPhrases(phrases, accept, options.maxSegments)
-      return {
-        status: 'success',
-        segments: hits.map((hit) => toSegment(hit, phrases[0]!, links(caller))),
-      }
+      const segments = hits.map((hit) => toSegment(hit, phrases[0]!, links(caller)))
+      return broken('rag-search.shape') ? { segments } : { status: 'success', segments }
     },
     verify_document_access: (args, caller) => {
       const uid = stringArg(args, 'segment_uid', true)
       const chunk = corpus.chunkById.get(uid)
       const doc = chunk && corpus.byId.get(chunk.docId)
       const served = doc && RAG_SEARCH_SOURCES.includes(doc.source) ? doc : undefined
-      return verifyAccess(served, uid, caller.groups, links(caller))
+      const verdict = verifyAccess(served, uid, caller.groups, links(caller))
+      return broken('rag-search.verify')
+        ? { ...verdict, has_access: String(verdict.has_access) }
+        : verdict
     },
   }
 
@@ -159,7 +161,7 @@ export function ragSearchHandler(options: RagSearchOptions): Handler {
       instructions: 'Demo RAG MCP server (spec 000): call rag_search with 1-5 search phrases.',
     }),
     ping: () => ({}),
-    'tools/list': () => ({ tools: TOOLS }),
+    'tools/list': () => ({ tools: TOOLS() }),
     'tools/call': (params, caller) => {
       const { name, args } = toolCall(params)
       const tool = Object.hasOwn(tools, name) ? tools[name] : undefined
@@ -191,9 +193,14 @@ export function ragSearchHandler(options: RagSearchOptions): Handler {
     const text = await readBody(req)
     try {
       const message = parseMessage(text)
-      const tags = sessionTags(header(req, 'x-session-tags'))
+      // Broken: every caller is treated as a fixed, well-connected user.
+      const tags = broken('rag-search.identity')
+        ? ['department:legal', 'department:sales', 'department:engineering', 'role:admin']
+        : sessionTags(header(req, 'x-session-tags'))
       const caller: Caller = {
-        userId: header(req, 'x-user-id')?.trim() || 'anonymous',
+        userId: broken('rag-search.identity')
+          ? 'carol@example.com'
+          : header(req, 'x-user-id')?.trim() || 'anonymous',
         tags,
         groups: groupsFromSessionTags(tags),
         humanUid: header(req, 'x-human-uid'),

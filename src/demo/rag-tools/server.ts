@@ -3,13 +3,17 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import { broken } from '../breaks'
 import { sendJson } from '../http/jsonrpc'
 import type { Handler } from '../http/listen'
 import type { Envelope, RagTools } from './tools'
 
-const username = z
-  .string()
-  .describe('The acting user, injected by the host application (never typed by a person)')
+const usernameText = 'The acting user, injected by the host application (never typed by a person)'
+/** Broken: `username` no longer required, so a host may leave it out. */
+const username = () =>
+  broken('rag-tools-v1.tools')
+    ? z.string().optional().describe(usernameText)
+    : z.string().describe(usernameText)
 const query = z.string().describe('The search query')
 const sources = z.array(z.string()).optional().describe('Resource ids from rag_discover_resources')
 const topK = z.number().int().min(1).max(50).optional().describe('Number of hits (default 8)')
@@ -20,6 +24,11 @@ const capabilityToken = z
 
 /** The v2 envelope as `structuredContent` and, for older clients, as JSON in a text block. */
 function toResult(envelope: Envelope): CallToolResult {
+  if (broken('rag-tools-v1.envelope') && !envelope.results.error) {
+    // Broken: the payload under a key spec 001 does not know.
+    const { results, ...rest } = envelope
+    envelope = { ...rest, data: results } as unknown as Envelope
+  }
   return {
     content: [{ type: 'text', text: JSON.stringify(envelope) }],
     structuredContent: envelope as unknown as Record<string, unknown>,
@@ -34,7 +43,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
     {
       description: 'Lists the data sources this user may search, with their auth requirements',
       inputSchema: {
-        username,
+        username: username(),
         filters: z
           .object({
             types: z.array(z.string()).optional(),
@@ -46,14 +55,14 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
           .optional(),
       },
     },
-    (args) => toResult(tools.discover(args)),
+    (args) => toResult(tools.discover({ ...args, username: args.username ?? '' })),
   )
   server.registerTool(
     'rag_get_raw_results',
     {
       description: 'Searches the selected sources and returns ranked hits with snippets and links',
       inputSchema: {
-        username,
+        username: username(),
         query,
         sources,
         top_k: topK,
@@ -71,7 +80,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
         capability_token: capabilityToken,
       },
     },
-    (args) => toResult(tools.raw(args)),
+    (args) => toResult(tools.raw({ ...args, username: args.username ?? '' })),
   )
   server.registerTool(
     'rag_get_synthesized_results',
@@ -79,7 +88,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
       description:
         'Answers the query from the selected sources with numbered citations and an HTML report',
       inputSchema: {
-        username,
+        username: username(),
         query,
         sources,
         top_k: topK,
@@ -94,7 +103,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
         capability_token: capabilityToken,
       },
     },
-    (args) => toResult(tools.synthesize(args)),
+    (args) => toResult(tools.synthesize({ ...args, username: args.username ?? '' })),
   )
   return server
 }

@@ -1,4 +1,5 @@
 import { canRead, directoryGroups } from '../access'
+import { broken } from '../breaks'
 import { getCorpus } from '../data/corpus'
 import type { Doc } from '../data/types'
 import { citationUrl, type LinkContext } from '../links'
@@ -247,6 +248,9 @@ export class RagTools {
   }
 
   private unknownUser(username: string, empty: Record<string, unknown>, started: number): Envelope {
+    // Broken: a stranger gets an empty answer instead of a refusal.
+    if (broken('rag-tools-v1.unauthorized'))
+      return { results: empty, meta_data: this.meta(started) }
     const error: SourceError = {
       code: 'unauthorized_user',
       message: `Unknown user "${username}": not in this server's directory`,

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http'
+import { broken } from '../breaks'
+import { RAGBOX_KEYS } from '../keys'
 import {
   RPC,
   RPC_HTTP_STATUS,
@@ -72,7 +74,11 @@ export function ragboxHandler(options: RagboxOptions): Handler {
       serverInfo: { name: 'ragbox-demo', version: '1.0.0' },
     }),
     ping: () => ({}),
-    'tools/list': () => ({ tools: RAGBOX_TOOLS }),
+    'tools/list': () => ({
+      tools: broken('ragbox.tools')
+        ? RAGBOX_TOOLS.filter((tool) => tool.name !== 'list_documents')
+        : RAGBOX_TOOLS,
+    }),
     'tools/call': (params, ctx) => {
       const { name, args } = toolCall(params)
       if (name === 'query_knowledge' && !queries.take(ctx.key).allowed) {
@@ -89,10 +95,11 @@ export function ragboxHandler(options: RagboxOptions): Handler {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (path !== '/api/mcp')
       return sendJson(res, 404, { error: `No MCP endpoint at ${path}; use /api/mcp` })
-    const key = apiKey(req)
+    // Broken: a request without a key is served as the first demo key's vault.
+    const key = apiKey(req) ?? (broken('ragbox.api-key') ? RAGBOX_KEYS.acme : undefined)
     const grant = grantFor(key)
     const state = requests.take(grant && key ? key : `anonymous:${req.socket.remoteAddress}`)
-    const headers = rateHeaders(state)
+    const headers = broken('ragbox.rate-limit') ? {} : rateHeaders(state)
     const fail = (
       id: JsonRpcResponse['id'],
       error: RpcError,

@@ -1,3 +1,4 @@
+import { broken } from '../breaks'
 import { docText, getCorpus } from '../data/corpus'
 import type { Doc } from '../data/types'
 import { RPC, RpcError, intArg, stringArg } from '../http/jsonrpc'
@@ -208,7 +209,8 @@ export class RagboxTools {
       const reason = best
         ? `The closest documents only partly match this question (confidence ${confidence.toFixed(2)} < ${SILENCE_THRESHOLD.toFixed(2)}); not answering to avoid guessing.`
         : 'No documents in the vault contain information about this topic.'
-      return json({ answer: '', confidence, sources: [], silence: true, silence_reason: reason })
+      const silence = { answer: '', confidence, sources: [], silence: true }
+      return json(broken('ragbox.silence') ? silence : { ...silence, silence_reason: reason })
     }
     const used = hits.slice(0, 2)
     const answer = [...new Set(used.map((hit) => bestSentence(hit.chunk.text, terms, 300)))].join(

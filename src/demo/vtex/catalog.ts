@@ -1,3 +1,4 @@
+import { broken } from '../breaks'
 import { docText, docsOf, getCorpus } from '../data/corpus'
 import type { Doc, SourceId } from '../data/types'
 import { RPC, RpcError } from '../http/jsonrpc'
@@ -82,7 +83,9 @@ export class VtexCatalog {
       return cached.value as ReturnType<VtexCatalog['search']>
     const author = args.author?.toLowerCase()
     const keep = (doc: Doc): boolean =>
-      (!args.category || doc.category.toLowerCase() === args.category.toLowerCase()) &&
+      (!args.category ||
+        broken('vtex.filters') ||
+        doc.category.toLowerCase() === args.category.toLowerCase()) &&
       (!args.tags?.length || args.tags.some((tag) => doc.tags.includes(tag.toLowerCase()))) &&
       (!author || doc.author.toLowerCase().includes(author))
     const matched = args.query?.trim()
@@ -101,7 +104,8 @@ export class VtexCatalog {
   /** `resources/list`: the fixed views plus one per category and per tag. */
   resources(): Array<{ uri: string; name: string; description: string; mimeType: string }> {
     const entry = (uri: string, name: string, description: string) => ({
-      uri,
+      // Broken: resources named outside the rag:// scheme.
+      uri: broken('vtex.resources') ? uri.replace(/^rag:/, 'doc:') : uri,
       name,
       description,
       mimeType: 'application/json',

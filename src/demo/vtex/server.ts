@@ -1,3 +1,4 @@
+import { broken } from '../breaks'
 import {
   RPC,
   RPC_HTTP_STATUS,
@@ -143,7 +144,8 @@ export function vtexHandler(): Handler {
     if (!path.startsWith(`${VTEX_BASE}/`))
       return sendJson(res, 404, { error: `Not found: ${path}` })
     const rest = path.slice(VTEX_BASE.length + 1)
-    const fixed = VTEX_ENDPOINTS.includes(rest) ? rest : undefined
+    // Broken: only the generic router answers; the per-method endpoints are gone.
+    const fixed = VTEX_ENDPOINTS.includes(rest) && !broken('vtex.endpoints') ? rest : undefined
     if (!fixed && (rest === '' || rest.includes('/')))
       return sendJson(res, 404, { error: `Not found: ${path}` })
     if (req.method !== 'POST') return sendEmpty(res, 405, { allow: 'POST' })
@@ -161,7 +163,12 @@ export function vtexHandler(): Handler {
       if (!(error instanceof RpcError)) throw error
       return sendJson(res, 200, withStatus(rpcError(idOf(text), error)))
     }
-    const response = await dispatch(message, methods, undefined)
+    const response =
+      broken('vtex.handshake') && message.method === 'handshake'
+        ? withStatus(
+            rpcError(message.id ?? null, new RpcError(RPC.METHOD_NOT_FOUND, 'Method not found')),
+          )
+        : await dispatch(message, methods, undefined)
     if (!response || message.method.startsWith('notifications/')) return sendEmpty(res, 204)
     sendJson(res, 200, withStatus(response))
   }

@@ -55,6 +55,7 @@ export const COMMAND_OPTIONS = {
   prompts: ['server', 'url', 'transport', 'stdio', 'header'],
   watch: [],
   secrets: ['server', 'name'],
+  doctor: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS

@@ -3,6 +3,7 @@ import { toErrorInfo } from '../../shared/errors'
 import { parseInvocation, type CommandName } from './args'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
+import { doctorCommand } from './commands/doctor'
 import { infoCommand } from './commands/info'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
 import { searchCommand, synthesizeCommand } from './commands/search'
@@ -31,6 +32,7 @@ const COMMANDS: Record<
   prompts: promptsCommand,
   watch: watchCommand,
   secrets: secretsCommand,
+  doctor: doctorCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

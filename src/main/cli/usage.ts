@@ -25,6 +25,8 @@ commands:
   secrets set SERVER NAME                store a keychain value read from stdin
   secrets delete SERVER NAME             (or --server ID --name NAME)
   secrets list [SERVER]                  which keychain values are set
+  doctor [--server ID]...                does each server keep its family's contract? (exit 1
+                                         when a check fails)
 
 TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... | --stdio "CMD"
 

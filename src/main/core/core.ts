@@ -159,6 +159,8 @@ export class Core {
       auditDir: join(this.dataDir, 'audit'),
       accessHistoryFile: join(this.dataDir, 'access-history.json'),
       ownPorts: () => this.ownPorts,
+      resolve: (config) => this.secrets.resolve(config),
+      doctorFile: join(this.dataDir, 'doctor.json'),
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),

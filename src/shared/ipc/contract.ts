@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { doctorRequests, type DoctorResults } from './doctor'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
 import { ragRequests, type RagResults } from './rag'
@@ -23,6 +24,7 @@ export const invokeRequests = {
   ...serversRequests,
   ...ragRequests,
   ...workbenchRequests,
+  ...doctorRequests,
 }
 
 export interface InvokeResults
@@ -33,7 +35,8 @@ export interface InvokeResults
     ProfilesResults,
     ServersResults,
     RagResults,
-    WorkbenchResults {}
+    WorkbenchResults,
+    DoctorResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -2,6 +2,7 @@ import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
+import { doctorHandlers } from '../services/doctor/handlers'
 import { profileHandlers } from '../services/profile-handlers'
 import { ragHandlers } from '../services/rag-handlers'
 import { workbenchHandlers } from '../services/workbench-handlers'
@@ -59,6 +60,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),
+    ...doctorHandlers(core.services),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

@@ -2,6 +2,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ConsoleError } from '../../../shared/errors'
 import type { RateLimitInfo } from '../../../shared/model/server'
+import type { ActingUser } from '../../../shared/model/user'
 import { currentCall, type CallContext, type CallTracker } from './call-context'
 import type { HttpExchange } from './protocol-log'
 import { malformedReply, repairMessage, type RepairOutcome } from './repair'
@@ -111,10 +112,7 @@ const withCallContext =
     }
     const call = request.httpMethod === 'POST' ? currentCall() : undefined
     if (call?.user) {
-      headers.set('x-user-id', headerValue('user id', call.user.userId))
-      headers.set('x-session-tags', asciiJson(call.user.sessionTags))
-      if (call.user.humanUid)
-        headers.set('x-human-uid', headerValue('human uid', call.user.humanUid))
+      for (const [name, value] of Object.entries(userHeaders(call.user))) headers.set(name, value)
     }
     const init: RequestInit = { ...request.init, headers }
     // A request follows its call's signal (which the pool also aborts when the call fails for
@@ -128,6 +126,16 @@ const withCallContext =
   }
 
 /** HTTP header values carry visible ASCII only; anything else is refused up front. */
+/** The acting user's `x-user-id`, `x-session-tags` and `x-human-uid` headers (spec 000). */
+export function userHeaders(user: ActingUser): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-user-id': headerValue('user id', user.userId),
+    'x-session-tags': asciiJson(user.sessionTags),
+  }
+  if (user.humanUid) headers['x-human-uid'] = headerValue('human uid', user.humanUid)
+  return headers
+}
+
 function headerValue(what: string, value: string): string {
   if (/^[\x20-\x7e]*$/.test(value)) return value
   throw new ConsoleError({

@@ -1,12 +1,14 @@
+import type { ServerConfig } from '../../../shared/config/schema'
 import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
-import type { Redactor } from '../secrets/types'
+import type { Redactor, ResolvedConnection } from '../secrets/types'
 import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
 import { createLinkPolicy } from './link-policy'
 import { DiscoveryService } from './discovery-service'
+import { DoctorService } from './doctor/doctor-service'
 import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
 import { ServersService, type SecretStatusSource } from './servers-service'
@@ -33,6 +35,10 @@ export interface RagServicesDeps {
   profile?: ActiveProfile
   /** The console's own listening ports, never requested by the citation checker. */
   ownPorts?: () => Iterable<number>
+  /** A server's secrets resolved, for Doctor's raw HTTP probes; absent: none are sent. */
+  resolve?: (config: ServerConfig) => Promise<ResolvedConnection>
+  /** `<dataDir>/doctor.json`; absent: Doctor's last reports live in memory only. */
+  doctorFile?: string
 }
 
 /**
@@ -49,6 +55,7 @@ export class RagServices {
   readonly synthesis: SynthesisService
   readonly access: AccessService
   readonly accessHistory: AccessHistory
+  readonly doctor: DoctorService
 
   constructor(private readonly deps: RagServicesDeps) {
     const profile = deps.profile ?? (() => deps.settings.active())
@@ -91,6 +98,22 @@ export class RagServices {
       }),
     })
     this.accessHistory = new AccessHistory(deps.accessHistoryFile, deps.redactor)
+    this.doctor = new DoctorService({
+      registry: deps.registry,
+      calls: this.calls,
+      audit: this.audit,
+      profile,
+      resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
+      rateLimit: (server) => {
+        try {
+          return deps.pool.health(server)[0]?.rateLimit
+        } catch {
+          return undefined // not in the pool (yet): nothing known of its limit
+        }
+      },
+      redactor: deps.redactor,
+      ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
+    })
   }
 
   /** A saved profile by id (e.g. to check access as another user); `not_found` otherwise. */

@@ -40,6 +40,8 @@ export interface ServerCallRequest {
   signal?: AbortSignal
   /** Started by the console itself, not a person: its audit lines say so. */
   automatic?: boolean
+  /** How to pick the adapter (default {@link dialectOf}: `unsupported` when none fits). */
+  dialect?: (session: ServerSession) => { adapter: DialectAdapter; info: DialectInfo }
 }
 
 /** A settled part: the value or the error, how long it took and the server's state after. */
@@ -96,7 +98,7 @@ export class ServerCalls {
         })
         // Out of budget or cancelled while connecting: make no call nobody will audit.
         signal.throwIfAborted()
-        const { adapter, info } = dialectOf(session)
+        const { adapter, info } = (request.dialect ?? dialectOf)(session)
         audited = new AuditedSession(session, this.deps.audit, context, now)
         const options: CallOptions = {
           operation: request.operation,

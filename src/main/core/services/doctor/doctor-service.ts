@@ -1,0 +1,192 @@
+import type { ServerConfig } from '../../../../shared/config/schema'
+import { toErrorInfo, type ErrorInfo } from '../../../../shared/errors'
+import type {
+  CheckEvidence,
+  DoctorCheckResult,
+  DoctorRun,
+  ServerDoctorReport,
+} from '../../../../shared/model/doctor'
+import { DIALECT_IDS, type DialectInfo, type RateLimitInfo } from '../../../../shared/model/server'
+import type { ActingUser } from '../../../../shared/model/user'
+import { adapterFor, detect } from '../../dialects/registry'
+import type { DialectAdapter } from '../../dialects/types'
+import type { ServerSession } from '../../pool/types'
+import type { Redactor, ResolvedConnection } from '../../secrets/types'
+import type { AuditSink } from '../audited-session'
+import { mapBounded, withBudget } from '../budget'
+import type { ServerCall, ServerCalls } from '../server-calls'
+import { actingUser } from '../targets'
+import type { ActiveProfile, RegistryReader } from '../types'
+import { LastReports } from './last-reports'
+import { createProbe } from './probe'
+import { checksFor } from './registry'
+import type { DoctorCheck } from './types'
+
+export interface DoctorDeps {
+  registry: RegistryReader
+  calls: ServerCalls
+  audit: AuditSink
+  profile: ActiveProfile
+  /** Secrets resolved for the raw HTTP probes (the pool's own resolver). */
+  resolve(config: ServerConfig): Promise<ResolvedConnection>
+  redactor: Redactor
+  /** `<dataDir>/doctor.json`; absent: the last reports live in memory only. */
+  file?: string
+  /** What the server's last replies said of its rate limit (`X-RateLimit-*`). */
+  rateLimit?: (server: string) => RateLimitInfo | undefined
+  /** Time one check may take; default the server's `timeoutMs`. */
+  checkTimeoutMs?: number
+  now?: () => number
+}
+
+/** Servers checked at once; each server's checks run one after another (cheap on the server). */
+const SERVERS_AT_ONCE = 4
+/** Longest evidence value kept, as JSON characters. */
+const MAX_EVIDENCE_CHARS = 8_000
+/** Requests one run may send a server (connecting included), to keep within its rate limit. */
+const REQUESTS_PER_RUN = 12
+/** Room for connecting, in checks' time, on top of the checks themselves. */
+const CONNECT_CHECKS = 2
+/** The most checks any family gets, for the server's whole time budget. */
+const MAX_CHECKS = Math.max(...DIALECT_IDS.map((id) => checksFor(id).length))
+
+/**
+ * Doctor: runs each server's family checks (and the protocol's) as the acting profile, through
+ * the pool, audited as `doctor` operations, and keeps each server's last report.
+ */
+export class DoctorService {
+  private readonly last: LastReports
+
+  constructor(private readonly deps: DoctorDeps) {
+    this.last = new LastReports(deps.file)
+  }
+
+  /** Checks the named servers, or every enabled server of the registry. */
+  async run(request: { servers?: string[] } = {}): Promise<DoctorRun> {
+    const ids = request.servers?.length
+      ? [...new Set(request.servers)]
+      : this.deps.registry
+          .current()
+          .servers.filter((server) => server.enabled)
+          .map((server) => server.id)
+    const user = actingUser(this.deps.profile())
+    const servers = await mapBounded(ids, SERVERS_AT_ONCE, (id) => this.runServer(id, user))
+    this.last.keep(servers)
+    return { servers }
+  }
+
+  /** The last report of every server checked so far (or of one). */
+  lastReports(server?: string): DoctorRun {
+    return { servers: this.last.list(server) }
+  }
+
+  private async runServer(id: string, user: ActingUser): Promise<ServerDoctorReport> {
+    const now = this.deps.now ?? Date.now
+    const report: ServerDoctorReport = {
+      server: id,
+      dialect: null,
+      at: new Date(now()).toISOString(),
+      user: user.userId,
+      checks: [],
+    }
+    const config = this.deps.registry.server(id)
+    if (!config) {
+      const message = `server ${id}: not in the registry; check the id with \`rag-console servers\``
+      return { ...report, error: { code: 'not_found', message, server: id } }
+    }
+    const limited = this.nearLimit(id, now())
+    if (limited) return { ...report, error: limited }
+    const perCheck = this.deps.checkTimeoutMs ?? config.timeoutMs
+    const resolved =
+      config.transport === 'http'
+        ? await this.deps.resolve(config).catch(() => undefined)
+        : undefined
+    const outcome = await this.deps.calls.run(
+      config,
+      {
+        user,
+        operation: 'doctor',
+        sources: [],
+        budgetMs: perCheck * (MAX_CHECKS + CONNECT_CHECKS),
+        dialect: dialectOrGeneric,
+      },
+      async (call) => {
+        const checks: DoctorCheckResult[] = []
+        for (const check of checksFor(call.dialect.id ?? 'generic')) {
+          checks.push(await this.runCheck(check, { call, user, resolved }, perCheck))
+        }
+        return { value: { dialect: call.dialect.id, checks }, resultCount: checks.length }
+      },
+    )
+    const done = outcome.ok ? { ...report, ...outcome.value } : { ...report, error: outcome.error }
+    return this.deps.redactor.redact(done)
+  }
+
+  /** A refusal to probe when the server's rate limit has too few requests left for a run. */
+  private nearLimit(server: string, now: number): ErrorInfo | undefined {
+    const info = this.deps.rateLimit?.(server)
+    if (info?.remaining === undefined || info.remaining >= REQUESTS_PER_RUN) return undefined
+    if (info.reset !== undefined && info.reset * 1000 <= now) return undefined
+    const until = info.reset ? ` until ${new Date(info.reset * 1000).toISOString()}` : ''
+    return {
+      code: 'rate_limited',
+      origin: 'local',
+      server,
+      message: `server ${server}: only ${info.remaining} request(s) left${until} under its rate limit; Doctor needs about ${REQUESTS_PER_RUN}, so run Doctor again after that`,
+    }
+  }
+
+  private async runCheck(
+    check: DoctorCheck,
+    context: { call: ServerCall; user: ActingUser; resolved: ResolvedConnection | undefined },
+    timeoutMs: number,
+  ): Promise<DoctorCheckResult> {
+    const now = this.deps.now ?? Date.now
+    const started = now()
+    const { id, title, spec } = check
+    const deps = {
+      call: context.call,
+      user: context.user,
+      audit: this.deps.audit,
+      ...(context.resolved ? { resolved: context.resolved } : {}),
+    }
+    try {
+      const { status, evidence } = await withBudget(
+        context.call.session.serverId,
+        timeoutMs,
+        context.call.options.signal,
+        (signal) => check.run(createProbe(deps, signal, timeoutMs)),
+      )
+      return { id, title, spec, status, evidence: bounded(evidence), durationMs: now() - started }
+    } catch (error) {
+      const info = toErrorInfo(error)
+      const evidence = {
+        expected: 'the check completes',
+        found: info.message,
+        reply: { error: info },
+      }
+      return { id, title, spec, status: 'fail', evidence, durationMs: now() - started }
+    }
+  }
+}
+
+/**
+ * The server's dialect; a server of no known family still gets the protocol checks and the
+ * generic one (which looks for a search-like tool), its report saying `dialect: null`.
+ */
+function dialectOrGeneric(session: ServerSession): { adapter: DialectAdapter; info: DialectInfo } {
+  const info = detect(session.tools, session.config.dialect)
+  return { adapter: adapterFor(info.id ?? 'generic'), info }
+}
+
+/** Evidence small enough to keep and show: long requests and replies are cut. */
+function bounded(evidence: CheckEvidence): CheckEvidence {
+  const cut = (value: unknown): unknown => {
+    const text = JSON.stringify(value) ?? ''
+    return text.length > MAX_EVIDENCE_CHARS ? `${text.slice(0, MAX_EVIDENCE_CHARS)}…` : value
+  }
+  const out: CheckEvidence = { expected: evidence.expected, found: evidence.found }
+  if (evidence.request !== undefined) out.request = cut(evidence.request)
+  if (evidence.reply !== undefined) out.reply = cut(evidence.reply)
+  return out
+}

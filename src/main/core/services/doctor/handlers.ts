@@ -1,0 +1,12 @@
+import type { DoctorResults } from '../../../../shared/ipc/doctor'
+import type { Handlers } from '../../api/handlers'
+import type { RagServices } from '../rag-services'
+
+/** IPC handlers of Doctor. */
+export function doctorHandlers(services: RagServices): Pick<Handlers, keyof DoctorResults> {
+  return {
+    'doctor:run': (request) =>
+      services.doctor.run(request?.servers ? { servers: request.servers } : {}),
+    'doctor:last': (request) => services.doctor.lastReports(request?.server),
+  }
+}

@@ -1,0 +1,22 @@
+import type { DialectId } from '../../../../shared/model/server'
+import { GENERIC_CHECKS } from './generic'
+import { PROTOCOL_CHECKS } from './protocol'
+import { RAG_SEARCH_CHECKS } from './rag-search'
+import { RAG_TOOLS_V1_CHECKS } from './rag-tools-v1'
+import { RAGBOX_CHECKS } from './ragbox'
+import type { DoctorCheck } from './types'
+import { VTEX_CHECKS } from './vtex'
+
+/** Each family's own checks; adding a family = one file of checks + one entry here. */
+const FAMILY_CHECKS: Record<DialectId, DoctorCheck[]> = {
+  'rag-search': RAG_SEARCH_CHECKS,
+  'rag-tools-v1': RAG_TOOLS_V1_CHECKS,
+  ragbox: RAGBOX_CHECKS,
+  vtex: VTEX_CHECKS,
+  generic: GENERIC_CHECKS,
+}
+
+/** The checks a server of this family gets: the protocol's, then its family's. */
+export function checksFor(dialect: DialectId): DoctorCheck[] {
+  return [...PROTOCOL_CHECKS, ...FAMILY_CHECKS[dialect]]
+}

@@ -1,0 +1,48 @@
+import type { ErrorInfo } from '../errors'
+import type { DialectId } from './server'
+
+/** How one Doctor check ended. */
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'not_applicable'
+
+/** What a check sent, what came back and what the spec expects (secrets redacted, long replies cut). */
+export interface CheckEvidence {
+  /** The request(s) sent, as JSON-RPC messages (plus URL and header names for raw HTTP). */
+  request?: unknown
+  /** The reply or error received. */
+  reply?: unknown
+  /** What the spec section asks for. */
+  expected: string
+  /** What the server did, in words. */
+  found: string
+}
+
+/** One check of one server. */
+export interface DoctorCheckResult {
+  /** Stable id, e.g. `ragbox.silence`. */
+  id: string
+  title: string
+  /** The spec section the rule comes from, e.g. `spec 003 § query_knowledge`. */
+  spec: string
+  status: CheckStatus
+  evidence: CheckEvidence
+  durationMs: number
+}
+
+/** Every check of one server, as run by one user at one time. */
+export interface ServerDoctorReport {
+  server: string
+  /** The family the checks were chosen for; null when none fits (see `error`). */
+  dialect: DialectId | null
+  /** ISO time the run started. */
+  at: string
+  /** The acting user the probes ran as. */
+  user: string
+  checks: DoctorCheckResult[]
+  /** Why the checks could not run (not connected, no dialect, unknown server). */
+  error?: ErrorInfo
+}
+
+/** A Doctor run over one or more servers (`doctor:run`, `doctor:last`, `rag-console doctor`). */
+export interface DoctorRun {
+  servers: ServerDoctorReport[]
+}
