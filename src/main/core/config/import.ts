@@ -62,7 +62,10 @@ export function readImportFile(source: { path?: string; text?: string; name?: st
   const file = resolve(source.path ?? '')
   const read = snapshot(file, PICK)
   if (!read.exists) {
-    throw new ConsoleError({ code: 'not_found', message: `cannot read ${file} (ENOENT): ${PICK}` })
+    throw new ConsoleError({
+      code: 'not_found',
+      message: `cannot read ${file} (ENOENT): pick an existing Claude Desktop, Cursor or VS Code config file`,
+    })
   }
   if (read.problem) {
     throw new ConsoleError({ code: 'invalid_argument', message: read.problem.message })
