@@ -111,6 +111,8 @@ test('Doctor passes a demo server, finds the one broken check of another, and is
   })
   await expect(last).toBeVisible()
   await screenshots(page, 'doctor-cards')
+  await page.getByRole('button', { name: 'Run Doctor on all servers' }).click()
+  await expect(page.getByText('Doctor ran on 2 servers: brokenDocs failed')).toBeVisible()
   await page.setViewportSize({ width: 1024, height: 700 })
   await expectColumnsFit(page, 'Servers with Doctor results')
   await screenshots(page, 'doctor-cards-min')

@@ -107,7 +107,8 @@ function ReportBody({ report }: { report: ServerDoctorReport }) {
     <div className="doctor" aria-label={`Doctor report of ${report.server}`}>
       {reportTone(report) === 'ok' && (
         <Banner tone="ok" title={`${report.server} keeps its contract`}>
-          {describeResult(report)}.
+          Every check of the MCP protocol{report.dialect ? ` and the ${report.dialect} family` : ''}{' '}
+          ended without a failure or a warning.
         </Banner>
       )}
       {groups.map((group) => (
