@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
-import { expect, invoke, screenshots, test, type Entry } from './console'
+import { download, expect, invoke, screenshots, test, type Entry } from './console'
 import { demoScript } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
 
@@ -32,15 +31,6 @@ const BROKEN = 'rag-tools-v1.envelope'
 const card = (page: Page, server: string) => page.getByRole('region', { name: server, exact: true })
 const report = (page: Page, server: string) =>
   page.getByRole('dialog', { name: `Doctor: ${server}` })
-
-/** Saves a download and returns its text. */
-async function download(page: Page, button: string): Promise<{ name: string; text: string }> {
-  const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: button }).click(),
-  ])
-  return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') }
-}
 
 test('Doctor passes a demo server, finds the one broken check of another, and is remembered', async ({
   page,
