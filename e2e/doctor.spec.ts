@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
-import { download, expect, invoke, screenshots, test, type Entry } from './console'
+import { download, expect, httpServer, invoke, screenshots, test, type Entry } from './console'
 import { demoScript } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
 
@@ -110,4 +110,24 @@ test('Doctor passes a demo server, finds the one broken check of another, and is
   await expect(report(page, 'brokenDocs').getByRole('listitem').first()).toContainText(BROKEN)
   await expectColumnsFit(page, 'the Doctor report')
   await screenshots(page, 'doctor-fail-min')
+})
+
+test('Doctor on a server it cannot reach says why on the card and in the report', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ gone: httpServer('Nothing listens here', { timeoutMs: 2000 }) })
+  await page.goto(host.url)
+  await expect(card(page, 'gone').getByText('down', { exact: true })).toBeVisible({
+    timeout: 30_000,
+  })
+  await card(page, 'gone').getByRole('button', { name: 'Doctor gone' }).click()
+  const dialog = report(page, 'gone')
+  await expect(dialog.getByText('Doctor could not check gone')).toBeVisible({ timeout: 30_000 })
+  await expect(dialog.getByRole('button', { name: 'Export Markdown' })).toBeVisible()
+  await screenshots(page, 'doctor-error')
+  await dialog.getByRole('button', { name: 'Close' }).last().click()
+  await expect(
+    card(page, 'gone').getByRole('button', { name: /^Doctor report of gone: could not run · / }),
+  ).toBeVisible()
 })

@@ -186,7 +186,7 @@ export function ServersPanel(): React.JSX.Element {
               onShowLog={() => setLog(server.id)}
               doctor={{
                 report: doctor.reportOf(server.id),
-                running: doctorRunning(server.id),
+                running: server.enabled && doctorRunning(server.id),
                 onRun: () => {
                   setDoctorOf(server.id)
                   void doctor.run(server.id)
