@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { invoke, screenshots } from './console'
+import { download, invoke, screenshots } from './console'
 import { expect, findHit, saveDemoProfiles, test } from './demo-servers'
 
 const SERVER = 'knowledgeSearch'
@@ -14,15 +14,6 @@ const auditRows = (page: Page) =>
     .getByRole('table', { name: 'Audit log' })
     .getByRole('row')
     .filter({ hasNot: page.getByRole('columnheader') })
-
-/** Saves a download and returns its text. */
-async function download(page: Page, button: string): Promise<{ name: string; text: string }> {
-  const [file] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: button }).click(),
-  ])
-  return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') }
-}
 
 test('searches and checks land in the audit log, live, filterable, and export without secrets', async ({
   page,

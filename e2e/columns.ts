@@ -68,10 +68,14 @@ export function clippedLabels(page: Page): Promise<string[]> {
         let left = 0
         let right = document.documentElement.clientWidth
         for (let at = el.parentElement; at; at = at.parentElement) {
-          if (getComputedStyle(at).overflowX === 'visible') continue
-          const box = at.getBoundingClientRect()
-          left = Math.max(left, box.left + at.clientLeft)
-          right = Math.min(right, box.left + at.clientLeft + at.clientWidth)
+          // A modal dialog sits in the top layer: the boxes around it in the DOM do not clip it.
+          const topLayer = at.matches('dialog:modal')
+          if (getComputedStyle(at).overflowX !== 'visible') {
+            const box = at.getBoundingClientRect()
+            left = Math.max(left, box.left + at.clientLeft)
+            right = Math.min(right, box.left + at.clientLeft + at.clientWidth)
+          }
+          if (topLayer) break
         }
         return [left, right]
       }

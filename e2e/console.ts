@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -184,4 +184,16 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.screenshot({ path: screenshotPath(`${name}-dark`) })
   await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** Clicks the button that starts a download, saves it and returns its name and text. */
+export async function download(
+  page: Page,
+  button: string,
+): Promise<{ name: string; text: string }> {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ])
+  return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') }
 }

@@ -3,6 +3,7 @@ import type { ServerSummary } from '../../../../shared/model/server'
 import { formatDateTime } from '../../lib/format'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
+import { DoctorFact, type DoctorCardProps } from './DoctorFact'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList, type TokenActions } from './SourceList'
 import { describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
@@ -22,6 +23,7 @@ export interface ServerCardProps {
   onShowTools: () => void
   onShowLog: () => void
   token: TokenActions
+  doctor: DoctorCardProps
 }
 
 /**
@@ -41,6 +43,7 @@ export function ServerCard({
   onShowTools,
   onShowLog,
   token,
+  doctor,
 }: ServerCardProps): React.JSX.Element {
   const rows = sourceRows(discovery, remembered, server, sessionTokens)
   const rateLimit = describeRateLimit(server.rateLimit)
@@ -90,6 +93,16 @@ export function ServerCard({
           <Button variant="ghost" onClick={onShowTools} aria-label={`Tools of ${server.id}`}>
             Tools <span className="muted">{server.tools.length}</span>
           </Button>
+          <Button
+            variant="ghost"
+            busy={doctor.running}
+            disabled={!server.enabled}
+            onClick={doctor.onRun}
+            aria-label={`Doctor ${server.id}`}
+            title="Check that the server keeps its family's contract, as the acting profile"
+          >
+            Doctor
+          </Button>
           {hasLog && (
             <Button variant="ghost" onClick={onShowLog} aria-label={`Log of ${server.id}`}>
               Log
@@ -137,6 +150,7 @@ export function ServerCard({
             <dt>Rate limit</dt>
             <dd>{rateLimit ?? '–'}</dd>
           </div>
+          <DoctorFact server={server.id} doctor={doctor} />
         </dl>
       </div>
       <ServerAdvice server={server} onRemedy={onRemedy} busy={actions.busy} />

@@ -19,11 +19,13 @@ import { DeleteSecretDialog } from '../secrets/DeleteSecretDialog'
 import { secretQueries } from '../secrets/queries'
 import type { SecretTarget } from '../secrets/SecretsPanel'
 import { SecretValueDialog } from '../secrets/SecretValueDialog'
+import { DoctorDialog } from './DoctorDialog'
 import { LogDialog } from './LogDialog'
 import { serverKeys, serverQueries } from './queries'
 import { ServerCard } from './ServerCard'
 import { needsAttention, type Remedy } from './server-view'
 import { ToolsDialog } from './ToolsDialog'
+import { ALL_SERVERS, useDoctor } from './use-doctor'
 import { useServerActions } from './use-server-actions'
 import './ServersPanel.css'
 
@@ -62,6 +64,8 @@ export function ServersPanel(): React.JSX.Element {
   const [onlyTrouble, setOnlyTrouble] = useState(false)
   const [tools, setTools] = useState<string | null>(null)
   const [log, setLog] = useState<string | null>(null)
+  const doctor = useDoctor()
+  const [doctorOf, setDoctorOf] = useState<string | null>(null)
   const [giving, setGiving] = useState<SecretTarget | null>(null)
   const [clearing, setClearing] = useState<SecretTarget | null>(null)
 
@@ -96,6 +100,9 @@ export function ServersPanel(): React.JSX.Element {
 
   const tokensOf = (server: string): string[] =>
     (sessionTokens.data ?? []).filter((t) => t.server === server).map((t) => t.name)
+
+  const doctorRunning = (server: string): boolean =>
+    doctor.running.has(server) || doctor.running.has(ALL_SERVERS)
 
   const remedy = (server: string, what: Remedy): void => {
     if (what === 'set-secrets') secretsRequested(server)
@@ -137,6 +144,13 @@ export function ServersPanel(): React.JSX.Element {
         >
           Rediscover
         </Button>
+        <Button
+          busy={doctor.running.has(ALL_SERVERS)}
+          onClick={() => void doctor.run()}
+          title="Check every enabled server against its family's contract, as the acting profile"
+        >
+          Run Doctor on all servers
+        </Button>
       </div>
       {(discovery.isError || rediscover.isError) && (
         <Banner tone="bad" title="Could not ask the servers for their data sources">
@@ -170,6 +184,15 @@ export function ServersPanel(): React.JSX.Element {
               onRemedy={(what) => remedy(server.id, what)}
               onShowTools={() => setTools(server.id)}
               onShowLog={() => setLog(server.id)}
+              doctor={{
+                report: doctor.reportOf(server.id),
+                running: server.enabled && doctorRunning(server.id),
+                onRun: () => {
+                  setDoctorOf(server.id)
+                  void doctor.run(server.id)
+                },
+                onShow: () => setDoctorOf(server.id),
+              }}
               token={{
                 // Capability tokens are session tokens named after their source.
                 onGive: (name) =>
@@ -183,6 +206,13 @@ export function ServersPanel(): React.JSX.Element {
       )}
       <ToolsDialog server={tools} onClose={() => setTools(null)} />
       <LogDialog server={log} onClose={() => setLog(null)} />
+      <DoctorDialog
+        server={doctorOf}
+        report={doctorOf ? doctor.reportOf(doctorOf) : undefined}
+        running={doctorOf !== null && doctorRunning(doctorOf)}
+        onRun={() => doctorOf && void doctor.run(doctorOf)}
+        onClose={() => setDoctorOf(null)}
+      />
       <SecretValueDialog target={giving} onClose={() => setGiving(null)} />
       <DeleteSecretDialog target={clearing} onClose={() => setClearing(null)} />
     </div>

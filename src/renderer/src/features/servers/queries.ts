@@ -15,6 +15,8 @@ export const serverKeys = {
    */
   discovery: (profileId?: string) =>
     profileId === undefined ? (['discovery'] as const) : (['discovery', profileId] as const),
+  /** Doctor reports change only when Doctor runs, so status events leave them alone. */
+  doctor: () => ['doctor', 'last'] as const,
 }
 
 export const serverQueries = {
@@ -47,4 +49,6 @@ export const serverQueries = {
       queryKey: serverKeys.log(server),
       queryFn: async () => (await call('pool:log', { server, limit: 1000 })).lines,
     }),
+  /** The last Doctor report of every server, kept by main across restarts. */
+  doctor: () => queryOptions({ queryKey: serverKeys.doctor(), queryFn: () => call('doctor:last') }),
 }
