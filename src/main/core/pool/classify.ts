@@ -117,7 +117,7 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   return make(
     'unreachable',
     'local',
-    `server ${server}: ${operation} failed: ${firstLine(text)}. See its log (Servers → Show log); the console reconnects automatically`,
+    `server ${server}: ${operation} failed: ${firstLine(text)}. See its log (Servers → Show log) for why`,
   )
 }
 
