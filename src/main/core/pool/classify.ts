@@ -67,7 +67,7 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
     return make(
       'unreachable',
       'local',
-      `server ${server} closed the connection during ${operation}${exitText(input.exit)}${input.exit ? `. See why in its log (Servers → Show log) and check "command" and "args" in rag-mcp.json; the console restarts it automatically` : '; the console reconnects automatically'}`,
+      `server ${server} closed the connection during ${operation}${exitText(input.exit)}`,
     )
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -277,7 +277,7 @@ function networkReason(error: unknown): { reason: string; next: string } {
     // An https URL on a plain HTTP port: OpenSSL reads the HTTP reply as a bad TLS record.
     if (/^ERR_SSL_|^EPROTO$/.test(cause.code)) {
       return {
-        reason: `the TLS handshake failed (${cause.code}); it does not speak HTTPS on that port`,
+        reason: `the TLS handshake failed (${cause.code}); it seems not to speak HTTPS on that port`,
         next: 'If it serves plain HTTP, write http:// in its "url" in rag-mcp.json',
       }
     }
@@ -317,8 +317,12 @@ function isSchemaError(error: unknown): boolean {
 const at = (url: string | undefined): string => (url ? ` at ${url}` : '')
 const firstLine = (text: string): string => text.split('\n')[0] ?? text
 
+/** How the stdio child ended and what to do about it; for HTTP, that the console reconnects. */
 function exitText(exit: ClassifyInput['exit']): string {
-  if (!exit) return ''
-  if (exit.signal) return ` (the process was killed by ${exit.signal})`
-  return ` (the process exited with code ${exit.code})`
+  if (!exit) return '; the console reconnects automatically'
+  const restarts = 'the console restarts it automatically'
+  if (exit.signal) {
+    return ` (the process was killed by ${exit.signal}); ${restarts}. See its log (Servers → Show log) for why`
+  }
+  return ` (the process exited with code ${exit.code}). See why in its log (Servers → Show log) and check "command" and "args" in rag-mcp.json; ${restarts}`
 }
