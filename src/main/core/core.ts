@@ -134,6 +134,7 @@ export class Core {
       secrets: this.secrets,
       redactor: this.redactor,
       logger: this.log.child({ module: 'pool' }),
+      registered: (id) => this.registry.server(id),
       ...(options.pool ? { options: options.pool } : {}),
     })
     this.secrets.onChanged((change) => {

@@ -16,6 +16,8 @@ export interface RpcErrorPayload {
 export interface CallContext {
   serverId: string
   operation: string
+  /** The JSON-RPC method of a call (not of a connect, which sends several). */
+  method?: string
   user?: ActingUser
   /** Aborts this call's HTTP requests (timeout or cancellation). */
   signal?: AbortSignal
@@ -32,6 +34,11 @@ export interface CallContext {
   networkError?: unknown
   /** The server answered with a JSON-RPC error. */
   serverError?: RpcErrorPayload
+  /**
+   * The JSON-RPC error in the body of a non-2xx HTTP reply. Kept apart from `serverError`: the
+   * SDK fails such a call as an HTTP error, and only the classifier reads it.
+   */
+  errorBody?: RpcErrorPayload
   /** The server answered with something that is not a usable JSON-RPC reply. */
   protocolError?: string
 }

@@ -56,17 +56,18 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
   const unsendable = unsendableRequest(call?.networkError) ?? unsendableRequest(error)
   if (unsendable) return make('config', 'local', `server ${server}: ${unsendable}`)
   if (call?.networkError) {
+    const { reason, next } = networkReason(call.networkError)
     return make(
       'unreachable',
       'local',
-      `cannot reach server ${server}${at(input.url)}: ${networkReason(call.networkError)}. Is it running? The console keeps retrying`,
+      `cannot reach server ${server}${at(input.url)}: ${reason}. ${next}; the console keeps retrying`,
     )
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     return make(
       'unreachable',
       'local',
-      `server ${server} closed the connection during ${operation}${exitText(input.exit)}; the console reconnects automatically`,
+      `server ${server} closed the connection during ${operation}${exitText(input.exit)}`,
     )
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -103,7 +104,7 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
     return make(
       'protocol',
       'server',
-      `server ${server} sent a reply to ${operation} that does not follow MCP: ${firstLine(text)}`,
+      `server ${server} sent a reply to ${operation} that does not follow MCP: ${firstLine(text)}. Report it to the server's owner`,
     )
   }
   if (error instanceof SseError) {
@@ -113,7 +114,11 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
       `lost the event stream of server ${server}${at(input.url)}: ${firstLine(text)}; the console reconnects automatically`,
     )
   }
-  return make('unreachable', 'local', `server ${server}: ${operation} failed: ${firstLine(text)}`)
+  return make(
+    'unreachable',
+    'local',
+    `server ${server}: ${operation} failed: ${firstLine(text)}. See its log (Servers → Show log) for why`,
+  )
 }
 
 type Make = (
@@ -136,11 +141,19 @@ function timeoutError(make: Make, input: ClassifyInput): ConsoleError {
 function httpError(make: Make, input: ClassifyInput, status: number, error: unknown): ConsoleError {
   const { serverId: server, operation } = input
   const details: Record<string, unknown> = { httpStatus: status }
-  if (status === 401 || status === 403) {
+  if (status === 401) {
     return make(
       'unauthorized',
       'server',
-      `server ${server} refused the credentials (HTTP ${status}). Set its key in Config → Secrets, then reconnect it`,
+      `server ${server} refused the credentials (HTTP 401). Set its key in Config → Secrets, then reconnect it`,
+      details,
+    )
+  }
+  if (status === 403) {
+    return make(
+      'unauthorized',
+      'server',
+      `server ${server} refused access (HTTP 403): its key is wrong or lacks the rights for this. Check its key in Config → Secrets and the key's rights on the server, then reconnect it`,
       details,
     )
   }
@@ -159,29 +172,37 @@ function httpError(make: Make, input: ClassifyInput, status: number, error: unkn
     return make(
       'server_error',
       'server',
-      `server ${server} failed on ${operation} with HTTP ${status}${serverText(error)}`,
+      `server ${server} failed on ${operation} with HTTP ${status}${serverText(error)}. The fault is the server's: try again later, or tell its owner`,
       details,
     )
   }
   if (status === 404 || status === 405) {
+    // The endpoint exists when it answers in JSON-RPC: its error says what was wrong.
+    const body = input.call?.errorBody
+    if (body) return rpcError(make, input, body, details)
     return make(
       'config',
       'server',
-      `no MCP endpoint${at(input.url)} (HTTP ${status}) for server ${server}. Check its "url" in rag-mcp.json`,
+      `server ${server}: no MCP endpoint${at(input.url)} (HTTP ${status}). Check its "url" in rag-mcp.json`,
       details,
     )
   }
   return make(
     'protocol',
     'server',
-    `server ${server} rejected ${operation} with HTTP ${status}${serverText(error)}`,
+    `server ${server} rejected ${operation} with HTTP ${status}${serverText(error)}. Check its "url" and "headers" in rag-mcp.json, or tell its owner`,
     details,
   )
 }
 
-function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): ConsoleError {
+function rpcError(
+  make: Make,
+  input: ClassifyInput,
+  rpc: RpcErrorPayload,
+  http: Record<string, unknown> = {},
+): ConsoleError {
   const { serverId: server, operation } = input
-  const details: Record<string, unknown> = { code: rpc.code }
+  const details: Record<string, unknown> = { ...http, code: rpc.code }
   const data = rpc.data as { httpStatusCode?: unknown; status?: unknown } | undefined
   const httpish = Number(data?.httpStatusCode ?? data?.status)
   const said = `${rpc.message} (JSON-RPC ${rpc.code})`
@@ -202,10 +223,18 @@ function rpcError(make: Make, input: ClassifyInput, rpc: RpcErrorPayload): Conso
       details,
     )
   }
+  if (rpc.code === ErrorCode.MethodNotFound) {
+    return make(
+      'unsupported',
+      'server',
+      `server ${server} does not support ${input.call?.method ?? `what ${operation} asked for`}: ${said}. Check its "dialect" in rag-mcp.json, or update the server`,
+      details,
+    )
+  }
   return make(
     'server_error',
     'server',
-    `server ${server} answered ${operation} with an error: ${said}`,
+    `server ${server} answered ${operation} with an error: ${said}. Try again, or tell its owner if it persists`,
     details,
   )
 }
@@ -239,14 +268,29 @@ const NETWORK_WORDS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
 }
 
-function networkReason(error: unknown): string {
+const CHECK_RUNNING = 'Check that it is running and that its "url" in rag-mcp.json is right'
+
+/** Why a request got no response, and what to check. */
+function networkReason(error: unknown): { reason: string; next: string } {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
   if (cause && typeof cause.code === 'string') {
+    // An https URL on a plain HTTP port: OpenSSL reads the HTTP reply as a bad TLS record.
+    if (/^ERR_SSL_|^EPROTO$/.test(cause.code)) {
+      return {
+        reason: `the TLS handshake failed (${cause.code}); it seems not to speak HTTPS on that port`,
+        next: 'If it serves plain HTTP, write http:// in its "url" in rag-mcp.json',
+      }
+    }
     const words = NETWORK_WORDS[cause.code]
-    return words ? `${words} (${cause.code})` : cause.code
+    const reason = words ? `${words} (${cause.code})` : cause.code
+    if (/CERT|SELF_SIGNED/.test(cause.code)) {
+      return { reason, next: "Ask the server's owner to fix its certificate" }
+    }
+    return { reason, next: CHECK_RUNNING }
   }
-  if (cause && typeof cause.message === 'string') return cause.message
-  return error instanceof Error ? error.message : String(error)
+  if (cause && typeof cause.message === 'string')
+    return { reason: cause.message, next: CHECK_RUNNING }
+  return { reason: error instanceof Error ? error.message : String(error), next: CHECK_RUNNING }
 }
 
 /**
@@ -273,8 +317,12 @@ function isSchemaError(error: unknown): boolean {
 const at = (url: string | undefined): string => (url ? ` at ${url}` : '')
 const firstLine = (text: string): string => text.split('\n')[0] ?? text
 
+/** How the stdio child ended and what to do about it; for HTTP, that the console reconnects. */
 function exitText(exit: ClassifyInput['exit']): string {
-  if (!exit) return ''
-  if (exit.signal) return ` (the process was killed by ${exit.signal})`
-  return ` (the process exited with code ${exit.code})`
+  if (!exit) return '; the console reconnects automatically'
+  const restarts = 'the console restarts it automatically'
+  if (exit.signal) {
+    return ` (the process was killed by ${exit.signal}); ${restarts}. See its log (Servers → Show log) for why`
+  }
+  return ` (the process exited with code ${exit.code}). See why in its log (Servers → Show log) and check "command" and "args" in rag-mcp.json; ${restarts}`
 }

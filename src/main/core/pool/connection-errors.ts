@@ -87,7 +87,10 @@ export function unavailableError(
   now: number,
 ): ConsoleError | undefined {
   if (status.state === 'disabled') {
-    return notConnectedError(server, `server ${server} is disabled in rag-mcp.json`)
+    return notConnectedError(
+      server,
+      `server ${server} is disabled in rag-mcp.json; enable it to use it`,
+    )
   }
   if (status.state === 'action_required') {
     return new ConsoleError(

@@ -154,7 +154,7 @@ export class ServerConnection {
       signal: this.lifetime.signal,
       timeoutMs: this.timeoutMs,
       newContext: () => this.exchanger.context('connect'),
-      classify: (error, context) => this.classify(error, context),
+      classify: (error, context, used) => this.classify(error, context, undefined, used),
       onLaunchedExit: (how) => this.lost(how),
     })
     this.session = sessionOf(this)

@@ -25,7 +25,8 @@ export interface ConnectorDeps {
   signal: AbortSignal
   timeoutMs: number
   newContext(): CallContext
-  classify(error: unknown, context: CallContext): ConsoleError
+  /** `used` is the client the error came from (its stdio child's exit is part of the story). */
+  classify(error: unknown, context: CallContext, used?: OpenedClient): ConsoleError
   /** The launched server process ended on its own. */
   onLaunchedExit(how: string): void
 }
@@ -62,11 +63,12 @@ export class Connector {
   async open(): Promise<Connected> {
     const { deps } = this
     let context = deps.newContext()
+    let opened: OpenedClient | undefined
     try {
       const resolved = await deps.secrets.resolve(this.resolvable())
       if (resolved.missing.length > 0) throw missingSecretsError(deps.config.id, resolved.missing)
       await this.ensureLaunched(resolved)
-      let opened = this.createClient(resolved)
+      opened = this.createClient(resolved)
       try {
         return { opened, ...(await this.handshake(opened, context)) }
       } catch (error) {
@@ -74,7 +76,7 @@ export class Connector {
         if (this.skipHandshake || deps.signal.aborted || !rejectsInitialize(context, error)) {
           throw error
         }
-        const why = deps.classify(error, context).message
+        const why = deps.classify(error, context, opened).message
         deps.log.note(
           `the server refused "initialize" (${why}); talking to it without the handshake`,
         )
@@ -90,7 +92,7 @@ export class Connector {
         }
       }
     } catch (error) {
-      throw deps.classify(error, context)
+      throw deps.classify(error, context, opened)
     } finally {
       deps.tracker.release(context)
     }

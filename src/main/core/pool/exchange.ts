@@ -60,6 +60,7 @@ export class Exchanger {
   ): Promise<Outcome> {
     const { timeoutMs, operation } = options
     const context = this.context(operation, options)
+    context.method = method
     let started = performance.now()
     let release: (() => void) | undefined
     let used: OpenedClient | undefined

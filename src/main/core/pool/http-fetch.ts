@@ -3,7 +3,12 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ConsoleError } from '../../../shared/errors'
 import type { RateLimitInfo } from '../../../shared/model/server'
 import type { ActingUser } from '../../../shared/model/user'
-import { currentCall, type CallContext, type CallTracker } from './call-context'
+import {
+  currentCall,
+  type CallContext,
+  type CallTracker,
+  type RpcErrorPayload,
+} from './call-context'
 import type { HttpExchange } from './protocol-log'
 import { malformedReply, repairMessage, type RepairOutcome } from './repair'
 import { repairEventStream } from './sse-repair'
@@ -173,9 +178,29 @@ const observe =
       request.call.httpStatus = response.status
       const retryAfter = Number(response.headers.get('retry-after'))
       if (Number.isFinite(retryAfter) && retryAfter > 0) request.call.retryAfter = retryAfter
+      const rpc = await rpcErrorOf(response)
+      if (rpc) request.call.errorBody = rpc
     }
     return response
   }
+
+/**
+ * The JSON-RPC error in the body of a non-2xx reply, if it is one (RAGbox sends -32601 with
+ * HTTP 404): the endpoint exists and the server said why it refused.
+ */
+async function rpcErrorOf(response: Response): Promise<RpcErrorPayload | undefined> {
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return undefined
+  let body: unknown
+  try {
+    body = JSON.parse(await response.clone().text())
+  } catch {
+    return undefined
+  }
+  const error = (body as { error?: unknown } | null)?.error as Partial<RpcErrorPayload> | undefined
+  if (typeof error !== 'object' || error === null) return undefined
+  if (typeof error.code !== 'number' || typeof error.message !== 'string') return undefined
+  return { code: error.code, message: error.message, data: error.data }
+}
 
 const IDENTITY_HEADERS = ['x-user-id', 'x-session-tags', 'x-human-uid']
 

@@ -114,7 +114,7 @@ export class LaunchedServer {
             code: 'unreachable',
             origin: 'local',
             server: serverId,
-            message: `server ${serverId}: the launched command exited (${signal ?? `code ${code}`}) before it was ready${lastLine ? `; last output: ${lastLine.slice(0, 300)}` : ''}`,
+            message: `server ${serverId}: the launched command exited (${signal ?? `code ${code}`}) before it was ready${lastLine ? `; last output: ${lastLine.slice(0, 300)}` : ''}. Check "launch" in rag-mcp.json; its output is in its log (Servers → Show log)`,
           }),
         ),
       )

@@ -53,7 +53,7 @@ describe('pool over legacy SSE', () => {
     })
   })
 
-  it('classifies a JSON-RPC error sent on the stream as server_error from the server', async () => {
+  it('classifies a JSON-RPC -32601 sent on the stream as unsupported, from the server', async () => {
     const server = await fixture()
     const { pool } = testPool()
     await pool.apply([sse('legacy', server.url)])
@@ -61,8 +61,9 @@ describe('pool over legacy SSE', () => {
       .request('legacy', 'resources/list', undefined, { operation: 'discover' })
       .catch((e: unknown) => e)
     expect(error).toMatchObject({
-      code: 'server_error',
+      code: 'unsupported',
       origin: 'server',
+      message: expect.stringMatching(/^server legacy does not support resources\/list: /),
       details: { code: -32601 },
     })
   })

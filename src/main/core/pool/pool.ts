@@ -11,6 +11,7 @@ import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { systemClock, type Clock } from './clock'
 import { ServerConnection } from './connection'
+import { notConnectedError } from './connection-errors'
 import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
 import type { ProtocolLog } from './protocol-log'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
@@ -28,6 +29,11 @@ export interface PoolDeps {
   redactor?: Redactor
   clock?: Clock
   options?: PoolOptionsInput
+  /**
+   * The registry's entry for an id, so a server that is configured but not in the pool is
+   * told apart from an unknown id.
+   */
+  registered?: (serverId: string) => ServerConfig | undefined
 }
 
 /**
@@ -231,15 +237,30 @@ export class ConnectionPool {
   private get(serverId: string): ServerConnection {
     if (this.disposed) throw this.disposedError()
     const connection = this.connections.get(serverId)
-    if (!connection) {
-      throw new ConsoleError({
-        code: 'not_found',
-        origin: 'local',
-        server: serverId,
-        message: `no server "${serverId}" in the registry; check the id in rag-mcp.json`,
-      })
-    }
+    if (!connection) throw this.absentError(serverId)
     return connection
+  }
+
+  /** Why a server is not in the pool, as far as the pool can tell. */
+  private absentError(server: string): ConsoleError {
+    const config = this.deps.registered?.(server)
+    if (config) {
+      const why = config.enabled
+        ? 'the console has not connected it yet (its entry is new or changed, or this command connects only the servers it names); try again in a moment'
+        : 'it is disabled in rag-mcp.json; enable it to use it'
+      return notConnectedError(
+        server,
+        `server ${server} is in the registry but not connected: ${why}`,
+      )
+    }
+    return new ConsoleError({
+      code: 'not_found',
+      origin: 'local',
+      server,
+      message: this.deps.registered
+        ? `server ${server} is not in the registry; check the id in rag-mcp.json`
+        : `server ${server} is not in the connection pool; check the id`,
+    })
   }
 
   private disposedError(): ConsoleError {

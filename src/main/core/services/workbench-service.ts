@@ -500,6 +500,6 @@ function notFound(server: string): ConsoleError {
     code: 'not_found',
     origin: 'local',
     server,
-    message: `no server "${server}" in the registry or among the tried servers`,
+    message: `server ${server} is not in the registry or among the tried servers; check the id, or try the server first`,
   })
 }
