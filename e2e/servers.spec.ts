@@ -62,7 +62,7 @@ test('status follows a demo server that is killed and comes back', async ({ page
   await vtex.stop()
   // The pool's probe (every 15 s) finds it gone; no reload, no click.
   await expect(status(page, 'catalog', 'down')).toBeVisible({ timeout: 40_000 })
-  await expect(card(page, 'catalog')).toContainText('Check that the server is running')
+  await expect(card(page, 'catalog')).toContainText('Check that it is running')
   await expect(
     card(page, 'catalog').getByRole('button', { name: 'Reconnect (catalog)' }),
   ).toBeVisible()

@@ -35,6 +35,24 @@ const discovery = (sources: ReturnType<typeof source>[], extra: Partial<ServerDi
   ({ server: 'kb', ok: true, latencyMs: 1, sources, missing: [], ...extra }) as ServerDiscovery
 
 describe('adviceFor', () => {
+  it("does not repeat the next step the pool's message already names", () => {
+    const message =
+      'cannot reach server kb at http://127.0.0.1:9/mcp: connect ECONNREFUSED. Check that it is running and that its "url" in rag-mcp.json is right; the console keeps retrying'
+    const advice = adviceFor(
+      summary({
+        state: 'down',
+        since: 0,
+        lastError: { code: 'unreachable', message },
+        attempt: 2,
+        nextRetryAt: 12_000,
+      }),
+      0,
+    )
+    expect(advice?.problem).toContain('Check that it is running')
+    expect(advice?.next).not.toMatch(/check that|url is right/i)
+    expect(advice?.next).toBe('Next automatic retry in 12 s; Reconnect tries now.')
+  })
+
   it('says nothing about a ready server', () => {
     expect(adviceFor(summary({ state: 'ready', since: 0 }))).toBeNull()
   })
@@ -111,7 +129,7 @@ describe('adviceFor', () => {
       }),
       2_000,
     )
-    expect(advice?.next).toContain('Next automatic retry in 10 s.')
+    expect(advice?.next).toContain('Next automatic retry in 10 s;')
     expect(advice?.remedy).toBe('reconnect')
   })
 

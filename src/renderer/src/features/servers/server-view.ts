@@ -88,14 +88,18 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
         remedy: 'open-health',
       }
     case 'down': {
-      const retry =
+      // The pool's message already names the next step; the card adds only when and how to retry.
+      const seconds =
         status.nextRetryAt !== undefined && status.nextRetryAt > now
-          ? ` Next automatic retry in ${Math.max(1, Math.round((status.nextRetryAt - now) / 1000))} s.`
-          : ''
+          ? Math.max(1, Math.round((status.nextRetryAt - now) / 1000))
+          : undefined
       return {
         tone: 'bad',
         problem: sentence(status.lastError.message),
-        next: `${downHint(status.lastError, stdio)}${retry}`,
+        next:
+          seconds === undefined
+            ? 'Reconnect tries again now.'
+            : `Next automatic retry in ${seconds} s; Reconnect tries now.`,
         remedy: unauthorized(status.lastError) ? 'set-secrets' : stdio ? 'show-log' : 'reconnect',
       }
     }
@@ -103,26 +107,6 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
 }
 
 const unauthorized = (error: ErrorInfo | undefined): boolean => error?.code === 'unauthorized'
-
-function downHint(error: ErrorInfo, stdio: boolean): string {
-  switch (error.code) {
-    case 'unreachable':
-    case 'not_connected':
-      return stdio
-        ? 'The process exited or could not start: its log shows why. Reconnect starts it again.'
-        : 'Check that the server is running and its url is right; Reconnect tries again now.'
-    case 'timeout':
-      return 'It did not answer in time: check the server, or raise timeoutMs in rag-mcp.json.'
-    case 'unauthorized':
-      return 'Its credentials were refused: check or replace its key in Config → Secrets.'
-    case 'protocol':
-      return 'It does not speak MCP as expected: check its url and transport in rag-mcp.json.'
-    case 'config':
-      return 'Fix its entry in rag-mcp.json; the console reloads it on save.'
-    default:
-      return 'Reconnect tries again now.'
-  }
-}
 
 const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).join(', ')
 
