@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, replaceEditorText, screenshots, test, type Entry } from './console'
@@ -23,7 +24,14 @@ async function openWorkbench(page: Page, url: string, server: string): Promise<v
   await page.keyboard.press('ControlOrMeta+7')
   const main = page.getByRole('main', { name: 'Workbench' })
   await expect(main.getByRole('heading', { name: 'Workbench', level: 1 })).toBeVisible()
-  await main.getByLabel('Server').selectOption(server)
+  await chooseServer(page, server)
+}
+
+async function chooseServer(page: Page, server: string): Promise<void> {
+  await page
+    .getByRole('main', { name: 'Workbench' })
+    .getByLabel('Server', { exact: true })
+    .selectOption(server)
 }
 
 /** Chooses a tool of the server shown and returns its call form. */
@@ -102,10 +110,7 @@ test('calls any tool from a form built from its schema: validation, content bloc
   await expect(failed).not.toContainText(/cancel/i)
 
   // A demo server: a tool error (isError) is shown as such.
-  await page
-    .getByRole('main', { name: 'Workbench' })
-    .getByLabel('Server')
-    .selectOption('documentVault')
+  await chooseServer(page, 'documentVault')
   form = await openTool(page, 'documentVault', 'get_document')
   await form.getByRole('textbox', { name: 'document_id string' }).fill('no-such-doc')
   await form.getByRole('button', { name: 'Call get_document' }).click()
@@ -115,12 +120,115 @@ test('calls any tool from a form built from its schema: validation, content bloc
   )
 
   // An array with a minimum of one item (rag-search).
-  await page
-    .getByRole('main', { name: 'Workbench' })
-    .getByLabel('Server')
-    .selectOption('knowledgeSearch')
+  await chooseServer(page, 'knowledgeSearch')
   form = await openTool(page, 'knowledgeSearch', 'rag_search')
   await form.getByRole('textbox', { name: 'search_phrases 1 string' }).fill('vpn setup')
   await form.getByRole('button', { name: 'Call rag_search' }).click()
   await expect(form.getByLabel('Raw result')).toContainText('segments')
+})
+
+test('the protocol log shows the traffic live: filter, pin, expand, level, headers, export and clear', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(registry(), { env: demo().env })
+  await openWorkbench(page, host.url, 'everything')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  let form = await openTool(page, 'everything', 'get-sum')
+  await form.getByRole('textbox', { name: 'a number' }).fill('1')
+  await form.getByRole('textbox', { name: 'b number' }).fill('2')
+  await form.getByRole('button', { name: 'Call get-sum' }).click()
+  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+  // A large reply: kept as a preview in the list.
+  form = await openTool(page, 'everything', 'get-env')
+  await form.getByRole('button', { name: 'Call get-env' }).click()
+  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  const log = main.getByRole('table', { name: 'Protocol log of everything' })
+  await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(2)
+  await expect(log.getByRole('row', { name: /^in response/ }).first()).toBeVisible()
+
+  // Filter by text; a pinned entry stays whatever the filter.
+  await log
+    .getByRole('row', { name: /^out initialize/ })
+    .getByRole('button', { name: /^Pin entry/ })
+    .click()
+  await main.getByRole('searchbox', { name: 'Filter' }).fill('tools/call')
+  await expect(log.getByRole('row', { name: /^out initialize/ })).toBeVisible()
+  await expect(log.getByRole('row', { name: /^out tools\/list/ })).toHaveCount(0)
+  await expect(main.getByText(/^3 of \d+ messages$/)).toBeVisible()
+  await main.getByRole('searchbox', { name: 'Filter' }).fill('')
+
+  // A stdio server's stderr lines are part of its log.
+  await main.getByLabel('Direction').selectOption('stderr')
+  await expect(log.getByRole('row', { name: /^stderr stderr/ }).first()).toBeVisible()
+  await expect(log.getByRole('row', { name: /^out tools/ })).toHaveCount(0)
+  await main.getByLabel('Direction').selectOption('all')
+
+  // A large reply was cut; the whole message is fetched on request.
+  await log
+    .getByRole('row', { name: /^in response.*\(preview\)$/ })
+    .first()
+    .getByRole('button', { name: /response/ })
+    .click()
+  const entry = main.getByRole('region', { name: /^Entry \d+$/ })
+  const preview = (await entry.getByLabel('Message').textContent()) ?? ''
+  await entry.getByRole('button', { name: 'Show the whole message' }).click()
+  await expect(entry.getByRole('button', { name: 'Show the whole message' })).toBeHidden()
+  expect(((await entry.getByLabel('Message').textContent()) ?? '').length).toBeGreaterThan(
+    preview.length,
+  )
+  await entry.getByRole('button', { name: 'Close the entry' }).click()
+
+  // logging/setLevel, then the server's notifications/message arrive live.
+  await main.getByLabel('Server log level').selectOption('debug')
+  await main.getByRole('button', { name: 'Set level' }).click()
+  await expect(page.getByText('everything now logs from debug up.')).toBeVisible()
+  await expect(log.getByRole('row', { name: /^out logging\/setLevel/ })).toBeVisible()
+  await main.getByRole('tab', { name: 'Tools' }).click()
+  form = await openTool(page, 'everything', 'toggle-simulated-logging')
+  await form.getByRole('button', { name: 'Call toggle-simulated-logging' }).click()
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  // The log kept its state (level, pins) while another tab was shown.
+  await expect(main.getByLabel('Server log level')).toHaveValue('debug')
+  await expect(log.getByRole('row', { name: /^in notifications\/message/ }).first()).toBeVisible({
+    timeout: 20_000,
+  })
+  await screenshots(page, 'workbench-protocol-log')
+
+  // Export what is shown as JSON lines.
+  const download = page.waitForEvent('download')
+  await main.getByRole('button', { name: 'Export JSONL' }).click()
+  const file = await (await download).path()
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+  expect(lines.length).toBeGreaterThan(5)
+  expect(
+    lines.map((line) => JSON.parse(line) as { method?: string }).map((e) => e.method),
+  ).toContain('tools/call')
+
+  await main.getByRole('button', { name: 'Clear' }).click()
+  await expect(main.getByText(/^\d+ messages?$/)).toHaveText(/^[0-3] messages?$/)
+
+  // An HTTP server: the status and the headers the console added, credentials redacted.
+  await chooseServer(page, 'knowledgeSearch')
+  await main.getByRole('tab', { name: 'Tools' }).click()
+  form = await openTool(page, 'knowledgeSearch', 'rag_search')
+  await form.getByRole('textbox', { name: 'search_phrases 1 string' }).fill('vpn')
+  await form.getByRole('button', { name: 'Call rag_search' }).click()
+  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  const http = main.getByRole('table', { name: 'Protocol log of knowledgeSearch' })
+  await http
+    .getByRole('row', { name: /^out tools\/call/ })
+    .getByRole('button', { name: /tools\/call/ })
+    .click()
+  const headers = main.getByRole('definition').or(main.getByRole('term'))
+  await expect(main.getByLabel('Headers the console added')).toContainText('x-user-id')
+  await expect(main.getByLabel('Headers the console added')).toContainText('[redacted]')
+  await expect(main.getByLabel('Headers the console added')).not.toContainText(
+    demo().env.RC_E2E_SEARCH_KEY!,
+  )
+  expect(await headers.count()).toBeGreaterThan(1)
+  await expect(main.getByRole('region', { name: /^Entry \d+$/ })).toContainText('HTTP 200')
 })

@@ -86,6 +86,7 @@ export function ProtocolLog({ server }: { server: string }) {
           {e.id !== undefined && <span className="muted"> #{e.id}</span>}
           {e.level && <span className="muted"> [{e.level}]</span>}
           {e.kind === 'stderr' && <span className="muted"> {e.text.slice(0, 80)}</span>}
+          {e.truncated && <span className="muted"> (preview)</span>}
         </button>
       ),
     },
@@ -173,7 +174,7 @@ export function ProtocolLog({ server }: { server: string }) {
           columns={columns}
           rowKey={(e) => String(e.seq)}
           rowLabel={(e) =>
-            `${e.direction} ${e.method ?? e.kind}${e.id !== undefined ? ` #${e.id}` : ''}`
+            `${e.direction} ${e.method ?? e.kind}${e.id !== undefined ? ` #${e.id}` : ''}${e.truncated ? ' (preview)' : ''}`
           }
           empty="No messages yet: call a tool, list resources or prompts."
         />

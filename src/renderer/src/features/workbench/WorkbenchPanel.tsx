@@ -94,7 +94,13 @@ export function WorkbenchPanel() {
           >
             <PromptsTab key={server} server={server} />
           </TabPanel>
-          <TabPanel idBase="wb" id="log" selected={tab === 'log'} className="workbench__tab">
+          <TabPanel
+            idBase="wb"
+            id="log"
+            selected={tab === 'log'}
+            keepMounted
+            className="workbench__tab"
+          >
             <ProtocolLog key={server} server={server} />
           </TabPanel>
         </>
