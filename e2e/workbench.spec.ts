@@ -232,3 +232,82 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   expect(await headers.count()).toBeGreaterThan(1)
   await expect(main.getByRole('region', { name: /^Entry \d+$/ })).toContainText('HTTP 200')
 })
+
+const PAGED = join(root, 'src/main/core/pool/fixtures/paged-stdio-server.mjs')
+
+test('resources and prompts: pages, read text and binary, templates, subscribe, prompts with arguments, VTEX rag:// resources', async ({
+  page,
+  launch,
+}) => {
+  const paged: Entry = { command: process.execPath, args: [PAGED] }
+  const { host } = await launch({ ...registry(), paged }, { env: demo().env })
+  await openWorkbench(page, host.url, 'everything')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  await main.getByRole('tab', { name: 'Resources' }).click()
+
+  // A text resource, then a binary one through its template; subscribe where supported.
+  const resources = main.getByRole('list', { name: 'Resources of everything' })
+  await resources
+    .getByRole('button', { name: /demo:\/\/resource\/static\/document\/architecture\.md/ })
+    .click()
+  const shown = main.getByRole('region', { name: /^Resource demo:\/\/resource\/static/ })
+  await expect(shown.getByLabel('Content 1')).not.toBeEmpty()
+  const templates = main.getByRole('list', { name: 'Resource templates of everything' })
+  const blob = templates
+    .getByRole('listitem')
+    .filter({ hasText: '{resourceId}' })
+    .filter({ hasText: 'blob' })
+  await blob.getByRole('textbox', { name: 'resourceId' }).fill('3')
+  await blob.getByRole('button', { name: 'Read' }).click()
+  const binary = main.getByRole('region', { name: 'Resource demo://resource/dynamic/blob/3' })
+  // A text blob is decoded for reading.
+  await expect(binary.getByText('blob', { exact: true })).toBeVisible()
+  await expect(binary.getByLabel('Content 1')).toContainText(/\w+/)
+  await binary.getByRole('button', { name: 'Subscribe to updates' }).click()
+  await expect(binary.getByRole('button', { name: 'Unsubscribe' })).toBeVisible()
+  await screenshots(page, 'workbench-resources')
+
+  // Prompts with arguments.
+  await main.getByRole('tab', { name: 'Prompts' }).click()
+  await main
+    .getByRole('list', { name: 'Prompts of everything' })
+    .getByRole('button', { name: /^args-prompt/ })
+    .click()
+  const prompt = main.getByRole('region', { name: 'Prompt args-prompt' })
+  await expect(prompt.getByRole('button', { name: 'Get prompt' })).toBeDisabled()
+  await prompt.getByRole('textbox', { name: /^city/ }).fill('Paris')
+  await prompt.getByRole('button', { name: 'Get prompt' }).click()
+  await expect(prompt.getByRole('list', { name: 'Messages' })).toContainText('Paris')
+  await screenshots(page, 'workbench-prompts')
+
+  // Pagination: one page at a time, more on request.
+  await chooseServer(page, 'paged')
+  await expect(
+    main.getByRole('list', { name: 'Prompts of paged' }).getByRole('listitem'),
+  ).toHaveCount(2)
+  await main.getByRole('button', { name: 'Load more prompts' }).click()
+  await expect(
+    main.getByRole('list', { name: 'Prompts of paged' }).getByRole('listitem'),
+  ).toHaveCount(3)
+  await expect(main.getByRole('button', { name: 'Load more prompts' })).toBeHidden()
+  await main.getByRole('tab', { name: 'Resources' }).click()
+  const pagedList = main.getByRole('list', { name: 'Resources of paged' })
+  await expect(pagedList.getByRole('listitem')).toHaveCount(2)
+  await main.getByRole('button', { name: 'Load more resources' }).click()
+  await expect(pagedList.getByRole('listitem')).toHaveCount(4)
+  const doc = main.getByRole('list', { name: 'Resource templates of paged' }).getByRole('listitem')
+  await doc.getByRole('textbox', { name: 'id' }).fill('2')
+  await doc.getByRole('textbox', { name: 'fmt' }).fill('md')
+  await doc.getByRole('button', { name: 'Read' }).click()
+  await expect(main.getByRole('region', { name: 'Resource paged://doc/2?fmt=md' })).toBeVisible()
+
+  // VTEX: its rag:// resources are read here.
+  await chooseServer(page, 'productCatalog')
+  await main
+    .getByRole('list', { name: 'Resources of productCatalog' })
+    .getByRole('button', { name: /rag:\/\/categories/ })
+    .click()
+  await expect(
+    main.getByRole('region', { name: 'Resource rag://categories' }).getByLabel('Content 1'),
+  ).toContainText('Technical')
+})

@@ -9,6 +9,19 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 const isImage = (mime: string | undefined): boolean =>
   !!mime && /^image\/(png|jpeg|gif|webp)$/.test(mime)
 
+const isText = (mime: string | undefined): boolean =>
+  !!mime && (mime.startsWith('text/') || /[/+]json$/.test(mime))
+
+/** A base64 blob of a text type, as text; null when it is not valid base64 or UTF-8. */
+function decodeBase64(blob: string): string | null {
+  try {
+    const bytes = Uint8Array.from(atob(blob), (c) => c.charCodeAt(0))
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    return null
+  }
+}
+
 /** A text or base64 body (`text` / `blob` / `data`) with its MIME type. */
 export function Body({
   text,
@@ -29,6 +42,14 @@ export function Body({
     )
   }
   if (blob === undefined) return null
+  const decoded = isText(mime) ? decodeBase64(blob) : null
+  if (decoded !== null) {
+    return (
+      <pre className="wb-block__text" aria-label={label}>
+        {decoded}
+      </pre>
+    )
+  }
   if (isImage(mime))
     return <img className="wb-block__image" alt={label} src={`data:${mime};base64,${blob}`} />
   return (

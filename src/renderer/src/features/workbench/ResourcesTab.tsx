@@ -4,15 +4,10 @@ import { call } from '../../api'
 import { Banner, Button, cx, Spinner, TextField } from '../../ui'
 import { Body } from './ContentBlocks'
 import { workbenchQueries } from './queries'
+import { expandTemplate } from './uri-template'
 
 type Item = Record<string, unknown>
 const str = (value: unknown): string => (typeof value === 'string' ? value : '')
-
-/** `{name}` and `{+name}` of an RFC 6570 template filled in (the forms resources use most). */
-export const expandTemplate = (template: string, values: Record<string, string>): string =>
-  template.replace(/\{(\+?)([^}]+)\}/g, (_, plus: string, name: string) =>
-    plus ? (values[name] ?? '') : encodeURIComponent(values[name] ?? ''),
-  )
 
 /** A server's resources and templates, one page at a time; read one, subscribe to it. */
 export function ResourcesTab({ server }: { server: string }) {
