@@ -311,3 +311,88 @@ test('resources and prompts: pages, read text and binary, templates, subscribe, 
     main.getByRole('region', { name: 'Resource rag://categories' }).getByLabel('Content 1'),
   ).toContainText('Technical')
 })
+
+test('tries a server without saving it: HTTP with a secret header, stdio after confirmation, then adds one to the registry', async ({
+  page,
+  launch,
+}) => {
+  const { host, file } = await launch(registry(), { env: demo().env })
+  const before = readFileSync(file, 'utf8')
+  const key = demo().env.RC_E2E_VAULT_KEY!
+  await openWorkbench(page, host.url, 'everything')
+  const main = page.getByRole('main', { name: 'Workbench' })
+
+  // HTTP with a credential header: usable, never shown, never written.
+  await main.getByRole('button', { name: 'Try a server…' }).click()
+  let dialog = page.getByRole('dialog', { name: 'Try a server' })
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(demo().urls.ragbox)
+  await dialog.getByRole('button', { name: 'Add header' }).click()
+  await dialog.getByRole('textbox', { name: 'Header 1 name' }).fill('X-API-Key')
+  await dialog.getByLabel('Header 1 value').fill(key)
+  await screenshots(page, 'workbench-try')
+  await dialog.getByRole('button', { name: 'Connect' }).click()
+  await expect(main.getByText(/^try-\d+ is being tried \(http\), not saved$/)).toBeVisible()
+  await expect(main.getByText('headers: X-API-Key')).toBeVisible()
+  const tried = await main.getByLabel('Server', { exact: true }).inputValue()
+  let form = await openTool(page, tried, 'search_documents')
+  await form.getByRole('textbox', { name: 'query string' }).fill('security')
+  await form.getByRole('button', { name: 'Call search_documents' }).click()
+  await expect(
+    form.getByRole('region', { name: 'Result' }).getByText('ok', { exact: true }),
+  ).toBeVisible()
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  await main
+    .getByRole('table', { name: `Protocol log of ${tried}` })
+    .getByRole('row', { name: /^out tools\/call/ })
+    .getByRole('button', { name: /tools\/call/ })
+    .click()
+  await expect(main.getByLabel('Headers the console added')).toContainText('[redacted]')
+  expect(await page.content()).not.toContain(key)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+  await main.getByRole('button', { name: `Close ${tried}` }).click()
+  await expect(main.getByText(/is being tried/)).toBeHidden()
+
+  // stdio runs a program: asked first; cancelling runs nothing.
+  await main.getByRole('button', { name: 'Try a server…' }).click()
+  dialog = page.getByRole('dialog', { name: 'Try a server' })
+  await dialog.getByLabel('Transport').selectOption('stdio')
+  await dialog.getByRole('textbox', { name: 'Command' }).fill(process.execPath)
+  await dialog
+    .getByRole('textbox', { name: 'Arguments, one per line' })
+    .fill(`${EVERYTHING}\nstdio`)
+  await dialog.getByRole('button', { name: 'Connect' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Run this command?' })
+  await expect(confirm).toContainText(EVERYTHING)
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(main.getByText(/is being tried/)).toBeHidden()
+  await dialog.getByRole('button', { name: 'Connect' }).click()
+  await confirm.getByRole('button', { name: 'Run and connect' }).click()
+  await expect(main.getByText(/^try-\d+ is being tried \(stdio\), not saved$/)).toBeVisible()
+  const stdio = await main.getByLabel('Server', { exact: true }).inputValue()
+  await main.getByRole('tab', { name: 'Tools' }).click()
+  form = await openTool(page, stdio, 'echo')
+  await form.getByRole('textbox', { name: 'message string' }).fill('hello from a tried server')
+  await form.getByRole('button', { name: 'Call echo' }).click()
+  await expect(form.getByRole('list', { name: 'Content blocks' })).toContainText(
+    'hello from a tried server',
+  )
+  await main.getByRole('button', { name: `Close ${stdio}` }).click()
+
+  // A server without secrets, tried and then added to rag-mcp.json.
+  await main.getByRole('button', { name: 'Try a server…' }).click()
+  dialog = page.getByRole('dialog', { name: 'Try a server' })
+  // The dialog remembers the last transport.
+  await expect(dialog.getByLabel('Transport')).toHaveValue('stdio')
+  await dialog.getByLabel('Transport').selectOption('http')
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(demo().urls.vtex)
+  await dialog.getByRole('button', { name: 'Connect' }).click()
+  await main.getByRole('button', { name: 'Add to registry…' }).click()
+  const add = page.getByRole('dialog', { name: /^Add try-\d+ to the registry$/ })
+  await add.getByRole('textbox', { name: 'Server id' }).fill('catalogCopy')
+  await add.getByRole('button', { name: 'Add' }).click()
+  await expect(page.getByText('Added catalogCopy to rag-mcp.json.')).toBeVisible()
+  await expect(main.getByLabel('Server', { exact: true })).toHaveValue('catalogCopy')
+  const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { url?: string }>
+  expect(written.catalogCopy?.url).toBe(demo().urls.vtex)
+  expect(readFileSync(file, 'utf8')).not.toContain(key)
+})
