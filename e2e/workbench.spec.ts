@@ -396,3 +396,89 @@ test('tries a server without saving it: HTTP with a secret header, stdio after c
   expect(written.catalogCopy?.url).toBe(demo().urls.vtex)
   expect(readFileSync(file, 'utf8')).not.toContain(key)
 })
+
+test('copies a call as a CLI and cURL command without secrets, saves requests across reloads and replays from the history', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(registry(), { env: demo().env })
+  const key = demo().env.RC_E2E_SEARCH_KEY!
+
+  // "Open in Workbench" from the Servers panel's Tools dialog.
+  await page.goto(host.url)
+  await page
+    .getByRole('region', { name: 'knowledgeSearch', exact: true })
+    .getByRole('button', { name: 'Tools of knowledgeSearch' })
+    .click()
+  await page
+    .getByRole('dialog', { name: 'Tools of knowledgeSearch' })
+    .getByRole('button', { name: 'Open rag_search in the Workbench' })
+    .click()
+  const main = page.getByRole('main', { name: 'Workbench' })
+  let form = main.getByRole('region', { name: 'Call rag_search' })
+  await expect(main.getByLabel('Server', { exact: true })).toHaveValue('knowledgeSearch')
+
+  // Copy: the key is a placeholder in both commands.
+  await form.getByRole('textbox', { name: 'search_phrases 1 string' }).fill('vpn setup')
+  await form.getByRole('button', { name: 'Copy as command' }).click()
+  const copied = form.getByRole('region', { name: 'Call as command' })
+  await expect(copied.getByLabel('rag-console command', { exact: true })).toContainText(
+    'rag_search',
+  )
+  await expect(copied.getByLabel('rag-console command', { exact: true })).toContainText('vpn setup')
+  await expect(copied.getByLabel('cURL command', { exact: true })).toContainText(/^curl /)
+  await expect(copied.getByLabel('cURL command', { exact: true })).toContainText('tools/call')
+  await expect(copied).not.toContainText(key)
+  await screenshots(page, 'workbench-copy')
+
+  // Save, reload: the saved request is still there and loads into the form.
+  await form.getByRole('button', { name: 'Save request' }).click()
+  const save = page.getByRole('dialog', { name: 'Save request' })
+  await save.getByRole('textbox', { name: 'Name' }).fill('VPN search')
+  await save.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Saved "VPN search" for knowledgeSearch.')).toBeVisible()
+  await form.getByRole('button', { name: 'Call rag_search' }).click()
+  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+
+  await page.reload()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Workbench' })
+    .click()
+  await chooseServer(page, 'knowledgeSearch')
+  form = await openTool(page, 'knowledgeSearch', 'rag_search')
+  await expect(form.getByRole('textbox', { name: 'search_phrases 1 string' })).toHaveValue('')
+  const saved = main.getByRole('list', { name: 'Saved requests' })
+  await expect(saved).toContainText('VPN search')
+  await saved.getByRole('button', { name: 'Load VPN search' }).click()
+  await expect(form.getByRole('textbox', { name: 'search_phrases 1 string' })).toHaveValue(
+    'vpn setup',
+  )
+
+  // Replay from the history: the call's arguments come back and it runs again.
+  await form.getByRole('textbox', { name: 'search_phrases 1 string' }).fill('something else')
+  const history = main.getByRole('list', { name: 'History' })
+  await history
+    .getByRole('button', { name: /^Replay rag_search/ })
+    .first()
+    .click()
+  await expect(form.getByRole('textbox', { name: 'search_phrases 1 string' })).toHaveValue(
+    'vpn setup',
+  )
+  await form.getByRole('button', { name: 'Call rag_search' }).click()
+  await expect(history.getByRole('listitem')).toHaveCount(2)
+
+  // A stdio server has no cURL form.
+  await chooseServer(page, 'everything')
+  form = await openTool(page, 'everything', 'echo')
+  await form.getByRole('textbox', { name: 'message string' }).fill('hi')
+  await form.getByRole('button', { name: 'Copy as command' }).click()
+  await expect(form.getByRole('region', { name: 'Call as command' })).toContainText(
+    'No cURL command: everything is not a streamable HTTP server.',
+  )
+
+  // Deleting a saved request.
+  await chooseServer(page, 'knowledgeSearch')
+  await main.getByRole('button', { name: 'Delete VPN search' }).click()
+  await expect(main.getByRole('list', { name: 'Saved requests' })).toBeHidden()
+})
