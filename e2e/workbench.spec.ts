@@ -93,7 +93,10 @@ test('calls any tool from a form built from its schema: validation, content bloc
   await form.getByLabel(/^location/).selectOption({ label: 'New York' })
   await form.getByRole('button', { name: 'Call get-structured-content' }).click()
   await expect(form.getByLabel('Structured content')).toContainText('temperature')
-  await screenshots(page, 'workbench-call')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await screenshots(page, 'workbench-call-1440')
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await screenshots(page, 'workbench-call-1024')
 
   // Cancel a running call, then let one run into its timeout.
   form = await openTool(page, 'everything', 'trigger-long-running-operation')
@@ -195,7 +198,10 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   await expect(log.getByRole('row', { name: /^in notifications\/message/ }).first()).toBeVisible({
     timeout: 20_000,
   })
-  await screenshots(page, 'workbench-protocol-log')
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await screenshots(page, 'workbench-protocol-log-1440')
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await screenshots(page, 'workbench-protocol-log-1024')
 
   // Export what is shown as JSON lines.
   const download = page.waitForEvent('download')
