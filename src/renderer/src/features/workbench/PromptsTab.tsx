@@ -1,9 +1,10 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { call } from '../../api'
-import { Banner, Button, cx, Spinner, TextField } from '../../ui'
+import { Banner, Button, cx, TextField } from '../../ui'
 import { JsonBlock } from '../search/JsonBlock'
 import { ContentBlocks } from './ContentBlocks'
+import { PagedList } from './PagedList'
 import { workbenchQueries } from './queries'
 
 type Prompt = Record<string, unknown>
@@ -18,40 +19,27 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 export function PromptsTab({ server }: { server: string }) {
   const prompts = useInfiniteQuery(workbenchQueries.prompts(server))
   const [chosen, setChosen] = useState<Prompt | null>(null)
-  const list = prompts.data?.pages.flatMap((page) => page.items) ?? []
   return (
     <div className="wb-split">
       <div className="wb-split__list">
-        <h3>Prompts</h3>
-        {prompts.isPending ? (
-          <Spinner label="Listing prompts…" />
-        ) : prompts.isError ? (
-          <Banner tone="bad" title={`Could not list the prompts of ${server}`}>
-            {prompts.error.message}
-          </Banner>
-        ) : list.length === 0 ? (
-          <p className="muted">{server} lists no prompts.</p>
-        ) : (
-          <ul className="wb-items" aria-label={`Prompts of ${server}`}>
-            {list.map((item) => (
-              <li key={str(item.name)}>
-                <button
-                  type="button"
-                  className={cx('wb-items__item', item === chosen && 'is-selected')}
-                  onClick={() => setChosen(item)}
-                >
-                  <span>{str(item.name)}</span>
-                  {str(item.description) && <span className="muted">{str(item.description)}</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {prompts.hasNextPage && (
-          <Button busy={prompts.isFetchingNextPage} onClick={() => void prompts.fetchNextPage()}>
-            Load more prompts
-          </Button>
-        )}
+        <PagedList
+          query={prompts}
+          server={server}
+          noun="prompts"
+          label={`Prompts of ${server}`}
+          itemKey={(item) => str(item.name)}
+        >
+          {(item) => (
+            <button
+              type="button"
+              className={cx('wb-items__item', item === chosen && 'is-selected')}
+              onClick={() => setChosen(item)}
+            >
+              <span>{str(item.name)}</span>
+              {str(item.description) && <span className="muted">{str(item.description)}</span>}
+            </button>
+          )}
+        </PagedList>
       </div>
       {chosen ? (
         <PromptView key={str(chosen.name)} server={server} prompt={chosen} />

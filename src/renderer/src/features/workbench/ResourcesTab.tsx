@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { call } from '../../api'
 import { Banner, Button, cx, Spinner, TextField } from '../../ui'
 import { Body } from './ContentBlocks'
+import { PagedList } from './PagedList'
 import { workbenchQueries } from './queries'
 import { expandTemplate } from './uri-template'
 
@@ -14,64 +15,37 @@ export function ResourcesTab({ server }: { server: string }) {
   const resources = useInfiniteQuery(workbenchQueries.resources(server))
   const templates = useInfiniteQuery(workbenchQueries.templates(server))
   const [uri, setUri] = useState<string | null>(null)
-  const list = resources.data?.pages.flatMap((page) => page.items) ?? []
-  const templateList = templates.data?.pages.flatMap((page) => page.items) ?? []
   return (
     <div className="wb-split">
       <div className="wb-split__list">
-        <h3>Resources</h3>
-        {resources.isPending ? (
-          <Spinner label="Listing resources…" />
-        ) : resources.isError ? (
-          <Banner tone="bad" title={`Could not list the resources of ${server}`}>
-            {resources.error.message}
-          </Banner>
-        ) : list.length === 0 ? (
-          <p className="muted">{server} lists no resources.</p>
-        ) : (
-          <ul className="wb-items" aria-label={`Resources of ${server}`}>
-            {list.map((item) => (
-              <li key={str(item.uri)}>
-                <button
-                  type="button"
-                  className={cx('wb-items__item', str(item.uri) === uri && 'is-selected')}
-                  onClick={() => setUri(str(item.uri))}
-                >
-                  <span>{str(item.name) || str(item.uri)}</span>
-                  <code className="muted">{str(item.uri)}</code>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {resources.hasNextPage && (
-          <Button
-            busy={resources.isFetchingNextPage}
-            onClick={() => void resources.fetchNextPage()}
-          >
-            Load more resources
-          </Button>
-        )}
-        <h3>Templates</h3>
-        {templates.isError ? (
-          <p className="muted">No templates: {templates.error.message}</p>
-        ) : templateList.length === 0 ? (
-          <p className="muted">{templates.isPending ? 'Listing…' : 'None.'}</p>
-        ) : (
-          <ul className="wb-items" aria-label={`Resource templates of ${server}`}>
-            {templateList.map((item) => (
-              <TemplateItem key={str(item.uriTemplate)} item={item} onRead={setUri} />
-            ))}
-          </ul>
-        )}
-        {templates.hasNextPage && (
-          <Button
-            busy={templates.isFetchingNextPage}
-            onClick={() => void templates.fetchNextPage()}
-          >
-            Load more templates
-          </Button>
-        )}
+        <PagedList
+          query={resources}
+          server={server}
+          noun="resources"
+          label={`Resources of ${server}`}
+          itemKey={(item) => str(item.uri)}
+        >
+          {(item) => (
+            <button
+              type="button"
+              className={cx('wb-items__item', str(item.uri) === uri && 'is-selected')}
+              onClick={() => setUri(str(item.uri))}
+            >
+              <span>{str(item.name) || str(item.uri)}</span>
+              <code className="muted">{str(item.uri)}</code>
+            </button>
+          )}
+        </PagedList>
+        <PagedList
+          query={templates}
+          server={server}
+          noun="resource templates"
+          label={`Resource templates of ${server}`}
+          itemKey={(item) => str(item.uriTemplate)}
+          optional
+        >
+          {(item) => <TemplateItem item={item} onRead={setUri} />}
+        </PagedList>
       </div>
       {uri ? (
         <ResourceView key={uri} server={server} uri={uri} />
@@ -92,7 +66,7 @@ function TemplateItem({
   const template = str(item.uriTemplate)
   const [values, setValues] = useState<Record<string, string>>({})
   return (
-    <li className="wb-template">
+    <div className="wb-template">
       <span>{str(item.name) || template}</span>
       <code className="muted">{template}</code>
       <form
@@ -113,7 +87,7 @@ function TemplateItem({
         ))}
         <Button type="submit">Read</Button>
       </form>
-    </li>
+    </div>
   )
 }
 

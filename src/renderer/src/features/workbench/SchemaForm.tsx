@@ -1,4 +1,4 @@
-import { Button, IconButton, Select, TextField } from '../../ui'
+import { Button, Field, IconButton, Select, TextField } from '../../ui'
 import { emptyDraft, type Draft, type FormNode, type Problem } from './schema-form'
 
 export interface SchemaFormProps {
@@ -89,124 +89,136 @@ function FieldView(props: FieldViewProps) {
       </div>
     )
   }
+  if (node.kind !== 'object' && node.kind !== 'array') {
+    return (
+      <div className="wb-form__line">
+        <ScalarControl node={node} draft={draft} onChange={onChange} label={label} error={error} />
+        {nullToggle}
+      </div>
+    )
+  }
+  return (
+    <fieldset className="wb-form__group">
+      <legend>
+        {label} {nullToggle}
+      </legend>
+      {node.description && <p className="muted wb-form__hint">{node.description}</p>}
+      {node.kind === 'object' ? (
+        <ObjectFields {...props} />
+      ) : (
+        <ArrayItems {...props} name={name} error={error} />
+      )}
+    </fieldset>
+  )
+}
+
+/** The items of an array, each removable, and "Add". */
+function ArrayItems({
+  node,
+  draft,
+  path,
+  onChange,
+  problems,
+  name,
+  error,
+}: FieldViewProps & { name: string; error: string }) {
+  if (node.kind !== 'array') return null
+  const items = draft.t === 'array' ? draft.items : []
+  const setItems = (next: Draft[]): void => onChange({ t: 'array', items: next })
+  return (
+    <>
+      {error && <p className="wb-form__error">{error}</p>}
+      {items.map((item, index) => (
+        <div className="wb-form__item" key={index}>
+          <FieldView
+            node={node.items}
+            draft={item}
+            path={`${path}/${index}`}
+            label={`${name} ${index + 1}`}
+            onChange={(next) => setItems(items.map((old, i) => (i === index ? next : old)))}
+            problems={problems}
+          />
+          <IconButton
+            icon="trash"
+            label={`Remove ${name} ${index + 1}`}
+            onClick={() => setItems(items.filter((_, i) => i !== index))}
+          />
+        </div>
+      ))}
+      <Button
+        variant="ghost"
+        icon="plus"
+        onClick={() => setItems([...items, emptyDraft(node.items)])}
+      >
+        Add {name === '' ? 'item' : `to ${name}`}
+      </Button>
+    </>
+  )
+}
+
+interface ScalarProps {
+  node: FormNode
+  draft: Draft
+  onChange: (draft: Draft) => void
+  label: React.ReactNode
+  error: string
+}
+
+/** The one control of a leaf: a choice, a number or text field, or JSON text. */
+function ScalarControl({ node, draft, onChange, label, error }: ScalarProps) {
   const hint = node.description
   const text = draft.t === 'text' ? draft.text : ''
   const setText = (value: string): void => onChange({ t: 'text', text: value })
+  const shared = { label, hint, error: error || undefined }
   switch (node.kind) {
-    case 'object':
-      return (
-        <fieldset className="wb-form__group">
-          <legend>
-            {label} {nullToggle}
-          </legend>
-          {hint && <p className="muted wb-form__hint">{hint}</p>}
-          <ObjectFields {...props} />
-        </fieldset>
-      )
-    case 'array': {
-      const items = draft.t === 'array' ? draft.items : []
-      const setItems = (next: Draft[]): void => onChange({ t: 'array', items: next })
-      return (
-        <fieldset className="wb-form__group">
-          <legend>
-            {label} {nullToggle}
-          </legend>
-          {hint && <p className="muted wb-form__hint">{hint}</p>}
-          {error && <p className="wb-form__error">{error}</p>}
-          {items.map((item, index) => (
-            <div className="wb-form__item" key={index}>
-              <FieldView
-                node={node.items}
-                draft={item}
-                path={`${path}/${index}`}
-                label={`${name} ${index + 1}`}
-                onChange={(next) => setItems(items.map((old, i) => (i === index ? next : old)))}
-                problems={problems}
-              />
-              <IconButton
-                icon="trash"
-                label={`Remove ${name} ${index + 1}`}
-                onClick={() => setItems(items.filter((_, i) => i !== index))}
-              />
-            </div>
-          ))}
-          <Button
-            variant="ghost"
-            icon="plus"
-            onClick={() => setItems([...items, emptyDraft(node.items)])}
-          >
-            Add {name === '' ? 'item' : `to ${name}`}
-          </Button>
-        </fieldset>
-      )
-    }
     case 'boolean':
       return (
-        <div className="wb-form__line">
-          <Select
-            label={label}
-            hint={hint}
-            error={error || undefined}
-            value={draft.t === 'bool' && draft.value !== undefined ? String(draft.value) : ''}
-            options={BOOLEAN_OPTIONS}
-            onChange={(value) =>
-              onChange({ t: 'bool', value: value === '' ? undefined : value === 'true' })
-            }
-          />
-          {nullToggle}
-        </div>
+        <Select
+          {...shared}
+          value={draft.t === 'bool' && draft.value !== undefined ? String(draft.value) : ''}
+          options={BOOLEAN_OPTIONS}
+          onChange={(value) =>
+            onChange({ t: 'bool', value: value === '' ? undefined : value === 'true' })
+          }
+        />
       )
     case 'enum':
       return (
-        <div className="wb-form__line">
-          <Select
-            label={label}
-            hint={hint}
-            error={error || undefined}
-            value={text}
-            options={[
-              { value: '', label: '(not set)' },
-              ...node.options.map((option, index) => ({
-                value: String(index),
-                label: typeof option === 'string' ? option : JSON.stringify(option),
-              })),
-            ]}
-            onChange={setText}
-          />
-          {nullToggle}
-        </div>
+        <Select
+          {...shared}
+          value={text}
+          options={[
+            { value: '', label: '(not set)' },
+            ...node.options.map((option, index) => ({
+              value: String(index),
+              label: typeof option === 'string' ? option : JSON.stringify(option),
+            })),
+          ]}
+          onChange={setText}
+        />
       )
     case 'json':
       return (
-        <div className="wb-form__line">
-          <label className="wb-form__json">
-            <span className="wb-form__label">{label}</span>
-            {hint && <span className="muted wb-form__hint">{hint}</span>}
+        <Field {...shared}>
+          {(control) => (
             <textarea
-              className="ui-input ui-input--mono"
+              className="ui-input ui-input--mono wb-form__textarea"
               rows={3}
               value={text}
-              aria-invalid={error ? true : undefined}
               onChange={(event) => setText(event.target.value)}
+              {...control}
             />
-            {error && <span className="wb-form__error">{error}</span>}
-          </label>
-          {nullToggle}
-        </div>
+          )}
+        </Field>
       )
     default:
       return (
-        <div className="wb-form__line">
-          <TextField
-            label={label}
-            hint={hint}
-            error={error || undefined}
-            value={text}
-            inputMode={node.kind === 'string' ? undefined : 'decimal'}
-            onChange={(event) => setText(event.target.value)}
-          />
-          {nullToggle}
-        </div>
+        <TextField
+          {...shared}
+          value={text}
+          inputMode={node.kind === 'string' ? undefined : 'decimal'}
+          onChange={(event) => setText(event.target.value)}
+        />
       )
   }
 }

@@ -7,6 +7,7 @@ import {
   Button,
   ConfirmDialog,
   Dialog,
+  Field,
   IconButton,
   PasswordField,
   Select,
@@ -102,15 +103,17 @@ export function TryServerDialog({ open, onClose, onTried }: TryServerDialogProps
                 value={command}
                 onChange={(e) => setCommand(e.target.value)}
               />
-              <label className="wb-form__json">
-                <span className="wb-form__label">Arguments, one per line</span>
-                <textarea
-                  className="ui-input ui-input--mono"
-                  rows={3}
-                  value={args}
-                  onChange={(e) => setArgs(e.target.value)}
-                />
-              </label>
+              <Field label="Arguments, one per line">
+                {(control) => (
+                  <textarea
+                    className="ui-input ui-input--mono wb-form__textarea"
+                    rows={3}
+                    value={args}
+                    onChange={(e) => setArgs(e.target.value)}
+                    {...control}
+                  />
+                )}
+              </Field>
             </>
           ) : (
             <>

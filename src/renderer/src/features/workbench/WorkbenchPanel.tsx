@@ -18,11 +18,19 @@ import { TriedServer } from './TriedServer'
 import { TryServerDialog } from './TryServerDialog'
 import './WorkbenchPanel.css'
 
-const TABS: readonly { id: WorkbenchTab; label: string }[] = [
-  { id: 'tools', label: 'Tools' },
-  { id: 'resources', label: 'Resources' },
-  { id: 'prompts', label: 'Prompts' },
-  { id: 'log', label: 'Protocol log' },
+interface TabView {
+  id: WorkbenchTab
+  label: string
+  view: (props: { server: string }) => React.JSX.Element
+  /** Stays mounted while hidden: the protocol log keeps its level, pins and filter. */
+  keep?: boolean
+}
+
+const TABS: readonly TabView[] = [
+  { id: 'tools', label: 'Tools', view: ToolsTab },
+  { id: 'resources', label: 'Resources', view: ResourcesTab },
+  { id: 'prompts', label: 'Prompts', view: PromptsTab },
+  { id: 'log', label: 'Protocol log', view: ProtocolLog, keep: true },
 ]
 
 /**
@@ -75,34 +83,18 @@ export function WorkbenchPanel() {
       ) : (
         <>
           <Tabs label="Workbench" idBase="wb" tabs={TABS} selected={tab} onSelect={selectTab} />
-          <TabPanel idBase="wb" id="tools" selected={tab === 'tools'} className="workbench__tab">
-            <ToolsTab key={server} server={server} />
-          </TabPanel>
-          <TabPanel
-            idBase="wb"
-            id="resources"
-            selected={tab === 'resources'}
-            className="workbench__tab"
-          >
-            <ResourcesTab key={server} server={server} />
-          </TabPanel>
-          <TabPanel
-            idBase="wb"
-            id="prompts"
-            selected={tab === 'prompts'}
-            className="workbench__tab"
-          >
-            <PromptsTab key={server} server={server} />
-          </TabPanel>
-          <TabPanel
-            idBase="wb"
-            id="log"
-            selected={tab === 'log'}
-            keepMounted
-            className="workbench__tab"
-          >
-            <ProtocolLog key={server} server={server} />
-          </TabPanel>
+          {TABS.map(({ id, view: View, keep }) => (
+            <TabPanel
+              key={id}
+              idBase="wb"
+              id={id}
+              selected={tab === id}
+              keepMounted={keep ?? false}
+              className="workbench__tab"
+            >
+              <View key={server} server={server} />
+            </TabPanel>
+          ))}
         </>
       )}
       <TryServerDialog open={trying} onClose={() => setTrying(false)} onTried={select} />
