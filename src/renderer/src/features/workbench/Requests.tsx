@@ -13,7 +13,8 @@ export function Requests({
   onLoad,
 }: {
   server: string
-  onLoad: (call: WorkbenchCall) => void
+  /** `run`: call it at once (a replay), else only fill the form. */
+  onLoad: (call: WorkbenchCall, run: boolean) => void
 }) {
   const queryClient = useQueryClient()
   const saved = useQuery(workbenchQueries.saved(server))
@@ -35,7 +36,7 @@ export function Requests({
               </span>
               <Button
                 variant="ghost"
-                onClick={() => onLoad(request)}
+                onClick={() => onLoad(request, false)}
                 aria-label={`Load ${request.name}`}
               >
                 Load
@@ -65,7 +66,7 @@ export function Requests({
               </Badge>
               <Button
                 variant="ghost"
-                onClick={() => onLoad(entry)}
+                onClick={() => onLoad(entry, true)}
                 aria-label={`Replay ${entry.tool} of ${formatTime(entry.at)}`}
               >
                 Replay

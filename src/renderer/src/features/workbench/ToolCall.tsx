@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { ConsoleError } from '../../../../shared/errors'
 import type { ArgumentProblem } from '../../../../shared/ipc/workbench'
 import type { ToolInfo } from '../../../../shared/model/server'
@@ -25,6 +25,8 @@ export interface ToolCallProps {
   tool: ToolInfo
   /** Arguments to start from (a saved request, a call from the history). */
   initial?: Record<string, unknown>
+  /** Call with `initial` as soon as the form is shown (a replay from the history). */
+  runAtOnce?: boolean
   /** Root properties the console fills in itself (rag-tools-v1: `username`). */
   filled?: readonly string[]
 }
@@ -35,7 +37,7 @@ const problemsOf = (error: unknown): ArgumentProblem[] => {
 }
 
 /** Calls one tool: a form from its input schema (or JSON), a timeout, cancel, the result. */
-export function ToolCall({ server, tool, initial, filled = [] }: ToolCallProps) {
+export function ToolCall({ server, tool, initial, runAtOnce = false, filled = [] }: ToolCallProps) {
   const queryClient = useQueryClient()
   const form = useMemo(
     () => withoutFields(formOf(tool.inputSchema ?? { type: 'object' }), filled),
@@ -121,6 +123,14 @@ export function ToolCall({ server, tool, initial, filled = [] }: ToolCallProps) 
   const cancel = (): void => {
     if (callId.current) void call('workbench:cancel', { callId: callId.current })
   }
+
+  // A replay runs once, when the form it filled is first shown.
+  const replayed = useRef(false)
+  useEffect(() => {
+    if (!runAtOnce || replayed.current) return
+    replayed.current = true
+    send()
+  })
 
   const problems = [...localProblems, ...problemsOf(running.error)]
   const idBase = `wb-mode-${tool.name}`

@@ -19,7 +19,11 @@ export function ToolsTab({ server }: { server: string }) {
   const chosen = useWorkbenchTool()
   const choose = useWorkbenchToolSelected()
   // A request loaded from the history or the saved list; the nonce remounts the form with it.
-  const [loaded, setLoaded] = useState<{ call: WorkbenchCall; nonce: number } | null>(null)
+  const [loaded, setLoaded] = useState<{
+    call: WorkbenchCall
+    run: boolean
+    nonce: number
+  } | null>(null)
 
   if (tools.isPending) return <Spinner label={`Listing the tools of ${server}…`} />
   if (tools.isError) {
@@ -34,9 +38,9 @@ export function ToolsTab({ server }: { server: string }) {
     return <EmptyState icon="workbench" title={`${server} lists no tools`} />
   }
   const tool = list.find((t) => t.name === chosen) ?? list[0]!
-  const load = (request: WorkbenchCall): void => {
+  const load = (request: WorkbenchCall, run: boolean): void => {
     choose(request.tool)
-    setLoaded((old) => ({ call: request, nonce: (old?.nonce ?? 0) + 1 }))
+    setLoaded((old) => ({ call: request, run, nonce: (old?.nonce ?? 0) + 1 }))
   }
   const initial = loaded?.call.tool === tool.name ? loaded.call.arguments : undefined
   return (
@@ -58,7 +62,7 @@ export function ToolsTab({ server }: { server: string }) {
         key={`${server}/${tool.name}/${loaded?.nonce ?? 0}`}
         server={server}
         tool={tool}
-        {...(initial ? { initial } : {})}
+        {...(initial ? { initial, runAtOnce: loaded?.run ?? false } : {})}
         filled={summary?.dialect.id === 'rag-tools-v1' ? USERNAME : NONE}
       />
       <Requests server={server} onLoad={load} />
