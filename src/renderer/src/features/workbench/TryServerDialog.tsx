@@ -64,6 +64,11 @@ export function TryServerDialog({ open, onClose, onTried }: TryServerDialogProps
     },
     onError: () => setConfirming(false),
   })
+  // Header values live here only until they are sent or the dialog is closed.
+  const close = (): void => {
+    setHeaders([])
+    onClose()
+  }
   const ready = transport === 'stdio' ? command.trim() !== '' : url.trim() !== ''
   const submit = (): void => {
     if (!ready) return
@@ -74,14 +79,14 @@ export function TryServerDialog({ open, onClose, onTried }: TryServerDialogProps
     <>
       <Dialog
         open={open && !confirming}
-        onClose={onClose}
+        onClose={close}
         size="md"
         title="Try a server"
         description="Connects for this session only: nothing is written to rag-mcp.json unless you add it to the registry afterwards."
         onSubmit={submit}
         footer={
           <>
-            <Button onClick={onClose}>Cancel</Button>
+            <Button onClick={close}>Cancel</Button>
             <Button variant="primary" type="submit" busy={tryIt.isPending} disabled={!ready}>
               Connect
             </Button>
