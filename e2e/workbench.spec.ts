@@ -475,6 +475,17 @@ test('copies a call as a CLI and cURL command without secrets, saves requests ac
   await expect(history.getByRole('listitem')).toHaveCount(2)
   await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
 
+  // The history lists the newest call first.
+  await chooseServer(page, 'everything')
+  form = await openTool(page, 'everything', 'get-sum')
+  await form.getByRole('textbox', { name: 'a number' }).fill('1')
+  await form.getByRole('textbox', { name: 'b number' }).fill('1')
+  await form.getByRole('button', { name: 'Call get-sum' }).click()
+  form = await openTool(page, 'everything', 'get-tiny-image')
+  await form.getByRole('button', { name: 'Call get-tiny-image' }).click()
+  await expect(history.getByRole('listitem')).toHaveCount(2)
+  await expect(history.getByRole('listitem').first()).toContainText('get-tiny-image')
+
   // A stdio server has no cURL form.
   await chooseServer(page, 'everything')
   form = await openTool(page, 'everything', 'echo')

@@ -23,7 +23,8 @@ export function Requests({
     mutationFn: (id: string) => call('workbench:saved-delete', { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: workbenchKeys.saved(server) }),
   })
-  const calls = [...(history.data ?? [])].reverse()
+  // Newest first, as the core keeps them.
+  const calls = history.data ?? []
   return (
     <aside className="wb-requests" aria-label="Requests">
       <h3>Saved requests</h3>
