@@ -63,6 +63,11 @@ test('calls any tool from a form built from its schema: validation, content bloc
   await expect(form.getByRole('listitem').filter({ hasText: '/b is required' })).toBeVisible()
   await form.getByRole('textbox', { name: 'a number' }).fill('2')
   await form.getByRole('textbox', { name: 'b number' }).fill('40')
+  // The core checks them against the whole schema without calling.
+  await form.getByRole('button', { name: 'Check arguments' }).click()
+  await expect(
+    form.getByRole('status').filter({ hasText: 'The arguments fit the schema.' }),
+  ).toBeVisible()
   await form.getByRole('button', { name: 'Call get-sum' }).click()
   const result = form.getByRole('region', { name: 'Result' })
   await expect(result.getByText('ok', { exact: true })).toBeVisible()

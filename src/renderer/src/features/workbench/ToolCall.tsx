@@ -118,8 +118,14 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
 
   const send = (): void => {
     const args = current()
+    check.reset()
     if (args && !timeoutError) running.mutate(args)
   }
+  // Asks the core, which knows the whole schema and what it adds (rag-tools-v1's username).
+  const check = useMutation({
+    mutationFn: (args: Record<string, unknown>) =>
+      call('workbench:validate', { server, tool: tool.name, arguments: args }),
+  })
   const cancel = (): void => {
     if (callId.current) void call('workbench:cancel', { callId: callId.current })
   }
@@ -132,7 +138,7 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
     send()
   })
 
-  const problems = [...localProblems, ...problemsOf(running.error)]
+  const problems = [...localProblems, ...problemsOf(running.error), ...(check.data?.problems ?? [])]
   const idBase = `wb-mode-${tool.name}`
   return (
     <section className="wb-call" aria-label={`Call ${tool.name}`}>
@@ -153,14 +159,25 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         onSelect={switchMode}
       />
       <TabPanel idBase={idBase} id="form" selected={mode === 'form'} className="wb-form">
-        <SchemaForm form={form} draft={draft} onChange={setDraft} problems={problems} />
+        <SchemaForm
+          form={form}
+          draft={draft}
+          onChange={(next) => {
+            setDraft(next)
+            check.reset()
+          }}
+          problems={problems}
+        />
       </TabPanel>
       <TabPanel idBase={idBase} id="json" selected={mode === 'json'} className="wb-json">
         <CodeEditor
           className="wb-json__editor"
           value={jsonText}
           revision={revision}
-          onChange={setJsonText}
+          onChange={(text) => {
+            setJsonText(text)
+            check.reset()
+          }}
           extensions={extensions}
           label={`Arguments of ${tool.name} (JSON)`}
         />
@@ -190,6 +207,22 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         <Button variant="primary" icon="play" busy={running.isPending} onClick={send}>
           Call {tool.name}
         </Button>
+        <Button
+          icon="check"
+          busy={check.isPending}
+          onClick={() => {
+            const args = current()
+            if (args) check.mutate(args)
+            else check.reset()
+          }}
+        >
+          Check arguments
+        </Button>
+        {check.data?.valid && (
+          <span className="wb-call__valid" role="status">
+            The arguments fit the schema.
+          </span>
+        )}
         {running.isPending && (
           <Button icon="close" onClick={cancel}>
             Cancel
