@@ -164,8 +164,11 @@ export const editor = (page: Page) => page.getByRole('textbox', { name: 'rag-mcp
  * `insertText` lets Chromium's own editing insert styled nodes into the contenteditable, which
  * the CSP then reports; a paste goes through CodeMirror's handler.)
  */
-export async function replaceEditorText(page: Page, text: string): Promise<void> {
-  const box = editor(page)
+export async function replaceEditorText(
+  page: Page,
+  text: string,
+  box = editor(page),
+): Promise<void> {
   await box.click()
   await page.keyboard.press('ControlOrMeta+a')
   await box.evaluate((element, pasted) => {

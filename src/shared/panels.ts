@@ -1,8 +1,16 @@
 /**
  * The console's panels in navigation order, with their names: the renderer's navigation
- * (Ctrl/⌘+1…6) and the desktop app's View menu are built from this one list.
+ * (Ctrl/⌘+1…7) and the desktop app's View menu are built from this one list.
  */
-export const PANELS = ['servers', 'search', 'access', 'health', 'config', 'audit'] as const
+export const PANELS = [
+  'servers',
+  'search',
+  'access',
+  'health',
+  'config',
+  'audit',
+  'workbench',
+] as const
 export type Panel = (typeof PANELS)[number]
 
 export const PANEL_LABELS: Record<Panel, string> = {
@@ -12,6 +20,7 @@ export const PANEL_LABELS: Record<Panel, string> = {
   health: 'Health',
   config: 'Config',
   audit: 'Audit',
+  workbench: 'Workbench',
 }
 
 export function isPanel(value: unknown): value is Panel {

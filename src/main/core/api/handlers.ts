@@ -55,7 +55,11 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     'pool:health': (request) => core.pool.health(request?.server),
     'pool:reconnect': ({ server }) => core.pool.reconnect(server),
     'pool:log': ({ server, limit }) => ({ server, lines: core.pool.log(server, limit) }),
-    'pool:tools': ({ server, refresh }) => core.pool.tools(server, { refresh: refresh ?? false }),
+    // A server tried in the workbench lives in a pool of its own.
+    'pool:tools': ({ server, refresh }) =>
+      (core.workbench.tries.has(server) ? core.workbench.tries.pool : core.pool).tools(server, {
+        refresh: refresh ?? false,
+      }),
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),

@@ -323,6 +323,12 @@ describe('servers tried by hand', () => {
     expect(tried).toMatchObject({ server: 'try-1', transport: 'stdio', headerNames: [] })
     expect((await ok('workbench:resources', { server: tried.server })).items).toHaveLength(2)
     expect((await ok('workbench:log', { server: tried.server })).entries.length).toBeGreaterThan(0)
+    // The panel lists a tried server's tools like any other's.
+    expect(await ok('pool:tools', { server: tried.server, refresh: true })).toMatchObject({
+      server: tried.server,
+      tools: [],
+      serverInfo: { name: 'paged' },
+    })
     const [pid] = core.workbench.tries.pool.pids()
     expect(await ok('workbench:try-close', { server: tried.server })).toEqual({ closed: true })
     await waitFor(() => !isAlive(pid!))

@@ -10,6 +10,7 @@ import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
 import { serverKeys } from '../features/servers/queries'
+import { appendLog } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
 
 /** What an event handler may touch: the query cache, the notices, and which panel is shown. */
@@ -121,8 +122,8 @@ export const coreEventHandlers: CoreEventHandlers = {
       detail: 'The selection is kept; it applies again if the server offers them later.',
     })
   },
-  // The Workbench panel subscribes to the protocol log itself; nothing to invalidate here.
-  'workbench:protocol': () => {},
+  'workbench:protocol': ({ server, entries }, { queryClient }) =>
+    appendLog(queryClient, server, entries),
 }
 
 /** Routes one event to its handler. */

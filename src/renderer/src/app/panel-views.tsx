@@ -4,6 +4,7 @@ import { ConfigPanel } from '../features/config/ConfigPanel'
 import { HealthPanel } from '../features/health/HealthPanel'
 import { SearchPanel } from '../features/search/SearchPanel'
 import { ServersPanel } from '../features/servers/ServersPanel'
+import { WorkbenchPanel } from '../features/workbench/WorkbenchPanel'
 import type { Panel } from '../state/store'
 
 /** The component each navigation entry shows. */
@@ -14,4 +15,5 @@ export const PANEL_VIEWS: Record<Panel, () => React.JSX.Element> = {
   health: HealthPanel,
   config: ConfigPanel,
   audit: AuditPanel,
+  workbench: WorkbenchPanel,
 }

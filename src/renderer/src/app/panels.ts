@@ -6,7 +6,7 @@ export interface PanelSpec {
   id: Panel
   label: string
   icon: IconName
-  /** `Mod+1` … `Mod+6`, in navigation order. */
+  /** `Mod+1` … `Mod+7`, in navigation order. */
   shortcut: string
 }
 
@@ -17,6 +17,7 @@ const ICONS: Record<Panel, IconName> = {
   health: 'health',
   config: 'config',
   audit: 'audit',
+  workbench: 'workbench',
 }
 
 /** The main navigation, in order. */

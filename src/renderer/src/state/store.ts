@@ -3,13 +3,15 @@ import { createHandoffSlice, type HandoffSlice } from './handoff-slice'
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice'
 import { createNoticesSlice, type NoticesSlice } from './notices-slice'
 import { createSearchSlice, type SearchSlice } from './search-slice'
+import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice'
 
 export { CONFIG_TABS, PANELS, type ConfigTab, type Panel } from './navigation-slice'
 export type { NoticeInput } from './notices-slice'
 export { SEARCH_VIEWS, type SearchDraft, type SearchView } from './search-slice'
+export { WORKBENCH_TABS, type WorkbenchTab } from './workbench-slice'
 
 /** UI state only; server data lives in TanStack Query. One store, built from typed slices. */
-export type UiState = NavigationSlice & NoticesSlice & HandoffSlice & SearchSlice
+export type UiState = NavigationSlice & NoticesSlice & HandoffSlice & SearchSlice & WorkbenchSlice
 
 export const createUiStore = () =>
   create<UiState>()((...args) => ({
@@ -17,6 +19,7 @@ export const createUiStore = () =>
     ...createNoticesSlice(...args),
     ...createHandoffSlice(...args),
     ...createSearchSlice(...args),
+    ...createWorkbenchSlice(...args),
   }))
 
 export const useUiStore = createUiStore()
@@ -52,6 +55,13 @@ export const useSearchViewSelected = () => useUiStore((s) => s.searchViewSelecte
 export const useSearchExcludedChanged = () => useUiStore((s) => s.searchExcludedChanged)
 export const useSearchInspected = () => useUiStore((s) => s.searchInspected)
 export const useSearchHitInspected = () => useUiStore((s) => s.searchHitInspected)
+export const useWorkbenchServer = () => useUiStore((s) => s.workbenchServer)
+export const useWorkbenchTab = () => useUiStore((s) => s.workbenchTab)
+export const useWorkbenchTool = () => useUiStore((s) => s.workbenchTool)
+export const useWorkbenchServerSelected = () => useUiStore((s) => s.workbenchServerSelected)
+export const useWorkbenchTabSelected = () => useUiStore((s) => s.workbenchTabSelected)
+export const useWorkbenchToolSelected = () => useUiStore((s) => s.workbenchToolSelected)
+export const useWorkbenchRequested = () => useUiStore((s) => s.workbenchRequested)
 
 /** Posts a notice from outside React (event handlers, query callbacks). */
 export const postNotice = (notice: Parameters<UiState['noticePosted']>[0]): number =>

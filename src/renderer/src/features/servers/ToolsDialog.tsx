@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { call } from '../../api'
+import { useWorkbenchRequested } from '../../state/store'
 import { Banner, Button, Dialog, Spinner } from '../../ui'
 import { serverKeys, serverQueries } from './queries'
 
@@ -19,6 +20,7 @@ export function ToolsDialog({ server, onClose }: ToolsDialogProps): React.JSX.El
 function ToolsBody({ server, onClose }: { server: string; onClose: () => void }) {
   const queryClient = useQueryClient()
   const tools = useQuery(serverQueries.tools(server))
+  const openInWorkbench = useWorkbenchRequested()
   const [refreshing, setRefreshing] = useState(false)
   const [problem, setProblem] = useState<string>()
 
@@ -75,7 +77,20 @@ function ToolsBody({ server, onClose }: { server: string; onClose: () => void })
         <ul className="server-tools" aria-label={`Tools of ${server}`}>
           {tools.data.tools.map((tool) => (
             <li key={tool.name} className="server-tools__item">
-              <code className="server-tools__name">{tool.name}</code>
+              <div className="wb-open-tool">
+                <code className="server-tools__name">{tool.name}</code>
+                <Button
+                  variant="ghost"
+                  icon="workbench"
+                  aria-label={`Open ${tool.name} in the Workbench`}
+                  onClick={() => {
+                    onClose()
+                    openInWorkbench(server, tool.name)
+                  }}
+                >
+                  Open in Workbench
+                </Button>
+              </div>
               {tool.description && <p className="muted">{tool.description}</p>}
               {tool.inputSchema !== undefined && (
                 <details>

@@ -31,34 +31,37 @@ import { classHighlighter } from '@lezer/highlight'
 import type { Diagnostic } from '../../../../../shared/model/registry'
 import { diagnosticOffsets } from './diagnostic-range'
 import { registrySchema } from './registry-schema'
-import { completionsAt } from './schema-completion'
+import { completionsAt, type JsonSchema } from './schema-completion'
 import { editorTheme } from './theme'
 
-/** Schema-driven completion of property names and enum values at the cursor. */
-export function schemaCompletionSource(context: CompletionContext): CompletionResult | null {
-  const found = completionsAt(context.state.doc.toString(), context.pos, registrySchema)
-  if (!found) return null
-  const typed =
-    found.wordTo > found.wordFrom || context.state.sliceDoc(found.replaceFrom, context.pos) === '"'
-  if (!typed && !context.explicit) return null
-  return {
-    from: found.wordFrom,
-    to: found.wordTo,
-    validFor: /^[\w$.-]*$/,
-    options: found.options.map((option) => ({
-      label: option.label,
-      type: option.kind === 'property' ? 'property' : 'enum',
-      ...(option.detail ? { detail: option.detail } : {}),
-      // The completion rewrites the quotes around the word as well.
-      apply: (view, completion, from, to) => {
-        const quoted = view.state.sliceDoc(from - 1, from) === '"'
-        const start = quoted ? from - 1 : from
-        const end = quoted && view.state.sliceDoc(to, to + 1) === '"' ? to + 1 : to
-        snippet(option.template)(view, completion, start, end)
-      },
-    })),
+/** Completion of property names and enum values at the cursor, from `schema`. */
+export const schemaCompletionSource =
+  (schema: JsonSchema, rootKeys = false) =>
+  (context: CompletionContext): CompletionResult | null => {
+    const found = completionsAt(context.state.doc.toString(), context.pos, schema, rootKeys)
+    if (!found) return null
+    const typed =
+      found.wordTo > found.wordFrom ||
+      context.state.sliceDoc(found.replaceFrom, context.pos) === '"'
+    if (!typed && !context.explicit) return null
+    return {
+      from: found.wordFrom,
+      to: found.wordTo,
+      validFor: /^[\w$.-]*$/,
+      options: found.options.map((option) => ({
+        label: option.label,
+        type: option.kind === 'property' ? 'property' : 'enum',
+        ...(option.detail ? { detail: option.detail } : {}),
+        // The completion rewrites the quotes around the word as well.
+        apply: (view, completion, from, to) => {
+          const quoted = view.state.sliceDoc(from - 1, from) === '"'
+          const start = quoted ? from - 1 : from
+          const end = quoted && view.state.sliceDoc(to, to + 1) === '"' ? to + 1 : to
+          snippet(option.template)(view, completion, start, end)
+        },
+      })),
+    }
   }
-}
 
 /** Diagnostics for the editor's text; the caller decides where they come from. */
 export type DiagnosticsFor = (text: string) => Diagnostic[]
@@ -94,7 +97,7 @@ export function configEditorExtensions(options: { diagnosticsFor: DiagnosticsFor
     json(),
     syntaxHighlighting(classHighlighter),
     registryLinter(options.diagnosticsFor),
-    autocompletion({ override: [schemaCompletionSource], icons: false }),
+    autocompletion({ override: [schemaCompletionSource(registrySchema)], icons: false }),
     keymap.of([
       ...closeBracketsKeymap,
       ...defaultKeymap,
@@ -104,6 +107,22 @@ export function configEditorExtensions(options: { diagnosticsFor: DiagnosticsFor
       ...completionKeymap,
       ...lintKeymap,
     ]),
+    EditorView.lineWrapping,
+    editorTheme,
+  ]
+}
+
+/** A small JSON editor completing from `schema` (e.g. a tool's input schema). */
+export function jsonEditorExtensions(schema: JsonSchema): Extension {
+  return [
+    history(),
+    drawSelection(),
+    bracketMatching(),
+    closeBrackets(),
+    json(),
+    syntaxHighlighting(classHighlighter),
+    autocompletion({ override: [schemaCompletionSource(schema, true)], icons: false }),
+    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
     EditorView.lineWrapping,
     editorTheme,
   ]

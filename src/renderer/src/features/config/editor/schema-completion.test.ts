@@ -48,6 +48,11 @@ describe('schema completion', () => {
     expect(at('{ "| }')).toBeNull()
   })
 
+  it("offers the root properties of a schema whose top level is named (a tool's arguments)", () => {
+    const tool = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }
+    expect(completionsAt('{"a": 1, "}', 10, tool, true)?.options.map((o) => o.label)).toEqual(['b'])
+  })
+
   it('replaces the whole quoted key and adds the value skeleton', () => {
     const result = at('{ "d": { "tra|" } }')!
     const transport = result.options.find((o) => o.label === 'transport')!

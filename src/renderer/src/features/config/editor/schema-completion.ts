@@ -111,15 +111,21 @@ function existingKeys(text: string, path: JSONPath): Set<string> {
 }
 
 /**
- * Property names and enum values the schema allows at `pos` of `text`. Server ids at the top
- * level are the user's own names, so nothing is offered there.
+ * Property names and enum values the schema allows at `pos` of `text`. In rag-mcp.json the
+ * keys at the top level are the user's own server ids, so nothing is offered there unless
+ * `rootKeys` (a tool's arguments: the root has named properties like any other object).
  */
-export function completionsAt(text: string, pos: number, root: JsonSchema): CompletionAt | null {
+export function completionsAt(
+  text: string,
+  pos: number,
+  root: JsonSchema,
+  rootKeys = false,
+): CompletionAt | null {
   const location = getLocation(text, pos)
   const token = tokenAt(text, pos)
   if (location.isAtPropertyKey) {
     const objectPath = location.path.slice(0, -1)
-    if (objectPath.length === 0) return null
+    if (objectPath.length === 0 && !rootKeys) return null
     const typed = text.slice(token.wordFrom, token.wordTo)
     const present = existingKeys(text, objectPath)
     const hasColon = /^\s*:/.test(text.slice(token.replaceTo))

@@ -1,0 +1,248 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { LOG_LEVELS, type LogLevelName, type ProtocolEntry } from '../../../../shared/ipc/workbench'
+import { call } from '../../api'
+import { formatTime, plural } from '../../lib/format'
+import { useNoticePosted } from '../../state/store'
+import {
+  Banner,
+  Button,
+  IconButton,
+  Select,
+  Spinner,
+  TextField,
+  VirtualTable,
+  type Column,
+} from '../../ui'
+import { downloadText } from '../audit/download'
+import { formatSize } from '../search/json-text'
+import { ARROWS, NO_LOG_FILTER, toJsonl, visibleEntries, type LogFilter } from './protocol-view'
+import { workbenchKeys, workbenchQueries } from './queries'
+
+const DIRECTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'out', label: 'Sent' },
+  { value: 'in', label: 'Received' },
+  { value: 'stderr', label: 'stderr' },
+] as const
+
+/** Every JSON-RPC message of a server both ways, live, with filter, pins and export. */
+export function ProtocolLog({ server }: { server: string }) {
+  const queryClient = useQueryClient()
+  const notify = useNoticePosted()
+  const log = useQuery(workbenchQueries.log(server))
+  const [filter, setFilter] = useState<LogFilter>(NO_LOG_FILTER)
+  const [pinned, setPinned] = useState<ReadonlySet<number>>(new Set())
+  const [open, setOpen] = useState<number | null>(null)
+  const [level, setLevel] = useState<LogLevelName>('info')
+  const entries = useMemo(() => log.data ?? [], [log.data])
+  const rows = useMemo(() => visibleEntries(entries, filter, pinned), [entries, filter, pinned])
+  const clear = useMutation({
+    mutationFn: () => call('workbench:log-clear', { server }),
+    onSuccess: () => {
+      queryClient.setQueryData<ProtocolEntry[]>(workbenchKeys.log(server), [])
+      setOpen(null)
+    },
+  })
+  const setLevelOnServer = useMutation({
+    mutationFn: () => call('workbench:set-level', { server, level }),
+    onSuccess: ({ level: set }) =>
+      notify({ tone: 'ok', message: `${server} now logs from ${set} up.` }),
+    onError: (error) =>
+      notify({
+        tone: 'bad',
+        message: `Could not set the log level of ${server}: ${error.message}`,
+      }),
+  })
+  const togglePin = (seq: number): void =>
+    setPinned((old) => {
+      const next = new Set(old)
+      if (!next.delete(seq)) next.add(seq)
+      return next
+    })
+
+  const columns: Column<ProtocolEntry>[] = [
+    {
+      id: 'pin',
+      header: <span className="visually-hidden">Pinned</span>,
+      width: '34px',
+      cell: (e) => (
+        <IconButton
+          icon="pin"
+          label={pinned.has(e.seq) ? `Unpin entry ${e.seq}` : `Pin entry ${e.seq}`}
+          aria-pressed={pinned.has(e.seq)}
+          onClick={() => togglePin(e.seq)}
+        />
+      ),
+    },
+    { id: 'time', header: 'Time', width: '84px', cell: (e) => formatTime(e.at) },
+    { id: 'dir', header: 'Dir', width: '84px', cell: (e) => ARROWS[e.direction] },
+    {
+      id: 'what',
+      header: 'Message',
+      cell: (e) => (
+        <button type="button" className="wb-log__open" onClick={() => setOpen(e.seq)}>
+          {e.method ?? e.kind}
+          {e.id !== undefined && <span className="muted"> #{e.id}</span>}
+          {e.level && <span className="muted"> [{e.level}]</span>}
+          {e.kind === 'stderr' && <span className="muted"> {e.text.slice(0, 80)}</span>}
+          {e.truncated && <span className="muted"> (preview)</span>}
+        </button>
+      ),
+    },
+    { id: 'kind', header: 'Kind', width: '96px', cell: (e) => e.kind },
+    {
+      id: 'http',
+      header: 'HTTP',
+      width: '56px',
+      className: 'num',
+      cell: (e) => e.httpStatus ?? '',
+    },
+    {
+      id: 'size',
+      header: 'Size',
+      width: '72px',
+      className: 'num',
+      cell: (e) => formatSize(e.size),
+    },
+    {
+      id: 'ms',
+      header: 'ms',
+      width: '60px',
+      className: 'num',
+      cell: (e) => (e.durationMs === undefined ? '' : Math.round(e.durationMs)),
+    },
+  ]
+
+  const shown = entries.find((e) => e.seq === open)
+  return (
+    <div className="wb-log">
+      <div className="wb-log__toolbar">
+        <TextField
+          label="Filter"
+          inline
+          type="search"
+          placeholder="method, id, text…"
+          value={filter.text}
+          onChange={(event) => setFilter({ ...filter, text: event.target.value })}
+        />
+        <Select
+          label="Direction"
+          inline
+          value={filter.direction}
+          options={DIRECTIONS}
+          onChange={(direction) => setFilter({ ...filter, direction })}
+        />
+        <span className="wb-log__count muted" aria-live="polite">
+          {rows.length === entries.length
+            ? plural(entries.length, 'message')
+            : `${rows.length} of ${plural(entries.length, 'message')}`}
+        </span>
+        <Select
+          label="Server log level"
+          inline
+          value={level}
+          options={LOG_LEVELS.map((l) => ({ value: l, label: l }))}
+          onChange={setLevel}
+        />
+        <Button busy={setLevelOnServer.isPending} onClick={() => setLevelOnServer.mutate()}>
+          Set level
+        </Button>
+        <Button
+          icon="download"
+          onClick={() =>
+            downloadText(`protocol-${server}.jsonl`, 'application/x-ndjson', toJsonl(rows))
+          }
+        >
+          Export JSONL
+        </Button>
+        <Button icon="trash" busy={clear.isPending} onClick={() => clear.mutate()}>
+          Clear
+        </Button>
+      </div>
+      {log.isPending ? (
+        <Spinner label="Reading the protocol log…" />
+      ) : log.isError ? (
+        <Banner tone="bad" title={`Could not read the protocol log of ${server}`}>
+          {log.error.message}
+        </Banner>
+      ) : (
+        <VirtualTable
+          label={`Protocol log of ${server}`}
+          className="wb-log__table"
+          rows={rows}
+          columns={columns}
+          rowKey={(e) => String(e.seq)}
+          rowLabel={(e) =>
+            `${e.direction} ${e.method ?? e.kind}${e.id !== undefined ? ` #${e.id}` : ''}${e.truncated ? ' (preview)' : ''}`
+          }
+          empty="No messages yet: call a tool, list resources or prompts."
+        />
+      )}
+      {shown && (
+        <EntryDetail key={shown.seq} server={server} entry={shown} onClose={() => setOpen(null)} />
+      )}
+    </div>
+  )
+}
+
+/** One message with the headers the console added; a cut one can be read whole. */
+function EntryDetail({
+  server,
+  entry,
+  onClose,
+}: {
+  server: string
+  entry: ProtocolEntry
+  onClose: () => void
+}) {
+  const whole = useMutation({
+    mutationFn: () => call('workbench:log-entry', { server, seq: entry.seq }),
+  })
+  const text = whole.data?.full ?? entry.text
+  const pretty = useMemo(() => {
+    try {
+      return JSON.stringify(JSON.parse(text), null, 2)
+    } catch {
+      return text
+    }
+  }, [text])
+  return (
+    <section className="wb-log__detail" aria-label={`Entry ${entry.seq}`}>
+      <div className="wb-log__detail-head">
+        <h3>
+          {ARROWS[entry.direction]} {entry.method ?? entry.kind}
+          {entry.id !== undefined && ` #${entry.id}`}
+        </h3>
+        <span className="muted">
+          {formatSize(entry.size)}
+          {entry.httpStatus !== undefined && ` · HTTP ${entry.httpStatus}`}
+          {entry.durationMs !== undefined && ` · ${Math.round(entry.durationMs)} ms`}
+        </span>
+        <IconButton icon="close" label="Close the entry" onClick={onClose} />
+      </div>
+      {entry.headers && Object.keys(entry.headers).length > 0 && (
+        <dl className="wb-log__headers" aria-label="Headers the console added">
+          {Object.entries(entry.headers).map(([name, value]) => (
+            <div key={name}>
+              <dt>{name}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <pre className="wb-log__text" aria-label="Message">
+        {pretty}
+      </pre>
+      {entry.truncated && !whole.data && (
+        <Button busy={whole.isPending} onClick={() => whole.mutate()}>
+          Show the whole message
+        </Button>
+      )}
+      {whole.data && whole.data.full === null && (
+        <p className="muted">The whole message is no longer kept; only this preview is.</p>
+      )}
+      {whole.isError && <p className="wb-form__error">{whole.error.message}</p>}
+    </section>
+  )
+}

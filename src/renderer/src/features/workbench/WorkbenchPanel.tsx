@@ -1,0 +1,103 @@
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import {
+  useWorkbenchServer,
+  useWorkbenchServerSelected,
+  useWorkbenchTab,
+  useWorkbenchTabSelected,
+  type WorkbenchTab,
+} from '../../state/store'
+import { Button, EmptyState, Select, Spinner, TabPanel, Tabs } from '../../ui'
+import { serverQueries } from '../servers/queries'
+import { ProtocolLog } from './ProtocolLog'
+import { PromptsTab } from './PromptsTab'
+import { workbenchQueries } from './queries'
+import { ResourcesTab } from './ResourcesTab'
+import { ToolsTab } from './ToolsTab'
+import { TriedServer } from './TriedServer'
+import { TryServerDialog } from './TryServerDialog'
+import './WorkbenchPanel.css'
+
+interface TabView {
+  id: WorkbenchTab
+  label: string
+  view: (props: { server: string }) => React.JSX.Element
+  /** Stays mounted while hidden: the protocol log keeps its level, pins and filter. */
+  keep?: boolean
+}
+
+const TABS: readonly TabView[] = [
+  { id: 'tools', label: 'Tools', view: ToolsTab },
+  { id: 'resources', label: 'Resources', view: ResourcesTab },
+  { id: 'prompts', label: 'Prompts', view: PromptsTab },
+  { id: 'log', label: 'Protocol log', view: ProtocolLog, keep: true },
+]
+
+/**
+ * The protocol workbench: any tool of any server called with a form from its schema, its
+ * resources and prompts, the JSON-RPC traffic, and servers tried without saving them.
+ */
+export function WorkbenchPanel() {
+  const servers = useQuery(serverQueries.list())
+  const tried = useQuery(workbenchQueries.tried())
+  const selected = useWorkbenchServer()
+  const select = useWorkbenchServerSelected()
+  const tab = useWorkbenchTab()
+  const selectTab = useWorkbenchTabSelected()
+  const [trying, setTrying] = useState(false)
+
+  const options = [
+    ...(servers.data ?? []).filter((s) => s.visible).map((s) => ({ value: s.id, label: s.id })),
+    ...(tried.data ?? []).map((t) => ({
+      value: t.server,
+      label: `${t.server} (tried: ${t.url ?? t.command ?? ''})`,
+    })),
+  ]
+  const server = options.find((o) => o.value === selected)?.value ?? options[0]?.value
+  const tryServer = tried.data?.find((t) => t.server === server)
+  return (
+    <div className="workbench">
+      <div className="workbench__head">
+        <h1>Workbench</h1>
+        {options.length > 0 && server && (
+          <Select
+            label="Server"
+            inline
+            value={server}
+            options={options}
+            onChange={select}
+            fieldClassName="workbench__server"
+          />
+        )}
+        <Button icon="plus" onClick={() => setTrying(true)}>
+          Try a server…
+        </Button>
+      </div>
+      {tryServer && <TriedServer tried={tryServer} />}
+      {servers.isPending ? (
+        <Spinner label="Loading the servers…" />
+      ) : !server ? (
+        <EmptyState icon="workbench" title="No server to work with">
+          Add one to rag-mcp.json, or try one without saving it.
+        </EmptyState>
+      ) : (
+        <>
+          <Tabs label="Workbench" idBase="wb" tabs={TABS} selected={tab} onSelect={selectTab} />
+          {TABS.map(({ id, view: View, keep }) => (
+            <TabPanel
+              key={id}
+              idBase="wb"
+              id={id}
+              selected={tab === id}
+              keepMounted={keep ?? false}
+              className="workbench__tab"
+            >
+              <View key={server} server={server} />
+            </TabPanel>
+          ))}
+        </>
+      )}
+      <TryServerDialog open={trying} onClose={() => setTrying(false)} onTried={select} />
+    </div>
+  )
+}

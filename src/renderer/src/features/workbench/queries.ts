@@ -1,0 +1,98 @@
+import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
+import type { ProtocolEntry, TryServer } from '../../../../shared/ipc/workbench'
+import { call } from '../../api'
+
+/** Entries of a protocol log kept in the renderer: the core's ring holds as many. */
+export const LOG_KEEP = 1000
+
+export const workbenchKeys = {
+  all: ['workbench'] as const,
+  tools: (server: string) => [...workbenchKeys.all, 'tools', server] as const,
+  history: (server: string) => [...workbenchKeys.all, 'history', server] as const,
+  saved: (server: string) => [...workbenchKeys.all, 'saved', server] as const,
+  resources: (server: string) => [...workbenchKeys.all, 'resources', server] as const,
+  templates: (server: string) => [...workbenchKeys.all, 'templates', server] as const,
+  prompts: (server: string) => [...workbenchKeys.all, 'prompts', server] as const,
+  log: (server: string) => [...workbenchKeys.all, 'log', server] as const,
+  /** Servers tried by hand in this window: known only from `workbench:try` answers. */
+  tried: () => [...workbenchKeys.all, 'tried'] as const,
+}
+
+/** One page after another (`cursor` / `nextCursor`). */
+const paged = <T>(
+  queryKey: readonly unknown[],
+  fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+) =>
+  infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) => fetch(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor,
+  })
+
+export const workbenchQueries = {
+  /** The tools of a server; lists them (and so connects) when none are known yet. */
+  tools: (server: string) =>
+    queryOptions({
+      queryKey: workbenchKeys.tools(server),
+      queryFn: async () => {
+        const known = await call('pool:tools', { server })
+        return known.tools.length > 0 ? known : call('pool:tools', { server, refresh: true })
+      },
+    }),
+  history: (server: string) =>
+    queryOptions({
+      queryKey: workbenchKeys.history(server),
+      queryFn: async () => (await call('workbench:history', { server })).calls,
+    }),
+  saved: (server: string) =>
+    queryOptions({
+      queryKey: workbenchKeys.saved(server),
+      queryFn: async () => (await call('workbench:saved-list', { server })).requests,
+    }),
+  resources: (server: string) =>
+    paged(workbenchKeys.resources(server), (cursor) =>
+      call('workbench:resources', { server, ...(cursor ? { cursor } : {}) }),
+    ),
+  templates: (server: string) =>
+    paged(workbenchKeys.templates(server), (cursor) =>
+      call('workbench:resource-templates', { server, ...(cursor ? { cursor } : {}) }),
+    ),
+  /** A resource's contents; not kept once no view shows it (it may change any time). */
+  read: (server: string, uri: string) =>
+    queryOptions({
+      queryKey: [...workbenchKeys.all, 'read', server, uri] as const,
+      queryFn: () => call('workbench:read-resource', { server, uri }),
+      gcTime: 0,
+    }),
+  prompts: (server: string) =>
+    paged(workbenchKeys.prompts(server), (cursor) =>
+      call('workbench:prompts', { server, ...(cursor ? { cursor } : {}) }),
+    ),
+  /** The protocol log; `workbench:protocol` events append to it (see {@link appendLog}). */
+  log: (server: string) =>
+    queryOptions({
+      queryKey: workbenchKeys.log(server),
+      queryFn: async () => (await call('workbench:log', { server })).entries,
+      staleTime: Infinity,
+    }),
+  tried: () =>
+    queryOptions({
+      queryKey: workbenchKeys.tried(),
+      queryFn: () => [] as TryServer[],
+      staleTime: Infinity,
+    }),
+}
+
+/**
+ * New entries of a server's log, added to what the panel holds (only while it holds the log:
+ * the first read fetches it whole). Entries already there (same `seq`) are not added twice.
+ */
+export function appendLog(queryClient: QueryClient, server: string, entries: ProtocolEntry[]) {
+  queryClient.setQueryData<ProtocolEntry[]>(workbenchKeys.log(server), (held) => {
+    if (!held) return held
+    const last = held.at(-1)?.seq ?? -1
+    const fresh = entries.filter((entry) => entry.seq > last)
+    return fresh.length === 0 ? held : [...held, ...fresh].slice(-LOG_KEEP)
+  })
+}
