@@ -57,6 +57,21 @@ test('a server waiting for an ${env:} variable says where to set it, with no key
   )
   await expect(envDocs).toContainText('then restart the console')
   await expect(envDocs.getByRole('button', { name: /Set its key/ })).toHaveCount(0)
+  // It cannot be reached: its sources are not open, just not known yet.
+  const all = sourceRow(page, 'envDocs', 'All documents')
+  await expect(all.getByText('unknown', { exact: true })).toBeVisible()
+  await expect(all.getByText('open', { exact: true })).toHaveCount(0)
+  // The whole command line, arguments included, cut to fit with the full text on hover.
+  const commandLine = [
+    process.execPath,
+    demoScript,
+    'rag-tools-v1',
+    '--stdio',
+    '--sources',
+    'handbook',
+  ]
+  const command = envDocs.getByTitle(commandLine.join(' '), { exact: true })
+  await expect(command).toHaveText(commandLine.join(' '))
   await screenshots(page, 'admin-env-advice')
 })
 

@@ -130,6 +130,8 @@ export interface ServerSummary {
   /** Redacted: secret references shown as written, never resolved. */
   url?: string
   command?: string
+  /** A stdio server's arguments, plaintext-looking secrets masked. */
+  args?: string[]
   groups: string[]
   ui: { icon?: string; order?: number; defaultSelected?: boolean }
   /** File the entry came from. */
