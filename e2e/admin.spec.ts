@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test'
 import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
-import { expect, invoke, screenshots, test, type ConsoleHost, type Entry } from './console'
+import {
+  expect,
+  invoke,
+  openConfig,
+  screenshots,
+  test,
+  type ConsoleHost,
+  type Entry,
+} from './console'
 import { demoScript, startDemoServer, type DemoServer } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
 
@@ -57,6 +65,21 @@ test('a server waiting for an ${env:} variable says where to set it, with no key
   )
   await expect(envDocs).toContainText('then restart the console')
   await expect(envDocs.getByRole('button', { name: /Set its key/ })).toHaveCount(0)
+  // It cannot be reached: its sources are not open, just not known yet.
+  const all = sourceRow(page, 'envDocs', 'All documents')
+  await expect(all.getByText('unknown', { exact: true })).toBeVisible()
+  await expect(all.getByText('open', { exact: true })).toHaveCount(0)
+  // The whole command line, arguments included, cut to fit with the full text on hover.
+  const commandLine = [
+    process.execPath,
+    demoScript,
+    'rag-tools-v1',
+    '--stdio',
+    '--sources',
+    'handbook',
+  ]
+  const command = envDocs.getByTitle(commandLine.join(' '), { exact: true })
+  await expect(command).toHaveText(commandLine.join(' '))
   await screenshots(page, 'admin-env-advice')
 })
 
@@ -104,6 +127,26 @@ test('an admin sees the offline archive and gives a capability token for this se
   expect(JSON.stringify(await invoke(page, 'secrets:session-list'))).not.toContain(
     LEGAL_CAPABILITY_TOKEN,
   )
+
+  // Config → Secrets lists it too (it is no ${…} reference), and clears it there.
+  await openConfig(page, 'Secrets')
+  const group = page
+    .getByRole('table', { name: 'Secret references by server' })
+    .getByRole('rowgroup', { name: 'companyDocs' })
+  const tokenRow = group.getByRole('row', { name: 'session token legal' })
+  await expect(tokenRow).toContainText('this session only')
+  await expect(tokenRow).toContainText('capability token of source legal')
+  await expect(tokenRow).toContainText(/set /)
+  await expect(page.getByText(LEGAL_CAPABILITY_TOKEN)).toHaveCount(0)
+  await screenshots(page, 'admin-secrets-session-token')
+  await tokenRow.getByRole('button', { name: 'Clear session token legal for companyDocs' }).click()
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^Clear/ })
+    .click()
+  await expect(tokenRow).toHaveCount(0)
+  await nav(page, 'Servers')
+  await expect(legal).toContainText('Needs a capability token: give one for this session only.')
 })
 
 test('discovery the console runs by itself is marked automatic in the audit log', async ({

@@ -99,9 +99,26 @@ test('By provider shows every provider at 1440 px; merged rows have column heade
   await searchPrinter(page, launch)
 
   const view = page.getByRole('tabpanel', { name: /^Merged/ })
-  for (const column of ['Title', 'Source · server', 'Score', 'Flags']) {
+  for (const column of ['Title', 'Source · server', 'Fused', 'Flags']) {
     await expect(view.getByText(column, { exact: true })).toBeVisible()
   }
+  // The merged list ranks by the fused score: its Score column shows that, as the inspector does.
+  await expect(view.getByText('Fused', { exact: true })).toHaveAttribute(
+    'title',
+    /reciprocal rank fusion/i,
+  )
+  for (const index of [0, 1, 2]) {
+    const row = merged(page).getByRole('option').nth(index)
+    await row.click()
+    const fused = inspector(page)
+      .getByRole('definition')
+      .filter({ hasText: /\(rank \d+\)$/ })
+    const value = /^([\d.]+) \(rank/.exec((await fused.textContent()) ?? '')?.[1]
+    expect(value).toBeDefined()
+    await expect(row).toContainText(value!)
+  }
+  await page.keyboard.press('Escape')
+  await expect(inspector(page)).toBeHidden()
   await expect(merged(page).getByRole('option').first()).toContainText(
     'Printer hardware faults are handled by the vendor',
   )

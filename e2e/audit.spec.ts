@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { cutCellsWithoutTooltip } from './columns'
 import { download, invoke, screenshots } from './console'
 import { expect, findHit, saveDemoProfiles, test } from './demo-servers'
 
@@ -157,4 +158,37 @@ test('unreadable lines in the audit file are skipped and counted, the rest still
   await expect(auditRows(page)).toHaveCount(2)
   await expect(page.getByRole('row', { name: /^search on after by/ })).toBeVisible()
   await screenshots(page, 'audit-skipped')
+})
+
+test('at 1024 px every cut cell of the audit table has its whole text as a tooltip', async ({
+  page,
+  launch,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 })
+  const { host } = await launch({})
+  await page.goto(host.url)
+  const { dataDir } = await invoke<{ dataDir: string }>(page, 'app:info')
+  const entry = {
+    at: new Date().toISOString(),
+    user: 'a.very.long.user.name.for.the.audit@example-corporation.com',
+    server: 'engineeringKnowledgeBaseProduction',
+    operation: 'synthesize',
+    tool: 'rag_get_synthesized_results_with_citations_and_scores',
+    sources: ['engineering-handbook', 'incident-runbooks', 'architecture-decisions'],
+    outcome: 'error',
+    errorCode: 'unauthorized',
+    latencyMs: 1234,
+  }
+  mkdirSync(join(dataDir, 'audit'), { recursive: true })
+  writeFileSync(join(dataDir, 'audit', 'audit.jsonl'), `${JSON.stringify(entry)}\n`)
+  await nav(page, 'Audit')
+  const row = page.getByRole('row', { name: /^synthesize on engineeringKnowledgeBaseProduction/ })
+  await expect(row).toBeVisible()
+  const operation = row.getByRole('cell').filter({ hasText: entry.tool })
+  await expect(operation).toHaveAttribute(
+    'title',
+    `synthesize · ${entry.tool} (${entry.sources.join(', ')})`,
+  )
+  expect(await cutCellsWithoutTooltip(page, 'Audit log')).toEqual([])
+  await screenshots(page, 'audit-1024-cut-cells')
 })

@@ -152,3 +152,21 @@ export function clippedLabels(page: Page): Promise<string[]> {
 export async function expectColumnsFit(page: Page, where: string): Promise<void> {
   expect.soft(await clippedLabels(page), `labels cut on ${where}`).toEqual([])
 }
+
+/**
+ * Table cells in `table` whose text is cut (ellipsised) without the whole text in their `title`,
+ * as `"<text>": title "<title>"`. Text hidden from sight (a visually hidden prefix) counts too:
+ * the tooltip says what the cell says.
+ */
+export function cutCellsWithoutTooltip(page: Page, table: string): Promise<string[]> {
+  return page.getByRole('table', { name: table }).evaluate((element) => {
+    const problems: string[] = []
+    for (const cell of element.querySelectorAll<HTMLElement>('td')) {
+      if (cell.scrollWidth <= cell.clientWidth + 1) continue
+      const text = (cell.textContent ?? '').replace(/\s+/g, ' ').trim()
+      const title = (cell.getAttribute('title') ?? '').replace(/\s+/g, ' ').trim()
+      if (title !== text) problems.push(`"${text}": title "${title}"`)
+    }
+    return problems
+  })
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   looksRandomToken,
   MASK,
+  maskArgs,
   maskPlaintextSecrets,
   plaintextSecretReason,
   plaintextSecretValues,
@@ -59,6 +60,31 @@ describe('plaintext secret heuristics', () => {
       headers: { Authorization: MASK, 'X-Tenant': 'acme' },
       env: { KB_TOKEN: '${keychain:kb}' },
     })
+  })
+})
+
+describe('maskArgs', () => {
+  it('masks secret option values and key-looking arguments, and keeps paths and plain words', () => {
+    const args = [
+      '/opt/kb/server-2f9Qx7LmZp3RtVw8yB1c.js',
+      '--port',
+      '8080',
+      '--password',
+      'hunter2hunter2',
+      '--api_key=${keychain:kb}',
+      '--secret=correcthorsebattery',
+      'ghp_abcdefghijklmnopqrstuvwxyz0123',
+    ]
+    expect(maskArgs(args)).toEqual([
+      args[0],
+      '--port',
+      '8080',
+      '--password',
+      MASK,
+      '--api_key=${keychain:kb}',
+      `--secret=${MASK}`,
+      MASK,
+    ])
   })
 })
 

@@ -120,6 +120,9 @@ function decodeSafely(text: string): string {
 /** What a masked value reads as in views sent to the renderer. */
 export const MASK = '••••••'
 
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string')
+
 const maskMap = (map: unknown): unknown =>
   map && typeof map === 'object' && !Array.isArray(map)
     ? Object.fromEntries(
@@ -136,18 +139,44 @@ function maskUrl(url: string): string {
   return `${beforeQuery!.replace(/\/\/[^/@]*@/, `//${MASK}@`)}${url.includes('?') ? `?${MASK}` : ''}`
 }
 
+const PATH_LIKE = /^(\/|\.|~|[A-Za-z]:[\\/])/
+
+/** The option name an argument sets: `--api-key` of `--api-key` or `--api-key=…`. */
+const OPTION = /^--?([A-Za-z][\w.-]*)$/
+
+/**
+ * Command-line arguments with plaintext-looking secrets masked: the value of `--name=value` and
+ * of `--name value` when the name or value says secret, and any argument that looks like a key
+ * or token by itself.
+ */
+export function maskArgs(args: readonly string[]): string[] {
+  return args.map((arg, index) => {
+    const eq = /^(--?[A-Za-z][\w.-]*)=(.*)$/s.exec(arg)
+    if (eq)
+      return plaintextSecretReason(eq[1]!.replace(/^-+/, ''), eq[2]!) ? `${eq[1]}=${MASK}` : arg
+    if (OPTION.test(arg)) return arg
+    const option = OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
+    // A file path is long and random-looking too, and shows which script runs.
+    if (option === '' && PATH_LIKE.test(arg)) return arg
+    return plaintextSecretReason(option, arg) ? MASK : arg
+  })
+}
+
 /**
  * A copy of an entry or effective config with plaintext-looking secrets in `url`, `headers`,
- * `env` and `launch.env` replaced by a mask, for views that cross to the renderer.
+ * `env`, `args` and `launch.env`/`launch.args` replaced by a mask, for views that cross to the
+ * renderer.
  */
 export function maskPlaintextSecrets<T extends object>(entry: T): T {
   const out = { ...entry } as Record<string, unknown>
   if (typeof out.url === 'string') out.url = maskUrl(out.url)
   if ('headers' in out) out.headers = maskMap(out.headers)
   if ('env' in out) out.env = maskMap(out.env)
+  if (isStringList(out.args)) out.args = maskArgs(out.args)
   if (out.launch && typeof out.launch === 'object') {
     const launch = { ...(out.launch as Record<string, unknown>) }
     if ('env' in launch) launch.env = maskMap(launch.env)
+    if (isStringList(launch.args)) launch.args = maskArgs(launch.args)
     out.launch = launch
   }
   return out as T

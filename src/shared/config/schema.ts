@@ -89,6 +89,14 @@ export const genericSearchSchema = z.looseObject({
       'Dotted paths inside one hit (defaults: id, title, text, snippet, uri, score); an array of ' +
         'strings is joined with newlines',
     ),
+  error: z
+    .string()
+    .optional()
+    .describe(
+      'Dotted path to where the server puts an error in the parsed result ("error", ' +
+        '"error.message"); a reply with a value there (not null, false or "") is a refusal and ' +
+        'counts as a failed search',
+    ),
 })
 
 export const dialectIdSchema = z.enum([

@@ -101,8 +101,11 @@ export interface LatencySample {
 export interface ServerHealth {
   server: string
   status: ServerStatus
-  /** Share of the observed time the server was ready or degraded, 0..1. */
-  uptime: number
+  /**
+   * Share of the time since the server's state was first known (first connect or first
+   * failure) that it was ready or degraded, 0..1; absent while nothing is known yet.
+   */
+  uptime?: number
   connectedSince?: number
   operations: OperationHealth[]
   overall: OperationHealth
@@ -127,6 +130,8 @@ export interface ServerSummary {
   /** Redacted: secret references shown as written, never resolved. */
   url?: string
   command?: string
+  /** A stdio server's arguments, plaintext-looking secrets masked. */
+  args?: string[]
   groups: string[]
   ui: { icon?: string; order?: number; defaultSelected?: boolean }
   /** File the entry came from. */

@@ -64,6 +64,13 @@ export async function callParsed<T extends { failure?: ErrorInfo }>(
   return seen && seen.raw === raw ? seen.parsed : parse(raw)
 }
 
+/** Throws a parsed reply's failure (an error-only reply) as a {@link ConsoleError}. */
+export function unwrap<T extends { failure?: ErrorInfo }>(parsed: T): Omit<T, 'failure'> {
+  if (parsed.failure) throw new ConsoleError(parsed.failure)
+  const { failure: _none, ...value } = parsed
+  return value
+}
+
 /** One call of a per-source fan-out (vtex filters, rag-tools-v1 capability tokens). */
 export interface SourceCall<T> {
   /** The source ids this call answers for (empty: the server's default). */

@@ -1,9 +1,9 @@
 import type { GenericSearchMapping } from '../../../shared/config/schema'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError, codeFromWords, type ErrorInfo } from '../../../shared/errors'
 import type { CallOptions, ServerSession } from '../pool/types'
-import { asToolResult, requireUser } from './calls'
+import { asToolResult, callParsed, requireUser, serverError, unwrap } from './calls'
 import { HitCollector, type HitDraft } from './hits'
-import { firstText, parseJson, throwIfToolError, type Located } from './payload'
+import { MAX_ERROR_TEXT, firstText, parseJson, type Located } from './payload'
 import { Violations, eachRecord, isRecord, joinPath, jsonType } from './shape'
 import type { DialectAdapter, SearchInput, SearchOutput } from './types'
 
@@ -20,6 +20,9 @@ import type { DialectAdapter, SearchInput, SearchOutput } from './types'
  * - `fields` are dotted paths inside one hit; defaults: `id`, `title`, `text`, `snippet`,
  *   `uri`, `score`. A field that holds an array of strings is joined with newlines; a number
  *   read as id/title/text becomes a string.
+ * - `error` (optional) is a dotted path to the server's error in the parsed result; a value there
+ *   makes the reply a refusal (`unauthorized` / `rate_limited` when its words say so, else
+ *   `tool_error`), thrown and recorded in the server's health as a failed call.
  */
 
 const MAX_TEMPLATE_DEPTH = 20
@@ -128,14 +131,37 @@ function readText(
   return undefined
 }
 
-/** Parses a mapped tool's result into hits; never throws. */
+/** What is at the mapping's `error` path, as a refusal; nothing there (or no path) is none. */
+function refusal(
+  root: Located,
+  server: string,
+  mapping: GenericSearchMapping,
+): ErrorInfo | undefined {
+  if (mapping.error === undefined) return undefined
+  const found = readPath(root.value, mapping.error, root.path)
+  const value = found.value
+  if (!found.found || value === null || value === false || value === '') return undefined
+  const said = (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, MAX_ERROR_TEXT)
+  return serverError(
+    server,
+    codeFromWords(said) ?? 'tool_error',
+    `server ${server}: tool ${mapping.tool} refused the search (${found.path}): ${said}`,
+    { tool: mapping.tool, path: found.path },
+  )
+}
+
+/**
+ * Parses a mapped tool's result into hits; never throws. `failure` is the refusal at the
+ * mapping's `error` path, if any.
+ */
 export function parseGenericResult(
   raw: unknown,
   server: string,
   mapping: GenericSearchMapping,
-): SearchOutput {
+): SearchOutput & { failure?: ErrorInfo } {
   const out = new Violations()
   const root = mappingRoot(raw, out)
+  const failure = refusal(root, server, mapping)
   const list = readPath(root.value, mapping.hits ?? '', root.path)
   const hits = new HitCollector(server, out)
   if (!list.found) {
@@ -183,7 +209,14 @@ export function parseGenericResult(
       })
     })
   }
-  return { hits: hits.hits, violations: out.list, sourceErrors: [], raw }
+  const output: SearchOutput & { failure?: ErrorInfo } = {
+    hits: hits.hits,
+    violations: out.list,
+    sourceErrors: [],
+    raw,
+  }
+  if (failure) output.failure = failure
+  return output
 }
 
 /** The generic mapping of a server's config, or a `config` error telling the admin what to add. */
@@ -231,8 +264,11 @@ export const genericAdapter: DialectAdapter = {
       mapping.arguments ?? { query: '{query}' },
       templateValues(session, input, options),
     )
-    const raw = await session.callTool(mapping.tool, args as Record<string, unknown>, options)
-    throwIfToolError(raw, session, mapping.tool)
-    return parseGenericResult(raw, session.serverId, mapping)
+    const server = session.serverId
+    return unwrap(
+      await callParsed(session, mapping.tool, args as Record<string, unknown>, options, (raw) =>
+        parseGenericResult(raw, server, mapping),
+      ),
+    )
   },
 }

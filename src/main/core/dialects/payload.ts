@@ -66,7 +66,8 @@ export function structuredOrText(result: RawToolResult, out: Violations): Locate
   return jsonFromText(result, out)
 }
 
-const MAX_ERROR_TEXT = 500
+/** At most this much of a server's error text goes into a message. */
+export const MAX_ERROR_TEXT = 500
 
 /**
  * Throws a `tool_error` when the server flagged the result as an error (`isError: true`): the

@@ -4,7 +4,7 @@ import type { Answer, AuthMode, Citation, Resource } from '../../../shared/model
 import type { ToolInfo } from '../../../shared/model/server'
 import type { ActingUser } from '../../../shared/model/user'
 import type { CallOptions, ServerSession } from '../pool/types'
-import { callParsed, hasTool, requireUser, searchPerSource, type SourceCall } from './calls'
+import { callParsed, hasTool, requireUser, searchPerSource, unwrap, type SourceCall } from './calls'
 import { HitCollector } from './hits'
 import { Fields, Violations, eachRecord, isRecord, type JsonRecord } from './shape'
 import type { DialectAdapter, DiscoverOutput, SearchInput, SearchOutput } from './types'
@@ -210,13 +210,6 @@ export function parseSynthesisResult(
   const { failure } = classifyErrors(server, envelope.errors, [], answer.text !== '')
   if (failure) answer.failure = failure
   return answer
-}
-
-/** Throws a parsed reply's failure (an error-only reply) as a {@link ConsoleError}. */
-function unwrap<T extends { failure?: ErrorInfo }>(parsed: T): Omit<T, 'failure'> {
-  if (parsed.failure) throw new ConsoleError(parsed.failure)
-  const { failure: _none, ...value } = parsed
-  return value
 }
 
 function declares(session: ServerSession, tool: string, param: string): boolean {

@@ -36,8 +36,10 @@ const LIST_PAGE = 100
 export const LIST_MAX_PAGES = 10
 
 /** Maps RAGbox's own -32000 / -32001 (sent by the server) to `unauthorized` / `rate_limited`. */
-export function mapRagboxError(error: unknown, server: string): unknown {
+export function mapRagboxError<T>(error: T, server: string): T | ConsoleError {
   if (!(error instanceof ConsoleError) || error.origin !== 'server') return error
+  // Already mapped (by the pool, through the call's judgeError) or worded so by the server.
+  if (error.code === 'unauthorized' || error.code === 'rate_limited') return error
   const rpcCode = error.details?.code
   if (rpcCode === -32000) {
     return new ConsoleError(
@@ -73,8 +75,11 @@ async function call(
   options: CallOptions,
 ): Promise<unknown> {
   let raw: unknown
+  const server = session.serverId
+  // The pool records the mapped code in health (and the audit log sees it), not server_error.
+  const judgeError = (error: ConsoleError): ConsoleError => mapRagboxError(error, server)
   try {
-    raw = await session.callTool(tool, args, options)
+    raw = await session.callTool(tool, args, { ...options, judgeError })
   } catch (error) {
     throw mapRagboxError(error, session.serverId)
   }

@@ -88,7 +88,10 @@ export class Exchanger {
       )
       return { result, context }
     } catch (error) {
-      const failure = this.deps.classify(error, context, timeoutMs, used)
+      const failure = rejudged(
+        options.judgeError,
+        this.deps.classify(error, context, timeoutMs, used),
+      )
       if (!how.unmeasured?.(context)) {
         this.deps.health.record(operation, performance.now() - started, failure.toInfo())
       }
@@ -118,5 +121,15 @@ function judged(judge: CallOptions['judge'], result: unknown): ErrorInfo | undef
   } catch {
     // The caller parses the reply again and reports what went wrong there.
     return undefined
+  }
+}
+
+/** The failure as the caller's dialect classifies it; a judge that throws changes nothing. */
+function rejudged(judge: CallOptions['judgeError'], failure: ConsoleError): ConsoleError {
+  if (!judge) return failure
+  try {
+    return judge(failure)
+  } catch {
+    return failure
   }
 }

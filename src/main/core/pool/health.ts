@@ -101,7 +101,8 @@ export class HealthTracker {
   private readonly recentSamples: LatencySample[] = []
   private rateLimit: RateLimitInfo | undefined
   private lastCheckAt: number | undefined
-  private readonly createdAt: number
+  /** When the server's state was first known (first connect or first failure). */
+  private knownSince: number | undefined
   private upMs = 0
   private upSince: number | undefined
   private connectedSince: number | undefined
@@ -115,7 +116,6 @@ export class HealthTracker {
     private readonly now: () => number,
     private readonly degraded: DegradedThresholds = DEFAULT_DEGRADED,
   ) {
-    this.createdAt = now()
     this.overall = new OperationStats(this.seriesOptions)
   }
 
@@ -151,6 +151,12 @@ export class HealthTracker {
   transition(status: ServerStatus): void {
     const at = this.now()
     const up = status.state === 'ready' || status.state === 'degraded'
+    // Connecting says nothing about the server yet, so it does not count against its uptime.
+    if (
+      this.knownSince === undefined &&
+      (up || status.state === 'down' || status.state === 'action_required')
+    )
+      this.knownSince = at
     if (up && this.upSince === undefined) {
       this.upSince = at
       this.connectedSince = at
@@ -220,23 +226,30 @@ export class HealthTracker {
     return `rate limit exhausted until ${new Date(resetMs).toISOString()}`
   }
 
+  private uptime(now: number): number | undefined {
+    if (this.knownSince === undefined) return undefined
+    const observed = now - this.knownSince
+    const up = this.upMs + (this.upSince === undefined ? 0 : now - this.upSince)
+    if (observed <= 0) return this.upSince === undefined ? 0 : 1
+    return Math.min(1, up / observed)
+  }
+
   snapshot(status: ServerStatus): ServerHealth {
     const now = this.now()
     const before = now - this.options.windowMs
     for (const stats of this.operations.values()) stats.prune(before)
     this.overall.prune(before)
-    const observed = now - this.createdAt
-    const up = this.upMs + (this.upSince === undefined ? 0 : now - this.upSince)
     const health: ServerHealth = {
       server: this.serverId,
       status,
-      uptime: observed > 0 ? Math.min(1, up / observed) : this.upSince === undefined ? 0 : 1,
       operations: [...this.operations].map(([name, stats]) => operationHealth(name, stats, now)),
       overall: operationHealth('all', this.overall, now),
       recent: [...this.recentSamples],
       seriesBucketMs: this.seriesOptions.bucketMs,
       windowMs: this.options.windowMs,
     }
+    const uptime = this.uptime(now)
+    if (uptime !== undefined) health.uptime = uptime
     if (this.connectedSince !== undefined) health.connectedSince = this.connectedSince
     if (this.rateLimit) health.rateLimit = { ...this.rateLimit }
     if (this.lastCheckAt !== undefined) health.lastCheckAt = this.lastCheckAt

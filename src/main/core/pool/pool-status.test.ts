@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
-import { isAlive, stdioFixture, textOf, useTestScope, waitFor } from './fixtures/helpers'
+import {
+  isAlive,
+  manualClock,
+  stdioFixture,
+  textOf,
+  useTestScope,
+  waitFor,
+} from './fixtures/helpers'
 
 const testPool = useTestScope().pool
 
@@ -152,6 +159,18 @@ describe('health', () => {
     expect(health!.recent.filter((s) => s.operation === 'search')).toHaveLength(5)
     expect(health!.connectedSince).toBeGreaterThan(0)
     expect(health!.uptime).toBeGreaterThan(0)
+  })
+
+  it('counts uptime from the first known state, so a server up since it connected shows 100 %', async () => {
+    const clock = manualClock()
+    const { pool, waitForState } = testPool({}, {}, clock)
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
+    // Still connecting: nothing is known yet, so there is no uptime to show.
+    expect(pool.health('a')[0]!.uptime).toBeUndefined()
+    clock.advance(6_000)
+    await waitForState('a', 'ready')
+    clock.advance(54_000)
+    expect(pool.health('a')[0]!.uptime).toBe(1)
   })
 
   it('probes a connected server periodically with ping', async () => {

@@ -1,5 +1,5 @@
 import type { ServerConfig } from '../../../shared/config/schema'
-import type { ErrorInfo } from '../../../shared/errors'
+import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
 import type { ActingUser } from '../../../shared/model/user'
 import type { ToolInfo } from '../../../shared/model/server'
 
@@ -26,6 +26,13 @@ export interface CallOptions {
    * health as failed with it; it still resolves with the raw result. Must not throw.
    */
   judge?: (result: unknown) => ErrorInfo | undefined
+  /**
+   * Reclassifies a failure the way its dialect will (a family's own JSON-RPC codes, such as
+   * RAGbox's -32000 = unauthorized), before the server's health records it, so health and the
+   * audit log keep the code the user sees. Returns the error unchanged when it means nothing
+   * special; must not throw.
+   */
+  judgeError?: (error: ConsoleError) => ConsoleError
 }
 
 /**

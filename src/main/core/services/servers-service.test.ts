@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fixtureEntry, startCore, waitFor, whenState, type LiveCore } from './testing/live'
+import { MASK } from '../../../shared/config/plaintext-secrets'
+import {
+  RAG_FIXTURE,
+  fixtureEntry,
+  startCore,
+  waitFor,
+  whenState,
+  type LiveCore,
+} from './testing/live'
 
 /** The server list as the Servers panel shows it, through the whole console. */
 let live: LiveCore
@@ -13,7 +21,16 @@ beforeAll(async () => {
         headers: { 'X-API-Key': '${keychain:apiKey}', 'X-Tenant': '${env:TENANT}' },
         groups: ['legal'],
       },
-      off: { ...fixtureEntry(['--name', 'off']), enabled: false },
+      off: {
+        ...fixtureEntry([
+          '--name',
+          'off',
+          '--api-key',
+          'sk-live0123456789abcdefXYZ',
+          '--token=Zq8vN2kLp4Rt7wXy1bC3dF6h',
+        ]),
+        enabled: false,
+      },
     },
     // A keychain that cannot be reached: presence is unknown, never guessed.
     { keychain: { openEntry: () => Promise.reject(new Error('Platform failure: no bus')) } },
@@ -53,6 +70,13 @@ describe('servers:list', () => {
     expect(keyed.status).toMatchObject({ lastError: { code: 'keychain_unavailable' } })
     expect(keyed.dialect).toMatchObject({ id: null, source: 'detected' })
     expect(keyed.dialect.reason).toMatch(/not connected yet/)
+  })
+
+  it("shows a stdio server's command with its arguments, secrets masked", async () => {
+    const off = (await live.core.services.servers.list()).find((s) => s.id === 'off')
+    expect(off?.command).toBe(process.execPath)
+    expect(off?.args).toEqual([RAG_FIXTURE, '--name', 'off', '--api-key', MASK, `--token=${MASK}`])
+    expect(JSON.stringify(off)).not.toMatch(/sk-live|Zq8vN2/)
   })
 
   it('shows a disabled server as disabled, and hides servers from profiles outside their groups', async () => {

@@ -75,6 +75,7 @@ export class ServersService {
     if (config.description !== undefined) summary.description = config.description
     if (masked.url !== undefined) summary.url = masked.url
     if (config.command !== undefined) summary.command = config.command
+    if (masked.args && masked.args.length > 0) summary.args = masked.args
     if (serverInfo) summary.serverInfo = serverInfo
     const health = this.health(config.id)
     if (health) {

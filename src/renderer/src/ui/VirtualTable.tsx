@@ -12,6 +12,8 @@ export interface Column<T> {
   /** `num` right-aligns tabular figures; anything else is added to the cells. */
   className?: string
   cell: (row: T) => React.ReactNode
+  /** The cell's whole text as a tooltip, for cells cut to fit (one line, ellipsised). */
+  title?: (row: T) => string | undefined
 }
 
 export interface VirtualTableProps<T> {
@@ -105,7 +107,7 @@ export function VirtualTable<T>({
                 aria-label={rowLabel?.(row)}
               >
                 {columns.map((column) => (
-                  <td key={column.id} className={column.className}>
+                  <td key={column.id} className={column.className} title={column.title?.(row)}>
                     {column.cell(row)}
                   </td>
                 ))}

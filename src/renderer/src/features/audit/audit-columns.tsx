@@ -2,6 +2,19 @@ import type { AuditEntry } from '../../../../shared/model/operations'
 import { formatDateTime } from '../../lib/format'
 import { Badge, type Column } from '../../ui'
 
+/** The Operation cell's whole text, as it reads (for its tooltip when cut). */
+function operationText(entry: AuditEntry): string {
+  const sources = entry.sources && entry.sources.length > 0 ? ` (${entry.sources.join(', ')})` : ''
+  return [
+    `${entry.operation}${entry.automatic ? ' automatic' : ''}`,
+    entry.tool,
+    entry.verdict && `verdict ${entry.verdict}`,
+  ]
+    .filter(Boolean)
+    .join(' · ')
+    .concat(sources)
+}
+
 /** The audit table's columns: time, user, server, operation, outcome, results, latency. */
 export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
   {
@@ -11,11 +24,24 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
     className: 'audit__time',
     cell: (entry) => <span title={entry.at}>{formatDateTime(Date.parse(entry.at))}</span>,
   },
-  { id: 'user', header: 'User', width: '17%', cell: (entry) => <code>{entry.user}</code> },
-  { id: 'server', header: 'Server', width: '15%', cell: (entry) => <code>{entry.server}</code> },
+  {
+    id: 'user',
+    header: 'User',
+    width: '17%',
+    title: (entry) => entry.user,
+    cell: (entry) => <code>{entry.user}</code>,
+  },
+  {
+    id: 'server',
+    header: 'Server',
+    width: '15%',
+    title: (entry) => entry.server,
+    cell: (entry) => <code>{entry.server}</code>,
+  },
   {
     id: 'operation',
     header: 'Operation',
+    title: operationText,
     cell: (entry) => (
       <>
         {entry.operation}
@@ -33,10 +59,7 @@ export const AUDIT_COLUMNS: Column<AuditEntry>[] = [
         {entry.tool && <span className="muted"> · {entry.tool}</span>}
         {entry.verdict && <span className="muted"> · verdict {entry.verdict}</span>}
         {entry.sources && entry.sources.length > 0 && (
-          <span className="muted" title={entry.sources.join(', ')}>
-            {' '}
-            ({entry.sources.join(', ')})
-          </span>
+          <span className="muted"> ({entry.sources.join(', ')})</span>
         )}
       </>
     ),

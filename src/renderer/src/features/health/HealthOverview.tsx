@@ -2,7 +2,7 @@ import type { ServerHealth } from '../../../../shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge, Table } from '../../ui'
 import { formatMs } from '../servers/server-view'
-import { describeWindow, formatPercent, headroom } from './health-view'
+import { describeWindow, formatPercent, formatUptime, headroom } from './health-view'
 
 export interface HealthOverviewProps {
   servers: readonly ServerHealth[]
@@ -65,7 +65,7 @@ export function HealthOverview({ servers, onSelect }: HealthOverviewProps): Reac
               <td>
                 <StatusBadge status={h.status.state} />
               </td>
-              <td className="num">{formatPercent(h.uptime)}</td>
+              <td className="num">{formatUptime(h.uptime)}</td>
               <td className="num">{o.calls}</td>
               <td className="num">{formatPercent(o.errorRate)}</td>
               <td className="num">{latency(o.latency.p50)}</td>

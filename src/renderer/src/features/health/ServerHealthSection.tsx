@@ -5,7 +5,7 @@ import { describeRateLimit, formatMs } from '../servers/server-view'
 import { ErrorTable } from './ErrorTable'
 import {
   describeWindow,
-  formatPercent,
+  formatUptime,
   headroom,
   isCharted,
   sortOperations,
@@ -33,7 +33,7 @@ export function ServerHealthSection({ health, axis }: ServerHealthSectionProps):
         <dl className="health-server__facts">
           <div>
             <dt>Uptime</dt>
-            <dd>{formatPercent(health.uptime)}</dd>
+            <dd>{formatUptime(health.uptime)}</dd>
           </div>
           <div>
             <dt>Connected</dt>

@@ -4,6 +4,7 @@ import {
   describeWindow,
   errorShares,
   formatPercent,
+  formatUptime,
   headroom,
   latencyColumns,
   sortOperations,
@@ -78,6 +79,13 @@ describe('headroom', () => {
 
   it('is unknown when the server sent no limit', () => {
     expect(headroom({ remaining: 3, at: 0 })).toBeNull()
+  })
+})
+
+describe('formatUptime', () => {
+  it('shows a dash while nothing is known yet', () => {
+    expect(formatUptime(undefined)).toBe('—')
+    expect(formatUptime(1)).toBe('100 %')
   })
 })
 

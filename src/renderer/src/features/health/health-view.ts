@@ -104,6 +104,11 @@ export function headroom(info: RateLimitInfo | undefined): Headroom | null {
 }
 
 /** `99.2 %`, `100 %`, `0 %`: one decimal only where it says something. */
+/** Uptime as a percentage, or "—" while the server's state is not known yet. */
+export function formatUptime(ratio: number | undefined): string {
+  return ratio === undefined ? '—' : formatPercent(ratio)
+}
+
 export function formatPercent(ratio: number): string {
   const percent = ratio * 100
   if (percent === 0 || percent === 100) return `${percent} %`

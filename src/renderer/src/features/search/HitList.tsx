@@ -3,7 +3,7 @@ import { useEffect, useId, useRef } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
 import { cx, EmptyState } from '../../ui'
 import { hitKey } from './hit-key'
-import { HitRow } from './HitRow'
+import { formatScore, HitRow } from './HitRow'
 import type { OverlapIndex } from './overlap'
 import './HitList.css'
 
@@ -24,8 +24,23 @@ export interface HitListProps {
   showServer?: boolean
   /** Rank shown in the first column; default the position in the list. */
   rankOf?: (hit: Hit, index: number) => number
+  /** What the score column shows; default the server's raw score. */
+  score?: ScoreColumn
   empty?: React.ReactNode
   className?: string
+}
+
+/** The score column: its header, the header's tooltip and each row's text. */
+export interface ScoreColumn {
+  label: string
+  title: string
+  text: (hit: Hit) => string
+}
+
+const RAW_SCORE: ScoreColumn = {
+  label: 'Score',
+  title: 'The score the server gave the hit (– when it gave none)',
+  text: (hit) => formatScore(hit.score),
 }
 
 /**
@@ -40,6 +55,7 @@ export function HitList({
   onSelect,
   showServer = true,
   rankOf = (_hit, index) => index + 1,
+  score = RAW_SCORE,
   empty,
   className,
 }: HitListProps): React.JSX.Element {
@@ -73,7 +89,9 @@ export function HitList({
         <span className="hit-row__rank">#</span>
         <span>Title</span>
         {showServer && <span className="hit-row__where">Source · server</span>}
-        <span className="hit-row__score">Score</span>
+        <span className="hit-row__score" title={score.title}>
+          {score.label}
+        </span>
         <span className="hit-row__flags">Flags</span>
       </div>
       <div
@@ -108,6 +126,7 @@ export function HitList({
                 id={optionId(item.index)}
                 hit={hit}
                 rank={rankOf(hit, item.index)}
+                score={score.text(hit)}
                 providers={overlap}
                 selected={item.index === selectedIndex}
                 showServer={showServer}

@@ -7,6 +7,8 @@ export interface HitRowProps {
   id: string
   hit: Hit
   rank: number
+  /** The score column's text. */
+  score: string
   providers: OverlapIndex
   selected: boolean
   showServer: boolean
@@ -29,6 +31,7 @@ export const HitRow = memo(function HitRow({
   id,
   hit,
   rank,
+  score,
   providers,
   selected,
   showServer,
@@ -78,7 +81,7 @@ export const HitRow = memo(function HitRow({
           </span>
         )}
       </span>
-      <span className="hit-row__score">{formatScore(hit.score)}</span>
+      <span className="hit-row__score">{score}</span>
       <span className="hit-row__flags">
         {found.length > 1 ? (
           <Badge

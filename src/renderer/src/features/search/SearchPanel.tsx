@@ -127,6 +127,7 @@ export function SearchPanel(): React.JSX.Element {
           <SearchResults
             run={run}
             merged={merged}
+            fusion={draft.fusion}
             view={view}
             onViewChange={setView}
             selectedKey={inspected}

@@ -1,12 +1,13 @@
 import { useMemo } from 'react'
-import type { MergedHit, Selection } from '../../../../shared/model/operations'
+import { RRF_K } from '../../../../shared/model/fusion'
+import type { FusionMode, MergedHit, Selection } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { plural } from '../../lib/format'
 import { SEARCH_VIEWS, useCheckAllRequested, type SearchView } from '../../state/store'
 import { Badge, Banner, Button, EmptyState, Spinner, TabPanel, Tabs } from '../../ui'
 import { AnswersView } from '../answers/AnswersView'
 import { hitTarget } from './access-targets'
-import { HitList } from './HitList'
+import { HitList, type ScoreColumn } from './HitList'
 import { overlapIndex, overlapTotals } from './overlap'
 import { ProviderColumns } from './ProviderColumns'
 import type { SearchRun } from './search-run'
@@ -26,6 +27,8 @@ export interface SearchResultsProps {
   run: SearchRun | null
   /** The merged list in the fusion chosen now (undefined until the search resolves). */
   merged: readonly MergedHit[] | undefined
+  /** The fusion that ranked `merged`. */
+  fusion: FusionMode
   view: ResultView
   onViewChange: (view: ResultView) => void
   selectedKey: string | null
@@ -36,10 +39,26 @@ export interface SearchResultsProps {
   selection: Selection | undefined
 }
 
+const FUSED: Record<FusionMode, string> = {
+  rrf: `reciprocal rank fusion: Σ 1 / (${RRF_K} + rank) over the servers that returned the hit`,
+  score: 'best raw score: the highest score any server gave the hit',
+  minmax: "scores scaled per server: each server's scores to 0..1, the best kept",
+}
+
+/** The merged list's score column: the fused score it is ranked by. */
+function fusedColumn(fusion: FusionMode): ScoreColumn {
+  return {
+    label: 'Fused',
+    title: `Fused score (${FUSED[fusion]}); the inspector shows each server's own score`,
+    text: (hit) => ('fusedScore' in hit ? (hit.fusedScore as number).toFixed(4) : '–'),
+  }
+}
+
 /** The merged list, the providers side by side, every hit, and the answers. */
 export function SearchResults({
   run,
   merged,
+  fusion,
   view,
   onViewChange,
   selectedKey,
@@ -65,6 +84,7 @@ export function SearchResults({
           hits={merged}
           {...shared}
           rankOf={(hit) => ('rank' in hit ? (hit.rank as number) : 0)}
+          score={fusedColumn(fusion)}
           empty={<EmptyState icon="search" title="No server returned a hit" />}
         />
       ) : run?.phase === 'running' ? (

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import type { SecretKind } from '../../../../shared/ipc/secrets'
+import type { SecretKind, ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
 import { listNames, plural } from '../../lib/format'
 import { useSecretsFocus } from '../../state/store'
 import { Banner, EmptyState, Spinner, Table, TextField, Toggle } from '../../ui'
@@ -40,8 +40,12 @@ export function SecretsPanel(): React.JSX.Element {
     const needle = filter.trim().toLowerCase()
     return (list.data?.servers ?? [])
       .filter((s) => !needle || s.server.toLowerCase().includes(needle))
-      .map((s) => (onlyMissing ? { ...s, refs: s.refs.filter((r) => r.present !== true) } : s))
-  }, [list.data, filter, onlyMissing])
+      .map((s) => ({
+        ...(onlyMissing ? { ...s, refs: s.refs.filter((r) => r.present !== true) } : s),
+        // Tokens no reference names (a source's capability token); they are set, never missing.
+        tokens: onlyMissing ? [] : unreferencedTokens(s, session.data ?? []),
+      }))
+  }, [list.data, session.data, filter, onlyMissing])
 
   if (list.isPending) return <Spinner label="Checking which secrets are set…" />
   if (list.isError) {
@@ -51,17 +55,26 @@ export function SecretsPanel(): React.JSX.Element {
       </Banner>
     )
   }
-  const withRefs = servers.filter((s) => s.refs.length > 0)
-  const without = servers.filter((s) => s.refs.length === 0).map((s) => s.server)
+  const withRefs = servers.filter((s) => s.refs.length > 0 || s.tokens.length > 0)
+  const without = servers
+    .filter((s) => s.refs.length === 0 && s.tokens.length === 0)
+    .map((s) => s.server)
   const refs = withRefs.flatMap((s) => s.refs)
   const missing = refs.filter((r) => r.present === false).length
+  const tokenCount = withRefs.reduce((sum, s) => sum + s.tokens.length, 0)
+  const counted = [
+    refs.length > 0 || tokenCount === 0 ? plural(refs.length, 'reference') : '',
+    tokenCount > 0 ? plural(tokenCount, 'capability token') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ')
   const keychain = list.data.keychain
 
   return (
     <div className="secrets">
       <div className="secrets__header">
         <p className="muted">
-          {plural(refs.length, 'reference')} in {plural(withRefs.length, 'server')}
+          {counted} in {plural(withRefs.length, 'server')}
           {missing > 0 ? ` · ${missing} missing` : ''}. Values are stored in the OS keychain (or for
           this session only) and are never shown again.
         </p>
@@ -110,6 +123,7 @@ export function SecretsPanel(): React.JSX.Element {
               server={server}
               highlighted={focus === server.server}
               sessionTokens={session.data ?? []}
+              capabilityTokens={server.tokens}
               keychainError={keychain.available ? undefined : keychain.error.message}
               onEdit={setEditing}
               onDelete={setDeleting}
@@ -126,6 +140,15 @@ export function SecretsPanel(): React.JSX.Element {
       <DeleteSecretDialog target={deleting} onClose={() => setDeleting(null)} />
     </div>
   )
+}
+
+/** A server's session tokens that none of its `${session:…}` references names. */
+function unreferencedTokens(
+  server: ServerSecrets,
+  tokens: readonly SessionTokenInfo[],
+): SessionTokenInfo[] {
+  const named = new Set(server.refs.filter((r) => r.kind === 'session').map((r) => r.name))
+  return tokens.filter((t) => t.server === server.server && !named.has(t.name))
 }
 
 const groupId = (server: string): string => `secrets-${encodeURIComponent(server)}`

@@ -14,6 +14,8 @@ export interface ServerSecretRowsProps {
   server: ServerSecrets
   highlighted: boolean
   sessionTokens: readonly SessionTokenInfo[]
+  /** Session tokens no reference names: capability tokens given from a source's row. */
+  capabilityTokens: readonly SessionTokenInfo[]
   keychainError: string | undefined
   onEdit: (target: SecretTarget) => void
   onDelete: (target: SecretTarget) => void
@@ -25,6 +27,7 @@ export function ServerSecretRows({
   server,
   highlighted,
   sessionTokens,
+  capabilityTokens,
   keychainError,
   onEdit,
   onDelete,
@@ -113,6 +116,37 @@ export function ServerSecretRows({
           </tr>
         )
       })}
+      {capabilityTokens.map((token) => (
+        <tr key={`token:${token.name}`} aria-label={`session token ${token.name}`}>
+          <td>
+            <code>{token.name}</code>
+          </td>
+          <td>
+            <Badge tone="info">{KIND_LABEL.session}</Badge>
+          </td>
+          <td className="secrets__where">capability token of source {token.name}</td>
+          <td>
+            <StatusBadge status="set" label={`set ${formatAgo(token.setAt)}`} />
+          </td>
+          <td className="actions">
+            <span className="secrets__actions">
+              <IconButton
+                icon="close"
+                tone="danger"
+                label={`Clear session token ${token.name} for ${server.server}`}
+                onClick={() =>
+                  onDelete({
+                    server: server.server,
+                    name: token.name,
+                    kind: 'session',
+                    present: true,
+                  })
+                }
+              />
+            </span>
+          </td>
+        </tr>
+      ))}
     </tbody>
   )
 }

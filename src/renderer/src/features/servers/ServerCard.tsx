@@ -6,7 +6,7 @@ import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { DoctorFact, type DoctorCardProps } from './DoctorFact'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList, type TokenActions } from './SourceList'
-import { describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
+import { commandLine, describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
 import type { ServerActions } from './use-server-actions'
 
 export interface ServerCardProps {
@@ -48,7 +48,9 @@ export function ServerCard({
   const rows = sourceRows(discovery, remembered, server, sessionTokens)
   const rateLimit = describeRateLimit(server.rateLimit)
   const hasLog = server.transport === 'stdio' || server.command !== undefined
-  const where = server.url ?? server.command
+  const where =
+    server.url ??
+    (server.command === undefined ? undefined : commandLine(server.command, server.args))
   return (
     <section
       id={id}

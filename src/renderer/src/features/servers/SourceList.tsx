@@ -24,6 +24,11 @@ const ACCESS: Record<SourceAccess, { tone: Tone; label: string; title: string }>
     label: 'unavailable',
     title: 'The server reported a problem with it when asked for its sources',
   },
+  unknown: {
+    tone: 'neutral',
+    label: 'unknown',
+    title: 'Not known until the server connects: it cannot be reached now',
+  },
 }
 
 /** What a capability source's token controls ask for. */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import type { ServerStatus, ServerSummary } from '../../../../shared/model/server'
-import { adviceFor, describeRateLimit, formatMs, selectAll, sourceRows } from './server-view'
+import {
+  adviceFor,
+  commandLine,
+  describeRateLimit,
+  formatMs,
+  selectAll,
+  sourceRows,
+} from './server-view'
 
 const summary = (status: ServerStatus, extra: Partial<ServerSummary> = {}): ServerSummary => ({
   id: 'kb',
@@ -138,6 +145,15 @@ describe('adviceFor', () => {
   })
 })
 
+describe('commandLine', () => {
+  it('shows the command with its arguments, quoting those with spaces', () => {
+    expect(commandLine('node', ['kb server.js', '--port', '0'])).toBe(
+      'node "kb server.js" --port 0',
+    )
+    expect(commandLine('kb')).toBe('kb')
+  })
+})
+
 describe('sourceRows', () => {
   const ready = summary({ state: 'ready', since: 0 })
 
@@ -193,6 +209,22 @@ describe('sourceRows', () => {
     expect(rows[2]).toMatchObject({ access: 'unavailable', problem: message })
     expect(rows[1]).toMatchObject({ access: 'open' })
     expect(rows[1]?.problem).toBeUndefined()
+  })
+
+  it('does not call the sources of a server that cannot be reached open: unknown until it connects', () => {
+    const rows = (state: ServerStatus) =>
+      sourceRows(discovery([source('all'), source('kb', { authRequired: true })]), undefined, {
+        status: state,
+      }).map((r) => r.access)
+    const missing = { state: 'action_required', since: 0, reason: 'key', missingSecrets: ['k'] }
+    expect(rows(missing as ServerStatus)).toEqual(['unknown', 'action_required'])
+    const down = { code: 'unreachable' as const, message: 'down' }
+    expect(rows({ state: 'down', since: 0, attempt: 2, lastError: down })).toEqual([
+      'unknown',
+      'unknown',
+    ])
+    expect(rows({ state: 'connecting', since: 0, attempt: 1 })).toEqual(['unknown', 'unknown'])
+    expect(rows({ state: 'degraded', since: 0, reason: 'slow' })).toEqual(['open', 'open'])
   })
 
   it('says in the row why a source needs credentials when discovery was refused', () => {

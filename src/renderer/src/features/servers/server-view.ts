@@ -113,7 +113,7 @@ const quoted = (names: readonly string[]): string => names.map((n) => `"${n}"`).
 const sentence = (text: string): string => (/[.!?]$/.test(text.trim()) ? text : `${text}.`)
 
 /** The access a profile has to a source, as its auth badge says. */
-export type SourceAccess = 'open' | 'action_required' | 'locked' | 'unavailable'
+export type SourceAccess = 'open' | 'action_required' | 'locked' | 'unavailable' | 'unknown'
 
 /** A data source row: the discovered source and whether it is toggled on. */
 export interface SourceRow {
@@ -133,7 +133,7 @@ export interface SourceRow {
  * `unavailable` when discovery reported an error about it, `action_required` when it needs
  * credentials the server lacks, discovery was refused, or it is a capability source without a
  * session token (`tokens`: names of the server's session tokens; capability tokens are named
- * after their source).
+ * after their source), `unknown` while the server is not connected (nothing says it is open).
  */
 export function sourceRows(
   discovery: ServerDiscovery | undefined,
@@ -144,6 +144,7 @@ export function sourceRows(
   if (!discovery) return []
   const refused =
     discovery.error?.code === 'unauthorized' || server.status.state === 'action_required'
+  const connected = server.status.state === 'ready' || server.status.state === 'degraded'
   return discovery.sources.map((source) => {
     const toggled = remembered?.[source.id]
     const selected = source.visible && (toggled ?? source.selected)
@@ -164,7 +165,7 @@ export function sourceRows(
     } else if (row.token === 'missing') {
       row.access = 'action_required'
       row.problem = 'Needs a capability token: give one for this session only.'
-    }
+    } else if (!connected) row.access = 'unknown'
     return row
   })
 }
@@ -172,6 +173,13 @@ export function sourceRows(
 /** The toggles that turn every source the profile may see on (or off). */
 export function selectAll(rows: readonly SourceRow[], on: boolean): Record<string, boolean> {
   return Object.fromEntries(rows.filter((r) => r.source.visible).map((r) => [r.source.id, on]))
+}
+
+/** A stdio server's command line as a shell would read it (arguments with spaces quoted). */
+export function commandLine(command: string, args: readonly string[] = []): string {
+  const quote = (arg: string): string =>
+    arg === '' || /\s|"/.test(arg) ? JSON.stringify(arg) : arg
+  return [command, ...args].map(quote).join(' ')
 }
 
 /** `850 µs`, `12 ms`, `1.25 s`. */
