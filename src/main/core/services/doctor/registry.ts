@@ -20,3 +20,8 @@ const FAMILY_CHECKS: Record<DialectId, DoctorCheck[]> = {
 export function checksFor(dialect: DialectId): DoctorCheck[] {
   return [...PROTOCOL_CHECKS, ...FAMILY_CHECKS[dialect]]
 }
+
+/** The id of every check Doctor has (protocol and every family), each once. */
+export const CHECK_IDS: readonly string[] = [
+  ...new Set([...PROTOCOL_CHECKS, ...Object.values(FAMILY_CHECKS).flat()].map((check) => check.id)),
+]
