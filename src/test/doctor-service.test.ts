@@ -278,6 +278,8 @@ describe('Doctor service', () => {
       const linesBefore = live.auditLines().length
       const [second] = (await live.core.services.doctor.run({ servers: ['tight'] })).servers
       expect(second).toMatchObject({
+        // Not probed, but its family is known from the tools it listed when it connected.
+        dialect: 'ragbox',
         checks: [],
         error: {
           code: 'rate_limited',
@@ -296,6 +298,22 @@ describe('Doctor service', () => {
     const run = await live.core.services.doctor.run({ servers: ['documentVault'] })
     expect(run.servers).toEqual([
       expect.objectContaining({ server: 'documentVault', checks: [], error: expect.anything() }),
+    ])
+  })
+
+  it('names the configured family of a server it cannot reach', async () => {
+    const live = await core({
+      gone: { url: 'http://127.0.0.1:9/mcp', dialect: 'vtex', timeoutMs: 2_000 },
+      goneGeneric: {
+        url: 'http://127.0.0.1:9/mcp',
+        dialect: { search: { tool: 'find' } },
+        timeoutMs: 2_000,
+      },
+    })
+    const run = await live.core.services.doctor.run({ servers: ['gone', 'goneGeneric'] })
+    expect(run.servers.map((r) => [r.server, r.dialect, r.checks, r.error?.code])).toEqual([
+      ['gone', 'vtex', [], expect.any(String)],
+      ['goneGeneric', 'generic', [], expect.any(String)],
     ])
   })
 

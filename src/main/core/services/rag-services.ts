@@ -111,6 +111,7 @@ export class RagServices {
           return undefined // not in the pool (yet): nothing known of its limit
         }
       },
+      knownDialect: async (config) => (await this.servers.dialect(config)).id,
       redactor: deps.redactor,
       ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
     })

@@ -6,7 +6,12 @@ import type {
   DoctorRun,
   ServerDoctorReport,
 } from '../../../../shared/model/doctor'
-import { DIALECT_IDS, type DialectInfo, type RateLimitInfo } from '../../../../shared/model/server'
+import {
+  DIALECT_IDS,
+  type DialectId,
+  type DialectInfo,
+  type RateLimitInfo,
+} from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
 import { adapterFor, detect } from '../../dialects/registry'
 import type { DialectAdapter } from '../../dialects/types'
@@ -34,6 +39,8 @@ export interface DoctorDeps {
   file?: string
   /** What the server's last replies said of its rate limit (`X-RateLimit-*`). */
   rateLimit?: (server: string) => RateLimitInfo | undefined
+  /** The family a server is known to speak (configured, or detected when it last connected). */
+  knownDialect?: (config: ServerConfig) => Promise<DialectId | null>
   /** Time one check may take; default the server's `timeoutMs`. */
   checkTimeoutMs?: number
   now?: () => number
@@ -94,8 +101,14 @@ export class DoctorService {
       const message = `server ${id}: not in the registry; check the id with \`rag-console servers\``
       return { ...report, error: { code: 'not_found', message, server: id } }
     }
+    // A report without checks still names the family, so it is not read as "no family".
+    const unchecked = async (error: ErrorInfo): Promise<ServerDoctorReport> => ({
+      ...report,
+      dialect: (await this.deps.knownDialect?.(config).catch(() => null)) ?? null,
+      error,
+    })
     const limited = this.nearLimit(id, now())
-    if (limited) return { ...report, error: limited }
+    if (limited) return unchecked(limited)
     const perCheck = this.deps.checkTimeoutMs ?? config.timeoutMs
     const resolved =
       config.transport === 'http'
@@ -118,7 +131,7 @@ export class DoctorService {
         return { value: { dialect: call.dialect.id, checks }, resultCount: checks.length }
       },
     )
-    const done = outcome.ok ? { ...report, ...outcome.value } : { ...report, error: outcome.error }
+    const done = outcome.ok ? { ...report, ...outcome.value } : await unchecked(outcome.error)
     return this.deps.redactor.redact(done)
   }
 
