@@ -233,6 +233,31 @@ describe('Doctor service', () => {
     })
   })
 
+  it('shows -32000 in the evidence of a RAGbox request without the key', async () => {
+    const live = await core()
+    const [report] = (await live.core.services.doctor.run({ servers: ['documentVault'] })).servers
+    expect(report!.checks.find((c) => c.id === 'ragbox.api-key')).toMatchObject({
+      status: 'pass',
+      evidence: {
+        request: { headers: {} },
+        reply: { status: 401, body: { error: { code: -32000 } } },
+      },
+    })
+  })
+
+  it('names RAGbox -32001 as not provoked, to respect the rate limit, with its spec section', async () => {
+    const live = await core()
+    const [report] = (await live.core.services.doctor.run({ servers: ['documentVault'] })).servers
+    expect(report!.checks.find((c) => c.id === 'ragbox.rate-limited')).toMatchObject({
+      status: 'not_applicable',
+      spec: expect.stringMatching(/^spec 003 § .*Error Codes/),
+      evidence: {
+        expected: expect.stringMatching(/-32001/),
+        found: 'not applicable: not provoked, to respect the rate limit',
+      },
+    })
+  })
+
   it('warns when RAGbox rate-limits query_knowledge (-32001) rather than failing silence', async () => {
     const stingy = await startDemo(['ragbox', '--port', '0', '--query-rate-limit', '1'])
     try {

@@ -21,7 +21,14 @@ export function checksFor(dialect: DialectId): DoctorCheck[] {
   return [...PROTOCOL_CHECKS, ...FAMILY_CHECKS[dialect]]
 }
 
-/** The id of every check Doctor has (protocol and every family), each once. */
+const ALL_CHECKS = [...PROTOCOL_CHECKS, ...Object.values(FAMILY_CHECKS).flat()]
+
+/** The id of every check Doctor probes (protocol and every family), each once. */
 export const CHECK_IDS: readonly string[] = [
-  ...new Set([...PROTOCOL_CHECKS, ...Object.values(FAMILY_CHECKS).flat()].map((check) => check.id)),
+  ...new Set(ALL_CHECKS.filter((check) => !check.notProvoked).map((check) => check.id)),
 ]
+
+/** Checks Doctor names but never provokes (always `not_applicable`, with the reason). */
+export const NOT_PROVOKED_IDS: readonly string[] = ALL_CHECKS.filter(
+  (check) => check.notProvoked,
+).map((check) => check.id)
