@@ -162,6 +162,36 @@ describe('Doctor service', () => {
     expect(good).toMatchObject({ ok: true, value: { servers: [{ server: 'documentVault' }] } })
   })
 
+  it('sends doctor:progress per server as it finishes, and doctor:cancel stops the rest', async () => {
+    const live = await core({
+      documentVault: registry().documentVault,
+      stuck: fixtureEntry(['--delay', '60000'], { timeoutMs: 30_000 }),
+    })
+    const handlers = createHandlers(live.core)
+    const progress: { runId: string; server: string; done: number; total: number }[] = []
+    live.core.events.on('doctor:progress', ({ runId, report, done, total }) => {
+      progress.push({ runId, server: report.server, done, total })
+      // The vault is done; the stuck server would hold the run for its whole budget.
+      if (report.server === 'documentVault') void dispatch(handlers, 'doctor:cancel', { runId })
+    })
+    const run = await dispatch(handlers, 'doctor:run', {
+      runId: 'run-1',
+      servers: ['documentVault', 'stuck'],
+    })
+    expect(run).toMatchObject({ ok: true, value: { runId: 'run-1', cancelled: true } })
+    const value = (run as { value: { servers: { server: string }[] } }).value
+    expect(value.servers.map((s) => s.server)).toEqual(['documentVault'])
+    expect(progress).toEqual([{ runId: 'run-1', server: 'documentVault', done: 1, total: 2 }])
+    // What finished is kept; the cancelled server keeps what it had (here: nothing).
+    expect(live.core.services.doctor.lastReports().servers.map((s) => s.server)).toEqual([
+      'documentVault',
+    ])
+    expect(await dispatch(handlers, 'doctor:cancel', { runId: 'run-1' })).toEqual({
+      ok: true,
+      value: { cancelled: false },
+    })
+  })
+
   it('checks a generic mapping: passes when its tool finds hits, fails when the tool is absent', async () => {
     const live = await core()
     const run = await live.core.services.doctor.run({

@@ -101,6 +101,7 @@ export class RagServices {
     this.doctor = new DoctorService({
       registry: deps.registry,
       calls: this.calls,
+      events: deps.events,
       audit: this.audit,
       profile,
       resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
@@ -131,6 +132,7 @@ export class RagServices {
   async dispose(): Promise<void> {
     this.search.dispose()
     this.access.dispose()
+    this.doctor.dispose()
     await this.calls.idle()
   }
 }
