@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
 import { download, expect, httpServer, invoke, screenshots, test, type Entry } from './console'
+import { slowServer } from './demo'
 import { demoScript } from './demo-process'
 import { saveDemoProfiles } from './demo-servers'
 
@@ -130,4 +131,41 @@ test('Doctor on a server it cannot reach says why on the card and in the report'
   await expect(
     card(page, 'gone').getByRole('button', { name: /^Doctor report of gone: could not run · / }),
   ).toBeVisible()
+})
+
+test('Run Doctor on all servers shows each card’s result as it arrives, and can be cancelled', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(90_000)
+  const { host } = await launch({ companyDocs: ragTools(), stuck: slowServer('stuck', 60_000) })
+  await page.goto(host.url)
+  await saveDemoProfiles(page)
+  await invoke(page, 'profiles:activate', { id: 'alice' })
+  for (const server of ['companyDocs', 'stuck']) {
+    await expect(card(page, server).getByText('ready', { exact: true })).toBeVisible()
+  }
+  await page.getByRole('button', { name: 'Run Doctor on all servers' }).click()
+  // companyDocs is done while the stuck server is still being checked.
+  await expect(card(page, 'companyDocs')).toContainText(/Doctorall \d+ passed · \d\d:\d\d today/, {
+    timeout: 30_000,
+  })
+  await expect(card(page, 'stuck')).toContainText('Doctorrunning…')
+  await screenshots(page, 'doctor-progress')
+  await page.getByRole('button', { name: 'Cancel Doctor' }).click()
+  await expect(card(page, 'stuck')).toContainText('Doctornot run')
+  await expect(
+    page.getByText('Doctor cancelled: 1 server checked; the others keep their last result.'),
+  ).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Run Doctor on all servers' })).toBeEnabled()
+
+  // One server from its dialog: Cancel there stops it, and nothing is reported.
+  await card(page, 'stuck').getByRole('button', { name: 'Doctor stuck' }).click()
+  const dialog = report(page, 'stuck')
+  await expect(dialog.getByText(/Running Doctor on stuck/)).toBeVisible()
+  await screenshots(page, 'doctor-dialog-running')
+  await dialog.getByRole('button', { name: 'Cancel Doctor' }).click()
+  await expect(dialog.getByText('Doctor has not run on stuck yet.')).toBeVisible()
+  await expect(dialog.getByRole('button', { name: 'Run Doctor' })).toBeEnabled()
+  await expect(card(page, 'stuck')).toContainText('Doctornot run')
 })

@@ -24,6 +24,8 @@ export const BREAKS = [
   'vtex.endpoints',
   'vtex.resources',
   'vtex.filters',
+  // The vtex program registered with a generic mapping of search_documents (hits at `results`).
+  'generic.search-tool',
 ] as const
 
 export type BreakId = (typeof BREAKS)[number]

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { UsageError, parseOptions } from './options'
+import { BREAKS } from './breaks'
+import { USAGE, UsageError, parseOptions } from './options'
 
 describe('demo.js options', () => {
   it('defaults the doc host to the port base', () => {
@@ -56,5 +57,9 @@ describe('demo.js options', () => {
     expect(() => parseOptions(['ragbox', '--break', 'ragbox.nope'], {})).toThrow(
       /--break must be one of .*ragbox\.silence.*got "ragbox\.nope"/,
     )
+  })
+
+  it('lists every --break id in its usage', () => {
+    for (const id of BREAKS) expect(USAGE).toContain(id)
   })
 })

@@ -72,7 +72,8 @@ options:
   --max-segments N         rag-search: segments per answer (default 10; the spec allows at most 20)
   --api-key KEY            rag-search: the accepted Bearer key (default: the demo key)
   --break ID               break one contract rule on purpose (repeatable), so the console's
-                           Doctor can be seen catching it; IDs: \${BREAKS.join(', ')}
+                           Doctor can be seen catching it; IDs:
+${BREAKS.map((id) => `                             ${id}`).join('\n')}
 `
 
 /** A command-line mistake; main prints it with the usage. */

@@ -162,6 +162,36 @@ describe('Doctor service', () => {
     expect(good).toMatchObject({ ok: true, value: { servers: [{ server: 'documentVault' }] } })
   })
 
+  it('sends doctor:progress per server as it finishes, and doctor:cancel stops the rest', async () => {
+    const live = await core({
+      documentVault: registry().documentVault,
+      stuck: fixtureEntry(['--delay', '60000'], { timeoutMs: 30_000 }),
+    })
+    const handlers = createHandlers(live.core)
+    const progress: { runId: string; server: string; done: number; total: number }[] = []
+    live.core.events.on('doctor:progress', ({ runId, report, done, total }) => {
+      progress.push({ runId, server: report.server, done, total })
+      // The vault is done; the stuck server would hold the run for its whole budget.
+      if (report.server === 'documentVault') void dispatch(handlers, 'doctor:cancel', { runId })
+    })
+    const run = await dispatch(handlers, 'doctor:run', {
+      runId: 'run-1',
+      servers: ['documentVault', 'stuck'],
+    })
+    expect(run).toMatchObject({ ok: true, value: { runId: 'run-1', cancelled: true } })
+    const value = (run as { value: { servers: { server: string }[] } }).value
+    expect(value.servers.map((s) => s.server)).toEqual(['documentVault'])
+    expect(progress).toEqual([{ runId: 'run-1', server: 'documentVault', done: 1, total: 2 }])
+    // What finished is kept; the cancelled server keeps what it had (here: nothing).
+    expect(live.core.services.doctor.lastReports().servers.map((s) => s.server)).toEqual([
+      'documentVault',
+    ])
+    expect(await dispatch(handlers, 'doctor:cancel', { runId: 'run-1' })).toEqual({
+      ok: true,
+      value: { cancelled: false },
+    })
+  })
+
   it('checks a generic mapping: passes when its tool finds hits, fails when the tool is absent', async () => {
     const live = await core()
     const run = await live.core.services.doctor.run({
@@ -233,6 +263,31 @@ describe('Doctor service', () => {
     })
   })
 
+  it('shows -32000 in the evidence of a RAGbox request without the key', async () => {
+    const live = await core()
+    const [report] = (await live.core.services.doctor.run({ servers: ['documentVault'] })).servers
+    expect(report!.checks.find((c) => c.id === 'ragbox.api-key')).toMatchObject({
+      status: 'pass',
+      evidence: {
+        request: { headers: {} },
+        reply: { status: 401, body: { error: { code: -32000 } } },
+      },
+    })
+  })
+
+  it('names RAGbox -32001 as not provoked, to respect the rate limit, with its spec section', async () => {
+    const live = await core()
+    const [report] = (await live.core.services.doctor.run({ servers: ['documentVault'] })).servers
+    expect(report!.checks.find((c) => c.id === 'ragbox.rate-limited')).toMatchObject({
+      status: 'not_applicable',
+      spec: expect.stringMatching(/^spec 003 § .*Error Codes/),
+      evidence: {
+        expected: expect.stringMatching(/-32001/),
+        found: 'not applicable: not provoked, to respect the rate limit',
+      },
+    })
+  })
+
   it('warns when RAGbox rate-limits query_knowledge (-32001) rather than failing silence', async () => {
     const stingy = await startDemo(['ragbox', '--port', '0', '--query-rate-limit', '1'])
     try {
@@ -278,6 +333,8 @@ describe('Doctor service', () => {
       const linesBefore = live.auditLines().length
       const [second] = (await live.core.services.doctor.run({ servers: ['tight'] })).servers
       expect(second).toMatchObject({
+        // Not probed, but its family is known from the tools it listed when it connected.
+        dialect: 'ragbox',
         checks: [],
         error: {
           code: 'rate_limited',
@@ -296,6 +353,22 @@ describe('Doctor service', () => {
     const run = await live.core.services.doctor.run({ servers: ['documentVault'] })
     expect(run.servers).toEqual([
       expect.objectContaining({ server: 'documentVault', checks: [], error: expect.anything() }),
+    ])
+  })
+
+  it('names the configured family of a server it cannot reach', async () => {
+    const live = await core({
+      gone: { url: 'http://127.0.0.1:9/mcp', dialect: 'vtex', timeoutMs: 2_000 },
+      goneGeneric: {
+        url: 'http://127.0.0.1:9/mcp',
+        dialect: { search: { tool: 'find' } },
+        timeoutMs: 2_000,
+      },
+    })
+    const run = await live.core.services.doctor.run({ servers: ['gone', 'goneGeneric'] })
+    expect(run.servers.map((r) => [r.server, r.dialect, r.checks, r.error?.code])).toEqual([
+      ['gone', 'vtex', [], expect.any(String)],
+      ['goneGeneric', 'generic', [], expect.any(String)],
     ])
   })
 

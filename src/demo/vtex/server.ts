@@ -125,8 +125,11 @@ export function vtexHandler(): Handler {
       if (name !== 'search_documents')
         throw new RpcError(RPC.INVALID_PARAMS, `Unknown tool: ${name}`)
       const query = searchArgs(args)
-      const found = catalog.search(query)
-      return { content: [{ type: 'text', text: JSON.stringify({ ...found, query }, null, 2) }] }
+      const { results, ...found } = catalog.search(query)
+      // Broken: the hits move to a key a generic mapping of this tool does not name.
+      const hits = broken('generic.search-tool') ? { documents: results } : { results }
+      const text = JSON.stringify({ ...hits, ...found, query }, null, 2)
+      return { content: [{ type: 'text', text }] }
     },
     'resources/list': () => ({ resources: catalog.resources() }),
     'resources/read': (params) => {

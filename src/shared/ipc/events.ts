@@ -1,4 +1,5 @@
 import type { AppEvents } from './app'
+import type { DoctorEvents } from './doctor'
 import type { RegistryEvents } from './registry'
 import type { ProfilesEvents } from './profiles'
 import type { RagEvents } from './rag'
@@ -15,7 +16,8 @@ export interface EventMap
     ProfilesEvents,
     ServersEvents,
     RagEvents,
-    WorkbenchEvents {}
+    WorkbenchEvents,
+    DoctorEvents {}
 
 export type EventName = keyof EventMap
 
@@ -33,6 +35,7 @@ export const EVENT_NAMES = Object.keys({
   'access:progress': true,
   'discovery:missing': true,
   'workbench:protocol': true,
+  'doctor:progress': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

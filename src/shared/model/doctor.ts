@@ -31,7 +31,10 @@ export interface DoctorCheckResult {
 /** Every check of one server, as run by one user at one time. */
 export interface ServerDoctorReport {
   server: string
-  /** The family the checks were chosen for; null when none fits (see `error`). */
+  /**
+   * The family the checks were chosen for; on a report with `error`, the family the server is
+   * configured or was detected as. Null when none fits or none is known.
+   */
   dialect: DialectId | null
   /** ISO time the run started. */
   at: string

@@ -101,6 +101,7 @@ export class RagServices {
     this.doctor = new DoctorService({
       registry: deps.registry,
       calls: this.calls,
+      events: deps.events,
       audit: this.audit,
       profile,
       resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
@@ -111,6 +112,7 @@ export class RagServices {
           return undefined // not in the pool (yet): nothing known of its limit
         }
       },
+      knownDialect: async (config) => (await this.servers.dialect(config)).id,
       redactor: deps.redactor,
       ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
     })
@@ -130,6 +132,7 @@ export class RagServices {
   async dispose(): Promise<void> {
     this.search.dispose()
     this.access.dispose()
+    this.doctor.dispose()
     await this.calls.idle()
   }
 }

@@ -100,6 +100,11 @@ export class ServersService {
     }
   }
 
+  /** A server's dialect as its card shows it: detected from its last tools, else configured. */
+  async dialect(config: ServerConfig): Promise<DialectInfo> {
+    return dialectInfo(config, (await this.tools(config.id)).tools, this.status(config))
+  }
+
   private async tools(
     id: string,
   ): Promise<{ tools: ToolInfo[]; serverInfo?: ServerSummary['serverInfo'] }> {

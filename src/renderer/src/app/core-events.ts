@@ -115,6 +115,7 @@ export const coreEventHandlers: CoreEventHandlers = {
   // Progress belongs to the search or check that asked for it; the panel running it listens.
   'search:progress': () => undefined,
   'access:progress': () => undefined,
+  'doctor:progress': () => undefined,
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
       tone: 'warn',

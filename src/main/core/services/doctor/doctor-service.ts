@@ -1,15 +1,22 @@
+import { randomUUID } from 'node:crypto'
 import type { ServerConfig } from '../../../../shared/config/schema'
-import { toErrorInfo, type ErrorInfo } from '../../../../shared/errors'
+import { ConsoleError, toErrorInfo, type ErrorInfo } from '../../../../shared/errors'
 import type {
   CheckEvidence,
   DoctorCheckResult,
   DoctorRun,
   ServerDoctorReport,
 } from '../../../../shared/model/doctor'
-import { DIALECT_IDS, type DialectInfo, type RateLimitInfo } from '../../../../shared/model/server'
+import {
+  DIALECT_IDS,
+  type DialectId,
+  type DialectInfo,
+  type RateLimitInfo,
+} from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
 import { adapterFor, detect } from '../../dialects/registry'
 import type { DialectAdapter } from '../../dialects/types'
+import type { EventBus } from '../../events'
 import type { ServerSession } from '../../pool/types'
 import type { Redactor, ResolvedConnection } from '../../secrets/types'
 import type { AuditSink } from '../audited-session'
@@ -25,6 +32,8 @@ import type { DoctorCheck } from './types'
 export interface DoctorDeps {
   registry: RegistryReader
   calls: ServerCalls
+  /** Where each server's report goes as `doctor:progress` the moment it is done. */
+  events?: EventBus
   audit: AuditSink
   profile: ActiveProfile
   /** Secrets resolved for the raw HTTP probes (the pool's own resolver). */
@@ -34,6 +43,8 @@ export interface DoctorDeps {
   file?: string
   /** What the server's last replies said of its rate limit (`X-RateLimit-*`). */
   rateLimit?: (server: string) => RateLimitInfo | undefined
+  /** The family a server is known to speak (configured, or detected when it last connected). */
+  knownDialect?: (config: ServerConfig) => Promise<DialectId | null>
   /** Time one check may take; default the server's `timeoutMs`. */
   checkTimeoutMs?: number
   now?: () => number
@@ -56,13 +67,27 @@ const MAX_CHECKS = Math.max(...DIALECT_IDS.map((id) => checksFor(id).length))
  */
 export class DoctorService {
   private readonly last: LastReports
+  private readonly running = new Map<string, AbortController>()
 
   constructor(private readonly deps: DoctorDeps) {
     this.last = new LastReports(deps.file)
   }
 
-  /** Checks the named servers, or every enabled server of the registry. */
-  async run(request: { servers?: string[] } = {}): Promise<DoctorRun> {
+  /**
+   * Checks the named servers, or every enabled server of the registry. Each server's report is
+   * kept and sent as `doctor:progress` as soon as it is done; after {@link cancel} the run
+   * resolves with the servers done by then, and the others keep their last report.
+   */
+  async run(
+    request: { runId?: string; servers?: string[] } = {},
+  ): Promise<DoctorRun & { runId: string; cancelled: boolean }> {
+    const runId = request.runId ?? randomUUID()
+    if (this.running.has(runId)) {
+      throw new ConsoleError({
+        code: 'conflict',
+        message: `Doctor run ${runId} is already running; cancel it or use a new id`,
+      })
+    }
     const ids = request.servers?.length
       ? [...new Set(request.servers)]
       : this.deps.registry
@@ -70,9 +95,39 @@ export class DoctorService {
           .servers.filter((server) => server.enabled)
           .map((server) => server.id)
     const user = actingUser(this.deps.profile())
-    const servers = await mapBounded(ids, SERVERS_AT_ONCE, (id) => this.runServer(id, user))
-    this.last.keep(servers)
-    return { servers }
+    const controller = new AbortController()
+    this.running.set(runId, controller)
+    let done = 0
+    try {
+      const reports = await mapBounded(
+        ids,
+        SERVERS_AT_ONCE,
+        (id) => this.runServer(id, user, controller.signal),
+        (report) => {
+          if (!report) return
+          this.last.keep([report])
+          done += 1
+          this.deps.events?.emit('doctor:progress', { runId, report, done, total: ids.length })
+        },
+      )
+      const servers = reports.filter((report) => report !== undefined)
+      return { runId, cancelled: controller.signal.aborted, servers }
+    } finally {
+      this.running.delete(runId)
+    }
+  }
+
+  /** Stops a running run; false when no run has that id (it finished, or never ran). */
+  cancel(runId: string): boolean {
+    const controller = this.running.get(runId)
+    if (!controller) return false
+    controller.abort()
+    return true
+  }
+
+  /** Cancels every running run. */
+  dispose(): void {
+    for (const controller of this.running.values()) controller.abort()
   }
 
   /** The last report of every server checked so far (or of one). */
@@ -80,7 +135,13 @@ export class DoctorService {
     return { servers: this.last.list(server) }
   }
 
-  private async runServer(id: string, user: ActingUser): Promise<ServerDoctorReport> {
+  /** One server's report; undefined when the run was cancelled before its checks ended. */
+  private async runServer(
+    id: string,
+    user: ActingUser,
+    signal: AbortSignal,
+  ): Promise<ServerDoctorReport | undefined> {
+    if (signal.aborted) return undefined
     const now = this.deps.now ?? Date.now
     const report: ServerDoctorReport = {
       server: id,
@@ -94,8 +155,14 @@ export class DoctorService {
       const message = `server ${id}: not in the registry; check the id with \`rag-console servers\``
       return { ...report, error: { code: 'not_found', message, server: id } }
     }
+    // A report without checks still names the family, so it is not read as "no family".
+    const unchecked = async (error: ErrorInfo): Promise<ServerDoctorReport> => ({
+      ...report,
+      dialect: (await this.deps.knownDialect?.(config).catch(() => null)) ?? null,
+      error,
+    })
     const limited = this.nearLimit(id, now())
-    if (limited) return { ...report, error: limited }
+    if (limited) return unchecked(limited)
     const perCheck = this.deps.checkTimeoutMs ?? config.timeoutMs
     const resolved =
       config.transport === 'http'
@@ -108,17 +175,20 @@ export class DoctorService {
         operation: 'doctor',
         sources: [],
         budgetMs: perCheck * (MAX_CHECKS + CONNECT_CHECKS),
+        signal,
         dialect: dialectOrGeneric,
       },
       async (call) => {
         const checks: DoctorCheckResult[] = []
         for (const check of checksFor(call.dialect.id ?? 'generic')) {
+          if (call.options.signal?.aborted) break
           checks.push(await this.runCheck(check, { call, user, resolved }, perCheck))
         }
         return { value: { dialect: call.dialect.id, checks }, resultCount: checks.length }
       },
     )
-    const done = outcome.ok ? { ...report, ...outcome.value } : { ...report, error: outcome.error }
+    if (signal.aborted) return undefined
+    const done = outcome.ok ? { ...report, ...outcome.value } : await unchecked(outcome.error)
     return this.deps.redactor.redact(done)
   }
 

@@ -5,8 +5,8 @@ import type { RagServices } from '../rag-services'
 /** IPC handlers of Doctor. */
 export function doctorHandlers(services: RagServices): Pick<Handlers, keyof DoctorResults> {
   return {
-    'doctor:run': (request) =>
-      services.doctor.run(request?.servers ? { servers: request.servers } : {}),
+    'doctor:run': (request) => services.doctor.run(request ?? {}),
+    'doctor:cancel': ({ runId }) => ({ cancelled: services.doctor.cancel(runId) }),
     'doctor:last': (request) => services.doctor.lastReports(request?.server),
   }
 }

@@ -113,5 +113,18 @@ const silence: DoctorCheck = {
   },
 }
 
-/** Spec 003. -32001 is not provoked: it would take more than the per-minute allowance. */
-export const RAGBOX_CHECKS: DoctorCheck[] = [tools, apiKey, rateLimit, silence]
+const rateLimited: DoctorCheck = {
+  id: 'ragbox.rate-limited',
+  title: 'a request over the allowance is refused with -32001',
+  spec: `${SPEC} § Error Codes; § Rate Limits`,
+  notProvoked: true,
+  run: async () =>
+    verdict(
+      'not_applicable',
+      'a request over the per-minute allowance: HTTP 429 with JSON-RPC error -32001',
+      'not applicable: not provoked, to respect the rate limit',
+    ),
+}
+
+/** Spec 003. -32001 is named, not provoked: that would spend the key's per-minute allowance. */
+export const RAGBOX_CHECKS: DoctorCheck[] = [tools, apiKey, rateLimit, silence, rateLimited]

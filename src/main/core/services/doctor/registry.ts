@@ -20,3 +20,15 @@ const FAMILY_CHECKS: Record<DialectId, DoctorCheck[]> = {
 export function checksFor(dialect: DialectId): DoctorCheck[] {
   return [...PROTOCOL_CHECKS, ...FAMILY_CHECKS[dialect]]
 }
+
+const ALL_CHECKS = [...PROTOCOL_CHECKS, ...Object.values(FAMILY_CHECKS).flat()]
+
+/** The id of every check Doctor probes (protocol and every family), each once. */
+export const CHECK_IDS: readonly string[] = [
+  ...new Set(ALL_CHECKS.filter((check) => !check.notProvoked).map((check) => check.id)),
+]
+
+/** Checks Doctor names but never provokes (always `not_applicable`, with the reason). */
+export const NOT_PROVOKED_IDS: readonly string[] = ALL_CHECKS.filter(
+  (check) => check.notProvoked,
+).map((check) => check.id)

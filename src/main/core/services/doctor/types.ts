@@ -72,6 +72,11 @@ export interface DoctorCheck {
   title: string
   /** The spec section it comes from. */
   spec: string
+  /**
+   * A rule named so the report says why it is not probed (provoking it would cost the server
+   * more than a check may); such a check always ends `not_applicable` and has no `--break`.
+   */
+  notProvoked?: true
   run(probe: Probe): Promise<Verdict>
 }
 

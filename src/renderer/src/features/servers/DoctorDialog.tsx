@@ -20,6 +20,8 @@ export interface DoctorDialogProps {
   report: ServerDoctorReport | undefined
   running: boolean
   onRun: () => void
+  /** Stops the run that still has to report on this server. */
+  onCancel: () => void
   onClose: () => void
 }
 
@@ -32,6 +34,7 @@ export function DoctorDialog({
   report,
   running,
   onRun,
+  onCancel,
   onClose,
 }: DoctorDialogProps): React.JSX.Element | null {
   if (!server) return null
@@ -72,9 +75,15 @@ export function DoctorDialog({
               </Button>
             </>
           )}
-          <Button icon="refresh" busy={running} onClick={onRun}>
-            {report ? 'Run again' : 'Run Doctor'}
-          </Button>
+          {running ? (
+            <Button icon="close" onClick={onCancel}>
+              Cancel Doctor
+            </Button>
+          ) : (
+            <Button icon="refresh" onClick={onRun}>
+              {report ? 'Run again' : 'Run Doctor'}
+            </Button>
+          )}
           <Button variant="primary" onClick={onClose}>
             Close
           </Button>

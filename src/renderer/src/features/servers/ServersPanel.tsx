@@ -101,9 +101,6 @@ export function ServersPanel(): React.JSX.Element {
   const tokensOf = (server: string): string[] =>
     (sessionTokens.data ?? []).filter((t) => t.server === server).map((t) => t.name)
 
-  const doctorRunning = (server: string): boolean =>
-    doctor.running.has(server) || doctor.running.has(ALL_SERVERS)
-
   const remedy = (server: string, what: Remedy): void => {
     if (what === 'set-secrets') secretsRequested(server)
     else if (what === 'reconnect') void actions.reconnect(server)
@@ -144,13 +141,22 @@ export function ServersPanel(): React.JSX.Element {
         >
           Rediscover
         </Button>
-        <Button
-          busy={doctor.running.has(ALL_SERVERS)}
-          onClick={() => void doctor.run()}
-          title="Check every enabled server against its family's contract, as the acting profile"
-        >
-          Run Doctor on all servers
-        </Button>
+        {doctor.isRunning(ALL_SERVERS) ? (
+          <Button
+            icon="close"
+            onClick={() => doctor.cancel()}
+            title="Stop Doctor; the servers checked so far keep their new report"
+          >
+            Cancel Doctor
+          </Button>
+        ) : (
+          <Button
+            onClick={() => void doctor.run()}
+            title="Check every enabled server against its family's contract, as the acting profile"
+          >
+            Run Doctor on all servers
+          </Button>
+        )}
       </div>
       {(discovery.isError || rediscover.isError) && (
         <Banner tone="bad" title="Could not ask the servers for their data sources">
@@ -186,7 +192,7 @@ export function ServersPanel(): React.JSX.Element {
               onShowLog={() => setLog(server.id)}
               doctor={{
                 report: doctor.reportOf(server.id),
-                running: server.enabled && doctorRunning(server.id),
+                running: server.enabled && doctor.isRunning(server.id),
                 onRun: () => {
                   setDoctorOf(server.id)
                   void doctor.run(server.id)
@@ -209,8 +215,13 @@ export function ServersPanel(): React.JSX.Element {
       <DoctorDialog
         server={doctorOf}
         report={doctorOf ? doctor.reportOf(doctorOf) : undefined}
-        running={doctorOf !== null && doctorRunning(doctorOf)}
+        running={doctorOf !== null && doctor.isRunning(doctorOf)}
         onRun={() => doctorOf && void doctor.run(doctorOf)}
+        onCancel={() => {
+          if (!doctorOf) return
+          doctor.cancel(doctorOf)
+          if (doctor.isRunning(ALL_SERVERS)) doctor.cancel()
+        }}
         onClose={() => setDoctorOf(null)}
       />
       <SecretValueDialog target={giving} onClose={() => setGiving(null)} />
