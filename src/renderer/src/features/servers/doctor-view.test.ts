@@ -56,6 +56,12 @@ describe('the Doctor report view', () => {
     expect(describeResult(report([check('a.b', 'pass'), check('a.c', 'pass')]))).toBe(
       'all 2 passed',
     )
+    // Every listed check is accounted for: "all 2 passed" beside three checks would be untrue.
+    expect(
+      describeResult(
+        report([check('a.b', 'pass'), check('a.c', 'pass'), check('a.d', 'not_applicable')]),
+      ),
+    ).toBe('2 passed, 1 not applicable')
     const error = { code: 'not_connected' as const, message: 'not connected' }
     expect(describeResult(report([], { error }))).toBe('could not run')
   })

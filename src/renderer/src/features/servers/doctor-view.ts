@@ -33,7 +33,7 @@ export function reportTone(report: ServerDoctorReport): Tone {
   return 'ok'
 }
 
-/** `2 failed, 1 warning`, `all 9 passed`, or why the checks could not run. */
+/** `2 failed, 1 warning`, `all 9 passed`, `8 passed, 1 not applicable`, or why none ran. */
 export function describeResult(report: ServerDoctorReport): string {
   if (report.error) return 'could not run'
   const counts = countChecks(report)
@@ -42,7 +42,11 @@ export function describeResult(report: ServerDoctorReport): string {
     counts.warn ? plural(counts.warn, 'warning') : '',
   ].filter(Boolean)
   if (parts.length) return parts.join(', ')
-  return counts.pass ? `all ${counts.pass} passed` : 'no checks ran'
+  if (!counts.pass) return counts.not_applicable ? 'nothing applicable' : 'no checks ran'
+  // "all N passed" only when N is every check listed.
+  return counts.not_applicable
+    ? `${counts.pass} passed, ${counts.not_applicable} not applicable`
+    : `all ${counts.pass} passed`
 }
 
 /** `14:02 today`, `09:15 yesterday`, or the full local date and time for older runs. */
