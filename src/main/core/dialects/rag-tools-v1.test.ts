@@ -202,6 +202,17 @@ describe('rag-tools-v1 raw results', () => {
 })
 
 describe('rag-tools-v1 violations', () => {
+  it('reads an error nested thousands of levels deep as a violation, without overflowing the stack', () => {
+    // Found by the reply-boundary fuzz suite: results.error was read recursively without a bound.
+    let error: unknown = 'unauthorized_user'
+    for (let i = 0; i < 20_000; i += 1) error = [error]
+    const envelope = { results: { hits: [], error }, meta_data: {}, artifacts: [] }
+    const output = parseRawResults({ content: [], structuredContent: envelope }, 's', ['kb'])
+    expect(output.violations).toEqual([
+      expect.objectContaining({ rule: 'invalid_value', path: expect.stringContaining('error') }),
+    ])
+  })
+
   it('reports a hit without resourceId', () => {
     const output = parseRawResults(fixture.structured(fixture.broken.hitWithoutResourceId), 's', [])
     expect(output.violations).toEqual([

@@ -86,18 +86,32 @@ function firstString(obj: JsonRecord, keys: readonly string[]): string | undefin
   return undefined
 }
 
+/** The accepted shapes nest at most three levels (a map of arrays of objects); allow slack. */
+const MAX_ERROR_DEPTH = 8
+
 /**
  * Reads the error(s) at `path`. Accepted shapes: a code string; `{code | error, message?,
  * source | sourceId | resourceId?}`; an array of those; or a map from source id to either.
  */
-function readErrors(value: unknown, path: string, out: Violations, into: ReportedError[]): void {
+function readErrors(
+  value: unknown,
+  path: string,
+  out: Violations,
+  into: ReportedError[],
+  depth = 0,
+): void {
   if (value === undefined || value === null || value === false) return
   if (typeof value === 'string') {
     into.push({ code: value, path })
     return
   }
+  if (depth >= MAX_ERROR_DEPTH) {
+    // A hostile reply can nest thousands of levels: stop reading rather than overflow the stack.
+    out.add('invalid_value', path, `an error nested more than ${MAX_ERROR_DEPTH} levels deep`)
+    return
+  }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => readErrors(item, joinPath(path, i), out, into))
+    value.forEach((item, i) => readErrors(item, joinPath(path, i), out, into, depth + 1))
     return
   }
   if (isRecord(value)) {
@@ -113,7 +127,7 @@ function readErrors(value: unknown, path: string, out: Violations, into: Reporte
     }
     for (const [sourceId, item] of Object.entries(value)) {
       const before = into.length
-      readErrors(item, joinPath(path, sourceId), out, into)
+      readErrors(item, joinPath(path, sourceId), out, into, depth + 1)
       for (const error of into.slice(before)) error.sourceId ??= sourceId
     }
     return
