@@ -53,6 +53,22 @@ describe('ProtocolLog', () => {
     expect(reply).toMatchObject({ kind: 'response', durationMs: 42 })
   })
 
+  it('announces a request again once its HTTP status and headers arrive', () => {
+    // The request is announced when sent; the HTTP exchange completes later.
+    const announced: { seq: number; httpStatus?: number }[] = []
+    const log = new ProtocolLog({
+      max: 10,
+      now: () => 0,
+      onEntry: (entry) => announced.push({ seq: entry.seq, httpStatus: entry.httpStatus }),
+    })
+    log.out(request(3))
+    log.http({ id: 3, status: 200, headers: { 'x-user-id': 'bob' } })
+    expect(announced).toEqual([
+      { seq: 0, httpStatus: undefined },
+      { seq: 0, httpStatus: 200 },
+    ])
+  })
+
   it('redacts known secrets in messages and stderr lines', () => {
     const redactor = createRedactor()
     redactor.add('super-secret-token')

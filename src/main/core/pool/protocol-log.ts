@@ -72,6 +72,8 @@ export class ProtocolLog {
       if (!same) continue
       entry.httpStatus = exchange.status
       entry.headers = this.redact(exchange.headers)
+      // Announced again: whoever saw the request before its response needs these too.
+      this.options.onEntry?.(entry)
       return
     }
   }

@@ -5,7 +5,7 @@ import type { EventBus } from '../events'
 const INTERVAL_MS = 250
 
 /**
- * Announces new protocol log entries as `workbench:protocol` events: one event per server and
+ * Announces new and updated protocol log entries as `workbench:protocol` events: one event per server and
  * interval, so a busy server does not flood the renderer with one message per JSON-RPC message.
  */
 export class ProtocolEvents {
@@ -16,7 +16,8 @@ export class ProtocolEvents {
 
   add(server: string, entry: ProtocolEntry): void {
     const list = this.queued.get(server) ?? []
-    list.push(entry)
+    // An entry announced again (its HTTP exchange arrived) while still queued goes once.
+    if (!list.includes(entry)) list.push(entry)
     this.queued.set(server, list)
     this.timer ??= setTimeout(() => this.flush(), INTERVAL_MS)
     this.timer.unref?.()

@@ -209,6 +209,18 @@ describe('workbench:protocol', () => {
     expect(held?.map((e) => e.seq)).toEqual([1, 2, 3])
   })
 
+  it('replaces an entry the core announces again with its HTTP status and headers', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(workbenchKeys.log('kb'), [entry(1), entry(2)])
+    const updated = { ...entry(1), httpStatus: 200, headers: { 'x-user-id': 'bob' } }
+    applyCoreEvent('workbench:protocol', { server: 'kb', entries: [updated] }, context)
+    const held = queryClient.getQueryData<ProtocolEntry[]>(workbenchKeys.log('kb'))
+    expect(held?.map((e) => [e.seq, e.httpStatus])).toEqual([
+      [1, 200],
+      [2, undefined],
+    ])
+  })
+
   it('keeps nothing for a log no view has read', () => {
     const { queryClient, context } = setup()
     applyCoreEvent('workbench:protocol', { server: 'kb', entries: [entry(1)] }, context)

@@ -86,13 +86,18 @@ export const workbenchQueries = {
 
 /**
  * New entries of a server's log, added to what the panel holds (only while it holds the log:
- * the first read fetches it whole). Entries already there (same `seq`) are not added twice.
+ * the first read fetches it whole). An entry already there (same `seq`) is replaced, never added
+ * twice: the core announces a request again once its HTTP status and headers arrive.
  */
 export function appendLog(queryClient: QueryClient, server: string, entries: ProtocolEntry[]) {
   queryClient.setQueryData<ProtocolEntry[]>(workbenchKeys.log(server), (held) => {
     if (!held) return held
     const last = held.at(-1)?.seq ?? -1
+    // An entry already held comes again when its HTTP status and headers arrive: replace it.
+    const updates = new Map(entries.filter((e) => e.seq <= last).map((e) => [e.seq, e]))
+    const kept = updates.size ? held.map((e) => updates.get(e.seq) ?? e) : held
     const fresh = entries.filter((entry) => entry.seq > last)
-    return fresh.length === 0 ? held : [...held, ...fresh].slice(-LOG_KEEP)
+    if (fresh.length === 0) return updates.size ? kept : held
+    return [...kept, ...fresh].slice(-LOG_KEEP)
   })
 }
