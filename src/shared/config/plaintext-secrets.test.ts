@@ -116,6 +116,19 @@ describe('plaintextSecretValues', () => {
     )
   })
 
+  it('lists secret-looking stdio arguments of args and launch.args, not paths or plain words', () => {
+    expect(
+      plaintextSecretValues({
+        command: 'node',
+        args: ['/opt/kb/server-2f9Qx7LmZp3RtVw8yB1c.js', '--api-key', 'sk-live-kb-hunter22'],
+        launch: {
+          command: 'kb',
+          args: ['--port', '8080', '--token=tok-12345678', '${keychain:x}'],
+        },
+      }).sort(),
+    ).toEqual(['sk-live-kb-hunter22', 'tok-12345678'])
+  })
+
   it('lists nothing for an entry written with references only', () => {
     expect(
       plaintextSecretValues({

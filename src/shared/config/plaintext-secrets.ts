@@ -145,20 +145,26 @@ const PATH_LIKE = /^(\/|\.|~|[A-Za-z]:[\\/])/
 const OPTION = /^--?([A-Za-z][\w.-]*)$/
 
 /**
- * Command-line arguments with plaintext-looking secrets masked: the value of `--name=value` and
- * of `--name value` when the name or value says secret, and any argument that looks like a key
- * or token by itself.
+ * The plaintext-looking secret an argument carries, or undefined: the value of `--name=value`
+ * and of `--name value` when the name or value says secret, or the argument itself when it
+ * looks like a key or token.
  */
+function argSecret(args: readonly string[], index: number): string | undefined {
+  const arg = args[index]!
+  const eq = /^(--?[A-Za-z][\w.-]*)=(.*)$/s.exec(arg)
+  if (eq) return plaintextSecretReason(eq[1]!.replace(/^-+/, ''), eq[2]!) ? eq[2] : undefined
+  if (OPTION.test(arg)) return undefined
+  const option = OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
+  // A file path is long and random-looking too, and shows which script runs.
+  if (option === '' && PATH_LIKE.test(arg)) return undefined
+  return plaintextSecretReason(option, arg) ? arg : undefined
+}
+
+/** Command-line arguments with the secrets {@link argSecret} finds masked. */
 export function maskArgs(args: readonly string[]): string[] {
   return args.map((arg, index) => {
-    const eq = /^(--?[A-Za-z][\w.-]*)=(.*)$/s.exec(arg)
-    if (eq)
-      return plaintextSecretReason(eq[1]!.replace(/^-+/, ''), eq[2]!) ? `${eq[1]}=${MASK}` : arg
-    if (OPTION.test(arg)) return arg
-    const option = OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
-    // A file path is long and random-looking too, and shows which script runs.
-    if (option === '' && PATH_LIKE.test(arg)) return arg
-    return plaintextSecretReason(option, arg) ? MASK : arg
+    const secret = argSecret(args, index)
+    return secret === undefined ? arg : arg.slice(0, arg.length - secret.length) + MASK
   })
 }
 
@@ -184,7 +190,8 @@ export function maskPlaintextSecrets<T extends object>(entry: T): T {
 
 /**
  * The credentials an entry or effective config holds in plain text (the values the mask hides,
- * the token after an auth scheme, a URL's password and secret query values, raw and decoded),
+ * the token after an auth scheme, a URL's password and secret query values, raw and decoded,
+ * and secret-looking stdio arguments),
  * so they can be blanked out of errors and output like keychain secrets.
  */
 export function plaintextSecretValues(entry: object): string[] {
@@ -198,7 +205,14 @@ export function plaintextSecretValues(entry: object): string[] {
       if (scheme) out.add(scheme[2]!)
     }
   }
-  const { url, headers, env, launch } = entry as Record<string, unknown>
+  const fromArgs = (args: unknown): void => {
+    if (!isStringList(args)) return
+    for (let index = 0; index < args.length; index++) {
+      const secret = argSecret(args, index)
+      for (const part of secret?.split(REFERENCE) ?? []) if (part.trim()) out.add(part.trim())
+    }
+  }
+  const { url, headers, env, args, launch } = entry as Record<string, unknown>
   if (typeof url === 'string') {
     for (const { value } of urlSecrets(url)) {
       out.add(value)
@@ -207,6 +221,10 @@ export function plaintextSecretValues(entry: object): string[] {
   }
   fromMap(headers)
   fromMap(env)
-  if (launch && typeof launch === 'object') fromMap((launch as { env?: unknown }).env)
+  fromArgs(args)
+  if (launch && typeof launch === 'object') {
+    fromMap((launch as { env?: unknown }).env)
+    fromArgs((launch as { args?: unknown }).args)
+  }
   return [...out]
 }
