@@ -35,3 +35,29 @@ describe('a RAGbox -32000 without auth words', () => {
     expect(lines.map((line) => line.errorCode)).toEqual(['unauthorized'])
   })
 })
+
+describe('a hand-made call to a RAGbox server answered with -32000', () => {
+  it('fails as unauthorized and is recorded so in health and audit', async () => {
+    server = await startQuirkyServer({
+      extraTools: ['search_documents'],
+      rpcErrors: { search_documents: { code: -32000, message: 'Vault sealed for this caller' } },
+    })
+    live = await startCore({ box: { transport: 'http', url: server.url, dialect: 'ragbox' } })
+    await whenState(live.core, ['box'])
+
+    const call = live.core.workbench.call({
+      server: 'box',
+      tool: 'search_documents',
+      arguments: { query: 'vpn' },
+      skipValidation: true,
+    })
+    await expect(call).rejects.toMatchObject({ code: 'unauthorized' })
+    await live.core.services.idle()
+    await live.core.workbench.idle()
+
+    const health = live.core.pool.health('box')[0]!.operations
+    expect(health.find((o) => o.operation === 'workbench')?.errors).toEqual({ unauthorized: 1 })
+    const lines = live.auditLines().filter((line) => line.operation === 'workbench')
+    expect(lines.map((line) => line.errorCode)).toEqual(['unauthorized'])
+  })
+})

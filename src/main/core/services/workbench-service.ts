@@ -16,7 +16,7 @@ import type { ActingUser } from '../../../shared/model/user'
 import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbench/copy'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
-import { detect } from '../dialects/registry'
+import { detect, dialectJudges } from '../dialects/registry'
 import type { EventBus } from '../events'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
@@ -117,7 +117,7 @@ export class WorkbenchService {
             const problems = this.problems(session, call.tool, args)
             if (problems.length > 0) throw invalidArguments(call, problems)
           }
-          return session.callTool(call.tool, args, options)
+          return session.callTool(call.tool, args, { ...options, ...dialectJudges(session) })
         },
       )
       const isError = result.isError === true
