@@ -1,6 +1,5 @@
 import { isRecord } from '../../dialects/shape'
 import { verdict, type DoctorCheck, type Exchange } from './types'
-import { vtexRouter } from './vtex'
 
 const MCP = 'MCP 2025-06-18'
 const METHOD_NOT_FOUND = -32601
@@ -117,19 +116,8 @@ const errors: DoctorCheck = {
     const expected = 'an unknown method gets a JSON-RPC error -32601 (Method not found)'
     const sent = await probe.request(UNKNOWN)
     const code = rpcCode(sent)
+    // The pool reads an error body sent with an HTTP error status too (RAGbox: 404).
     if (code === METHOD_NOT_FOUND) return verdict('pass', expected, 'error -32601', sent)
-    // An error body sent with an HTTP error status (RAGbox: 404) reaches the pool as an HTTP
-    // failure, and a per-method server (spec 004) has no endpoint for an unknown method: the
-    // wire (its router, for spec 004) shows what the server really says.
-    if (sent.error && probe.post && probe.url) {
-      const url = probe.dialect.id === 'vtex' ? vtexRouter(probe.url) : probe.url
-      const wire = await probe.post({ method: UNKNOWN }, { url })
-      const body = wire.reply?.body
-      const error = isRecord(body) && isRecord(body.error) ? body.error : undefined
-      if (error?.code === METHOD_NOT_FOUND) {
-        return verdict('pass', expected, `error -32601 (with HTTP ${wire.reply?.status})`, wire)
-      }
-    }
     if (code !== undefined)
       return verdict('warn', expected, `a JSON-RPC error, but code ${code}`, sent)
     if (sent.error)
