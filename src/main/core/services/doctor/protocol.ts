@@ -1,5 +1,6 @@
 import { isRecord } from '../../dialects/shape'
 import { verdict, type DoctorCheck, type Exchange } from './types'
+import { vtexRouter } from './vtex'
 
 const MCP = 'MCP 2025-06-18'
 const METHOD_NOT_FOUND = -32601
@@ -118,6 +119,15 @@ const errors: DoctorCheck = {
     const code = rpcCode(sent)
     // The pool reads an error body sent with an HTTP error status too (RAGbox: 404).
     if (code === METHOD_NOT_FOUND) return verdict('pass', expected, 'error -32601', sent)
+    // A per-method server (spec 004) has no endpoint for an unknown method: its router answers.
+    if (sent.error && probe.dialect.id === 'vtex' && probe.post && probe.url) {
+      const wire = await probe.post({ method: UNKNOWN }, { url: vtexRouter(probe.url) })
+      const body = wire.reply?.body
+      const error = isRecord(body) && isRecord(body.error) ? body.error : undefined
+      if (error?.code === METHOD_NOT_FOUND) {
+        return verdict('pass', expected, `error -32601 (from its router)`, wire)
+      }
+    }
     if (code !== undefined)
       return verdict('warn', expected, `a JSON-RPC error, but code ${code}`, sent)
     if (sent.error)
