@@ -129,6 +129,14 @@ describe('plaintextSecretValues', () => {
     ).toEqual(['sk-live-kb-hunter22', 'tok-12345678'])
   })
 
+  it('lists a random-looking argument, not a long name made of words', () => {
+    expect(
+      plaintextSecretValues({
+        args: ['--break', 'rag-tools-v1.unauthorized', 'a8Kq2vN7xR4mZ1pL9wT3yB6c'],
+      }),
+    ).toEqual(['a8Kq2vN7xR4mZ1pL9wT3yB6c'])
+  })
+
   it('lists nothing for an entry written with references only', () => {
     expect(
       plaintextSecretValues({

@@ -25,10 +25,17 @@ function entropy(text: string): number {
   return bits
 }
 
-/** A long, random-looking token: mixed letters and digits, high entropy, not an id format. */
+/** Made of words: every part between `-`, `_` and `.` is letters only or short (`v1`). */
+const wordLike = (value: string): boolean =>
+  value.split(/[-_.]/).every((part) => /^[A-Za-z]*$/.test(part) || part.length <= 3)
+
+/**
+ * A long, random-looking token: mixed letters and digits, high entropy, not an id format nor
+ * a name made of words (`rag-tools-v1.unauthorized`).
+ */
 export function looksRandomToken(value: string): boolean {
   if (value.length < 24 || !TOKEN_CHARS.test(value)) return false
-  if (UUID.test(value) || HEX.test(value)) return false
+  if (UUID.test(value) || HEX.test(value) || wordLike(value)) return false
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(value)).length
   return classes >= 2 && /[0-9]/.test(value) && entropy(value) >= 3.5
 }
