@@ -137,6 +137,12 @@ describe('plaintextSecretValues', () => {
     ).toEqual(['a8Kq2vN7xR4mZ1pL9wT3yB6c'])
   })
 
+  it('leaves out file paths given to options whose name says nothing secret', () => {
+    expect(
+      plaintextSecretValues({ args: ['--config', '/tmp/rc-e2e-U59fot/kb7Xq9Lm2Np4.json'] }),
+    ).toEqual([])
+  })
+
   it('lists nothing for an entry written with references only', () => {
     expect(
       plaintextSecretValues({

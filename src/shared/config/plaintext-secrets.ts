@@ -162,8 +162,8 @@ function argSecret(args: readonly string[], index: number): string | undefined {
   if (eq) return plaintextSecretReason(eq[1]!.replace(/^-+/, ''), eq[2]!) ? eq[2] : undefined
   if (OPTION.test(arg)) return undefined
   const option = OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
-  // A file path is long and random-looking too, and shows which script runs.
-  if (option === '' && PATH_LIKE.test(arg)) return undefined
+  // A file path is long and random-looking too, and shows which script or file is used.
+  if (PATH_LIKE.test(arg) && !SECRET_NAME.test(option)) return undefined
   return plaintextSecretReason(option, arg) ? arg : undefined
 }
 
