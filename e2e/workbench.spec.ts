@@ -17,9 +17,10 @@ const everything: Entry = {
 
 const registry = (): Record<string, Entry> => ({ ...demoRegistry(demo()), everything })
 
-/** Opens the Workbench (Ctrl/⌘+7) on `server`. */
-async function openWorkbench(page: Page, url: string, server: string): Promise<void> {
-  await page.goto(url)
+/** Opens the Workbench (Ctrl/⌘+7) on `server`; without `url`, reloads the page first. */
+async function openWorkbench(page: Page, url: string | null, server: string): Promise<void> {
+  if (url === null) await page.reload()
+  else await page.goto(url)
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
   await page.keyboard.press('ControlOrMeta+7')
   const main = page.getByRole('main', { name: 'Workbench' })
@@ -406,6 +407,37 @@ test('tries a server without saving it: HTTP with a secret header, stdio after c
   const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { url?: string }>
   expect(written.catalogCopy?.url).toBe(demo().urls.vtex)
   expect(readFileSync(file, 'utf8')).not.toContain(key)
+})
+
+test('keeps a tried server listed across a reload until closed, and fills in a tried rag-tools-v1 username itself', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(registry(), { env: demo().env })
+  await openWorkbench(page, host.url, 'everything')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  await main.getByRole('button', { name: 'Try a server…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Try a server' })
+  await dialog.getByLabel('Transport').selectOption('sse')
+  await dialog.getByRole('textbox', { name: 'URL' }).fill(demo().urls.ragToolsSse)
+  await dialog.getByRole('button', { name: 'Connect' }).click()
+  await expect(main.getByText(/^try-\d+ is being tried \(sse\), not saved$/)).toBeVisible()
+  const tried = await main.getByLabel('Server', { exact: true }).inputValue()
+  const form = await openTool(page, tried, 'rag_get_raw_results')
+  await expect(form.getByRole('textbox', { name: 'query string' })).toBeVisible()
+  // The console sends the acting user as `username`: the form neither shows nor requires it.
+  await expect(form.getByRole('textbox', { name: /^username/ })).toHaveCount(0)
+  await screenshots(page, 'workbench-tried-rag-tools')
+
+  // A reload forgets what the page knew; the core still runs the server and lists it.
+  await openWorkbench(page, null, tried)
+  await expect(main.getByText(`${tried} is being tried (sse), not saved`)).toBeVisible()
+  await main.getByRole('button', { name: `Close ${tried}` }).click()
+  await expect(main.getByText(/is being tried/)).toBeHidden()
+  await openWorkbench(page, host.url, 'everything')
+  await expect(
+    main.getByLabel('Server', { exact: true }).locator(`option[value="${tried}"]`),
+  ).toHaveCount(0)
 })
 
 test('copies a call as a CLI and cURL command without secrets, saves requests across reloads and replays from the history', async ({

@@ -26,6 +26,9 @@ const QUOTED = `canary"quoted\\${randomBytes(16).toString('hex')}`
 /** Written in plain text in rag-mcp.json: an API key header and a password in a URL. */
 const PLAIN = `canary-plain-${randomBytes(16).toString('hex')}`
 const PASSWORD = `canary-pass-${randomBytes(16).toString('hex')}`
+/** Written in plain text as stdio arguments: `--api-key <key>` and `--token=<token>`. */
+const ARG_KEY = `canary-argkey-${randomBytes(16).toString('hex')}`
+const ARG_TOKEN = `canary-argtok-${randomBytes(16).toString('hex')}`
 const escaped = (text: string): string => JSON.stringify(text).slice(1, -1)
 /** What may never show: the values and a prefix long enough to betray a cut-off value. */
 const stored = [
@@ -40,7 +43,7 @@ const stored = [
   Buffer.from(`Bearer ${CANARY}`).toString('base64').slice(12, 48),
 ]
 /** Only the config file itself, and its text in the editor, may hold these. */
-const written = [PLAIN, PASSWORD, PLAIN.slice(0, 24), PASSWORD.slice(0, 24)]
+const written = [PLAIN, PASSWORD, ARG_KEY, ARG_TOKEN, PLAIN.slice(0, 24), PASSWORD.slice(0, 24)]
 const needles = [...stored, ...written]
 
 const RS = uniqueServerId('canary-rs')
@@ -55,9 +58,13 @@ const BOB_FLAGS = ['--user', BOB.userId, '--tags', JSON.stringify(BOB.sessionTag
 const ECHO = uniqueServerId('canary-echo')
 const LEAKY = uniqueServerId('canary-leaky')
 const USERINFO = uniqueServerId('canary-userinfo')
+const ARGS = uniqueServerId('canary-args')
 /** A stdio "server" that prints the token it was given on stderr and dies, as broken ones do. */
 const LEAKY_SCRIPT =
   "process.stderr.write('starting with token ' + process.env.TOKEN + '\\n'); process.exit(3)"
+/** The same, for a server given its credentials as command-line arguments. */
+const ARGS_SCRIPT =
+  "process.stderr.write('starting with ' + process.argv.slice(1).join(' ') + '\\n'); process.exit(3)"
 
 const HANG = Symbol('hang')
 
@@ -194,6 +201,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         env: { TOKEN: '${keychain:apiKey}' },
         timeoutMs: 5_000,
       },
+      [ARGS]: {
+        command: process.execPath,
+        args: ['-e', ARGS_SCRIPT, '--', '--api-key', ARG_KEY, `--token=${ARG_TOKEN}`],
+        timeoutMs: 5_000,
+      },
     }
     config = writeRegistry(home, registry)
     core = await createCore({
@@ -273,6 +285,15 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       value: { lines: { text: string }[] }
     }
     expect(leaky.value.lines.map((line) => line.text).join('\n')).toContain(`token ${REDACTED}`)
+    // The same for credentials passed as arguments, and the error that names its stderr.
+    const argsLog = (await ipc('pool:log', { server: ARGS })) as {
+      value: { lines: { text: string }[] }
+    }
+    expect(argsLog.value.lines.map((line) => line.text).join('\n')).toContain(
+      `--api-key ${REDACTED} --token=${REDACTED}`,
+    )
+    await ipc('pool:reconnect', { server: ARGS })
+    await ipc('workbench:call', { server: ARGS, tool: 'anything' })
     // A reload that changes a keyed server: it reconnects with the key, and the log says so.
     writeRegistry(home, { ...registry, [ECHO]: { ...registry[ECHO], description: 'reloaded' } })
     expect(await ipc('registry:reload')).toMatchObject({ ok: true, value: { emitted: true } })
@@ -350,6 +371,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       ])
       await cli([...json, 'call', '--server', ECHO, '--tool', 'echo_headers'])
       await cli([...json, 'call', '--server', USERINFO, '--tool', 'rag_search'])
+      await cli([...json, 'call', '--server', ARGS, '--tool', 'anything'])
       await cli([...json, 'tools', '--server', RS])
     }
     const echoed = cliRuns.find((c) => c.args.includes('call') && c.args.includes('--json'))!
@@ -364,7 +386,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     for (const { args, run } of cliRuns) {
       expect(leaks(run.stdout + run.stderr), args.join(' ')).toEqual([])
     }
-  }, 150_000) // seventeen CLI processes, one after the other
+  }, 170_000) // nineteen CLI processes, one after the other
 
   it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
     await core.services.idle()

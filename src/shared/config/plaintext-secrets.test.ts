@@ -116,6 +116,33 @@ describe('plaintextSecretValues', () => {
     )
   })
 
+  it('lists secret-looking stdio arguments of args and launch.args, not paths or plain words', () => {
+    expect(
+      plaintextSecretValues({
+        command: 'node',
+        args: ['/opt/kb/server-2f9Qx7LmZp3RtVw8yB1c.js', '--api-key', 'sk-live-kb-hunter22'],
+        launch: {
+          command: 'kb',
+          args: ['--port', '8080', '--token=tok-12345678', '${keychain:x}'],
+        },
+      }).sort(),
+    ).toEqual(['sk-live-kb-hunter22', 'tok-12345678'])
+  })
+
+  it('lists a random-looking argument, not a long name made of words', () => {
+    expect(
+      plaintextSecretValues({
+        args: ['--break', 'rag-tools-v1.unauthorized', 'a8Kq2vN7xR4mZ1pL9wT3yB6c'],
+      }),
+    ).toEqual(['a8Kq2vN7xR4mZ1pL9wT3yB6c'])
+  })
+
+  it('leaves out file paths given to options whose name says nothing secret', () => {
+    expect(
+      plaintextSecretValues({ args: ['--config', '/tmp/rc-e2e-U59fot/kb7Xq9Lm2Np4.json'] }),
+    ).toEqual([])
+  })
+
   it('lists nothing for an entry written with references only', () => {
     expect(
       plaintextSecretValues({

@@ -25,10 +25,17 @@ function entropy(text: string): number {
   return bits
 }
 
-/** A long, random-looking token: mixed letters and digits, high entropy, not an id format. */
+/** Made of words: every part between `-`, `_` and `.` is letters only or short (`v1`). */
+const wordLike = (value: string): boolean =>
+  value.split(/[-_.]/).every((part) => /^[A-Za-z]*$/.test(part) || part.length <= 3)
+
+/**
+ * A long, random-looking token: mixed letters and digits, high entropy, not an id format nor
+ * a name made of words (`rag-tools-v1.unauthorized`).
+ */
 export function looksRandomToken(value: string): boolean {
   if (value.length < 24 || !TOKEN_CHARS.test(value)) return false
-  if (UUID.test(value) || HEX.test(value)) return false
+  if (UUID.test(value) || HEX.test(value) || wordLike(value)) return false
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(value)).length
   return classes >= 2 && /[0-9]/.test(value) && entropy(value) >= 3.5
 }
@@ -145,20 +152,26 @@ const PATH_LIKE = /^(\/|\.|~|[A-Za-z]:[\\/])/
 const OPTION = /^--?([A-Za-z][\w.-]*)$/
 
 /**
- * Command-line arguments with plaintext-looking secrets masked: the value of `--name=value` and
- * of `--name value` when the name or value says secret, and any argument that looks like a key
- * or token by itself.
+ * The plaintext-looking secret an argument carries, or undefined: the value of `--name=value`
+ * and of `--name value` when the name or value says secret, or the argument itself when it
+ * looks like a key or token.
  */
+function argSecret(args: readonly string[], index: number): string | undefined {
+  const arg = args[index]!
+  const eq = /^(--?[A-Za-z][\w.-]*)=(.*)$/s.exec(arg)
+  if (eq) return plaintextSecretReason(eq[1]!.replace(/^-+/, ''), eq[2]!) ? eq[2] : undefined
+  if (OPTION.test(arg)) return undefined
+  const option = OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
+  // A file path is long and random-looking too, and shows which script or file is used.
+  if (PATH_LIKE.test(arg) && !SECRET_NAME.test(option)) return undefined
+  return plaintextSecretReason(option, arg) ? arg : undefined
+}
+
+/** Command-line arguments with the secrets {@link argSecret} finds masked. */
 export function maskArgs(args: readonly string[]): string[] {
   return args.map((arg, index) => {
-    const eq = /^(--?[A-Za-z][\w.-]*)=(.*)$/s.exec(arg)
-    if (eq)
-      return plaintextSecretReason(eq[1]!.replace(/^-+/, ''), eq[2]!) ? `${eq[1]}=${MASK}` : arg
-    if (OPTION.test(arg)) return arg
-    const option = OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
-    // A file path is long and random-looking too, and shows which script runs.
-    if (option === '' && PATH_LIKE.test(arg)) return arg
-    return plaintextSecretReason(option, arg) ? MASK : arg
+    const secret = argSecret(args, index)
+    return secret === undefined ? arg : arg.slice(0, arg.length - secret.length) + MASK
   })
 }
 
@@ -184,7 +197,8 @@ export function maskPlaintextSecrets<T extends object>(entry: T): T {
 
 /**
  * The credentials an entry or effective config holds in plain text (the values the mask hides,
- * the token after an auth scheme, a URL's password and secret query values, raw and decoded),
+ * the token after an auth scheme, a URL's password and secret query values, raw and decoded,
+ * and secret-looking stdio arguments),
  * so they can be blanked out of errors and output like keychain secrets.
  */
 export function plaintextSecretValues(entry: object): string[] {
@@ -198,7 +212,14 @@ export function plaintextSecretValues(entry: object): string[] {
       if (scheme) out.add(scheme[2]!)
     }
   }
-  const { url, headers, env, launch } = entry as Record<string, unknown>
+  const fromArgs = (args: unknown): void => {
+    if (!isStringList(args)) return
+    for (let index = 0; index < args.length; index++) {
+      const secret = argSecret(args, index)
+      for (const part of secret?.split(REFERENCE) ?? []) if (part.trim()) out.add(part.trim())
+    }
+  }
+  const { url, headers, env, args, launch } = entry as Record<string, unknown>
   if (typeof url === 'string') {
     for (const { value } of urlSecrets(url)) {
       out.add(value)
@@ -207,6 +228,10 @@ export function plaintextSecretValues(entry: object): string[] {
   }
   fromMap(headers)
   fromMap(env)
-  if (launch && typeof launch === 'object') fromMap((launch as { env?: unknown }).env)
+  fromArgs(args)
+  if (launch && typeof launch === 'object') {
+    fromMap((launch as { env?: unknown }).env)
+    fromArgs((launch as { args?: unknown }).args)
+  }
   return [...out]
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ServerHealth, ServerStatus, ToolInfo } from '../model/server'
+import type { DialectId, ServerHealth, ServerStatus, ToolInfo } from '../model/server'
 
 /** Where a line of a server's log came from. */
 export type PoolLogStream =
@@ -28,6 +28,8 @@ export interface PoolServerTools {
   server: string
   tools: ToolInfo[]
   serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  /** The dialect of a server tried in the workbench (registry servers: see `servers:list`). */
+  dialect?: DialectId | null
 }
 
 const serverId = z.string().min(1).max(256)

@@ -65,7 +65,10 @@ export const trySpecSchema = z.union([
 ])
 export type TrySpec = z.infer<typeof trySpecSchema>
 
-/** A server that is being tried: its header values are not sent back, only their names. */
+/**
+ * A server that is being tried: its header values are not sent back, only their names, and
+ * secret-looking arguments are masked.
+ */
 export interface TryServer {
   server: string
   transport: 'http' | 'sse' | 'stdio'
@@ -173,6 +176,8 @@ export const workbenchRequests = {
   /** Connects to a server given by hand, for this session only. */
   'workbench:try': trySpecSchema,
   'workbench:try-close': z.object({ server: serverId }),
+  /** The servers being tried (they outlive a reload of the page). */
+  'workbench:try-list': z.undefined(),
   /** Writes a tried server into rag-mcp.json; secret-looking header values go to the keychain. */
   'workbench:try-add': z.object({
     server: serverId,
@@ -207,6 +212,7 @@ export interface WorkbenchResults {
   'workbench:set-level': { level: LogLevelName }
   'workbench:try': TryServer
   'workbench:try-close': { closed: boolean }
+  'workbench:try-list': { servers: TryServer[] }
   'workbench:try-add': { id: string; movedSecrets: { name: string; where: string }[] }
   'workbench:copy': { cli: string; curl: string | null }
   'workbench:saved-list': { requests: SavedRequest[] }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../../../demo/testing'
+import { startQuirkyServer } from '../../core/pool/fixtures/quirky-http'
 import {
   DEMO_KEY_ENV,
   cliHome,
@@ -168,5 +169,25 @@ describe('call against the demo servers', () => {
     )
     expect(run.code).toBe(4)
     expect(json(run)).toMatchObject({ error: { code: 'unreachable' } })
+  })
+})
+
+describe('call against a RAGbox server', () => {
+  it('reports a -32000 as unauthorized, as its dialect reads it', async () => {
+    const server = await startQuirkyServer({
+      extraTools: ['search_documents'],
+      rpcErrors: { search_documents: { code: -32000, message: 'Vault sealed for this caller' } },
+    })
+    try {
+      const config = writeRegistry(home, { box: { url: server.url, dialect: 'ragbox' } })
+      const run = await runCli(
+        ['--json', '--config', config, 'call', '--server', 'box', '--tool', 'search_documents'],
+        home,
+      )
+      expect(run.code).toBe(1)
+      expect(json(run)).toMatchObject({ error: { code: 'unauthorized' } })
+    } finally {
+      await server.close()
+    }
   })
 })

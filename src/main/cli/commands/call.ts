@@ -8,7 +8,8 @@ import {
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
-import type { RawToolResult } from '../../core/pool/types'
+import { dialectJudges } from '../../core/dialects/registry'
+import type { RawToolResult, ServerSession } from '../../core/pool/types'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
 import { integer, jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
@@ -158,14 +159,16 @@ async function callOnce(
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
+  let session: ServerSession
   try {
-    await core.pool.session(server, connectMs ? { timeoutMs: connectMs } : {})
+    session = await core.pool.session(server, connectMs ? { timeoutMs: connectMs } : {})
   } catch (failure) {
     return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
   }
   let result: RawToolResult
   try {
-    result = await core.pool.callTool(server, tool, args, {
+    result = await session.callTool(tool, args, {
+      ...dialectJudges(session),
       operation: 'call',
       user: currentUser(core, ctx.global),
       ...(callMs ? { timeoutMs: callMs } : {}),

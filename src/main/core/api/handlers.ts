@@ -57,9 +57,9 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     'pool:log': ({ server, limit }) => ({ server, lines: core.pool.log(server, limit) }),
     // A server tried in the workbench lives in a pool of its own.
     'pool:tools': ({ server, refresh }) =>
-      (core.workbench.tries.has(server) ? core.workbench.tries.pool : core.pool).tools(server, {
-        refresh: refresh ?? false,
-      }),
+      core.workbench.tries.has(server)
+        ? core.workbench.tries.tools(server, refresh ?? false)
+        : core.pool.tools(server, { refresh: refresh ?? false }),
     ...registryHandlers(core.registry, core.env),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),

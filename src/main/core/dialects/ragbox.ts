@@ -260,6 +260,7 @@ export function parseRagboxAnswer(raw: unknown, server: string): Answer {
 
 export const ragboxAdapter: DialectAdapter = {
   id: 'ragbox',
+  judgeError: mapRagboxError,
 
   detect(tools) {
     const signals = searchDocumentsSignals(tools)

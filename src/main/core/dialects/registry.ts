@@ -6,6 +6,7 @@ import { ragToolsV1Adapter } from './rag-tools-v1'
 import { ragboxAdapter } from './ragbox'
 import { searchDocumentsSignals, RAGBOX_COMPANIONS, VTEX_PARAMS } from './search-documents'
 import { isRecord } from './shape'
+import type { CallOptions, ServerSession } from '../pool/types'
 import type { DialectAdapter } from './types'
 import { vtexAdapter } from './vtex'
 
@@ -23,6 +24,16 @@ export const DIALECTS: readonly DialectAdapter[] = [
   vtexAdapter,
   genericAdapter,
 ]
+
+/**
+ * The call options that make the pool classify a failure as the server's dialect would, for
+ * calls made by hand (Workbench, `rag-console call`): empty when the dialect has no judge.
+ */
+export function dialectJudges(session: ServerSession): Pick<CallOptions, 'judgeError'> {
+  const id = detect(session.tools, session.config.dialect).id
+  const judge = id === null ? undefined : adapterFor(id).judgeError
+  return judge ? { judgeError: (error) => judge(error, session.serverId) } : {}
+}
 
 /** The adapter for a dialect id. */
 export function adapterFor(id: DialectId): DialectAdapter {

@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../../shared/errors'
+import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
 import type {
   Answer,
   AccessResult,
@@ -97,4 +97,9 @@ export interface DialectAdapter {
   read?(session: ServerSession, ref: string, options: CallOptions): Promise<SearchOutput>
   /** Extra server information for the Servers panel (vtex: the non-standard `handshake`). */
   describe?(session: ServerSession, options: CallOptions): Promise<DescribeOutput>
+  /**
+   * Reclassifies a failure of any call to this family's server by its own JSON-RPC codes
+   * (RAGbox: -32000 = unauthorized); calls made by hand pass it as the pool's `judgeError`.
+   */
+  judgeError?(error: ConsoleError, server: string): ConsoleError
 }

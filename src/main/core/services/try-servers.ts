@@ -1,9 +1,15 @@
 import { parseRegistryDocument } from '../../../shared/config/document'
 import { normalizeEntry } from '../../../shared/config/normalize'
-import { keychainMove, plaintextSecretReason } from '../../../shared/config/plaintext-secrets'
+import {
+  keychainMove,
+  maskArgs,
+  plaintextSecretReason,
+} from '../../../shared/config/plaintext-secrets'
 import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { ProtocolEntry, TryServer, TrySpec } from '../../../shared/ipc/workbench'
+import type { PoolServerTools } from '../../../shared/ipc/servers'
+import { detect } from '../dialects/registry'
 import { EventBus } from '../events'
 import type { Logger } from '../log'
 import { ConnectionPool, type PoolOptionsInput } from '../pool/pool'
@@ -48,8 +54,19 @@ export class TryServers {
     return this.tried.has(server)
   }
 
+  /** The servers being tried, oldest first. */
+  list(): TryServer[] {
+    return [...this.tried].map(([server, { spec }]) => describe(server, spec))
+  }
+
   spec(server: string): TrySpec | undefined {
     return this.tried.get(server)?.spec
+  }
+
+  /** Its tools, with the dialect they fit (the form leaves out what the console fills in). */
+  async tools(server: string, refresh: boolean): Promise<PoolServerTools> {
+    const listed = await this.pool.tools(server, { refresh })
+    return { ...listed, dialect: detect(listed.tools).id }
   }
 
   /** Connects (in the background) to a server given by hand; resolves with its id. */
@@ -123,7 +140,7 @@ function describe(server: string, spec: TrySpec): TryServer {
       server,
       transport: 'stdio',
       command: spec.command,
-      args: spec.args ?? [],
+      args: maskArgs(spec.args ?? []),
       headerNames: [],
     }
   }

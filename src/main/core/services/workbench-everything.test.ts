@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IpcResponse } from '../../../shared/ipc/contract'
 import type { InvokeChannel, InvokeResult } from '../../../shared/ipc/contract'
+import { MASK } from '../../../shared/config/plaintext-secrets'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
@@ -335,6 +336,27 @@ describe('servers tried by hand', () => {
     expect(await failure('workbench:resources', { server: tried.server })).toMatchObject({
       code: 'not_found',
     })
+  })
+
+  it('lists the servers being tried until they are closed, with secret-looking args masked', async () => {
+    const tried = await ok('workbench:try', {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [fixture('paged-stdio-server.mjs'), '--api-key', 'sk-live-hunter22hunter22'],
+    })
+    expect(await ok('workbench:try-list')).toEqual({
+      servers: [
+        {
+          server: tried.server,
+          transport: 'stdio',
+          command: process.execPath,
+          args: [fixture('paged-stdio-server.mjs'), '--api-key', MASK],
+          headerNames: [],
+        },
+      ],
+    })
+    await ok('workbench:try-close', { server: tried.server })
+    expect(await ok('workbench:try-list')).toEqual({ servers: [] })
   })
 })
 

@@ -40,6 +40,7 @@ export function workbenchHandlers(
     }),
     'workbench:try': (spec) => workbench.tryServer(spec),
     'workbench:try-close': async ({ server }) => ({ closed: await workbench.tries.close(server) }),
+    'workbench:try-list': () => ({ servers: workbench.tries.list() }),
     'workbench:try-add': ({ server, id, baseHash }) => workbench.addTried(server, id, baseHash),
     'workbench:copy': (call) => workbench.copy(call),
     'workbench:saved-list': (request) => ({ requests: workbench.saved.list(request?.server) }),

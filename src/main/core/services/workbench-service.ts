@@ -16,7 +16,7 @@ import type { ActingUser } from '../../../shared/model/user'
 import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbench/copy'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
-import { detect } from '../dialects/registry'
+import { detect, dialectJudges } from '../dialects/registry'
 import type { EventBus } from '../events'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
@@ -117,7 +117,7 @@ export class WorkbenchService {
             const problems = this.problems(session, call.tool, args)
             if (problems.length > 0) throw invalidArguments(call, problems)
           }
-          return session.callTool(call.tool, args, options)
+          return session.callTool(call.tool, args, { ...options, ...dialectJudges(session) })
         },
       )
       const isError = result.isError === true
@@ -359,19 +359,15 @@ export class WorkbenchService {
     return this.validator.check(info.inputSchema, args)
   }
 
-  /** A request other than `tools/call`; a method the server does not know is `unsupported`. */
-  private async request(
+  /** A request other than `tools/call` (the pool makes a method the server lacks `unsupported`). */
+  private request(
     server: string,
     method: string,
     params: Record<string, unknown>,
   ): Promise<unknown> {
-    try {
-      return await this.audited(server, undefined, undefined, (session, options) =>
-        session.request(method, params, options),
-      )
-    } catch (error) {
-      throw unsupportedMethod(error, server, method) ?? error
-    }
+    return this.audited(server, undefined, undefined, (session, options) =>
+      session.request(method, params, options),
+    )
   }
 
   private async page(
@@ -472,27 +468,6 @@ function invalidArguments(call: WorkbenchCall, problems: ArgumentProblem[]): Con
     message: `server ${call.server}: the arguments do not fit tool ${call.tool}: ${list}`,
     details: { problems },
   })
-}
-
-/** JSON-RPC "method not found": the server lacks the feature (resources, prompts, logging). */
-const METHOD_NOT_FOUND = -32601
-
-function unsupportedMethod(
-  error: unknown,
-  server: string,
-  method: string,
-): ConsoleError | undefined {
-  if (!(error instanceof ConsoleError) || error.code !== 'server_error') return undefined
-  if (error.details?.code !== METHOD_NOT_FOUND) return undefined
-  return new ConsoleError(
-    {
-      code: 'unsupported',
-      origin: 'server',
-      server,
-      message: `server ${server} does not support ${method} (it answered "method not found")`,
-    },
-    { cause: error },
-  )
 }
 
 function notFound(server: string): ConsoleError {

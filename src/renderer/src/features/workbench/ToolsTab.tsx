@@ -63,7 +63,7 @@ export function ToolsTab({ server }: { server: string }) {
         server={server}
         tool={tool}
         {...(initial ? { initial, runAtOnce: loaded?.run ?? false } : {})}
-        filled={summary?.dialect.id === 'rag-tools-v1' ? USERNAME : NONE}
+        filled={(summary?.dialect.id ?? tools.data.dialect) === 'rag-tools-v1' ? USERNAME : NONE}
       />
       <Requests server={server} onLoad={load} />
     </div>

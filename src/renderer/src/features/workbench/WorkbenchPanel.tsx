@@ -58,7 +58,7 @@ export function WorkbenchPanel() {
   return (
     <div className="workbench">
       <div className="workbench__head">
-        <h1>Workbench</h1>
+        <h1 tabIndex={-1}>Workbench</h1>
         {options.length > 0 && server && (
           <Select
             label="Server"

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
-import type { ProtocolEntry, TryServer } from '../../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '../../../../shared/ipc/workbench'
 import { call } from '../../api'
 
 /** Entries of a protocol log kept in the renderer: the core's ring holds as many. */
@@ -14,7 +14,7 @@ export const workbenchKeys = {
   templates: (server: string) => [...workbenchKeys.all, 'templates', server] as const,
   prompts: (server: string) => [...workbenchKeys.all, 'prompts', server] as const,
   log: (server: string) => [...workbenchKeys.all, 'log', server] as const,
-  /** Servers tried by hand in this window: known only from `workbench:try` answers. */
+  /** Servers tried by hand (kept by the core: they outlive a reload). */
   tried: () => [...workbenchKeys.all, 'tried'] as const,
 }
 
@@ -79,7 +79,7 @@ export const workbenchQueries = {
   tried: () =>
     queryOptions({
       queryKey: workbenchKeys.tried(),
-      queryFn: () => [] as TryServer[],
+      queryFn: async () => (await call('workbench:try-list')).servers,
       staleTime: Infinity,
     }),
 }
