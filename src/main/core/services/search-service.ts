@@ -14,6 +14,7 @@ import { planTargets, type PlanDeps, type Target } from './plan'
 import type { ServerCalls, ServerOutcome } from './server-calls'
 import { actingUser } from './targets'
 import type { ActiveProfile } from './types'
+import { CancellableRuns } from './cancellable-runs'
 
 /** Hits per server and in the merged list when the request names no `topK`. */
 export const DEFAULT_TOP_K = 10
@@ -65,37 +66,28 @@ export function extraPhrases(query: string, phrases: string[] = []): string[] {
  * it resolves with what arrived, `cancelled: true`.
  */
 export class SearchService {
-  private readonly running = new Map<string, AbortController>()
+  private readonly running = new CancellableRuns(
+    (id) =>
+      new ConsoleError({
+        code: 'conflict',
+        message: `search ${id} is already running; cancel it or use a new id`,
+      }),
+  )
 
   constructor(private readonly deps: SearchServiceDeps) {}
 
-  async run(request: SearchRun): Promise<SearchResult> {
-    if (this.running.has(request.searchId)) {
-      throw new ConsoleError({
-        code: 'conflict',
-        message: `search ${request.searchId} is already running; cancel it or use a new id`,
-      })
-    }
-    const controller = new AbortController()
-    this.running.set(request.searchId, controller)
-    try {
-      return await this.execute(request, controller.signal)
-    } finally {
-      this.running.delete(request.searchId)
-    }
+  run(request: SearchRun): Promise<SearchResult> {
+    return this.running.run(request.searchId, (signal) => this.execute(request, signal))
   }
 
   /** Aborts a running search; false when no search has that id (it finished, or never ran). */
   cancel(searchId: string): boolean {
-    const controller = this.running.get(searchId)
-    if (!controller) return false
-    controller.abort()
-    return true
+    return this.running.cancel(searchId)
   }
 
   /** Cancels every running search. */
   dispose(): void {
-    for (const controller of this.running.values()) controller.abort()
+    this.running.dispose()
   }
 
   private async execute(request: SearchRun, signal: AbortSignal): Promise<SearchResult> {

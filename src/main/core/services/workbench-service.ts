@@ -28,6 +28,7 @@ import { actingUser, targetError } from './targets'
 import { ArgumentValidator } from './tool-arguments'
 import { TryServers } from './try-servers'
 import type { ActiveProfile } from './types'
+import { CancellableRuns } from './cancellable-runs'
 
 export interface WorkbenchDeps {
   pool: ConnectionPool
@@ -59,7 +60,7 @@ export class WorkbenchService {
   readonly tries: TryServers
   readonly saved: SavedRequests
   private readonly validator = new ArgumentValidator()
-  private readonly running = new Map<string, AbortController>()
+  private readonly running = new CancellableRuns((id) => invalid(`call ${id} is already running`))
   private readonly history = new Map<string, HistoryEntry[]>()
   private readonly pendingAudit = new Set<Promise<void>>()
   private readonly unsubscribe: () => void
@@ -92,56 +93,51 @@ export class WorkbenchService {
     call: WorkbenchCall & { callId?: string; timeoutMs?: number; skipValidation?: boolean },
   ): Promise<WorkbenchCallResult> {
     const callId = call.callId ?? randomUUID()
-    if (this.running.has(callId)) throw invalid(`call ${callId} is already running`)
-    const controller = new AbortController()
-    this.running.set(callId, controller)
-    const started = this.now()
-    const record = (outcome: HistoryEntry['outcome'], errorCode?: string): void =>
-      this.remember({
-        ...call,
-        arguments: this.deps.redactor.redact(call.arguments),
-        callId,
-        at: started,
-        outcome,
-        latencyMs: this.now() - started,
-        ...(errorCode ? { errorCode } : {}),
-      })
-    try {
-      const result = await this.audited(
-        call.server,
-        call.timeoutMs,
-        controller.signal,
-        async (session, options) => {
-          const args = this.withIdentity(session, call.arguments)
-          if (!call.skipValidation) {
-            const problems = this.problems(session, call.tool, args)
-            if (problems.length > 0) throw invalidArguments(call, problems)
-          }
-          return session.callTool(call.tool, args, { ...options, ...dialectJudges(session) })
-        },
-      )
-      const isError = result.isError === true
-      record(isError ? 'tool_error' : 'ok')
-      return {
-        callId,
-        server: call.server,
-        tool: call.tool,
-        result: this.deps.redactor.redact(result),
-        isError,
-        latencyMs: this.now() - started,
+    return this.running.run(callId, async (signal) => {
+      const started = this.now()
+      const record = (outcome: HistoryEntry['outcome'], errorCode?: string): void =>
+        this.remember({
+          ...call,
+          arguments: this.deps.redactor.redact(call.arguments),
+          callId,
+          at: started,
+          outcome,
+          latencyMs: this.now() - started,
+          ...(errorCode ? { errorCode } : {}),
+        })
+      try {
+        const result = await this.audited(
+          call.server,
+          call.timeoutMs,
+          signal,
+          async (session, options) => {
+            const args = this.withIdentity(session, call.arguments)
+            if (!call.skipValidation) {
+              const problems = this.problems(session, call.tool, args)
+              if (problems.length > 0) throw invalidArguments(call, problems)
+            }
+            return session.callTool(call.tool, args, { ...options, ...dialectJudges(session) })
+          },
+        )
+        const isError = result.isError === true
+        record(isError ? 'tool_error' : 'ok')
+        return {
+          callId,
+          server: call.server,
+          tool: call.tool,
+          result: this.deps.redactor.redact(result),
+          isError,
+          latencyMs: this.now() - started,
+        }
+      } catch (error) {
+        record('error', ConsoleError.from(error).code)
+        throw error
       }
-    } catch (error) {
-      record('error', ConsoleError.from(error).code)
-      throw error
-    } finally {
-      this.running.delete(callId)
-    }
+    })
   }
 
   cancel(callId: string): boolean {
-    const controller = this.running.get(callId)
-    controller?.abort()
-    return controller !== undefined
+    return this.running.cancel(callId)
   }
 
   /** The latest calls, newest first (of one server, or of all). */
@@ -291,7 +287,7 @@ export class WorkbenchService {
 
   async dispose(): Promise<void> {
     this.unsubscribe()
-    for (const controller of this.running.values()) controller.abort()
+    this.running.dispose()
     this.protocolEvents.dispose()
     await this.tries.dispose()
     await this.idle()

@@ -28,6 +28,7 @@ import { LastReports } from './last-reports'
 import { createProbe } from './probe'
 import { checksFor } from './registry'
 import type { DoctorCheck } from './types'
+import { CancellableRuns } from '../cancellable-runs'
 
 export interface DoctorDeps {
   registry: RegistryReader
@@ -67,7 +68,13 @@ const MAX_CHECKS = Math.max(...DIALECT_IDS.map((id) => checksFor(id).length))
  */
 export class DoctorService {
   private readonly last: LastReports
-  private readonly running = new Map<string, AbortController>()
+  private readonly running = new CancellableRuns(
+    (id) =>
+      new ConsoleError({
+        code: 'conflict',
+        message: `Doctor run ${id} is already running; cancel it or use a new id`,
+      }),
+  )
 
   constructor(private readonly deps: DoctorDeps) {
     this.last = new LastReports(deps.file)
@@ -82,27 +89,19 @@ export class DoctorService {
     request: { runId?: string; servers?: string[] } = {},
   ): Promise<DoctorRun & { runId: string; cancelled: boolean }> {
     const runId = request.runId ?? randomUUID()
-    if (this.running.has(runId)) {
-      throw new ConsoleError({
-        code: 'conflict',
-        message: `Doctor run ${runId} is already running; cancel it or use a new id`,
-      })
-    }
-    const ids = request.servers?.length
-      ? [...new Set(request.servers)]
-      : this.deps.registry
-          .current()
-          .servers.filter((server) => server.enabled)
-          .map((server) => server.id)
-    const user = actingUser(this.deps.profile())
-    const controller = new AbortController()
-    this.running.set(runId, controller)
-    let done = 0
-    try {
+    return this.running.run(runId, async (signal) => {
+      const ids = request.servers?.length
+        ? [...new Set(request.servers)]
+        : this.deps.registry
+            .current()
+            .servers.filter((server) => server.enabled)
+            .map((server) => server.id)
+      const user = actingUser(this.deps.profile())
+      let done = 0
       const reports = await mapBounded(
         ids,
         SERVERS_AT_ONCE,
-        (id) => this.runServer(id, user, controller.signal),
+        (id) => this.runServer(id, user, signal),
         (report) => {
           if (!report) return
           this.last.keep([report])
@@ -111,23 +110,18 @@ export class DoctorService {
         },
       )
       const servers = reports.filter((report) => report !== undefined)
-      return { runId, cancelled: controller.signal.aborted, servers }
-    } finally {
-      this.running.delete(runId)
-    }
+      return { runId, cancelled: signal.aborted, servers }
+    })
   }
 
   /** Stops a running run; false when no run has that id (it finished, or never ran). */
   cancel(runId: string): boolean {
-    const controller = this.running.get(runId)
-    if (!controller) return false
-    controller.abort()
-    return true
+    return this.running.cancel(runId)
   }
 
   /** Cancels every running run. */
   dispose(): void {
-    for (const controller of this.running.values()) controller.abort()
+    this.running.dispose()
   }
 
   /** The last report of every server checked so far (or of one). */
