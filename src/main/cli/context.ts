@@ -22,6 +22,8 @@ export interface OpenOptions {
   watch?: boolean
   /** Put the demo servers' keys in place when running on the embedded registry. */
   demoKeys?: boolean
+  /** Health probe period while connected (default 0: no probes for one-shot commands). */
+  probeIntervalMs?: number
 }
 
 /**
@@ -35,7 +37,7 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     connect: options.follow ?? false,
     demoKeys: options.demoKeys ?? false,
     // One-shot commands: no periodic probes keeping the process busy.
-    pool: { probeIntervalMs: 0 },
+    pool: { probeIntervalMs: options.probeIntervalMs ?? 0 },
     // The log file keeps everything; stderr gets the CLI's own warnings instead of JSON lines.
     logToStderr: null,
   }

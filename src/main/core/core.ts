@@ -16,6 +16,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { CallObservers } from './pool/call-observer'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
@@ -71,6 +72,8 @@ export interface CoreOptions {
  */
 export class Core {
   readonly events = new EventBus()
+  /** Every measured server call, for metrics and traces (see `monitoring/`). */
+  readonly calls = new CallObservers()
   /** One live MCP connection per enabled server. */
   readonly pool: ConnectionPool
   readonly dataDir: string
@@ -135,6 +138,7 @@ export class Core {
       redactor: this.redactor,
       logger: this.log.child({ module: 'pool' }),
       registered: (id) => this.registry.server(id),
+      observe: this.calls.emit,
       ...(options.pool ? { options: options.pool } : {}),
     })
     this.secrets.onChanged((change) => {
