@@ -16,6 +16,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { Monitoring } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
@@ -64,6 +65,12 @@ export interface CoreOptions {
    * them in the log file only (the CLI prints its own warnings).
    */
   logToStderr?: LogLevel | null
+  /**
+   * Run the canaries (at start and after reloads), serve /metrics when settings.json turns it
+   * on, and export OTLP when OTEL_EXPORTER_OTLP_* say where (default false: hosts say true;
+   * `rag-console monitor` composes its own).
+   */
+  monitor?: boolean
 }
 
 /**
@@ -97,6 +104,8 @@ export class Core {
   readonly ownPorts = new Set<number>()
   /** Any tool, resources, prompts and the protocol log of any server; servers tried by hand. */
   readonly workbench: WorkbenchService
+  /** Metrics, OTLP export and canaries, when the core was created with `monitor`. */
+  monitoring: Monitoring | undefined
   private readonly notices: AppNotice[] = []
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
@@ -198,11 +207,31 @@ export class Core {
         await core.pool.applyRegistry(core.registry.current())
         core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
       }
+      if (options.monitor) await core.startMonitoring()
     } catch (error) {
       await core.dispose()
       throw error
     }
     return core
+  }
+
+  /** Starts monitoring as settings.json says; a metrics port in use is a notice, not fatal. */
+  private async startMonitoring(): Promise<void> {
+    const metrics = this.settings.metrics()
+    const options = { canaryIntervalMs: 0, otelEnv: this.env }
+    if (metrics.enabled) {
+      try {
+        this.monitoring = await Monitoring.start(this, { ...options, metricsPort: metrics.port })
+        this.log.info('serving metrics', { url: this.monitoring.endpoint?.url })
+        return
+      } catch (error) {
+        this.notice(
+          'warning',
+          `Metrics are not served: ${error instanceof Error ? error.message : String(error)} (settings.json "metrics.port")`,
+        )
+      }
+    }
+    this.monitoring = await Monitoring.start(this, options)
   }
 
   /**
@@ -290,6 +319,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.monitoring?.dispose()
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()

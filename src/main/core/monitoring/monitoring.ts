@@ -24,7 +24,7 @@ export interface MonitoringOptions {
  */
 export class Monitoring {
   private constructor(
-    readonly metrics: ConsoleMetrics,
+    readonly metrics: ConsoleMetrics | undefined,
     readonly endpoint: MetricsEndpoint | undefined,
     readonly telemetry: Telemetry | undefined,
     readonly canaries: CanaryMonitor | undefined,
@@ -32,16 +32,20 @@ export class Monitoring {
   ) {}
 
   static async start(core: Core, options: MonitoringOptions): Promise<Monitoring> {
-    const metrics = new ConsoleMetrics({
-      calls: core.calls,
-      events: core.events,
-      statuses: () => core.pool.statuses(),
-      health: () => core.pool.health(),
-    })
+    // Collected only where someone can scrape them.
+    const metrics =
+      options.metricsPort === undefined
+        ? undefined
+        : new ConsoleMetrics({
+            calls: core.calls,
+            events: core.events,
+            statuses: () => core.pool.statuses(),
+            health: () => core.pool.health(),
+          })
     let endpoint: MetricsEndpoint | undefined
     let telemetry: Telemetry | undefined
     try {
-      if (options.metricsPort !== undefined) {
+      if (metrics && options.metricsPort !== undefined) {
         endpoint = await serveMetrics(() => metrics.exposition(), options.metricsPort)
         core.ownPorts.add(endpoint.port)
       }
@@ -55,7 +59,7 @@ export class Monitoring {
         })
       }
     } catch (error) {
-      metrics.dispose()
+      metrics?.dispose()
       await endpoint?.close()
       throw error
     }
@@ -69,7 +73,7 @@ export class Monitoring {
           verify: (target) => core.services.access.check(target, { refresh: true }),
         },
         onReport: (report) => {
-          metrics.canary(report)
+          metrics?.canary(report)
           options.onCanary?.(report)
         },
         intervalMs: options.canaryIntervalMs,
@@ -87,7 +91,7 @@ export class Monitoring {
       await this.endpoint.close()
     }
     await this.telemetry?.dispose()
-    this.metrics.dispose()
+    this.metrics?.dispose()
   }
 }
 
