@@ -156,8 +156,8 @@ export const canaryExpectSchema = z.looseObject({
     .union([z.boolean(), z.string().min(1)])
     .optional()
     .describe(
-      'true: the first hit\'s citation must verify (verify_document_access and its link); ' +
-        'a document (as in docInTopK): that hit\'s citation must',
+      "true: the first hit's citation must verify (verify_document_access and its link); " +
+        "a document (as in docInTopK): that hit's citation must",
     ),
 })
 

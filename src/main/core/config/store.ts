@@ -158,6 +158,7 @@ export class RegistryStore {
     const event = this.events.findLast((e) => e.at === at && e.outcome === 'applied')
     if (!event) return false
     event.canaries = [...(event.canaries ?? []), ...canaries]
+    this.options.events?.emit('registry:canaries', { at, canaries })
     return true
   }
 

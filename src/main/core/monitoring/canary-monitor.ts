@@ -43,8 +43,12 @@ export class CanaryMonitor {
 
   constructor(private readonly deps: CanaryMonitorDeps) {}
 
-  /** Runs every canary once, then on the schedule and after reloads. */
+  /**
+   * Runs every canary once (recorded on the reload that loaded the registry), then on the
+   * schedule and after reloads.
+   */
   async start(): Promise<void> {
+    const loadedAt = this.deps.registry.history().at(-1)?.at
     this.stop = this.deps.registry.onUpdated((registry, diff) => {
       // The pool heard of this registry before us (it subscribed first): wait until it applied.
       const at = this.deps.registry.history().at(-1)?.at
@@ -59,7 +63,7 @@ export class CanaryMonitor {
       this.timer = setInterval(() => void this.runAll('schedule'), this.deps.intervalMs)
       this.timer.unref()
     }
-    await this.runAll('start')
+    this.annotate(loadedAt, await this.runAll('start'))
   }
 
   /** Runs the canaries of every server of the registry. */
@@ -76,7 +80,10 @@ export class CanaryMonitor {
 
   private async afterReload(servers: ServerConfig[], at: number | undefined): Promise<void> {
     await this.deps.poolIdle()
-    const reports = (await Promise.all(servers.map((s) => this.runServer(s, 'reload')))).flat()
+    this.annotate(at, (await Promise.all(servers.map((s) => this.runServer(s, 'reload')))).flat())
+  }
+
+  private annotate(at: number | undefined, reports: CanaryReport[]): void {
     if (at === undefined || reports.length === 0 || this.disposed) return
     this.deps.registry.annotateReload(
       at,
