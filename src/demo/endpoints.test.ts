@@ -1,11 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startCore, type LiveCore } from '../main/core/services/testing/live-core'
-import { DEMO_USERS } from './access'
+import { describe, expect, it } from 'vitest'
 import { DEMO_KEY_ENV, endpointRegistry, endpointUrls, planEndpoints } from './endpoints'
-import { eventually, startDemo, type DemoProcess } from './testing'
 
 describe('planEndpoints', () => {
   it('cycles the HTTP/SSE families, one port each after the document host', () => {
@@ -40,46 +34,17 @@ describe('endpointRegistry', () => {
   })
 })
 
-describe('demo.js all --endpoints (built)', () => {
-  let demo: DemoProcess | undefined
-  let live: LiveCore | undefined
-  const dir = mkdtempSync(join(tmpdir(), 'rc-endpoints-'))
-  afterEach(async () => {
-    await live?.close()
-    await demo?.stop()
-    rmSync(dir, { recursive: true, force: true })
-  })
-
-  it('serves each endpoint on its own port, and a console connects to every server of its registry', async () => {
-    const file = join(dir, 'rag-mcp.json')
-    demo = await startDemo([
-      'all',
-      ...['--port-base', '0', '--endpoints', '8', '--stdio-servers', '2', '--registry', file],
+describe('endpointUrls', () => {
+  it('reads the printed endpoint lines by id, ignoring the rest', () => {
+    const lines = [
+      'doc-host      http://127.0.0.1:1/',
+      'endpoint rag-search-0 rag-search http://127.0.0.1:2/mcp',
+      'endpoint vtex-1 vtex http://127.0.0.1:3/_v/rag_server/v1/mcp',
+      'ready http://127.0.0.1:1/',
+    ]
+    expect([...endpointUrls(lines)]).toEqual([
+      ['rag-search-0', 'http://127.0.0.1:2/mcp'],
+      ['vtex-1', 'http://127.0.0.1:3/_v/rag_server/v1/mcp'],
     ])
-    const urls = endpointUrls(demo.output)
-    expect([...urls.keys()]).toEqual(planEndpoints(8, 0).map((endpoint) => endpoint.id))
-    expect(new Set([...urls.values()].map((url) => new URL(url).port)).size).toBe(8)
-    const health = await fetch(new URL('/healthz', urls.get('vtex-3'))).then((r) => r.json())
-    expect(health).toMatchObject({ service: 'vtex' })
-    const registry = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
-    expect(Object.keys(registry)).toHaveLength(10)
-    live = await startCore(registry, { env: { ...DEMO_KEY_ENV } })
-    const core = live.core
-    await eventually(
-      async () =>
-        Object.keys(registry).every((id) => core.pool.status(id).state === 'ready')
-          ? true
-          : undefined,
-      30_000,
-      100,
-    )
-    // rag-tools-v1 answers named users only: act as a demo user it knows.
-    const bob = DEMO_USERS.find((user) => user.id === 'bob@example.com')!
-    const { sessionTags, groups } = bob
-    core.settings.saveProfile({ id: 'bob', name: 'Bob', userId: bob.id, sessionTags, groups })
-    core.settings.setActive('bob')
-    const { servers } = await core.services.discovery.run()
-    expect(servers.filter((server) => !server.ok).map((server) => server.server)).toEqual([])
-    expect(servers).toHaveLength(10)
   })
 })
