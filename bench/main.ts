@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
 import { memoryBenchmark } from './memory'
+import { monitorBenchmark } from './monitor'
 import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
@@ -21,6 +22,7 @@ const benchmarks: Benchmark[] = [
   throughputBenchmark,
   memoryBenchmark,
   rendererBenchmark,
+  monitorBenchmark,
 ]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

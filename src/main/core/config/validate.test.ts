@@ -100,7 +100,7 @@ describe('diagnostics', () => {
     const fixed = loadText(
       '{ "docs": { "url": "https://x/mcp", "canaries": [{ "query": "vpn", "expect": { "minHits": 2 } }] } }',
     )
-    expect(server(fixed, 'docs').canaries).toEqual([{ query: 'vpn', expect: { minHits: 2 } }])
+    expect(server(fixed, 'docs')?.canaries).toEqual([{ query: 'vpn', expect: { minHits: 2 } }])
   })
 
   it('reports every problem at once, each with path, line, column and rule', () => {
