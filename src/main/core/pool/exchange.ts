@@ -122,7 +122,8 @@ export class Exchanger {
   ): void {
     this.deps.health.record(operation, ms, error)
     if (!this.deps.observe) return
-    const tool = method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined
+    const tool =
+      method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined
     this.deps.observe({
       server: this.deps.serverId,
       operation,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CanaryConfig } from '../../../shared/config/schema'
-import { OWN_DOC_HOST, startDemo, type DemoProcess } from '../../../demo/testing'
+import type { CanaryConfig } from '../shared/config/schema'
+import { OWN_DOC_HOST, startDemo, type DemoProcess } from '../demo/testing'
 import {
   DOWN_URL,
   fixtureEntry,
@@ -8,9 +8,9 @@ import {
   waitFor,
   whenState,
   type LiveCore,
-} from '../services/testing/live'
-import { CanaryMonitor, type CanaryReport } from './canary-monitor'
-import { canaryNames, runCanary, type CanaryServices } from './canaries'
+} from '../main/core/services/testing/live'
+import { CanaryMonitor, type CanaryReport } from '../main/core/monitoring/canary-monitor'
+import { canaryNames, runCanary, type CanaryServices } from '../main/core/monitoring/canaries'
 
 /**
  * Canaries through the whole console against real servers: the rag-tools-v1 fixture over stdio
