@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEMO_KEY_ENV } from '../src/demo/endpoints'
-import { startChild } from '../src/test/start-child'
+import { eachLine, startChild } from '../src/test/start-child'
 import { demoScript } from './demo-servers'
 import { median, pause, type Benchmark, type BenchResult, type Check } from './harness'
 
@@ -139,16 +139,10 @@ export async function measureMonitor(
   const exited = new Promise<void>((done) => monitor.once('exit', () => done()))
   const probes = { ok: 0, failed: 0 }
   let metricsUrl: string | undefined
-  let buffer = ''
-  monitor.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffer += chunk
-    const parts = buffer.split('\n')
-    buffer = parts.pop() ?? ''
-    for (const part of parts) {
-      const line = JSON.parse(part) as { event: string; ok?: boolean; url?: string }
-      if (line.event === 'metrics') metricsUrl = line.url
-      if (line.event === 'probe') probes[line.ok ? 'ok' : 'failed']++
-    }
+  eachLine(monitor.stdout, (text) => {
+    const line = JSON.parse(text) as { event: string; ok?: boolean; url?: string }
+    if (line.event === 'metrics') metricsUrl = line.url
+    if (line.event === 'probe') probes[line.ok ? 'ok' : 'failed']++
   })
   const scrape = async (): Promise<string> => (await fetch(metricsUrl!)).text()
   try {

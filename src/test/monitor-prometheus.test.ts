@@ -52,20 +52,31 @@ async function values(promql: string, label = 'server'): Promise<Record<string, 
   return Object.fromEntries(result.map((r) => [r.metric[label] ?? '', Number(r.value[1])]))
 }
 
+/** Polls a query until its values by `label` satisfy `ready`, then returns them. */
+function whenValues(
+  promql: string,
+  ready: (values: Record<string, number>) => boolean,
+  label = 'server',
+  timeoutMs = 30_000,
+): Promise<Record<string, number>> {
+  return eventually(async () => {
+    const v = await values(promql, label)
+    return ready(v) ? v : undefined
+  }, timeoutMs)
+}
+
 it('has every server up, their calls, latency and canaries in Prometheus', async () => {
-  await eventually(async () => {
-    const up = await values('rag_console_server_up')
-    return up.catalog === 1 && up.spare === 1 ? up : undefined
-  }, 30_000)
-  const calls = await eventually(async () => {
-    const v = await values('sum by (server) (rag_console_calls_total{outcome="ok"})')
-    return v.catalog && v.spare ? v : undefined
-  }, 15_000)
+  await whenValues('rag_console_server_up', (up) => up.catalog === 1 && up.spare === 1)
+  const calls = await whenValues(
+    'sum by (server) (rag_console_calls_total{outcome="ok"})',
+    (v) => !!v.catalog && !!v.spare,
+  )
   expect(calls.catalog).toBeGreaterThan(0)
-  const canary = await eventually(async () => {
-    const v = await values('rag_console_canary_passed', 'canary')
-    return v.laptops === undefined ? undefined : v
-  }, 15_000)
+  const canary = await whenValues(
+    'rag_console_canary_passed',
+    (v) => v.laptops !== undefined,
+    'canary',
+  )
   expect(canary).toEqual({ laptops: 1 })
   const latency = await values(
     'sum by (server) (rag_console_call_duration_seconds_count{operation="search"})',
@@ -75,22 +86,20 @@ it('has every server up, their calls, latency and canaries in Prometheus', async
 
 it('shows a killed server going down, and counts a reload', async () => {
   await spare.stop()
-  await eventually(async () => {
-    const up = await values('rag_console_server_up')
-    return up.spare === 0 && up.catalog === 1 ? up : undefined
-  }, 30_000)
-  const failed = await eventually(async () => {
-    const v = await values('sum by (server) (rag_console_calls_total{outcome!="ok"})')
-    return v.spare ? v : undefined
-  }, 15_000)
+  await whenValues('rag_console_server_up', (up) => up.spare === 0 && up.catalog === 1)
+  const failed = await whenValues(
+    'sum by (server) (rag_console_calls_total{outcome!="ok"})',
+    (v) => !!v.spare,
+  )
   expect(failed.spare).toBeGreaterThan(0)
 
   writeRegistry(home, { catalog: (registry() as Record<string, object>).catalog })
   await monitor.line((l) => l.event === 'reloaded')
-  const reloads = await eventually(async () => {
-    const v = await values('rag_console_registry_reloads_total', 'outcome')
-    return v.applied ? v : undefined
-  }, 15_000)
+  const reloads = await whenValues(
+    'rag_console_registry_reloads_total',
+    (v) => !!v.applied,
+    'outcome',
+  )
   expect(reloads).toEqual({ applied: 1 })
   expect(await values('rag_console_registry_last_reload_success', 'job')).toEqual({
     'rag-console': 1,

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { cliEnv, spawnCli } from './run-cli'
+import { cliEnv, collectJsonLines, spawnCli } from './run-cli'
 
 /** A running `rag-console --json monitor`, its JSON lines collected (tests and benchmarks). */
 export interface MonitorProcess {
@@ -27,13 +27,7 @@ export async function startMonitor(
   const child = spawnCli(['--json', ...args, 'monitor', '--metrics-port', '0'], cliEnv(home, env))
   const lines: Record<string, unknown>[] = []
   let stderr = ''
-  let buffer = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    buffer += chunk
-    const parts = buffer.split('\n')
-    buffer = parts.pop() ?? ''
-    for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>)
-  })
+  collectJsonLines(child.stdout!, lines)
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),

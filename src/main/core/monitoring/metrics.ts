@@ -72,32 +72,31 @@ export class ConsoleMetrics {
           this.set({ server, state: status.state }, 1)
       },
     })
-    new Gauge({
-      name: 'rag_console_rate_limit_remaining',
-      help: 'Requests left in the current rate-limit window, as the server last reported',
-      labelNames: ['server'],
-      registers,
-      collect() {
-        this.reset()
-        for (const health of sources.health()) {
-          const remaining = health.rateLimit?.remaining
-          if (remaining !== undefined) this.set({ server: health.server }, remaining)
-        }
-      },
-    })
-    new Gauge({
-      name: 'rag_console_rate_limit_limit',
-      help: 'Size of the rate-limit window, as the server last reported',
-      labelNames: ['server'],
-      registers,
-      collect() {
-        this.reset()
-        for (const health of sources.health()) {
-          const limit = health.rateLimit?.limit
-          if (limit !== undefined) this.set({ server: health.server }, limit)
-        }
-      },
-    })
+    const rateLimit = (field: 'remaining' | 'limit', name: string, help: string): void => {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['server'],
+        registers,
+        collect() {
+          this.reset()
+          for (const health of sources.health()) {
+            const value = health.rateLimit?.[field]
+            if (value !== undefined) this.set({ server: health.server }, value)
+          }
+        },
+      })
+    }
+    rateLimit(
+      'remaining',
+      'rag_console_rate_limit_remaining',
+      'Requests left in the current rate-limit window, as the server last reported',
+    )
+    rateLimit(
+      'limit',
+      'rag_console_rate_limit_limit',
+      'Size of the rate-limit window, as the server last reported',
+    )
     this.canaryPassed = new Gauge({
       name: 'rag_console_canary_passed',
       help: 'Whether the last run of a canary query met all its expectations (1) or not (0)',
