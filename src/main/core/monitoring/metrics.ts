@@ -32,6 +32,8 @@ export class ConsoleMetrics {
   private readonly reloads: Counter
   private readonly lastReload: Gauge
   private readonly lastReloadAt: Gauge
+  /** Canary series by server, so an edit or removal does not leave a stale verdict behind. */
+  private readonly canaries = new Map<string, Set<string>>()
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry]
@@ -133,7 +135,10 @@ export class ConsoleMetrics {
     })
     this.stops.push(
       sources.calls.add((record) => this.call(record)),
-      sources.events.on('registry:updated', (e) => this.reloaded('applied', e.at)),
+      sources.events.on('registry:updated', (e) => {
+        this.reloaded('applied', e.at)
+        for (const server of [...e.changed, ...e.removed]) this.forgetCanaries(server)
+      }),
       sources.events.on('config:invalid', (e) => this.reloaded('invalid', e.at)),
     )
   }
@@ -141,6 +146,8 @@ export class ConsoleMetrics {
   /** Records the outcome of one canary run. */
   canary(result: CanaryResult): void {
     const labels = { server: result.server, canary: result.canary }
+    const names = this.canaries.get(result.server) ?? new Set<string>()
+    this.canaries.set(result.server, names.add(result.canary))
     this.canaryPassed.set(labels, result.passed ? 1 : 0)
     this.canaryRuns.inc({ ...labels, result: result.passed ? 'pass' : 'fail' })
     this.canaryLatency.set(labels, result.latencyMs / 1000)
@@ -160,6 +167,14 @@ export class ConsoleMetrics {
     const { server, operation } = record
     this.calls.inc({ server, operation, outcome: record.code ?? 'ok' })
     this.latency.observe({ server, operation }, record.ms / 1000)
+  }
+
+  private forgetCanaries(server: string): void {
+    for (const canary of this.canaries.get(server) ?? []) {
+      this.canaryPassed.remove({ server, canary })
+      this.canaryLatency.remove({ server, canary })
+    }
+    this.canaries.delete(server)
   }
 
   private reloaded(outcome: 'applied' | 'invalid', at: number): void {
