@@ -16,7 +16,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
-import { Monitoring } from './monitoring/monitoring'
+import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
@@ -66,11 +66,12 @@ export interface CoreOptions {
    */
   logToStderr?: LogLevel | null
   /**
-   * Run the canaries (at start and after reloads), serve /metrics when settings.json turns it
-   * on, and export OTLP when OTEL_EXPORTER_OTLP_* say where (default false: hosts say true;
-   * `rag-console monitor` composes its own).
+   * Monitoring, started before the pool connects. `true` (the hosts): canaries at start and
+   * after reloads, /metrics when settings.json turns it on (a busy port is a notice), OTLP when
+   * OTEL_EXPORTER_OTLP_* say where. Options (`rag-console monitor`): exactly those, a busy port
+   * fails; the caller starts the canaries ({@link Monitoring.startCanaries}). Default: none.
    */
-  monitor?: boolean
+  monitor?: boolean | MonitoringOptions
 }
 
 /**
@@ -203,11 +204,13 @@ export class Core {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
       core.registerFileSecrets(core.registry.current().servers)
+      if (options.monitor === true) await core.startMonitoring()
+      else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
         await core.pool.applyRegistry(core.registry.current())
         core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
       }
-      if (options.monitor) await core.startMonitoring()
+      if (options.monitor === true) core.monitoring?.startCanaries()
     } catch (error) {
       await core.dispose()
       throw error

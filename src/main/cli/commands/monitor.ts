@@ -1,6 +1,5 @@
 import type { CanaryReport } from '../../core/monitoring/canary-monitor'
 import { DEFAULT_METRICS_PORT } from '../../core/monitoring/metrics-server'
-import { Monitoring } from '../../core/monitoring/monitoring'
 import type { CallRecord } from '../../core/pool/call-observer'
 import { duration, integer, type Invocation } from '../args'
 import { openCore, type CliContext } from '../context'
@@ -28,25 +27,20 @@ export async function monitorCommand(
     options.interval === undefined
       ? DEFAULT_INTERVAL_MS
       : duration('--interval', options.interval, 100, 24 * 3_600_000)
+  const print = eventPrinter(ctx)
   const core = await openCore(ctx, {
     follow: true,
     watch: true,
     demoKeys: true,
     probeIntervalMs: intervalMs,
-  })
-  const print = eventPrinter(ctx)
-  let monitoring: Monitoring
-  try {
-    monitoring = await Monitoring.start(core, {
+    monitor: {
       metricsPort: port,
       canaryIntervalMs: intervalMs,
       onCanary: (report) => printCanary(print, report),
       otelEnv: ctx.env,
-    })
-  } catch (error) {
-    await core.dispose()
-    throw error
-  }
+    },
+  })
+  const monitoring = core.monitoring!
   const endpoint = monitoring.endpoint!
   print(
     {
@@ -64,9 +58,10 @@ export async function monitorCommand(
       if (record.probe) printProbe(print, record)
     }),
   ]
+  monitoring.startCanaries()
   await untilStopped()
   for (const stop of stops) stop()
-  await monitoring.dispose()
+  // Stops monitoring first (OTLP buffers flushed), then the servers.
   await core.dispose()
   return EXIT.ok
 }

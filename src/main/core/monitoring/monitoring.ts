@@ -20,7 +20,8 @@ export interface MonitoringOptions {
 /**
  * Monitoring of one core, as `rag-console monitor` and the hosts' opt-in setting use it:
  * Prometheus metrics (served on loopback when asked), OTLP export when configured, and the
- * canary monitor. {@link dispose} stops all of it; the core keeps running.
+ * canary monitor. Started before the pool connects, so the first connects are counted too.
+ * {@link dispose} stops all of it; the core keeps running.
  */
 export class Monitoring {
   private constructor(
@@ -79,9 +80,15 @@ export class Monitoring {
         intervalMs: options.canaryIntervalMs,
       })
     }
-    const monitoring = new Monitoring(metrics, endpoint, telemetry, canaries, core)
-    void canaries?.start()
-    return monitoring
+    return new Monitoring(metrics, endpoint, telemetry, canaries, core)
+  }
+
+  /**
+   * Runs the canaries once and from then on after reloads and on the schedule: call it once the
+   * pool has the registry, so the first run finds the servers connecting.
+   */
+  startCanaries(): void {
+    void this.canaries?.start()
   }
 
   async dispose(): Promise<void> {
