@@ -19,6 +19,7 @@ let ragSearch: DemoProcess
 let receiver: OtlpReceiver
 let monitor: MonitorProcess
 let exitCode: number | null
+let scraped: string
 
 beforeAll(async () => {
   home = cliHome()
@@ -46,6 +47,7 @@ beforeAll(async () => {
   })
   await monitor.line((l) => l.event === 'canary' && l.server === 'locked')
   await eventually(async () => (receiver.spans.length > 0 ? true : undefined), 15_000)
+  scraped = await (await fetch(monitor.metricsUrl)).text()
   exitCode = await monitor.stop()
 }, 60_000)
 
@@ -87,8 +89,9 @@ it('marks a refused call as an error with its code', () => {
   expect(refused?.span.status).toMatchObject({ code: 2, message: 'unauthorized' })
 })
 
-it('never sends a credential, an argument or the query', () => {
-  const sent = receiver.bodies.map((b) => b.text).join('\n')
+it('never sends, serves or prints a credential, an argument or the query', () => {
+  expect(scraped).toContain('rag_console_canary_passed{server="locked",canary="refused"} 0')
+  const sent = [...receiver.bodies.map((b) => b.text), scraped].join('\n')
   for (const needle of [KEY, WRONG, QUERY, 'search_phrases', 'Bearer']) {
     expect(sent).not.toContain(needle)
   }
