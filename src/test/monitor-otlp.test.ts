@@ -61,7 +61,9 @@ afterAll(async () => {
 it('says it exports, and flushes on SIGTERM before exiting 0', () => {
   expect(monitor.lines.find((l) => l.event === 'metrics')).toMatchObject({ otlp: true })
   expect(exitCode).toBe(0)
-  expect(receiver.bodies.some((b) => b.path === '/v1/metrics')).toBe(true)
+  const metrics = receiver.bodies.filter((b) => b.path === '/v1/metrics').map((b) => b.text)
+  expect(metrics.join('\n')).toContain('"rag_console.calls"')
+  expect(metrics.join('\n')).toContain('"rag_console.call.duration"')
 })
 
 it('sends one CLIENT span per search with server, dialect, tool, outcome and latency', () => {
