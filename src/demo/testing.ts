@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { builtFile } from '../test/built'
+import { eachLine } from '../test/start-child'
 
 /** A built demo program running as a child process (tests only). */
 export interface DemoProcess {
@@ -52,16 +53,7 @@ export function startDemo(args: string[], timeoutMs = 15_000): Promise<DemoProce
         resolve({ url: ready[1]!, docs, output, stop })
       }
     }
-    for (const stream of [child.stdout, child.stderr]) {
-      let buffer = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk: string) => {
-        buffer += chunk
-        const lines = buffer.split('\n')
-        buffer = lines.pop() ?? ''
-        lines.forEach(onLine)
-      })
-    }
+    for (const stream of [child.stdout, child.stderr]) eachLine(stream, onLine)
     child.once('exit', (code) => {
       clearTimeout(timer)
       fail(`exited with code ${code}`)

@@ -50,6 +50,7 @@ const startCore = (configPath: string | undefined): Promise<Core> =>
   createCore({
     dataDir,
     connect: true,
+    monitor: true,
     versions: { electron: process.versions.electron, chrome: process.versions.chrome },
     ...(configPath ? { configPath } : {}),
   })

@@ -42,13 +42,8 @@ export function startChild<T>(
     }
     const timer = setTimeout(() => fail(`not ready within ${timeoutMs} ms`), timeoutMs)
     for (const stream of [child.stdout, child.stderr]) {
-      let buffer = ''
-      stream.setEncoding('utf8')
-      stream.on('data', (chunk: string) => {
-        buffer += chunk
-        const parts = buffer.split('\n')
-        buffer = parts.pop() ?? ''
-        lines.push(...parts)
+      eachLine(stream, (line) => {
+        lines.push(line)
         if (settled) return
         let value: T | undefined
         try {
@@ -68,6 +63,18 @@ export function startChild<T>(
       clearTimeout(timer)
       fail(`exited with ${signal ?? code}`)
     })
+  })
+}
+
+/** Calls `onLine` with every complete line `stream` prints. */
+export function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let buffer = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    buffer += chunk
+    const parts = buffer.split('\n')
+    buffer = parts.pop() ?? ''
+    for (const part of parts) onLine(part)
   })
 }
 

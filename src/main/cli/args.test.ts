@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseInvocation, selectionOf, splitCommandLine } from './args'
+import { duration, parseInvocation, selectionOf, splitCommandLine } from './args'
 import { UsageError } from './exit-codes'
 
 describe('command line parsing', () => {
@@ -63,5 +63,21 @@ describe('command line parsing', () => {
     ])
     expect(splitCommandLine('  a   ""  ')).toEqual(['a', ''])
     expect(() => splitCommandLine('node "open')).toThrow(/unclosed/)
+  })
+})
+
+describe('durations (monitor --interval)', () => {
+  it('reads ms, s, m and h, a bare number as seconds', () => {
+    expect(duration('--interval', '500ms', 100, 86_400_000)).toBe(500)
+    expect(duration('--interval', '15s', 100, 86_400_000)).toBe(15_000)
+    expect(duration('--interval', '1.5', 100, 86_400_000)).toBe(1_500)
+    expect(duration('--interval', '2m', 100, 86_400_000)).toBe(120_000)
+    expect(duration('--interval', '1h', 100, 86_400_000)).toBe(3_600_000)
+  })
+
+  it('refuses other units, signs and values out of bounds', () => {
+    for (const text of ['15 minutes', '-1s', '50ms', '25h', '', 'NaN']) {
+      expect(() => duration('--interval', text, 100, 86_400_000), text).toThrow(UsageError)
+    }
   })
 })

@@ -27,6 +27,8 @@ const OPTIONS = {
   name: { type: 'string' },
   header: { type: 'string', multiple: true },
   log: { type: 'boolean' },
+  'metrics-port': { type: 'string' },
+  interval: { type: 'string' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -56,6 +58,7 @@ export const COMMAND_OPTIONS = {
   watch: [],
   secrets: ['server', 'name'],
   doctor: ['server'],
+  monitor: ['metrics-port', 'interval'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -93,6 +96,8 @@ export interface Invocation {
     header?: string[]
     log?: boolean
     'connect-timeout'?: string
+    'metrics-port'?: string
+    interval?: string
   }
   help: boolean
 }
@@ -173,6 +178,20 @@ export function integer(flag: string, text: string, min: number, max: number): n
     throw new UsageError(`${flag} must be a whole number from ${min} to ${max} (got "${text}")`)
   }
   return value
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** A duration such as `15s`, `500ms`, `2m` or `1h` (a bare number is seconds), within bounds. */
+export function duration(flag: string, text: string, minMs: number, maxMs: number): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim())
+  const ms = match ? Number(match[1]) * UNITS[match[2] ?? 's']! : NaN
+  if (!(ms >= minMs && ms <= maxMs)) {
+    throw new UsageError(
+      `${flag} must be a duration from ${minMs} ms to ${maxMs / 1000} s, e.g. 15s, 500ms or 2m (got "${text}")`,
+    )
+  }
+  return Math.round(ms)
 }
 
 /** The object `--args` carries. */

@@ -2,6 +2,7 @@ import type { ErrorInfo } from '../../shared/errors'
 import type { Diagnostic } from '../../shared/model/registry'
 import type { ActingUser } from '../../shared/model/user'
 import { createCore, type Core, type CoreOptions } from '../core/core'
+import type { MonitoringOptions } from '../core/monitoring/monitoring'
 import { actingUser } from '../core/services/targets'
 import type { GlobalOptions } from './args'
 import { EXIT, type ExitCode } from './exit-codes'
@@ -22,6 +23,10 @@ export interface OpenOptions {
   watch?: boolean
   /** Put the demo servers' keys in place when running on the embedded registry. */
   demoKeys?: boolean
+  /** Health probe period while connected (default 0: no probes for one-shot commands). */
+  probeIntervalMs?: number
+  /** Metrics, OTLP and canaries, started before the servers connect (`monitor`). */
+  monitor?: MonitoringOptions
 }
 
 /**
@@ -35,10 +40,11 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     connect: options.follow ?? false,
     demoKeys: options.demoKeys ?? false,
     // One-shot commands: no periodic probes keeping the process busy.
-    pool: { probeIntervalMs: 0 },
+    pool: { probeIntervalMs: options.probeIntervalMs ?? 0 },
     // The log file keeps everything; stderr gets the CLI's own warnings instead of JSON lines.
     logToStderr: null,
   }
+  if (options.monitor) coreOptions.monitor = options.monitor
   if (ctx.global.configPath) coreOptions.configPath = ctx.global.configPath
   if (Object.keys(ctx.global.actingUser).length > 0) coreOptions.actingUser = ctx.global.actingUser
   const core = await createCore(coreOptions)

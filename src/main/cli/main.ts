@@ -5,6 +5,7 @@ import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
 import { infoCommand } from './commands/info'
+import { monitorCommand } from './commands/monitor'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
 import { searchCommand, synthesizeCommand } from './commands/search'
 import { secretsCommand } from './commands/secrets'
@@ -33,6 +34,7 @@ const COMMANDS: Record<
   watch: watchCommand,
   secrets: secretsCommand,
   doctor: doctorCommand,
+  monitor: monitorCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

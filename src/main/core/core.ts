@@ -16,6 +16,8 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
+import { CallObservers } from './pool/call-observer'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
@@ -63,6 +65,13 @@ export interface CoreOptions {
    * them in the log file only (the CLI prints its own warnings).
    */
   logToStderr?: LogLevel | null
+  /**
+   * Monitoring, started before the pool connects. `true` (the hosts): canaries at start and
+   * after reloads, /metrics when settings.json turns it on (a busy port is a notice), OTLP when
+   * OTEL_EXPORTER_OTLP_* say where. Options (`rag-console monitor`): exactly those, a busy port
+   * fails; the caller starts the canaries ({@link Monitoring.startCanaries}). Default: none.
+   */
+  monitor?: boolean | MonitoringOptions
 }
 
 /**
@@ -71,6 +80,8 @@ export interface CoreOptions {
  */
 export class Core {
   readonly events = new EventBus()
+  /** Every measured server call, for metrics and traces (see `monitoring/`). */
+  readonly calls = new CallObservers()
   /** One live MCP connection per enabled server. */
   readonly pool: ConnectionPool
   readonly dataDir: string
@@ -94,6 +105,8 @@ export class Core {
   readonly ownPorts = new Set<number>()
   /** Any tool, resources, prompts and the protocol log of any server; servers tried by hand. */
   readonly workbench: WorkbenchService
+  /** Metrics, OTLP export and canaries, when the core was created with `monitor`. */
+  monitoring: Monitoring | undefined
   private readonly notices: AppNotice[] = []
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
@@ -135,6 +148,7 @@ export class Core {
       redactor: this.redactor,
       logger: this.log.child({ module: 'pool' }),
       registered: (id) => this.registry.server(id),
+      observe: this.calls.emit,
       ...(options.pool ? { options: options.pool } : {}),
     })
     this.secrets.onChanged((change) => {
@@ -190,15 +204,37 @@ export class Core {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
       core.registerFileSecrets(core.registry.current().servers)
+      if (options.monitor === true) await core.startMonitoring()
+      else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
         await core.pool.applyRegistry(core.registry.current())
         core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
       }
+      if (options.monitor === true) core.monitoring?.startCanaries()
     } catch (error) {
       await core.dispose()
       throw error
     }
     return core
+  }
+
+  /** Starts monitoring as settings.json says; a metrics port in use is a notice, not fatal. */
+  private async startMonitoring(): Promise<void> {
+    const metrics = this.settings.metrics()
+    const options = { canaryIntervalMs: 0, otelEnv: this.env }
+    if (metrics.enabled) {
+      try {
+        this.monitoring = await Monitoring.start(this, { ...options, metricsPort: metrics.port })
+        this.log.info('serving metrics', { url: this.monitoring.endpoint?.url })
+        return
+      } catch (error) {
+        this.notice(
+          'warning',
+          `Metrics are not served: ${error instanceof Error ? error.message : String(error)} (settings.json "metrics.port")`,
+        )
+      }
+    }
+    this.monitoring = await Monitoring.start(this, options)
   }
 
   /**
@@ -286,6 +322,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.monitoring?.dispose()
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()

@@ -18,11 +18,14 @@ async function main(): Promise<void> {
   }
   const core = await createCore({
     connect: true,
+    monitor: true,
     ...(values.config ? { configPath: values.config } : {}),
   })
   const host = await startBrowserHost({ core, rendererDir: rendererDir(), port })
   console.log(`RAG Console (browser host) is running. Open: ${host.url}`)
   console.log(`Registry: ${core.info().registry.label}`)
+  const metrics = core.monitoring?.endpoint
+  if (metrics) console.log(`Metrics: ${metrics.url}`)
 
   let closing = false
   const shutdown = async (): Promise<void> => {

@@ -65,6 +65,7 @@ export function normalizeEntry(
   if (entry.command !== undefined) config.command = entry.command
   if (entry.cwd !== undefined) config.cwd = entry.cwd
   if (entry.description !== undefined) config.description = entry.description
+  if (entry.canaries?.length) config.canaries = entry.canaries.map((canary) => ({ ...canary }))
   if (entry.launch) {
     config.launch = { ...entry.launch }
     if (entry.launch.env) config.launch.env = mapValues(entry.launch.env, converter('launch'))

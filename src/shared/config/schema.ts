@@ -21,6 +21,10 @@ export const LIMITS = {
   readyTimeoutMs: 600_000,
   /** `ui.order` either way. */
   order: 1_000_000,
+  /** Hits a canary may ask for (`minHits`, `docInTopK.k`). */
+  canaryHits: 100,
+  /** Canaries per server. */
+  canaries: 20,
 } as const
 
 const milliseconds = (max: number) => z.number().int().min(1).max(max)
@@ -129,6 +133,41 @@ export const uiSchema = z.looseObject({
   defaultSelected: z.boolean().optional(),
 })
 
+/** What a canary query must find; every one given must hold. */
+export const canaryExpectSchema = z.looseObject({
+  minHits: z
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.canaryHits)
+    .optional()
+    .describe('At least this many hits'),
+  docInTopK: z
+    .looseObject({
+      doc: z.string().min(1).describe('Hit id, title, file name or link of the document'),
+      k: z.number().int().min(1).max(LIMITS.canaryHits).describe('Within the first k hits'),
+    })
+    .optional()
+    .describe('A given document among the first k hits'),
+  maxLatencyMs: milliseconds(LIMITS.timeoutMs)
+    .optional()
+    .describe("The server's search answers within this many ms"),
+  verifyCitation: z
+    .union([z.boolean(), z.string().min(1)])
+    .optional()
+    .describe(
+      "true: the first hit's citation must verify (verify_document_access and its link); " +
+        "a document (as in docInTopK): that hit's citation must",
+    ),
+})
+
+/** A search run after every reload that touches the server and on the monitor's schedule. */
+export const canarySchema = z.looseObject({
+  name: z.string().min(1).optional().describe('Label in logs and metrics (default: the query)'),
+  query: z.string().min(1).describe('What to search for, as the acting user'),
+  expect: canaryExpectSchema.optional().describe('What the search must find'),
+})
+
 export const serverEntrySchema = z.looseObject({
   transport: transportSchema
     .optional()
@@ -158,6 +197,11 @@ export const serverEntrySchema = z.looseObject({
   launch: launchSchema
     .optional()
     .describe('Starts a local HTTP/SSE server with the console; url is where it listens'),
+  canaries: z
+    .array(canarySchema)
+    .max(LIMITS.canaries)
+    .optional()
+    .describe('Searches with expectations, run after reloads and by `rag-console monitor`'),
 })
 
 /** An entry of VS Code's `inputs`: values VS Code prompts for, referenced as `${input:ID}`. */
@@ -198,6 +242,7 @@ export type LaunchConfig = z.output<typeof launchSchema>
 export type GenericSearchMapping = z.output<typeof genericSearchSchema>
 export type DialectSetting = z.output<typeof dialectSchema>
 export type VsCodeInput = z.output<typeof vsCodeInputSchema>
+export type CanaryConfig = z.output<typeof canarySchema>
 
 /**
  * One server's effective configuration after defaults and inference: what the pool connects
@@ -223,6 +268,8 @@ export interface ServerConfig {
   ui: { icon?: string; order?: number; defaultSelected?: boolean }
   dataSources: DataSourceConfig[]
   launch?: LaunchConfig
+  /** Canary queries (absent: none). */
+  canaries?: CanaryConfig[]
   /** File the entry came from (the overrides file when it touched the entry). */
   origin: string
 }

@@ -27,6 +27,7 @@ export const EVENT_NAMES = Object.keys({
   'app:show-panel': true,
   'registry:updated': true,
   'config:invalid': true,
+  'registry:canaries': true,
   'secrets:changed': true,
   'profiles:changed': true,
   'selection:changed': true,

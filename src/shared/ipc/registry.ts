@@ -5,6 +5,7 @@ import type {
   Diagnostic,
   RegistryDiff,
   RegistrySource,
+  ReloadCanary,
   ReloadEvent,
   ReloadTrigger,
 } from '../model/registry'
@@ -224,8 +225,15 @@ export interface ConfigInvalidEvent {
   diagnostics: Diagnostic[]
 }
 
+/** The canaries run after the reload applied at `at` (now on its history entry). */
+export interface ReloadCanariesEvent {
+  at: number
+  canaries: ReloadCanary[]
+}
+
 /** Events the registry pushes to the renderer. */
 export interface RegistryEvents {
   'registry:updated': RegistryUpdatedEvent
   'config:invalid': ConfigInvalidEvent
+  'registry:canaries': ReloadCanariesEvent
 }

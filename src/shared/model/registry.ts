@@ -36,6 +36,17 @@ export interface RegistryDiff {
 
 export type ReloadTrigger = 'startup' | 'watch' | 'manual' | 'save' | 'import'
 
+/** A canary's run right after the reload that touched its server. */
+export interface ReloadCanary {
+  server: string
+  canary: string
+  passed: boolean
+  /** It passed before this reload and fails after it: the reload's diff caused it. */
+  regression: boolean
+  /** What did not hold, in words. */
+  failures: string[]
+}
+
 /** One entry of the reload history (the last 50 are kept). */
 export interface ReloadEvent {
   at: number
@@ -45,4 +56,6 @@ export interface ReloadEvent {
   source: RegistrySource
   diff?: RegistryDiff
   diagnostics?: Diagnostic[]
+  /** Canaries of the added and changed servers, run once the reload was applied. */
+  canaries?: ReloadCanary[]
 }

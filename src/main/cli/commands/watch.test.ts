@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { builtFile } from '../../../test/built'
-import { cliEnv, cliHome, spawnCli, writeRegistry } from '../testing/run-cli'
+import { cliEnv, cliHome, collectJsonLines, spawnCli, writeRegistry } from '../testing/run-cli'
 
 /** `watch` against real file writes: one JSON line per registry event and status change. */
 
@@ -35,13 +35,7 @@ afterEach(async () => {
 
 function watch(config: string): void {
   child = spawnCli(['--json', '--config', config, 'watch'], cliEnv(home))
-  let buffer = ''
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    buffer += chunk
-    const parts = buffer.split('\n')
-    buffer = parts.pop() ?? ''
-    for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>)
-  })
+  collectJsonLines(child.stdout!, lines)
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
 }
 

@@ -18,10 +18,26 @@ import { EXIT, type ExitCode } from '../exit-codes'
  */
 export async function watchCommand(ctx: CliContext): Promise<ExitCode> {
   const core = await openCore(ctx, { follow: true, watch: true, demoKeys: true })
-  const print = (event: Record<string, unknown>, human: string): void => {
+  const stop = followRegistry(core, eventPrinter(ctx))
+  await untilStopped()
+  stop()
+  await core.dispose()
+  return EXIT.ok
+}
+
+/** Prints one event: its JSON with `--json`, else a timestamped line for a person. */
+export function eventPrinter(ctx: CliContext): Print {
+  return (event, human) => {
     if (ctx.out.json) ctx.out.line(event)
     else ctx.out.text(`${new Date().toISOString()} ${human}`)
   }
+}
+
+/**
+ * Prints the registry as loaded and every server's status, then one line per reload, invalid
+ * file and status change; returns the unsubscribe.
+ */
+export function followRegistry(core: Core, print: Print): () => void {
   const registry = core.registry.current()
   const invalid = core.registry.invalidState()
   if (invalid) printInvalid(print, invalid.diagnostics)
@@ -49,20 +65,24 @@ export async function watchCommand(ctx: CliContext): Promise<ExitCode> {
     core.events.on('server:status', (e) => printStatus(core, print, e.server, e.status)),
   ]
   for (const { server, status } of core.pool.statuses()) printStatus(core, print, server, status)
-  await new Promise<void>((resolve) => {
+  return () => {
+    for (const stop of stops) stop()
+  }
+}
+
+/** Resolves on SIGINT or SIGTERM, or when stdout's reader went away (`| head`). */
+export function untilStopped(): Promise<void> {
+  return new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)
-    // The reader went away (`| head`): no line can be delivered any more, so the watch ends.
+    // The reader went away: no line can be delivered any more, so the command ends.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') resolve()
     })
   })
-  for (const stop of stops) stop()
-  await core.dispose()
-  return EXIT.ok
 }
 
-type Print = (event: Record<string, unknown>, human: string) => void
+export type Print = (event: Record<string, unknown>, human: string) => void
 
 function printInvalid(print: Print, diagnostics: Diagnostic[]): void {
   const errors = diagnostics.filter((d) => d.severity === 'error')
@@ -80,5 +100,5 @@ function printStatus(core: Core, print: Print, server: string, status: ServerSta
   )
 }
 
-const round = (value: number): number => Math.round(value * 10) / 10
+export const round = (value: number): number => Math.round(value * 10) / 10
 const list = (ids: string[]): string => (ids.length > 0 ? ids.join(', ') : 'none')

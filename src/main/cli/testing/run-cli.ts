@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
 import { demoScript, type DemoProcess } from '../../../demo/testing'
 import { builtFile } from '../../../test/built'
+import { eachLine } from '../../../test/start-child'
 
 /** What one run of the built CLI did. */
 export interface CliRun {
@@ -39,6 +40,14 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
     env,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
+}
+
+/** Parses every line `stream` prints as JSON into `lines` (`--json watch`, `monitor`). */
+export function collectJsonLines(
+  stream: NodeJS.ReadableStream,
+  lines: Record<string, unknown>[],
+): void {
+  eachLine(stream, (line) => lines.push(JSON.parse(line) as Record<string, unknown>))
 }
 
 /** Runs the built CLI to its end (killed past the deadline) and collects its output. */

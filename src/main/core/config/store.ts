@@ -14,6 +14,7 @@ import type {
   Diagnostic,
   RegistryDiff,
   RegistrySource,
+  ReloadCanary,
   ReloadEvent,
   ReloadTrigger,
 } from '../../../shared/model/registry'
@@ -147,6 +148,18 @@ export class RegistryStore {
   /** The last {@link HISTORY_LIMIT} reloads, oldest first. */
   history(): ReloadEvent[] {
     return [...this.events]
+  }
+
+  /**
+   * Attaches the canary runs that followed the reload applied at `at` to its history entry
+   * (false when that entry has left the history).
+   */
+  annotateReload(at: number, canaries: ReloadCanary[]): boolean {
+    const event = this.events.findLast((e) => e.at === at && e.outcome === 'applied')
+    if (!event) return false
+    event.canaries = [...(event.canaries ?? []), ...canaries]
+    this.options.events?.emit('registry:canaries', { at, canaries })
+    return true
   }
 
   /** Re-reads the files now (also when nothing changed on disk). */

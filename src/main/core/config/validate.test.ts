@@ -76,6 +76,33 @@ describe('seed examples', () => {
 })
 
 describe('diagnostics', () => {
+  it('locates a bad canary expectation and keeps a good canary on the entry', () => {
+    const result = loadText(
+      [
+        '{',
+        '  "docs": {',
+        '    "url": "https://rag.example.com/mcp",',
+        '    "canaries": [',
+        '      { "query": "vpn", "expect": { "minHits": 2, "docInTopK": { "doc": "vpn-guide", "k": 3 } } },',
+        '      { "query": "pto", "expect": { "maxLatencyMs": -5, "minHits": "many" } }',
+        '    ]',
+        '  }',
+        '}',
+      ].join('\n'),
+    )
+    expect(result.build.ok).toBe(false)
+    expect(
+      result.build.diagnostics.map(({ path, line, column }) => ({ path, line, column })),
+    ).toEqual([
+      { path: 'docs.canaries[1].expect.maxLatencyMs', line: 6, column: 53 },
+      { path: 'docs.canaries[1].expect.minHits', line: 6, column: 68 },
+    ])
+    const fixed = loadText(
+      '{ "docs": { "url": "https://x/mcp", "canaries": [{ "query": "vpn", "expect": { "minHits": 2 } }] } }',
+    )
+    expect(server(fixed, 'docs')?.canaries).toEqual([{ query: 'vpn', expect: { minHits: 2 } }])
+  })
+
   it('reports every problem at once, each with path, line, column and rule', () => {
     const result = loadText(
       [

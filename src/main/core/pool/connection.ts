@@ -8,6 +8,7 @@ import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { runBounded } from './bounded'
 import { CallTracker, type CallContext } from './call-context'
+import type { CallObserver } from './call-observer'
 import { classifyError } from './classify'
 import type { Clock } from './clock'
 import { removedError, unavailableError } from './connection-errors'
@@ -34,6 +35,8 @@ export interface ConnectionDeps {
   onStatus(serverId: string, status: ServerStatus): void
   /** Every protocol log entry as it is added. */
   onProtocol?(serverId: string, entry: ProtocolEntry): void
+  /** Every measured call and connect attempt, as the server's health records it. */
+  observe?: CallObserver
 }
 
 /** Protocol log entries kept per server. */
@@ -130,6 +133,8 @@ export class ServerConnection {
       health: this.health,
       tracker: this.tracker,
       limiter: this.limiter,
+      transport: config.transport,
+      ...(deps.observe ? { observe: deps.observe } : {}),
       classify: (error, context, timeoutMs, used) => this.classify(error, context, timeoutMs, used),
     })
     this.prober = new Prober(
@@ -138,7 +143,7 @@ export class ServerConnection {
           method,
           undefined,
           { operation: method, timeoutMs: Math.min(options.probeTimeoutMs, this.timeoutMs) },
-          { limit: false, connection: () => on, unmeasured: notImplemented },
+          { limit: false, connection: () => on, unmeasured: notImplemented, probe: true },
         ),
       (text) => this.log.note(text),
     )
@@ -282,14 +287,20 @@ export class ServerConnection {
       this.info = connected.serverInfo
       this.watch(active)
       this.active = active
-      this.health.record('connect', performance.now() - started)
+      this.exchanger.measure('connect', 'connect', undefined, performance.now() - started)
       this.keeper.ready()
       this.scheduleProbe()
       return active
     } catch (error) {
       const failure = error as ConsoleError
       if (!this.closed) {
-        this.health.record('connect', performance.now() - started, failure.toInfo())
+        this.exchanger.measure(
+          'connect',
+          'connect',
+          undefined,
+          performance.now() - started,
+          failure.toInfo(),
+        )
         if (NEEDS_A_PERSON.has(failure.code)) this.keeper.actionRequired(failure)
         else this.keeper.down(failure, () => void this.connect().catch(() => {}))
       }

@@ -1,5 +1,6 @@
 import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
 import { runBounded } from './bounded'
+import type { CallObserver } from './call-observer'
 import type { CallContext, CallTracker } from './call-context'
 import type { Clock } from './clock'
 import type { HealthTracker } from './health'
@@ -23,6 +24,9 @@ export interface ExchangeDeps {
   health: HealthTracker
   tracker: CallTracker
   limiter: Limiter
+  transport: 'http' | 'sse' | 'stdio'
+  /** Hears of every measured call (metrics, traces). */
+  observe?: CallObserver
   /** Turns a failure into a classified error; `used` is the connection it ran on, if any. */
   classify(
     error: unknown,
@@ -56,6 +60,8 @@ export class Exchanger {
       connection: () => OpenedClient | Promise<OpenedClient>
       /** Failures this accepts say nothing about the server's health: not measured. */
       unmeasured?: (context: CallContext) => boolean
+      /** A health probe, not a call anyone asked for. */
+      probe?: boolean
     },
   ): Promise<Outcome> {
     const { timeoutMs, operation } = options
@@ -79,12 +85,14 @@ export class Exchanger {
           return rawRequest(used.client, method, params, signal, timeoutMs)
         },
       )
-      const ms = performance.now() - started
       const isError = method === 'tools/call' && (result as RawToolResult | null)?.isError === true
-      this.deps.health.record(
+      this.measure(
         operation,
-        ms,
+        method,
+        params,
+        performance.now() - started,
         isError ? this.toolError(params) : judged(options.judge, result),
+        how.probe,
       )
       return { result, context }
     } catch (error) {
@@ -93,13 +101,40 @@ export class Exchanger {
         this.deps.classify(error, context, timeoutMs, used),
       )
       if (!how.unmeasured?.(context)) {
-        this.deps.health.record(operation, performance.now() - started, failure.toInfo())
+        const ms = performance.now() - started
+        this.measure(operation, method, params, ms, failure.toInfo(), how.probe)
       }
       return { error: failure, context }
     } finally {
       release?.()
       this.deps.tracker.release(context)
     }
+  }
+
+  /** Records a finished call in the server's health and tells the observer. */
+  measure(
+    operation: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    ms: number,
+    error?: ErrorInfo,
+    probe?: boolean,
+  ): void {
+    this.deps.health.record(operation, ms, error)
+    if (!this.deps.observe) return
+    const tool =
+      method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined
+    this.deps.observe({
+      server: this.deps.serverId,
+      operation,
+      method,
+      transport: this.deps.transport,
+      ms,
+      endedAt: this.deps.clock.now(),
+      ...(tool === undefined ? {} : { tool }),
+      ...(probe ? { probe } : {}),
+      ...(error ? { code: error.code, ...(error.origin ? { origin: error.origin } : {}) } : {}),
+    })
   }
 
   private toolError(params: Record<string, unknown> | undefined): ErrorInfo {

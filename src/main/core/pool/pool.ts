@@ -4,11 +4,12 @@ import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogLine, PoolServerStatus, PoolServerTools } from '../../../shared/ipc/servers'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { RegistryDiff } from '../../../shared/model/registry'
-import type { ServerHealth, ServerStatus } from '../../../shared/model/server'
+import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
 import type { Registry } from '../config/types'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
+import type { CallObserver } from './call-observer'
 import { systemClock, type Clock } from './clock'
 import { ServerConnection } from './connection'
 import { notConnectedError } from './connection-errors'
@@ -34,6 +35,8 @@ export interface PoolDeps {
    * told apart from an unknown id.
    */
   registered?: (serverId: string) => ServerConfig | undefined
+  /** Hears of every measured call of every server (metrics, traces). */
+  observe?: CallObserver
 }
 
 /**
@@ -65,6 +68,11 @@ export class ConnectionPool {
     const run = this.applying.then(() => this.applyNow(servers, hashes))
     this.applying = run.catch(() => {})
     return run
+  }
+
+  /** Resolves once every {@link apply} asked for so far has been made. */
+  async idle(): Promise<void> {
+    await this.applying
   }
 
   /** {@link apply} for a registry as the config module produces it. */
@@ -108,6 +116,7 @@ export class ConnectionPool {
         },
         ...(this.deps.logger ? { logger: this.deps.logger.child({ server: config.id }) } : {}),
         ...(this.deps.redactor ? { redactor: this.deps.redactor } : {}),
+        ...(this.deps.observe ? { observe: this.deps.observe } : {}),
       })
       this.connections.set(config.id, connection)
       starting.push(connection)
@@ -217,6 +226,11 @@ export class ConnectionPool {
     const result: PoolServerTools = { server: serverId, tools }
     if (connection.serverInfo) result.serverInfo = connection.serverInfo
     return result
+  }
+
+  /** The tools a server listed when it last connected; none when it is not in the pool. */
+  knownTools(serverId: string): ToolInfo[] {
+    return this.connections.get(serverId)?.tools ?? []
   }
 
   /** Process ids of every running stdio child and launched server (diagnostics, tests). */

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConsoleError } from '../../../shared/errors'
 import type { Profile } from '../../../shared/model/user'
 import { writeFileAtomicSync } from '../util/atomic-write'
+import { DEFAULT_METRICS_PORT } from '../monitoring/metrics-server'
 import { DEFAULT_LINK_POLICY, type LinkPolicySettings } from './link-policy'
 import { ALL_GROUPS } from './visibility'
 
@@ -21,6 +22,14 @@ const linkPolicySchema = z.object({
   denyHosts: z.array(z.string()).default([]),
 })
 
+/** The opt-in Prometheus endpoint of the desktop app and browser host (docs/monitoring.md). */
+const metricsSchema = z.object({
+  enabled: z.boolean().default(false),
+  port: z.number().int().min(0).max(65_535).default(DEFAULT_METRICS_PORT),
+})
+
+export type MetricsSettings = z.infer<typeof metricsSchema>
+
 const settingsSchema = z.object({
   version: z.literal(1),
   profiles: z.array(profileSchema).min(1),
@@ -29,6 +38,8 @@ const settingsSchema = z.object({
   selections: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.boolean()))),
   /** Where the citation checker may send requests (see docs/operations.md). */
   linkPolicy: linkPolicySchema.optional(),
+  /** Serve /metrics on 127.0.0.1 (off unless turned on). */
+  metrics: metricsSchema.optional(),
 })
 
 export type Settings = z.infer<typeof settingsSchema>
@@ -194,6 +205,17 @@ export class SettingsStore {
   setLinkPolicy(policy: LinkPolicySettings): void {
     this.settings.linkPolicy = linkPolicySchema.parse(policy)
     this.commit()
+  }
+
+  /** Whether the app serves /metrics, and on which loopback port (off by default). */
+  metrics(): MetricsSettings {
+    return metricsSchema.parse(this.settings.metrics ?? {})
+  }
+
+  setMetrics(metrics: Partial<MetricsSettings>): MetricsSettings {
+    this.settings.metrics = metricsSchema.parse({ ...this.settings.metrics, ...metrics })
+    this.commit()
+    return this.metrics()
   }
 
   onChanged(listener: () => void): () => void {

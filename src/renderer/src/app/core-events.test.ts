@@ -74,6 +74,35 @@ describe('core events', () => {
     })
   })
 
+  it('refetches the reload history when canaries ran, and warns of a regression only', () => {
+    const { queryClient, context, notices } = setup()
+    queryClient.setQueryData(['registry', 'history'], [])
+    const canary = {
+      server: 'kb',
+      canary: 'five hits',
+      passed: true,
+      regression: false,
+      failures: [],
+    }
+    applyCoreEvent('registry:canaries', { at: 1, canaries: [canary] }, context)
+    expect(queryClient.getQueryState(['registry', 'history'])?.isInvalidated).toBe(true)
+    expect(notices).toEqual([])
+    const broken = {
+      ...canary,
+      passed: false,
+      regression: true,
+      failures: ['3 hit(s), expected at least 5'],
+    }
+    applyCoreEvent('registry:canaries', { at: 2, canaries: [broken] }, context)
+    expect(notices).toEqual([
+      expect.objectContaining({
+        tone: 'warn',
+        message: 'Canary kb "five hits" fails since the last reload.',
+        detail: expect.stringContaining('3 hit(s), expected at least 5'),
+      }),
+    ])
+  })
+
   it('refetches the registry, the file and the secrets after a reload applied', () => {
     const { queryClient, context } = setup()
     for (const key of [

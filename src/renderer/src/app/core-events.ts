@@ -75,6 +75,17 @@ export const coreEventHandlers: CoreEventHandlers = {
     void queryClient.invalidateQueries({ queryKey: registryKeys.all })
     void queryClient.invalidateQueries({ queryKey: configKeys.raw() })
   },
+  'registry:canaries': ({ canaries }, { queryClient, notify }) => {
+    void queryClient.invalidateQueries({ queryKey: registryKeys.history() })
+    const broken = canaries.filter((c) => c.regression)
+    if (broken.length === 0) return
+    const names = broken.map((c) => `${c.server} "${c.canary}"`)
+    notify({
+      tone: 'warn',
+      message: `Canary ${names.join(', ')} fails since the last reload.`,
+      detail: `${broken[0]!.failures.join('; ')}. The reload history shows the change that caused it.`,
+    })
+  },
   'secrets:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: secretKeys.all })
     // Each server's summary says which of its secrets are set.

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ReloadEvent, ReloadTrigger } from '../../../../shared/model/registry'
+import type { ReloadCanary, ReloadEvent, ReloadTrigger } from '../../../../shared/model/registry'
 import { formatDateTime, plural } from '../../lib/format'
-import { Banner, EmptyState, Icon, Spinner, StatusBadge } from '../../ui'
+import { Badge, Banner, EmptyState, Icon, Spinner, StatusBadge } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'
 import { registryQueries } from './queries'
 import { diffCounts, ServerDiff } from './ServerDiff'
@@ -54,6 +54,7 @@ export function ReloadHistory(): React.JSX.Element {
 
 function HistoryEntry({ event }: { event: ReloadEvent }): React.JSX.Element {
   const errors = event.diagnostics?.filter((d) => d.severity === 'error') ?? []
+  const regressions = event.canaries?.filter((c) => c.regression).length ?? 0
   return (
     <details className="history__entry">
       <summary className="history__summary">
@@ -67,16 +68,44 @@ function HistoryEntry({ event }: { event: ReloadEvent }): React.JSX.Element {
             : event.diff
               ? diffCounts(event.diff)
               : ''}
+          {regressions > 0 && (
+            <Badge tone="bad" className="history__regression">
+              {plural(regressions, 'canary regression')}
+            </Badge>
+          )}
         </span>
         <span className="history__duration">{event.durationMs.toFixed(1)} ms</span>
       </summary>
       <div className="history__body">
         {event.diff && <ServerDiff diff={event.diff} maxUnchanged={10} />}
+        {event.canaries && event.canaries.length > 0 && <CanaryList canaries={event.canaries} />}
         {event.diagnostics && event.diagnostics.length > 0 && (
           <DiagnosticList diagnostics={event.diagnostics} />
         )}
         <p className="muted">Source: {event.source.label}</p>
       </div>
     </details>
+  )
+}
+
+/** The canaries of the servers this reload added or changed, as they ran right after it. */
+function CanaryList({ canaries }: { canaries: ReloadCanary[] }): React.JSX.Element {
+  return (
+    <section aria-label="Canaries after this reload">
+      <h4 className="history__heading">Canaries after this reload</h4>
+      <ul className="history__canaries">
+        {canaries.map((c) => (
+          <li key={`${c.server}:${c.canary}`} className="history__canary">
+            <Badge tone={c.passed ? 'ok' : 'bad'} dot>
+              {c.passed ? 'pass' : c.regression ? 'regression' : 'fail'}
+            </Badge>
+            <span>
+              <strong>{c.server}</strong> “{c.canary}”
+              {c.failures.length > 0 && <span className="muted"> — {c.failures.join('; ')}</span>}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }

@@ -31,6 +31,15 @@ describe('schema completion', () => {
     expect(labels('{ "docs": { "dialect": "|" } }')).toContain('rag-tools-v1')
   })
 
+  it('completes canaries and their expectations', () => {
+    expect(labels('{ "d": { "canaries": [ { "| } ] } }')).toEqual(
+      expect.arrayContaining(['name', 'query', 'expect']),
+    )
+    expect(labels('{ "d": { "canaries": [ { "query": "x", "expect": { "| } } ] } }')).toEqual(
+      expect.arrayContaining(['minHits', 'docInTopK', 'maxLatencyMs', 'verifyCitation']),
+    )
+  })
+
   it('offers true and false for a boolean field', () => {
     expect(labels('{ "docs": { "enabled": | } }')).toEqual(['true', 'false'])
   })

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { builtFile } from '../src/test/built'
+import { heapGrowth, heapSlopePerHour, measureMonitor, sampleValue, upCount } from './monitor'
+
+const exposition = [
+  '# HELP rag_console_server_up 1 when the server is connected',
+  '# TYPE rag_console_server_up gauge',
+  'rag_console_server_up{server="a"} 1',
+  'rag_console_server_up{server="b"} 0',
+  'rag_console_server_up{server="c"} 1',
+  'rag_console_process_cpu_seconds_total 12.5',
+  'rag_console_nodejs_heap_size_used_bytes 1048576',
+].join('\n')
+
+describe('reading the monitor’s own metrics', () => {
+  it('reads a sample by name, with or without labels', () => {
+    expect(sampleValue(exposition, 'rag_console_process_cpu_seconds_total')).toBe(12.5)
+    expect(sampleValue(exposition, 'rag_console_nodejs_heap_size_used_bytes')).toBe(1048576)
+    expect(sampleValue(exposition, 'rag_console_missing')).toBeUndefined()
+  })
+
+  it('counts the servers that are up', () => {
+    expect(upCount(exposition)).toBe(2)
+  })
+})
+
+describe('judging memory', () => {
+  const flat = [0, 1, 2, 3, 4, 5].map((i) => ({ atMs: i * 600_000, heapMB: 30, rssMB: 100 }))
+  const leaking = flat.map((s, i) => ({ ...s, heapMB: 30 + i }))
+
+  it('finds no slope and no growth in a flat heap', () => {
+    expect(heapSlopePerHour(flat)).toBe(0)
+    expect(heapGrowth(flat)).toBe(0)
+  })
+
+  it('measures a heap that grows 1 MB every 10 minutes', () => {
+    expect(heapSlopePerHour(leaking)).toBeCloseTo(6)
+    expect(heapGrowth(leaking)).toBe(4)
+  })
+})
+
+it('measures a real monitor over a few demo servers, every one up and no probe failing', async () => {
+  const m = await measureMonitor(
+    { servers: 4, intervalMs: 300, durationMs: 1_500, sampleEveryMs: 500 },
+    { demo: builtFile('main/demo.js'), cli: builtFile('main/cli.js') },
+  )
+  expect(m.upServers).toBe(4)
+  expect(m.probes.failed).toBe(0)
+  expect(m.probes.ok).toBeGreaterThan(0)
+  expect(m.cpuPercent).toBeGreaterThan(0)
+  expect(m.samples.length).toBeGreaterThanOrEqual(3)
+  for (const sample of m.samples) expect(sample.heapMB).toBeGreaterThan(1)
+}, 60_000)

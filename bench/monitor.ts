@@ -1,0 +1,245 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { DEMO_KEY_ENV } from '../src/demo/endpoints'
+import { eachLine, startChild } from '../src/test/start-child'
+import { demoScript } from './demo-servers'
+import { median, pause, type Benchmark, type BenchResult, type Check } from './harness'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** How a run of `rag-console monitor` is measured. */
+export interface MonitorPlan {
+  servers: number
+  /** `--interval`: probes and canaries. */
+  intervalMs: number
+  /** How long CPU and memory are measured, after every server is up and one interval passed. */
+  durationMs: number
+  sampleEveryMs: number
+}
+
+/** The issue's numbers: 200 servers, probes every 15 s, 30 minutes. */
+export const FULL_PLAN: MonitorPlan = {
+  servers: 200,
+  intervalMs: 15_000,
+  durationMs: 30 * 60_000,
+  sampleEveryMs: 30_000,
+}
+/** Quick: the same 200 servers probed every second for 20 s (15× the full run's probe rate). */
+export const QUICK_PLAN: MonitorPlan = {
+  servers: 200,
+  intervalMs: 1_000,
+  durationMs: 20_000,
+  sampleEveryMs: 2_000,
+}
+
+/** Most CPU the monitor may use, in % of one core, at the full plan's probe rate. */
+export const CPU_LIMIT_PERCENT = 5
+/** Most heap the last third of the run may hold over the first third (medians). */
+export const HEAP_GROWTH_LIMIT_MB = 2
+
+export interface MemorySample {
+  /** Since the measurement began. */
+  atMs: number
+  heapMB: number
+  rssMB: number
+}
+
+export interface MonitorMeasurement {
+  cpuPercent: number
+  samples: MemorySample[]
+  upServers: number
+  probes: { ok: number; failed: number }
+}
+
+/** A sample's value in Prometheus text exposition (the first series of that name). */
+export function sampleValue(text: string, name: string): number | undefined {
+  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)
+  return match ? Number(match[1]) : undefined
+}
+
+/** How many servers `rag_console_server_up` shows up. */
+export function upCount(text: string): number {
+  return text.match(/^rag_console_server_up\{[^}]*\} 1$/gm)?.length ?? 0
+}
+
+/** Least-squares slope of heap over time, in MB per hour. */
+export function heapSlopePerHour(samples: MemorySample[]): number {
+  if (samples.length < 2) return 0
+  const xs = samples.map((s) => s.atMs / 3_600_000)
+  const ys = samples.map((s) => s.heapMB)
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length
+  let num = 0
+  let den = 0
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my)
+    den += (xs[i]! - mx) ** 2
+  }
+  return den === 0 ? 0 : num / den
+}
+
+/** Median heap of the last third of the samples minus that of the first third. */
+export function heapGrowth(samples: MemorySample[]): number {
+  const third = Math.max(1, Math.floor(samples.length / 3))
+  const heap = (part: MemorySample[]) => median(part.map((s) => s.heapMB))
+  return heap(samples.slice(-third)) - heap(samples.slice(0, third))
+}
+
+/**
+ * Starts `plan.servers` demo endpoints (one `demo.js all --endpoints N` process) and the built
+ * `rag-console monitor` on its registry; measures the monitor process through its own /metrics
+ * (process CPU seconds, heap, RSS) once every server is up.
+ */
+export async function measureMonitor(
+  plan: MonitorPlan,
+  scripts: { demo: string; cli: string } = {
+    demo: demoScript(),
+    cli: join(root, 'out/main/cli.js'),
+  },
+): Promise<MonitorMeasurement> {
+  const dir = mkdtempSync(join(tmpdir(), 'rc-bench-monitor-'))
+  const registry = join(dir, 'rag-mcp.json')
+  const demo = await startChild(
+    [
+      scripts.demo,
+      'all',
+      '--port-base',
+      '0',
+      '--endpoints',
+      String(plan.servers),
+      '--registry',
+      registry,
+      '--rate-limit',
+      '1000000000',
+    ],
+    (lines) => (lines.some((line) => line.startsWith('ready ')) ? true : undefined),
+    120_000,
+  )
+  const monitor = spawn(
+    process.execPath,
+    [
+      scripts.cli,
+      '--json',
+      '--config',
+      registry,
+      'monitor',
+      '--metrics-port',
+      '0',
+      '--interval',
+      `${plan.intervalMs}ms`,
+    ],
+    {
+      env: { ...process.env, RAG_CONSOLE_HOME: join(dir, 'home'), ...DEMO_KEY_ENV },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
+  const exited = new Promise<void>((done) => monitor.once('exit', () => done()))
+  const probes = { ok: 0, failed: 0 }
+  let metricsUrl: string | undefined
+  eachLine(monitor.stdout, (text) => {
+    const line = JSON.parse(text) as { event: string; ok?: boolean; url?: string }
+    if (line.event === 'metrics') metricsUrl = line.url
+    if (line.event === 'probe') probes[line.ok ? 'ok' : 'failed']++
+  })
+  const scrape = async (): Promise<string> => (await fetch(metricsUrl!)).text()
+  try {
+    const deadline = Date.now() + 180_000
+    while (!metricsUrl || upCount(await scrape()) < plan.servers) {
+      if (Date.now() > deadline || monitor.exitCode !== null) {
+        throw new Error(`not every server came up within 180 s (monitor exit ${monitor.exitCode})`)
+      }
+      await pause(500)
+    }
+    await pause(plan.intervalMs)
+    const cpu = (text: string): number =>
+      sampleValue(text, 'rag_console_process_cpu_seconds_total') ?? NaN
+    const memory = (text: string, atMs: number): MemorySample => ({
+      atMs,
+      heapMB: (sampleValue(text, 'rag_console_nodejs_heap_size_used_bytes') ?? NaN) / 2 ** 20,
+      rssMB: (sampleValue(text, 'rag_console_process_resident_memory_bytes') ?? NaN) / 2 ** 20,
+    })
+    const started = performance.now()
+    const first = await scrape()
+    const samples = [memory(first, 0)]
+    let last = first
+    while (performance.now() - started < plan.durationMs) {
+      await pause(Math.min(plan.sampleEveryMs, plan.durationMs - (performance.now() - started)))
+      last = await scrape()
+      samples.push(memory(last, performance.now() - started))
+    }
+    const seconds = (performance.now() - started) / 1000
+    return {
+      cpuPercent: ((cpu(last) - cpu(first)) / seconds) * 100,
+      samples,
+      upServers: upCount(last),
+      probes,
+    }
+  } finally {
+    monitor.kill('SIGTERM')
+    await exited
+    await demo.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** `rag-console monitor` over 200 demo servers: CPU and steady memory. */
+export const monitorBenchmark: Benchmark = {
+  name: 'monitor',
+  async run({ quick }): Promise<BenchResult> {
+    const plan = quick ? QUICK_PLAN : FULL_PLAN
+    const m = await measureMonitor(plan)
+    const slope = heapSlopePerHour(m.samples)
+    const growth = heapGrowth(m.samples)
+    const checks: Check[] = [
+      {
+        name: 'cpu',
+        description: `monitor process CPU, ${plan.servers} servers probed every ${plan.intervalMs / 1000} s`,
+        value: m.cpuPercent,
+        unit: '%',
+        target: `< ${CPU_LIMIT_PERCENT} % of one core`,
+        ...(quick ? {} : { pass: m.cpuPercent < CPU_LIMIT_PERCENT }),
+      },
+      {
+        name: 'heap-growth',
+        description: 'median heap of the last third of the run minus the first third',
+        value: growth,
+        unit: 'MB',
+        target: `≤ ${HEAP_GROWTH_LIMIT_MB} MB`,
+        ...(quick ? {} : { pass: growth <= HEAP_GROWTH_LIMIT_MB }),
+      },
+      {
+        name: 'probe-failures',
+        description: 'probes that failed (every demo server stays up)',
+        value: m.probes.failed,
+        unit: 'count',
+        target: '= 0',
+        pass: m.probes.failed === 0 && m.upServers === plan.servers,
+      },
+    ]
+    const at = (i: number) => m.samples[i]!
+    return {
+      name: this.name,
+      description: `rag-console monitor with ${plan.servers} servers, probes every ${plan.intervalMs / 1000} s, ${plan.durationMs / 60_000} min`,
+      metrics: [
+        { name: 'CPU of one core', unit: '%', median: m.cpuPercent },
+        { name: 'heap slope', unit: 'MB/h', median: slope },
+        { name: 'heap at start', unit: 'MB', median: at(0).heapMB },
+        { name: 'heap at end', unit: 'MB', median: at(m.samples.length - 1).heapMB },
+        { name: 'RSS at start', unit: 'MB', median: at(0).rssMB },
+        { name: 'RSS at end', unit: 'MB', median: at(m.samples.length - 1).rssMB },
+        { name: 'probes seen', unit: 'count', median: m.probes.ok + m.probes.failed },
+      ],
+      comparisons: [],
+      checks,
+      notes: [
+        `One demo process serves the ${plan.servers} HTTP/SSE endpoints (all four network families); the monitor runs as \`rag-console --json monitor\` from out/main/cli.js, printing a line per probe into a pipe the benchmark reads. CPU and memory come from the monitor's own /metrics (process_cpu_seconds_total, heap used, resident memory), sampled every ${plan.sampleEveryMs / 1000} s after every server was up and one interval passed.`,
+        quick
+          ? 'Quick run: probes every second (15× the full rate) for 20 s; CPU and heap are reported, not judged.'
+          : `Judged: CPU < ${CPU_LIMIT_PERCENT} % of one core, heap growth ≤ ${HEAP_GROWTH_LIMIT_MB} MB between the first and last thirds.`,
+      ],
+    }
+  },
+}

@@ -1,0 +1,74 @@
+import { rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { fixtureEntry } from '../../core/services/testing/live'
+import { startMonitor } from '../testing/monitor-process'
+import { cliHome, runCli, writeRegistry } from '../testing/run-cli'
+
+/** `monitor` as a person or a service manager runs it: lines, metrics, signals, bad input. */
+let home: string
+
+beforeEach(() => {
+  home = cliHome()
+})
+
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true })
+})
+
+it('prints probe and canary lines, serves /metrics only, and exits 0 on SIGTERM', async () => {
+  const config = writeRegistry(home, {
+    kb: {
+      ...fixtureEntry(['--name', 'kb']),
+      canaries: [{ name: 'five hits', query: 'vpn', expect: { minHits: 5 } }],
+    },
+  })
+  const monitor = await startMonitor(['--config', config, '--interval', '300ms'], home)
+  try {
+    expect(monitor.lines[0]).toMatchObject({ event: 'metrics', intervalMs: 300, otlp: false })
+    await monitor.line((l) => l.event === 'status' && l.server === 'kb' && l.status === 'ready')
+    expect(await monitor.line((l) => l.event === 'probe')).toMatchObject({
+      server: 'kb',
+      ok: true,
+      ms: expect.any(Number),
+    })
+    expect(
+      await monitor.line((l) => l.event === 'canary' && l.trigger === 'schedule'),
+    ).toMatchObject({
+      server: 'kb',
+      canary: 'five hits',
+      passed: true,
+      hits: 5,
+      failures: [],
+    })
+    const metrics = await fetch(monitor.metricsUrl)
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/)
+    expect(await metrics.text()).toContain(
+      'rag_console_canary_passed{server="kb",canary="five hits"} 1',
+    )
+    expect((await fetch(new URL('/', monitor.metricsUrl))).status).toBe(404)
+    expect((await fetch(monitor.metricsUrl, { method: 'POST' })).status).toBe(405)
+  } finally {
+    expect(await monitor.stop()).toBe(0)
+  }
+})
+
+it('refuses an interval it cannot read, as a usage error', async () => {
+  const run = await runCli(['monitor', '--interval', 'soon'], home)
+  expect(run.code).toBe(2)
+  expect(run.stderr).toContain('--interval must be a duration from 100 ms to 86400 s, e.g. 15s')
+})
+
+it('says which metrics port is taken and exits 1 instead of hanging', async () => {
+  const busy: Server = createServer()
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => resolve()))
+  const port = (busy.address() as { port: number }).port
+  try {
+    const config = writeRegistry(home, {})
+    const run = await runCli(['--config', config, 'monitor', '--metrics-port', String(port)], home)
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain(`metrics port ${port} on 127.0.0.1 is in use`)
+  } finally {
+    busy.close()
+  }
+})

@@ -1,0 +1,100 @@
+import type { CanaryReport } from '../../core/monitoring/canary-monitor'
+import { DEFAULT_METRICS_PORT } from '../../core/monitoring/metrics-server'
+import type { CallRecord } from '../../core/pool/call-observer'
+import { duration, integer, type Invocation } from '../args'
+import { openCore, type CliContext } from '../context'
+import { EXIT, type ExitCode } from '../exit-codes'
+import { eventPrinter, followRegistry, round, untilStopped, type Print } from './watch'
+
+/** Probe and canary period when `--interval` is not given. */
+export const DEFAULT_INTERVAL_MS = 15_000
+
+/**
+ * `monitor`: `watch` plus health probes and canaries every `--interval`, one line per probe
+ * result and canary run, Prometheus metrics on 127.0.0.1 and OTLP export when the standard
+ * OTEL_EXPORTER_OTLP_* variables name an endpoint. Runs until SIGINT or SIGTERM (exit 0).
+ */
+export async function monitorCommand(
+  ctx: CliContext,
+  _words: string[],
+  options: Invocation['options'],
+): Promise<ExitCode> {
+  const port =
+    options['metrics-port'] === undefined
+      ? DEFAULT_METRICS_PORT
+      : integer('--metrics-port', options['metrics-port'], 0, 65_535)
+  const intervalMs =
+    options.interval === undefined
+      ? DEFAULT_INTERVAL_MS
+      : duration('--interval', options.interval, 100, 24 * 3_600_000)
+  const print = eventPrinter(ctx)
+  const core = await openCore(ctx, {
+    follow: true,
+    watch: true,
+    demoKeys: true,
+    probeIntervalMs: intervalMs,
+    monitor: {
+      metricsPort: port,
+      canaryIntervalMs: intervalMs,
+      onCanary: (report) => printCanary(print, report),
+      otelEnv: ctx.env,
+    },
+  })
+  const monitoring = core.monitoring!
+  const endpoint = monitoring.endpoint!
+  print(
+    {
+      event: 'metrics',
+      url: endpoint.url,
+      port: endpoint.port,
+      intervalMs,
+      otlp: monitoring.telemetry !== undefined,
+    },
+    `metrics at ${endpoint.url}; probes and canaries every ${intervalMs / 1000} s${monitoring.telemetry ? '; exporting OTLP' : ''}`,
+  )
+  const stops = [
+    followRegistry(core, print),
+    core.calls.add((record) => {
+      if (record.probe) printProbe(print, record)
+    }),
+  ]
+  monitoring.startCanaries()
+  await untilStopped()
+  for (const stop of stops) stop()
+  // Stops monitoring first (OTLP buffers flushed), then the servers.
+  await core.dispose()
+  return EXIT.ok
+}
+
+function printProbe(print: Print, record: CallRecord): void {
+  const ms = round(record.ms)
+  print(
+    {
+      event: 'probe',
+      server: record.server,
+      method: record.method,
+      ok: !record.code,
+      ms,
+      ...(record.code ? { code: record.code } : {}),
+    },
+    `probe ${record.server}: ${record.code ? `failed (${record.code})` : 'ok'} in ${ms} ms`,
+  )
+}
+
+function printCanary(print: Print, report: CanaryReport): void {
+  const failures = report.failures.map((f) => f.message)
+  print(
+    {
+      event: 'canary',
+      server: report.server,
+      canary: report.canary,
+      passed: report.passed,
+      regression: report.regression,
+      trigger: report.trigger,
+      hits: report.hits,
+      latencyMs: round(report.latencyMs),
+      failures,
+    },
+    `canary ${report.server} "${report.canary}": ${report.passed ? 'pass' : `FAIL${report.regression ? ' (regression)' : ''}: ${failures.join('; ')}`} (${report.trigger}, ${report.hits} hit(s), ${round(report.latencyMs)} ms)`,
+  )
+}

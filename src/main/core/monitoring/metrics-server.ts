@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ConsoleError } from '../../../shared/errors'
+
+/** The documented default port of `/metrics` (0 picks a free one). */
+export const DEFAULT_METRICS_PORT = 9470
+
+/** Where the metrics are served. */
+export interface MetricsEndpoint {
+  port: number
+  url: string
+  close(): Promise<void>
+}
+
+/**
+ * Serves `GET /metrics` (Prometheus text exposition) on 127.0.0.1 only; every other path is a
+ * 404 and other methods a 405. A failing collection answers 500 and the server lives on.
+ */
+export async function serveMetrics(
+  exposition: () => Promise<{ text: string; contentType: string }>,
+  port: number,
+): Promise<MetricsEndpoint> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0]
+    if (path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /metrics\n')
+      return
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end()
+      return
+    }
+    exposition().then(
+      ({ text, contentType }) => {
+        response.writeHead(200, { 'content-type': contentType })
+        response.end(request.method === 'HEAD' ? undefined : text)
+      },
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('collection failed\n'),
+    )
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new ConsoleError({
+          code: 'invalid_argument',
+          origin: 'local',
+          message:
+            error.code === 'EADDRINUSE'
+              ? `metrics port ${port} on 127.0.0.1 is in use: choose another (--metrics-port N, 0 for any free port)`
+              : `cannot serve metrics on 127.0.0.1:${port}: ${error.message}`,
+        }),
+      ),
+    )
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+  const actual = (server.address() as AddressInfo).port
+  return {
+    port: actual,
+    url: `http://127.0.0.1:${actual}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

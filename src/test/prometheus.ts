@@ -1,0 +1,106 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it). */
+const BINARY = process.env.PROMETHEUS_BIN ?? 'prometheus'
+
+/** A Prometheus server run by a test: its own config, storage and loopback port. */
+export interface PrometheusProcess {
+  url: string
+  /** Instant query through the HTTP API: the result vector. */
+  query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>
+  stop(): Promise<void>
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Starts Prometheus scraping `target` (host:port, path /metrics) every second; fails with a clear
+ * message when the binary is missing (CI installs it: the test must not pass without it).
+ */
+export async function startPrometheus(target: string): Promise<PrometheusProcess> {
+  const version = spawnSync(BINARY, ['--version'], { encoding: 'utf8' })
+  if (version.error || version.status !== 0) {
+    throw new Error(
+      `Prometheus is not installed (${BINARY}: ${version.error?.message ?? version.stderr}); install it with "apt-get install -y prometheus" (.ci/run does)`,
+    )
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'rc-prometheus-'))
+  const config = join(dir, 'prometheus.yml')
+  writeFileSync(
+    config,
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      '  evaluation_interval: 1s',
+      'scrape_configs:',
+      '  - job_name: rag-console',
+      '    static_configs:',
+      `      - targets: ['${target}']`,
+      '',
+    ].join('\n'),
+  )
+  const port = await freePort()
+  const child: ChildProcess = spawn(
+    BINARY,
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const url = `http://127.0.0.1:${port}`
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+      await exited
+      clearTimeout(timer)
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (ready) break
+    if (Date.now() > deadline || child.exitCode !== null) {
+      await stop()
+      throw new Error(`Prometheus did not get ready:\n${stderr}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return {
+    url,
+    async query(promql) {
+      const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`)
+      const body = (await response.json()) as {
+        status: string
+        error?: string
+        data?: { result: { metric: Record<string, string>; value: [number, string] }[] }
+      }
+      if (body.status !== 'success') throw new Error(`query ${promql} failed: ${body.error}`)
+      return body.data!.result
+    },
+    stop,
+  }
+}
