@@ -1,5 +1,3 @@
-import { Rng } from '../../../../shared/random'
-
 /** Up to this many pairs every sign assignment is tried (2^16 = 65,536): an exact test. */
 const EXACT_UP_TO = 16
 /** Above it, this many random assignments (the p-value's standard error ≤ 0.007). */
@@ -38,11 +36,11 @@ export function pairedRandomizationTest(
     }
     return count / assignments
   }
-  const rng = new Rng(SEED)
+  const random = xorshift32(SEED)
   let count = 1
   for (let round = 0; round < permutations; round++) {
     let total = 0
-    for (const diff of diffs) total += rng.next() < 0.5 ? -diff : diff
+    for (const diff of diffs) total += random() < 0.5 ? -diff : diff
     if (atLeast(total)) count++
   }
   return count / (permutations + 1)
@@ -51,3 +49,15 @@ export function pairedRandomizationTest(
 // Pairs with no difference add nothing to any assignment's sum, so dropping them changes
 // neither the observed statistic nor its distribution; sums stand in for means (same n).
 const sum = (values: readonly number[]): number => values.reduce((s, v) => s + v, 0)
+
+/** Marsaglia's xorshift32: small, seeded, uniform enough for sign flips; values in [0, 1). */
+function xorshift32(seed: number): () => number {
+  let state = seed >>> 0 || 1
+  return () => {
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    state >>>= 0
+    return state / 4294967296
+  }
+}
