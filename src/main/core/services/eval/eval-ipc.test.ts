@@ -2,6 +2,12 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type {
+  InvokeChannel,
+  InvokeRequest,
+  InvokeResult,
+  IpcResponse,
+} from '../../../../shared/ipc/contract'
 import type { GoldenSet } from '../../../../shared/model/evaluation'
 import { dispatch } from '../../api/dispatch'
 import { createHandlers, type Handlers } from '../../api/handlers'
@@ -10,6 +16,15 @@ import { createCore, type Core } from '../../core'
 /** The evaluation channels through the IPC handlers, on a core with a temporary data folder. */
 
 let core: Core | undefined
+
+/** {@link dispatch}, typed by channel. */
+async function call<C extends InvokeChannel>(
+  handlers: Handlers,
+  channel: C,
+  request: InvokeRequest<C>,
+): Promise<IpcResponse<InvokeResult<C>>> {
+  return (await dispatch(handlers, channel, request)) as IpcResponse<InvokeResult<C>>
+}
 
 async function open(options: { ownRegistry?: boolean } = {}): Promise<{
   handlers: Handlers
@@ -59,22 +74,22 @@ const mine: GoldenSet = {
 describe('golden sets over IPC', () => {
   it('offers the demo set on first use with the demo registry, and not again once deleted', async () => {
     const { handlers } = await open()
-    const first = await dispatch(handlers, 'eval:sets', undefined)
+    const first = await call(handlers, 'eval:sets', undefined)
     expect(first).toMatchObject({ ok: true, value: [{ id: 'demo', name: 'Demo corpus' }] })
     expect(first.ok && first.value[0]!.queryCount).toBeGreaterThanOrEqual(30)
-    expect(await dispatch(handlers, 'eval:set:delete', { id: 'demo' })).toMatchObject({
+    expect(await call(handlers, 'eval:set:delete', { id: 'demo' })).toMatchObject({
       ok: true,
       value: { deleted: true },
     })
-    expect(await dispatch(handlers, 'eval:sets', undefined)).toEqual({ ok: true, value: [] })
-    const added = await dispatch(handlers, 'eval:set:add-demo', undefined)
+    expect(await call(handlers, 'eval:sets', undefined)).toEqual({ ok: true, value: [] })
+    const added = await call(handlers, 'eval:set:add-demo', undefined)
     expect(added.ok && added.value.id).toBe('demo')
   })
 
   it('offers no demo set with a registry of its own', async () => {
     const { handlers } = await open({ ownRegistry: true })
-    expect(await dispatch(handlers, 'eval:sets', undefined)).toEqual({ ok: true, value: [] })
-    expect(await dispatch(handlers, 'eval:set:add-demo', undefined)).toMatchObject({
+    expect(await call(handlers, 'eval:sets', undefined)).toEqual({ ok: true, value: [] })
+    expect(await call(handlers, 'eval:set:add-demo', undefined)).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     })
@@ -82,9 +97,9 @@ describe('golden sets over IPC', () => {
 
   it('saves, stamps and reads back a set, announcing the change', async () => {
     const { handlers, events } = await open({ ownRegistry: true })
-    const saved = await dispatch(handlers, 'eval:set:save', mine)
+    const saved = await call(handlers, 'eval:set:save', mine)
     expect(saved.ok && saved.value.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
-    const read = await dispatch(handlers, 'eval:set:get', { id: 'mine' })
+    const read = await call(handlers, 'eval:set:get', { id: 'mine' })
     expect(read.ok && read.value.queries).toEqual(mine.queries)
     expect(events).toEqual(['eval:sets-changed {"setId":"mine"}'])
   })
@@ -92,7 +107,7 @@ describe('golden sets over IPC', () => {
   it('refuses a set with a duplicate query id or judgment, naming where', async () => {
     const { handlers } = await open({ ownRegistry: true })
     const twice = { ...mine, queries: [mine.queries[0]!, mine.queries[0]!] }
-    expect(await dispatch(handlers, 'eval:set:save', twice)).toMatchObject({
+    expect(await call(handlers, 'eval:set:save', twice)).toMatchObject({
       ok: false,
       error: { code: 'invalid_argument', message: expect.stringMatching(/query ids are unique/) },
     })
@@ -101,11 +116,11 @@ describe('golden sets over IPC', () => {
       queries: [
         {
           ...mine.queries[0]!,
-          judgments: [...mine.queries[0]!.judgments, { docKey: 'id:vpn', grade: 2 }],
+          judgments: [...mine.queries[0]!.judgments, { docKey: 'id:vpn', grade: 2 as const }],
         },
       ],
     }
-    expect(await dispatch(handlers, 'eval:set:save', aliasTwice)).toMatchObject({
+    expect(await call(handlers, 'eval:set:save', aliasTwice)).toMatchObject({
       ok: false,
       error: { message: expect.stringMatching(/judged at most once per query/) },
     })
@@ -114,9 +129,9 @@ describe('golden sets over IPC', () => {
   it('refuses ids that would leave the data folder', async () => {
     const { handlers, dataDir } = await open({ ownRegistry: true })
     for (const id of ['../escape', 'a/b', '..', '.hidden']) {
-      const saved = await dispatch(handlers, 'eval:set:save', { ...mine, id })
+      const saved = await call(handlers, 'eval:set:save', { ...mine, id })
       expect(saved).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
-      expect(await dispatch(handlers, 'eval:run:get', { runId: id })).toMatchObject({
+      expect(await call(handlers, 'eval:run:get', { runId: id })).toMatchObject({
         ok: false,
         error: { code: 'invalid_argument' },
       })
@@ -126,11 +141,11 @@ describe('golden sets over IPC', () => {
 
   it('skips a hand-broken set file in the list and names its problem when opened', async () => {
     const { handlers, dataDir } = await open({ ownRegistry: true })
-    await dispatch(handlers, 'eval:set:save', mine)
+    await call(handlers, 'eval:set:save', mine)
     writeFileSync(join(dataDir, 'eval', 'sets', 'broken.json'), '{"version": 1, "id": "broken"')
-    const list = await dispatch(handlers, 'eval:sets', undefined)
+    const list = await call(handlers, 'eval:sets', undefined)
     expect(list.ok && list.value.map((s) => s.id)).toEqual(['mine'])
-    expect(await dispatch(handlers, 'eval:set:get', { id: 'broken' })).toMatchObject({
+    expect(await call(handlers, 'eval:set:get', { id: 'broken' })).toMatchObject({
       ok: false,
       error: {
         code: 'invalid_argument',
@@ -177,7 +192,7 @@ describe('judging from Search', () => {
     expect(await judge('id:b', null)).toMatchObject({
       value: { judgment: null, set: { judgmentCount: 2 } },
     })
-    const set = await dispatch(handlers, 'eval:set:get', { id: 'built' })
+    const set = await call(handlers, 'eval:set:get', { id: 'built' })
     expect(
       set.ok && set.value.queries.map((q) => [q.id, q.profileId, q.judgments.map((j) => j.grade)]),
     ).toEqual([
@@ -188,8 +203,8 @@ describe('judging from Search', () => {
 
   it('grades the judged document when given one of its aliases', async () => {
     const { handlers } = await open({ ownRegistry: true })
-    await dispatch(handlers, 'eval:set:save', mine)
-    const judged = await dispatch(handlers, 'eval:judge', {
+    await call(handlers, 'eval:set:save', mine)
+    const judged = await call(handlers, 'eval:judge', {
       setId: 'mine',
       queryId: 'vpn',
       query: 'vpn setup',
@@ -204,7 +219,7 @@ describe('judging from Search', () => {
   it('refuses a document key that is not the merged list identity', async () => {
     const { handlers } = await open({ ownRegistry: true })
     expect(
-      await dispatch(handlers, 'eval:judge', {
+      await call(handlers, 'eval:judge', {
         setId: 's',
         query: 'q',
         docKey: 'http://x',
@@ -218,7 +233,7 @@ describe('TREC files over IPC', () => {
   it('imports qrels with topics into a set and exports the same judgments', async () => {
     const { handlers } = await open({ ownRegistry: true })
     const qrels = 'q1 0 id:a 2\nq1 0 uri:http://docs.test/x%2520y 1\nq2 0 id:c 3\nq9 0 id:z 1\n'
-    const imported = await dispatch(handlers, 'eval:import-trec', {
+    const imported = await call(handlers, 'eval:import-trec', {
       kind: 'qrels',
       setId: 'trec',
       name: 'From TREC',
@@ -230,7 +245,7 @@ describe('TREC files over IPC', () => {
       ok: true,
       value: { kind: 'qrels', set: { id: 'trec', queryCount: 2, judgmentCount: 3 }, skipped: 1 },
     })
-    const exported = await dispatch(handlers, 'eval:export-trec', { kind: 'qrels', setId: 'trec' })
+    const exported = await call(handlers, 'eval:export-trec', { kind: 'qrels', setId: 'trec' })
     expect(exported).toMatchObject({
       ok: true,
       value: {
@@ -242,9 +257,9 @@ describe('TREC files over IPC', () => {
 
   it('imports a run file as a run of the set, measures it and exports it back', async () => {
     const { handlers } = await open({ ownRegistry: true })
-    await dispatch(handlers, 'eval:set:save', mine)
+    await call(handlers, 'eval:set:save', mine)
     const runText = 'vpn Q0 id:faq 1 2.5 bm25\nvpn Q0 id:vpn 2 1.5 bm25\nother Q0 id:x 1 1 bm25\n'
-    const imported = await dispatch(handlers, 'eval:import-trec', {
+    const imported = await call(handlers, 'eval:import-trec', {
       kind: 'run',
       setId: 'mine',
       text: runText,
@@ -258,13 +273,13 @@ describe('TREC files over IPC', () => {
       },
     })
     const runId = imported.ok && imported.value.kind === 'run' ? imported.value.run.id : ''
-    const metrics = await dispatch(handlers, 'eval:metrics', { runId, k: 2 })
+    const metrics = await call(handlers, 'eval:metrics', { runId, k: 2 })
     // The vpn document (by its alias) at rank 2, the FAQ (grade 1) at rank 1:
     // DCG@2 = 1/1 + 3/log2(3) = 2.89279; IDCG@2 = 3 + 1/log2(3) = 3.63093; nDCG = 0.79671
     const row = metrics.ok ? metrics.value.rows.find((r) => r.list.kind === 'provider') : undefined
     expect(row?.values.ndcg).toBeCloseTo(0.79671, 4)
     expect(row?.values.mrr).toBe(1)
-    const exported = await dispatch(handlers, 'eval:export-trec', {
+    const exported = await call(handlers, 'eval:export-trec', {
       kind: 'run',
       runId,
       list: { kind: 'provider', server: 'bm25' },
@@ -273,15 +288,15 @@ describe('TREC files over IPC', () => {
     expect(exported.ok && exported.value.text).toBe(
       'vpn Q0 id:faq 1 2 bm25\nvpn Q0 uri:http://docs.test/vpn 2 1 bm25\n',
     )
-    const runs = await dispatch(handlers, 'eval:runs', { setId: 'mine' })
+    const runs = await call(handlers, 'eval:runs', { setId: 'mine' })
     expect(runs.ok && runs.value.map((r) => r.id)).toEqual([runId])
   })
 
   it('says what is wrong with a run file that matches no query', async () => {
     const { handlers } = await open({ ownRegistry: true })
-    await dispatch(handlers, 'eval:set:save', mine)
+    await call(handlers, 'eval:set:save', mine)
     expect(
-      await dispatch(handlers, 'eval:import-trec', {
+      await call(handlers, 'eval:import-trec', {
         kind: 'run',
         setId: 'mine',
         text: 'garbage\n',
@@ -297,7 +312,7 @@ describe('TREC files over IPC', () => {
 
   it('answers not_found for a run that does not exist', async () => {
     const { handlers } = await open({ ownRegistry: true })
-    expect(await dispatch(handlers, 'eval:metrics', { runId: 'nope' })).toMatchObject({
+    expect(await call(handlers, 'eval:metrics', { runId: 'nope' })).toMatchObject({
       ok: false,
       error: { code: 'not_found', message: 'no evaluation run with id nope' },
     })
