@@ -5,6 +5,7 @@ import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluatio
 import { runIdSchema } from '../../../../shared/model/golden-set-schema'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
+import { readStored } from './read-file'
 
 /** Runs kept; the oldest finished ones are deleted beyond it. */
 export const MAX_STORED_RUNS = 100
@@ -44,13 +45,10 @@ export class RunStore {
   }
 
   get(id: string): EvalRun {
-    let text: string
-    try {
-      text = readFileSync(this.file(id), 'utf8')
-    } catch {
-      throw notFound(id)
-    }
-    return parseStoredRun(text, `run ${id}`)
+    return parseStoredRun(
+      readStored(this.file(id), () => notFound(id)),
+      `run ${id}`,
+    )
   }
 
   /** Writes a run (and its summary), then drops the oldest runs beyond the limit. */
