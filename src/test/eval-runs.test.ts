@@ -181,6 +181,27 @@ describe('progress, cancel and the stored run', () => {
   })
 })
 
+describe('sources per query', () => {
+  it('asks a query with sources of its own only those, within the run’s servers', async () => {
+    const base = set('own-sources', ['everywhere', 'only the slow one', 'only a server outside'])
+    base.queries[1]!.sources = { slow: [] }
+    base.queries[2]!.sources = { documentVault: [] }
+    evaluation().saveSet(base)
+    const run = await (
+      await evaluation().startRun({
+        setId: 'own-sources',
+        selection: { knowledgeSearch: [], slow: [] },
+      })
+    ).done
+    const servers = run.results.map((r) => [r.queryId, r.providers.map((p) => p.server)])
+    expect(servers).toEqual([
+      ['q1', ['knowledgeSearch', 'slow']],
+      ['q2', ['slow']],
+      ['q3', []],
+    ])
+  })
+})
+
 describe('profiles', () => {
   it('runs each query as each named profile and gives each its own metric rows', async () => {
     evaluation().saveSet(set('two-users', ['paid time off policy']))
