@@ -29,6 +29,11 @@ const OPTIONS = {
   log: { type: 'boolean' },
   'metrics-port': { type: 'string' },
   interval: { type: 'string' },
+  profile: { type: 'string', multiple: true },
+  baseline: { type: 'string' },
+  min: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  k: { type: 'string' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -59,6 +64,7 @@ export const COMMAND_OPTIONS = {
   secrets: ['server', 'name'],
   doctor: ['server'],
   monitor: ['metrics-port', 'interval'],
+  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -98,6 +104,11 @@ export interface Invocation {
     'connect-timeout'?: string
     'metrics-port'?: string
     interval?: string
+    profile?: string[]
+    baseline?: string
+    min?: string[]
+    format?: string
+    k?: string
   }
   help: boolean
 }

@@ -4,6 +4,7 @@ import { parseInvocation, type CommandName } from './args'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
+import { evalCommand } from './commands/eval'
 import { infoCommand } from './commands/info'
 import { monitorCommand } from './commands/monitor'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
@@ -35,6 +36,7 @@ const COMMANDS: Record<
   secrets: secretsCommand,
   doctor: doctorCommand,
   monitor: monitorCommand,
+  eval: evalCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

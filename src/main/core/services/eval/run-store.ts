@@ -1,0 +1,140 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { ConsoleError } from '../../../../shared/errors'
+import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluation'
+import { evalQuerySchema, runIdSchema } from '../../../../shared/model/golden-set-schema'
+import type { Redactor } from '../../secrets/types'
+import { writeFileAtomicSync } from '../../util/atomic-write'
+import { readStored } from './read-file'
+
+/** Runs kept; the oldest finished ones are deleted beyond it. */
+export const MAX_STORED_RUNS = 100
+
+const SUMMARY = '.summary.json'
+
+/**
+ * Stored runs: `<dir>/<id>.json` holds the whole run, `<dir>/<id>.summary.json` its summary, so
+ * listing runs never parses their hits. Both pass through the redactor before they are written.
+ */
+export class RunStore {
+  constructor(
+    private readonly dir: string,
+    private readonly redactor: Redactor,
+    private readonly limit = MAX_STORED_RUNS,
+  ) {}
+
+  /** Summaries, newest first (of one set, or all); unreadable ones are left out. */
+  list(setId?: string): EvalRunSummary[] {
+    if (!existsSync(this.dir)) return []
+    const summaries: EvalRunSummary[] = []
+    for (const file of readdirSync(this.dir)) {
+      if (!file.endsWith(SUMMARY)) continue
+      try {
+        summaries.push(JSON.parse(readFileSync(join(this.dir, file), 'utf8')) as EvalRunSummary)
+      } catch {
+        // torn or hand-edited: get() reports it when asked for by id
+      }
+    }
+    return summaries
+      .filter((summary) => setId === undefined || summary.setId === setId)
+      .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id))
+  }
+
+  has(id: string): boolean {
+    return existsSync(this.file(id))
+  }
+
+  get(id: string): EvalRun {
+    return parseStoredRun(
+      readStored(this.file(id), () => notFound(id)),
+      `run ${id}`,
+    )
+  }
+
+  /** Writes a run (and its summary), then drops the oldest runs beyond the limit. */
+  save(run: EvalRun): void {
+    mkdirSync(this.dir, { recursive: true })
+    const clean = this.redactor.redact(run)
+    writeFileAtomicSync(this.file(run.summary.id), JSON.stringify(clean))
+    writeFileAtomicSync(this.summaryFile(run.summary.id), `${JSON.stringify(clean.summary)}\n`)
+    this.prune(run.summary.id)
+  }
+
+  delete(id: string): boolean {
+    if (!this.has(id)) return false
+    rmSync(this.file(id), { force: true })
+    rmSync(this.summaryFile(id), { force: true })
+    return true
+  }
+
+  private prune(keep: string): void {
+    const finished = this.list().filter((s) => s.status !== 'running' && s.id !== keep)
+    for (const old of finished.slice(Math.max(0, this.limit - 1))) this.delete(old.id)
+  }
+
+  private file(id: string): string {
+    if (!runIdSchema.safeParse(id).success) throw notFound(id)
+    return join(this.dir, `${id}.json`)
+  }
+
+  private summaryFile(id: string): string {
+    return join(this.dir, `${id}${SUMMARY}`)
+  }
+}
+
+const hitSchema = z.object({
+  docKey: z.string(),
+  id: z.string(),
+  title: z.string(),
+  sourceId: z.string().optional(),
+  score: z.number().optional(),
+})
+
+const resultSchema = z.object({
+  queryId: z.string(),
+  profileId: z.string(),
+  elapsedMs: z.number(),
+  providers: z.array(
+    z.looseObject({
+      server: z.string(),
+      ok: z.boolean(),
+      latencyMs: z.number(),
+      hits: z.array(hitSchema),
+    }),
+  ),
+})
+
+/** What the metrics and the comparison read from a run file (other fields are kept as they are). */
+const runFileSchema = z.looseObject({
+  version: z.literal(1),
+  summary: z.looseObject({ id: z.string(), servers: z.array(z.string()) }),
+  inputs: z.looseObject({ k: z.number().int().min(1).max(100), profiles: z.array(z.string()) }),
+  queries: z.array(evalQuerySchema),
+  results: z.array(resultSchema),
+})
+
+/** A run file's text as a run; `invalid_argument` saying where it is not one. */
+export function parseStoredRun(text: string, what: string): EvalRun {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw unreadable(what, (error as Error).message)
+  }
+  const parsed = runFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw unreadable(what, `${issue.path.map(String).join('.') || 'the file'}: ${issue.message}`)
+  }
+  return parsed.data as unknown as EvalRun
+}
+
+const unreadable = (what: string, why: string): ConsoleError =>
+  new ConsoleError({
+    code: 'invalid_argument',
+    message: `${what} cannot be read as a run (${why})`,
+  })
+
+const notFound = (id: string): ConsoleError =>
+  new ConsoleError({ code: 'not_found', message: `no evaluation run with id ${id}` })
