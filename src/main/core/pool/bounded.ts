@@ -1,8 +1,8 @@
 import type { Clock } from './clock'
-import { runInCall, type CallContext } from './call-context'
+import type { CallContext } from './call-context'
 
 /**
- * Runs `fn` as part of `context` with a deadline and an optional outside signal. Either one
+ * Runs `fn` for `context` with a deadline and an optional outside signal. Either one
  * aborts the signal `fn` receives (which the HTTP layer passes to `fetch`, so the request is
  * really cancelled) and settles the result at once, even if `fn` ignores its signal. The
  * context records which of the two it was, so the error is ours, not the server's. A call that
@@ -33,7 +33,7 @@ export async function runBounded<T>(
   }, timeoutMs)
   context.signal = signal
   try {
-    return await Promise.race([runInCall(context, () => fn(signal)), aborted])
+    return await Promise.race([fn(signal), aborted])
   } catch (error) {
     // Whatever ended the call, nothing it started (an HTTP request) may linger.
     controller.abort(error)

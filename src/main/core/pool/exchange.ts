@@ -76,7 +76,7 @@ export class Exchanger {
           }
           used = await how.connection()
           started = performance.now()
-          return rawRequest(used.client, method, params, signal, timeoutMs)
+          return rawRequest(used, context, method, params, signal, timeoutMs)
         },
       )
       const ms = performance.now() - started
