@@ -8,6 +8,8 @@ import { memoryBenchmark } from './memory'
 import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
+import { scaleBenchmark } from './scale'
+import { SCALE_WORKER_FLAG, runScaleWorker } from './scale-worker'
 import { rendererBenchmark } from './renderer'
 import { outputFiles, parseOnly } from './output'
 import { buildReport, markdownReport } from './report'
@@ -20,6 +22,7 @@ const benchmarks: Benchmark[] = [
   fanoutBenchmark,
   throughputBenchmark,
   memoryBenchmark,
+  scaleBenchmark,
   rendererBenchmark,
 ]
 
@@ -74,7 +77,12 @@ async function main(): Promise<number> {
   return failed.length === 0 ? 0 : 1
 }
 
-const entry = process.argv.includes(MEMORY_WORKER_FLAG) ? runMemoryWorker : main
+/** Benchmarks that measure in a child process of their own run it as this program plus a flag. */
+const workers: Record<string, () => Promise<number>> = {
+  [MEMORY_WORKER_FLAG]: runMemoryWorker,
+  [SCALE_WORKER_FLAG]: runScaleWorker,
+}
+const entry = Object.entries(workers).find(([flag]) => process.argv.includes(flag))?.[1] ?? main
 
 entry().then(
   (code) => process.exit(code),
