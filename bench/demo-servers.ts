@@ -146,7 +146,10 @@ export async function startDemoCore(
 /** A server's state; one the pool has yet to add (a registry being applied) is not ready. */
 function stateOf(core: Core, id: string): string {
   try {
-    return core.pool.status(id).state
+    const status = core.pool.status(id)
+    if (status.state === 'connecting') return `connecting (attempt ${status.attempt})`
+    const error = 'lastError' in status ? status.lastError : undefined
+    return error ? `${status.state} (${error.code}: ${error.message})` : status.state
   } catch {
     return 'not in the pool'
   }

@@ -10,6 +10,9 @@ import { workerPlan } from './worker'
 /** Runs {@link runScaleWorker} instead of the benchmarks (the scale benchmark's child). */
 export const SCALE_WORKER_FLAG = '--scale-worker'
 
+/** Generous: on a loaded shared machine, spawning 20 stdio children alone takes seconds. */
+const CONNECT_ALL_TIMEOUT_MS = 300_000
+
 /** What the parent asks the child to do (JSON after the flag). */
 export interface ScalePlan {
   /** Backend latency (ms) of each demo process; each serves `endpointsEach` HTTP/SSE servers. */
@@ -33,6 +36,8 @@ export interface ScaleReport {
   connectAllMs: number
   /** The first server alone, connected in the same console before. */
   connectOneMs: number
+  /** When each server was ready, from the moment the registry was applied. */
+  connectEach: { id: string; ms: number }[]
   empty: MemorySample
   connected: MemorySample
   single: EditOutcome[]
@@ -137,10 +142,16 @@ export async function runScaleWorker(): Promise<number> {
       await whenReady(live.core, [one])
       const connectOneMs = now() - started
       await live.rewrite({})
+      const readyAt = new Map<string, number>()
+      const offStatus = live.core.events.on('server:status', ({ server, status }) => {
+        if (status.state === 'ready' && !readyAt.has(server)) readyAt.set(server, now())
+      })
       started = now()
       await live.rewrite(registry)
-      await whenReady(live.core, ids, 120_000)
+      await whenReady(live.core, ids, CONNECT_ALL_TIMEOUT_MS)
       const connectAllMs = now() - started
+      offStatus()
+      const connectEach = ids.map((id) => ({ id, ms: (readyAt.get(id) ?? now()) - started }))
       const connected = sampleMemory()
       const single: EditOutcome[] = []
       for (let i = 0; i < plan.singleEdits; i++) {
@@ -177,6 +188,7 @@ export async function runScaleWorker(): Promise<number> {
         servers: ids.length,
         connectAllMs,
         connectOneMs,
+        connectEach,
         empty,
         connected,
         single,

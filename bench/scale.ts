@@ -6,6 +6,7 @@ import {
   type Benchmark,
   type BenchResult,
   type Comparison,
+  type Metric,
 } from './harness'
 import { SCALE_WORKER_FLAG, type ScalePlan, type ScaleReport } from './scale-worker'
 import { runWorker } from './worker'
@@ -42,6 +43,18 @@ const sum = (
   outcomes: EditOutcome[],
   key: 'needless' | 'notReconnected' | 'wronglyChanged' | 'missed',
 ) => outcomes.reduce((total, outcome) => total + outcome[key], 0)
+
+/** Registry applied → each server ready, per family. */
+function connectByFamily(report: ScaleReport): Metric[] {
+  const families = new Map<string, number[]>()
+  for (const { id, ms } of report.connectEach) {
+    const family = id.replace(/-\d+$/, '')
+    families.set(family, [...(families.get(family) ?? []), ms])
+  }
+  return [...families].map(([family, samples]) =>
+    summarize(`registry applied → ${family} server ready`, 'ms', samples),
+  )
+}
 
 /** A figure against its target; judged only on full runs. */
 function against(
@@ -89,6 +102,7 @@ export const scaleBenchmark: Benchmark = {
           unit: 'ms',
           median: report.connectAllMs,
         },
+        ...connectByFamily(report),
         {
           name: 'connect one server alone (same console, before)',
           unit: 'ms',

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { ServerConfig } from '../../../shared/config/schema'
@@ -100,7 +101,10 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     options.skipHandshake,
     options.protocol,
   )
-  const client = new Client(options.clientInfo, { capabilities: {} })
+  const client = new Client(options.clientInfo, {
+    capabilities: {},
+    jsonSchemaValidator: sharedValidator(),
+  })
   return {
     client,
     transport,
@@ -116,6 +120,18 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       await client.close().catch(() => {})
     },
   }
+}
+
+let validator: AjvJsonSchemaValidator | undefined
+
+/**
+ * One JSON Schema validator for every Client. The pool never has the SDK validate tool output
+ * (raw results go to the dialects), and an Ajv instance per Client would cost each of hundreds
+ * of servers milliseconds to build and memory to keep.
+ */
+function sharedValidator(): AjvJsonSchemaValidator {
+  validator ??= new AjvJsonSchemaValidator()
+  return validator
 }
 
 /**
