@@ -206,7 +206,8 @@ function exchangeOf(
   status: number,
   configured: Record<string, string>,
 ): HttpExchange {
-  const sent = new Headers(request.init.headers)
+  const given = request.init.headers
+  const sent = given instanceof Headers ? given : new Headers(given)
   const headers: Record<string, string> = {}
   for (const name of [...Object.keys(configured), ...IDENTITY_HEADERS]) {
     const value = sent.get(name)
