@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
@@ -62,7 +62,9 @@ async function main(): Promise<number> {
       `Load average (1/5/15 min) at the start ${loadBefore}, at the end ${load()}: the cores are shared with other processes, so absolute times move between runs; the ratios compare sides measured together.`,
     ],
   })
-  const markdown = markdownReport(report)
+  // Where the time goes, from profiles: hand-written, kept in every RESULTS.md.
+  const profile = join(root, 'bench/PROFILE.md')
+  const markdown = markdownReport(report, existsSync(profile) ? readFileSync(profile, 'utf8') : '')
   process.stdout.write(markdown)
   const files = outputFiles(root, { quick, only })
   mkdirSync(files.dir, { recursive: true })
