@@ -110,6 +110,18 @@ export function demoSelection(ids: string[]): Record<string, string[]> {
 /** Bob (users, engineering): a demo user every family answers without a refusal. */
 const BENCH_USER = DEMO_USERS.find((user) => user.id === 'bob@example.com')!
 
+/** Makes the bench user (Bob) the console's acting profile. */
+export function actAsBenchUser(core: Core): void {
+  core.settings.saveProfile({
+    id: 'bench',
+    name: 'Bench (Bob)',
+    userId: BENCH_USER.id,
+    sessionTags: BENCH_USER.sessionTags,
+    groups: BENCH_USER.groups,
+  })
+  core.settings.setActive('bench')
+}
+
 /**
  * A whole console (temporary data folder, the given registry) acting as a demo user, once
  * every server is connected and its sources discovered.
@@ -121,14 +133,7 @@ export async function startDemoCore(
   const live = await startCore(registry, { env: { ...DEMO_KEY_ENV }, ...options })
   try {
     const { core } = live
-    core.settings.saveProfile({
-      id: 'bench',
-      name: 'Bench (Bob)',
-      userId: BENCH_USER.id,
-      sessionTags: BENCH_USER.sessionTags,
-      groups: BENCH_USER.groups,
-    })
-    core.settings.setActive('bench')
+    actAsBenchUser(core)
     await whenReady(core, Object.keys(registry))
     await core.services.discovery.run()
   } catch (error) {
@@ -138,12 +143,29 @@ export async function startDemoCore(
   return live
 }
 
+/** A server's state; one the pool has yet to add (a registry being applied) is not ready. */
+function stateOf(core: Core, id: string): string {
+  try {
+    const status = core.pool.status(id)
+    if (status.state === 'connecting') return `connecting (attempt ${status.attempt})`
+    const error = 'lastError' in status ? status.lastError : undefined
+    return error ? `${status.state} (${error.code}: ${error.message})` : status.state
+  } catch {
+    return 'not in the pool'
+  }
+}
+
 /** Waits until every listed server is connected. */
 export function whenReady(core: Core, ids: string[], timeoutMs = 30_000): Promise<void> {
   return until(
-    () => ids.every((id) => core.pool.status(id).state === 'ready'),
+    () => ids.every((id) => stateOf(core, id) === 'ready'),
     timeoutMs,
-    `servers ready (${ids.map((id) => `${id}: ${core.pool.status(id).state}`).join(', ')})`,
+    () =>
+      `servers ready (${ids
+        .filter((id) => stateOf(core, id) !== 'ready')
+        .slice(0, 10)
+        .map((id) => `${id}: ${stateOf(core, id)}`)
+        .join(', ')})`,
   )
 }
 

@@ -36,6 +36,11 @@ export interface Check {
   pass?: boolean
 }
 
+/** A count that must be zero on every run (errors, needless reconnects, …). */
+export function zeroCheck(name: string, description: string, value: number): Check {
+  return { name, description, value, unit: 'count', target: '= 0', pass: value === 0 }
+}
+
 export interface BenchResult {
   name: string
   description: string
@@ -111,16 +116,18 @@ export function verdict(result: BenchResult): 'met' | 'missed' | 'unjudged' {
 export const pause = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Polls `condition` until true, or throws `what` after `timeoutMs`. */
+/** Polls `condition` until true, or throws `what` (described when it times out) after `timeoutMs`. */
 export async function until(
   condition: () => boolean,
   timeoutMs: number,
-  what: string,
+  what: string | (() => string),
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    if (Date.now() > deadline) {
+      const described = typeof what === 'string' ? what : what()
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${described}`)
+    }
     await pause(20)
   }
 }

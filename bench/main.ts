@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { evaluationBenchmark } from './evaluation'
 import { machine, type Benchmark, type BenchResult } from './harness'
@@ -10,6 +10,8 @@ import { monitorBenchmark } from './monitor'
 import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
+import { scaleBenchmark } from './scale'
+import { SCALE_WORKER_FLAG, runScaleWorker } from './scale-worker'
 import { rendererBenchmark } from './renderer'
 import { outputFiles, parseOnly } from './output'
 import { buildReport, markdownReport } from './report'
@@ -22,6 +24,7 @@ const benchmarks: Benchmark[] = [
   fanoutBenchmark,
   throughputBenchmark,
   memoryBenchmark,
+  scaleBenchmark,
   rendererBenchmark,
   monitorBenchmark,
   evaluationBenchmark,
@@ -63,7 +66,9 @@ async function main(): Promise<number> {
       `Load average (1/5/15 min) at the start ${loadBefore}, at the end ${load()}: the cores are shared with other processes, so absolute times move between runs; the ratios compare sides measured together.`,
     ],
   })
-  const markdown = markdownReport(report)
+  // Where the time goes, from profiles: hand-written, kept in every RESULTS.md.
+  const profile = join(root, 'bench/PROFILE.md')
+  const markdown = markdownReport(report, existsSync(profile) ? readFileSync(profile, 'utf8') : '')
   process.stdout.write(markdown)
   const files = outputFiles(root, { quick, only })
   mkdirSync(files.dir, { recursive: true })
@@ -78,7 +83,12 @@ async function main(): Promise<number> {
   return failed.length === 0 ? 0 : 1
 }
 
-const entry = process.argv.includes(MEMORY_WORKER_FLAG) ? runMemoryWorker : main
+/** Benchmarks that measure in a child process of their own run it as this program plus a flag. */
+const workers: Record<string, () => Promise<number>> = {
+  [MEMORY_WORKER_FLAG]: runMemoryWorker,
+  [SCALE_WORKER_FLAG]: runScaleWorker,
+}
+const entry = Object.entries(workers).find(([flag]) => process.argv.includes(flag))?.[1] ?? main
 
 entry().then(
   (code) => process.exit(code),

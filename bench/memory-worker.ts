@@ -1,5 +1,6 @@
 import { demoRegistry, startDemoCore, startDemoServers } from './demo-servers'
 import { searchLoad } from './throughput'
+import { workerPlan } from './worker'
 
 /** Runs {@link runMemoryWorker} instead of the benchmarks (the memory benchmark's child). */
 export const MEMORY_WORKER_FLAG = '--memory-worker'
@@ -40,7 +41,8 @@ function collect(): void {
   gc()
 }
 
-function sample(): MemorySample {
+/** Memory after two forced collections (needs node --expose-gc). */
+export function sampleMemory(): MemorySample {
   collect()
   const usage = process.memoryUsage()
   return {
@@ -57,14 +59,14 @@ function sample(): MemorySample {
  * A process of its own, so nothing another benchmark left behind is counted.
  */
 export async function runMemoryWorker(): Promise<number> {
-  const plan = JSON.parse(process.argv[process.argv.indexOf(MEMORY_WORKER_FLAG) + 1]!) as MemoryPlan
+  const plan = workerPlan<MemoryPlan>(MEMORY_WORKER_FLAG)
   const demo = await startDemoServers()
   try {
     const registry = demoRegistry(demo, plan.servers)
     const servers = Object.keys(registry)
     const live = await startDemoCore(registry)
     try {
-      const connected = sample()
+      const connected = sampleMemory()
       const rounds: MemoryReport['rounds'] = []
       for (let round = 0; round < 2; round++) {
         const samples: MemorySample[] = []
@@ -81,7 +83,7 @@ export async function runMemoryWorker(): Promise<number> {
           await live.core.services.idle()
           seconds += run.seconds
           errors.push(...run.errors)
-          samples.push(sample())
+          samples.push(sampleMemory())
         }
         rounds.push({ samples, errors, seconds })
       }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import {
   median,
   summarize,
@@ -13,6 +12,7 @@ import {
   type MemoryReport,
   type MemorySample,
 } from './memory-worker'
+import { runWorker } from './worker'
 
 /**
  * Most heap the second round may keep over the first. A leak of one search result per
@@ -27,33 +27,6 @@ export const HEAP_GROWTH_LIMIT_MB = 2
  */
 export const RSS_GROWTH_LIMIT_MB = 16
 
-const WORKER_TIMEOUT_MS = 15 * 60_000
-
-/** Runs the worker in a child with `--expose-gc` and parses its one-line JSON answer. */
-function runWorker(plan: MemoryPlan): Promise<MemoryReport> {
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', process.argv[1]!, MEMORY_WORKER_FLAG, JSON.stringify(plan)],
-    // Its own process group: a timeout stops the demo servers it started along with it.
-    { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
-  )
-  let output = ''
-  child.stdout.setEncoding('utf8')
-  child.stdout.on('data', (chunk: string) => (output += chunk))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), WORKER_TIMEOUT_MS)
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      const line = output.trim().split('\n').pop() ?? ''
-      if (code !== 0 || !line.startsWith('{')) {
-        reject(new Error(`memory worker ended with ${signal ?? code}: ${output.slice(-2000)}`))
-        return
-      }
-      resolve(JSON.parse(line) as MemoryReport)
-    })
-  })
-}
-
 /**
  * Main-process memory of a console connected to 20 demo servers (four of each family) after
  * 1,000 searches over all of them, and after the same 1,000 again: what the second round
@@ -66,7 +39,7 @@ export const memoryBenchmark: Benchmark = {
     const plan: MemoryPlan = quick
       ? { servers: 10, searches: 20, sampleEvery: 10, workers: 8 }
       : { servers: 20, searches: 1000, sampleEvery: 100, workers: 8 }
-    const report = await runWorker(plan)
+    const report = await runWorker<MemoryReport>(MEMORY_WORKER_FLAG, plan)
     const [first, second] = report.rounds as [MemoryReport['rounds'][0], MemoryReport['rounds'][0]]
     const end = (round: typeof first) => round.samples[round.samples.length - 1]!
     const heapGrowth = end(second).heapUsedMB - end(first).heapUsedMB

@@ -1,33 +1,11 @@
-import { renameSync, writeFileSync } from 'node:fs'
-import type { EventBus } from '../src/main/core/events'
-import type { RegistryUpdatedEvent } from '../src/shared/ipc/registry'
-import {
-  demoRegistry,
-  startDemoCore,
-  startDemoServers,
-  whenReady,
-  type DemoServers,
-} from './demo-servers'
-import { now, summarize, until, type Benchmark, type BenchResult, type Check } from './harness'
+import { writeFileSync } from 'node:fs'
+import { demoRegistry, startDemoCore, startDemoServers, type DemoServers } from './demo-servers'
+import { editServers } from './edits'
+import { summarize, until, zeroCheck, type Benchmark, type BenchResult } from './harness'
 
 const SERVERS = 20
 const TARGET_MS = 100
 const EVENT_TIMEOUT_MS = 5_000
-const BASE_TIMEOUT_MS = 15_000
-
-function nextUpdate(events: EventBus): Promise<RegistryUpdatedEvent> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off()
-      reject(new Error(`no registry:updated within ${EVENT_TIMEOUT_MS} ms`))
-    }, EVENT_TIMEOUT_MS)
-    const off = events.on('registry:updated', (event) => {
-      clearTimeout(timer)
-      off()
-      resolve(event)
-    })
-  })
-}
 
 /**
  * A running console (file watching on, pool connected to 20 demo servers: four of each
@@ -47,10 +25,6 @@ export const reloadBenchmark: Benchmark = {
       const ids = Object.keys(registry)
       const live = await startDemoCore(registry, { watch: true })
       const { core } = live
-      const connecting = new Map<string, number>()
-      const offStatus = core.events.on('server:status', ({ server, status }) => {
-        if (status.state === 'connecting') connecting.set(server, (connecting.get(server) ?? 0) + 1)
-      })
       const inPlace: number[] = []
       const atomic: number[] = []
       const reconnected: number[] = []
@@ -61,30 +35,16 @@ export const reloadBenchmark: Benchmark = {
       try {
         for (let i = 1; i <= iterations; i++) {
           const edited = ids[i % SERVERS]!
-          registry[edited]!.timeoutMs = BASE_TIMEOUT_MS + i
-          const text = `${JSON.stringify(registry, null, 2)}\n`
-          connecting.clear()
-          const update = nextUpdate(core.events)
-          const started = now()
-          if (i % 2 === 0) {
-            writeFileSync(`${live.configPath}.tmp`, text)
-            renameSync(`${live.configPath}.tmp`, live.configPath)
-          } else {
-            writeFileSync(live.configPath, text)
-          }
-          const event = await update
-          ;(i % 2 === 0 ? atomic : inPlace).push(now() - started)
-          try {
-            await until(() => connecting.has(edited), EVENT_TIMEOUT_MS, `${edited} to reconnect`)
-            await whenReady(core, [edited])
-            reconnected.push(now() - started)
-          } catch {
-            editsNotReconnected++ // counted as a failed check below
-          }
-          unchangedReconnects += [...connecting.keys()].filter((id) => id !== edited).length
-          wronglyChanged += event.changed.filter((id) => id !== edited).length
-          wronglyChanged += event.added.length + event.removed.length
-          if (!event.changed.includes(edited)) missedEdits++
+          const outcome = await editServers(live, registry, [edited], {
+            stamp: i,
+            atomic: i % 2 === 0,
+          })
+          ;(i % 2 === 0 ? atomic : inPlace).push(outcome.updateMs)
+          if (outcome.reconnectedMs !== undefined) reconnected.push(outcome.reconnectedMs)
+          editsNotReconnected += outcome.notReconnected
+          unchangedReconnects += outcome.needless
+          wronglyChanged += outcome.wronglyChanged
+          missedEdits += outcome.missed
         }
         // A rewrite with identical content must not reload at all.
         const before = core.registry.counters()
@@ -97,14 +57,6 @@ export const reloadBenchmark: Benchmark = {
         await core.registry.whenIdle()
         const spuriousReloads = core.registry.counters().reloads - before.reloads
         const overall = summarize('write → registry:updated (all)', 'ms', [...inPlace, ...atomic])
-        const zero = (name: string, description: string, value: number): Check => ({
-          name,
-          description,
-          value,
-          unit: 'count',
-          target: '= 0',
-          pass: value === 0,
-        })
         return {
           name: this.name,
           description: `${SERVERS} connected servers, ${iterations} single-server edits (in-place and atomic rename)`,
@@ -129,23 +81,23 @@ export const reloadBenchmark: Benchmark = {
             },
           ],
           checks: [
-            zero(
+            zeroCheck(
               'unchanged-reconnects',
               'reconnects of servers that were not edited',
               unchangedReconnects,
             ),
-            zero(
+            zeroCheck(
               'edits-not-reconnected',
               'edited servers that did not reconnect',
               editsNotReconnected,
             ),
-            zero(
+            zeroCheck(
               'unchanged-reported',
               'servers not edited but reported as changed',
               wronglyChanged,
             ),
-            zero('edits-missed', 'edits not reported as changed', missedEdits),
-            zero(
+            zeroCheck('edits-missed', 'edits not reported as changed', missedEdits),
+            zeroCheck(
               'identical-rewrite-reloads',
               'reloads after an identical rewrite',
               spuriousReloads,
@@ -156,7 +108,6 @@ export const reloadBenchmark: Benchmark = {
           ],
         }
       } finally {
-        offStatus()
         await live.close()
       }
     } finally {

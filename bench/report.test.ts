@@ -93,4 +93,17 @@ describe('markdownReport', () => {
     expect(report(true)).toContain('**Quick run**')
     expect(report(false)).not.toContain('Quick run')
   })
+
+  it('ends with the appendix, after the notes, when there is one', () => {
+    const report = buildReport([sample], {
+      date: '2026-11-22T07:00:00.000Z',
+      quick: false,
+      machine: {},
+      notes: [],
+    })
+    expect(markdownReport(report, '## Where the time goes\n\ntext\n')).toMatch(
+      /- search-fanout: 60 pairs\n\n## Where the time goes\n\ntext\n$/,
+    )
+    expect(markdownReport(report, '  ')).toMatch(/60 pairs\n$/)
+  })
 })

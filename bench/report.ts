@@ -40,8 +40,11 @@ function section(title: string, head: string[], rows: string[][]): string[] {
   return [`## ${title}`, '', row(head), row(head.map(() => '---')), ...rows.map(row), '']
 }
 
-/** The markdown printed to stdout and written to RESULTS.md. */
-export function markdownReport(report: BenchReport): string {
+/**
+ * The markdown printed to stdout and written to RESULTS.md; `appendix` (hand-written markdown,
+ * such as bench/PROFILE.md) follows the tables, so a run never loses it.
+ */
+export function markdownReport(report: BenchReport, appendix?: string): string {
   const machine = Object.entries(report.machine)
     .map(([key, value]) => `${key}: ${value}`)
     .join(' · ')
@@ -107,5 +110,6 @@ export function markdownReport(report: BenchReport): string {
     ...report.results.flatMap((r) => (r.notes ?? []).map((note) => `- ${r.name}: ${note}`)),
   ]
   if (notes.length > 0) lines.push('## Notes', '', ...notes, '')
+  if (appendix?.trim()) lines.push(appendix.trim(), '')
   return `${lines.join('\n').trimEnd()}\n`
 }

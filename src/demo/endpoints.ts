@@ -101,8 +101,14 @@ export function demoEntry(family: Family, target: EntryTarget): Record<string, u
 }
 
 /** The stdio command line of rag-tools-v1 citing the given document host. */
-export function stdioTarget(node: string, script: string, docHost: string): EntryTarget {
-  return { command: node, args: [script, 'rag-tools-v1', '--stdio', '--doc-host', docHost] }
+export function stdioTarget(
+  node: string,
+  script: string,
+  docHost: string,
+  latencyMs = 0,
+): EntryTarget {
+  const args = [script, 'rag-tools-v1', '--stdio', '--doc-host', docHost]
+  return { command: node, args: latencyMs ? [...args, '--latency', String(latencyMs)] : args }
 }
 
 /**

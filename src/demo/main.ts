@@ -4,6 +4,7 @@ import { DEMO_USERS } from './access'
 import { setBreaks } from './breaks'
 import { endpointLine, endpointRegistry, planEndpoints, stdioTarget } from './endpoints'
 import { DEMO_SECRETS } from './keys'
+import { setLatency } from './latency'
 import { PORT_OFFSETS, USAGE, UsageError, parseOptions, type DemoOptions } from './options'
 import {
   ragTools,
@@ -127,7 +128,8 @@ async function runEndpoints(options: DemoOptions, count: number): Promise<void> 
   )
   for (const one of started) out(endpointLine(one.id, one.program, one.url))
   if (options.registry) {
-    const target = stdioTarget(process.execPath, fileURLToPath(import.meta.url), docHost)
+    const script = fileURLToPath(import.meta.url)
+    const target = stdioTarget(process.execPath, script, docHost, options.latencyMs)
     const registry = endpointRegistry(started, { count: options.stdioServers, target })
     writeFileSync(options.registry, `${JSON.stringify(registry, null, 2)}\n`)
     out(`registry ${options.registry} (${Object.keys(registry).length} servers)`)
@@ -147,6 +149,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(error.message ? 2 : 0)
   }
   setBreaks(options.breaks)
+  setLatency(options.latencyMs)
   switch (options.command) {
     case 'keys':
       return out(JSON.stringify(DEMO_SECRETS, null, 2))

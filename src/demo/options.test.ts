@@ -72,6 +72,7 @@ describe('demo.js options', () => {
       {},
     )
     expect(options).toMatchObject({ endpoints: 40, stdioServers: 20, registry: '/tmp/r.json' })
+    expect(parseOptions(['ragbox', '--latency', '120'], {}).latencyMs).toBe(120)
     expect(parseOptions(['all'], {})).toMatchObject({ endpoints: undefined, stdioServers: 0 })
   })
 

@@ -52,6 +52,8 @@ export interface DemoOptions {
   stdioServers: number
   /** all --endpoints: write a rag-mcp.json listing every endpoint here. */
   registry?: string
+  /** `--latency MS`: every tool call answers after this long, like a real backend. */
+  latencyMs: number
 }
 
 export const USAGE = `usage: node out/main/demo.js <program> [options]
@@ -86,6 +88,7 @@ options:
   --registry FILE          all --endpoints: write a rag-mcp.json listing every endpoint (keys
                            from \${env:RAG_DEMO_SEARCH_KEY} and \${env:RAG_DEMO_RAGBOX_KEY})
   --stdio-servers N        all --endpoints: also list N rag-tools-v1 stdio servers in --registry
+  --latency MS             every tool call answers after MS milliseconds (a backend's latency)
   --break ID               break one contract rule on purpose (repeatable), so the console's
                            Doctor can be seen catching it; IDs:
 ${BREAKS.map((id) => `                             ${id}`).join('\n')}
@@ -130,6 +133,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         endpoints: { type: 'string' },
         'stdio-servers': { type: 'string' },
         registry: { type: 'string' },
+        latency: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -195,5 +199,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     endpoints,
     stdioServers: int('stdio-servers', values['stdio-servers'], 0),
     registry: values.registry,
+    latencyMs: int('latency', values.latency, 0),
   }
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { broken } from '../breaks'
+import { backendLatency } from '../latency'
 
 /** Standard JSON-RPC 2.0 error codes. */
 export const RPC = {
@@ -136,6 +137,7 @@ export async function dispatch<C>(
     if (broken('protocol.initialize') && message.method === 'initialize')
       throw new RpcError(RPC.METHOD_NOT_FOUND, 'Method not found: initialize')
     if (broken('protocol.ping') && message.method === 'ping') throw new Error('ping is broken')
+    if (message.method === 'tools/call') await backendLatency()
     const result = await handler(message.params, ctx)
     if (broken('protocol.tools-list') && message.method === 'tools/list') {
       // A cursor that never ends the listing.

@@ -4,6 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { broken } from '../breaks'
+import { backendLatency } from '../latency'
 import { sendJson } from '../http/jsonrpc'
 import type { Handler } from '../http/listen'
 import type { Envelope, RagTools } from './tools'
@@ -55,7 +56,10 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
           .optional(),
       },
     },
-    (args) => toResult(tools.discover({ ...args, username: args.username ?? '' })),
+    async (args) => {
+      await backendLatency()
+      return toResult(tools.discover({ ...args, username: args.username ?? '' }))
+    },
   )
   server.registerTool(
     'rag_get_raw_results',
@@ -80,7 +84,10 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
         capability_token: capabilityToken,
       },
     },
-    (args) => toResult(tools.raw({ ...args, username: args.username ?? '' })),
+    async (args) => {
+      await backendLatency()
+      return toResult(tools.raw({ ...args, username: args.username ?? '' }))
+    },
   )
   server.registerTool(
     'rag_get_synthesized_results',
@@ -103,7 +110,10 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
         capability_token: capabilityToken,
       },
     },
-    (args) => toResult(tools.synthesize({ ...args, username: args.username ?? '' })),
+    async (args) => {
+      await backendLatency()
+      return toResult(tools.synthesize({ ...args, username: args.username ?? '' }))
+    },
   )
   return server
 }

@@ -6,6 +6,7 @@ import type { AppInfo, AppNotice } from '../../shared/ipc/app'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
 import { resolveRegistrySource } from './config/lookup'
 import { RegistryStore } from './config/store'
+import type { Registry } from './config/types'
 import {
   demoProfiles,
   embeddedWithEnvKeys,
@@ -109,6 +110,8 @@ export class Core {
   /** Metrics, OTLP export and canaries, when the core was created with `monitor`. */
   monitoring: Monitoring | undefined
   private readonly notices: AppNotice[] = []
+  /** Effective-config hashes whose plaintext secrets the redactor already knows. */
+  private readonly scannedForSecrets = new Set<string>()
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
   private disposed = false
@@ -198,7 +201,7 @@ export class Core {
     })
     // What discovery learnt about a server no longer holds once its config changed.
     this.registry.onUpdated((registry, diff) => {
-      this.registerFileSecrets(registry.servers)
+      this.registerFileSecrets(registry)
       this.services.discovery.forget([...diff.changed, ...diff.removed])
     })
   }
@@ -208,7 +211,7 @@ export class Core {
     try {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
-      core.registerFileSecrets(core.registry.current().servers)
+      core.registerFileSecrets(core.registry.current())
       if (options.monitor === true) await core.startMonitoring()
       else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
@@ -311,10 +314,17 @@ export class Core {
     }
   }
 
-  /** Credentials written in plain text in rag-mcp.json are kept out of output like stored ones. */
-  private registerFileSecrets(servers: readonly ServerConfig[]): void {
-    for (const server of servers) {
+  /**
+   * Credentials written in plain text in rag-mcp.json are kept out of output like stored ones.
+   * The redactor only ever adds values, so an entry whose effective config was scanned before
+   * (same hash) is skipped: an edit of one server among hundreds scans that one.
+   */
+  private registerFileSecrets(registry: Registry): void {
+    for (const server of registry.servers) {
+      const hash = registry.hashes[server.id]
+      if (hash !== undefined && this.scannedForSecrets.has(hash)) continue
       for (const value of plaintextSecretValues(server)) this.redactor.addFromFile(value)
+      if (hash !== undefined) this.scannedForSecrets.add(hash)
     }
   }
 

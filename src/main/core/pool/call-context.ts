@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { ActingUser } from '../../../shared/model/user'
 
 /** A JSON-RPC error object exactly as a server sent it. */
@@ -43,24 +42,46 @@ export interface CallContext {
   protocolError?: string
 }
 
-const storage = new AsyncLocalStorage<CallContext>()
-
-/** The call whose code is running now, if any (reaches into the transports' `fetch`). */
-export function currentCall(): CallContext | undefined {
-  return storage.getStore()
-}
-
-/** Runs `fn` as part of `context`, so every request it triggers carries that call's context. */
-export function runInCall<T>(context: CallContext, fn: () => T): T {
-  return storage.run(context, fn)
-}
-
 /**
- * Maps the JSON-RPC ids on one connection to the call that sent them, so replies that arrive
- * outside the call's async context (stdio, SSE streams) still reach it.
+ * Maps the JSON-RPC ids on one connection to the call that sent them, so the transport layers
+ * (the HTTP `fetch`, replies on stdio and SSE streams) reach the call their message belongs to.
+ *
+ * Which call sends a request is known without AsyncLocalStorage, whose promise hooks would tax
+ * every promise in the process: the SDK sends a request synchronously inside
+ * `Client.request`, so {@link sendAs} marks the call for exactly that moment; the `initialize`
+ * of a handshake goes out later, on a connection nothing else uses yet, so the handshake owns
+ * the connection while it runs ({@link ownDuring}).
  */
 export class CallTracker {
   private readonly calls = new Map<string, CallContext>()
+  private sending: CallContext | undefined
+  private owner: CallContext | undefined
+
+  /** Runs `send` (a `Client.request`) so the request it sends is bound to `context`. */
+  sendAs<T>(context: CallContext, send: () => T): T {
+    const previous = this.sending
+    this.sending = context
+    try {
+      return send()
+    } finally {
+      this.sending = previous
+    }
+  }
+
+  /** Binds every request sent while `run` is pending to `context` (a handshake). */
+  async ownDuring<T>(context: CallContext, run: () => Promise<T>): Promise<T> {
+    this.owner = context
+    try {
+      return await run()
+    } finally {
+      if (this.owner === context) this.owner = undefined
+    }
+  }
+
+  /** The call a request being sent right now belongs to, if any. */
+  get sender(): CallContext | undefined {
+    return this.sending ?? this.owner
+  }
 
   bind(id: string | number, context: CallContext): void {
     this.calls.set(String(id), context)

@@ -184,7 +184,8 @@ export function readLines(
     pending += chunk
     let newline = pending.indexOf('\n')
     while (newline !== -1) {
-      onLine(pending.slice(0, newline).replace(/\r$/, ''))
+      const end = newline > 0 && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline
+      onLine(pending.slice(0, end))
       pending = pending.slice(newline + 1)
       newline = pending.indexOf('\n')
     }

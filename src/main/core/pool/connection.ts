@@ -379,7 +379,7 @@ export class ServerConnection {
       method,
       params,
       { ...options, timeoutMs: options.timeoutMs ?? this.timeoutMs },
-      { limit: true, connection: () => this.activeForCall() },
+      { limit: true, connection: () => this.active ?? this.activeForCall() },
     )
     if (outcome.error) {
       this.afterFailure(outcome.error, outcome.context)

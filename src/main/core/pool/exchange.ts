@@ -80,9 +80,11 @@ export class Exchanger {
           if (how.limit) {
             release = this.deps.limiter.tryAcquire() ?? (await this.deps.limiter.acquire(signal))
           }
-          used = await how.connection()
+          // A connection that is ready comes as is: no await, no extra turn of the event loop.
+          const connection = how.connection()
+          used = connection instanceof Promise ? await connection : connection
           started = performance.now()
-          return rawRequest(used.client, method, params, signal, timeoutMs)
+          return rawRequest(used, context, method, params, signal, timeoutMs)
         },
       )
       const isError = method === 'tools/call' && (result as RawToolResult | null)?.isError === true

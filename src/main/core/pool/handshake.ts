@@ -33,9 +33,12 @@ export function handshake(
 ): Promise<HandshakeResult> {
   const { context, timeoutMs } = options
   return runBounded(context, timeoutMs, options.signal, options.clock, async (signal) => {
-    await opened.client.connect(opened.transport, { signal, timeout: timeoutMs })
+    // `initialize` goes out after the transport started: the handshake owns the connection.
+    await opened.tracker.ownDuring(context, () =>
+      opened.client.connect(opened.transport, { signal, timeout: timeoutMs }),
+    )
     const send = (method: string, params: Record<string, unknown> | undefined) =>
-      rawRequest(opened.client, method, params, signal, timeoutMs)
+      rawRequest(opened, context, method, params, signal, timeoutMs)
     let tools: ToolInfo[] = []
     try {
       tools = await listTools(send)

@@ -3,12 +3,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { ConsoleError } from '../../../shared/errors'
 import type { RateLimitInfo } from '../../../shared/model/server'
 import type { ActingUser } from '../../../shared/model/user'
-import {
-  currentCall,
-  type CallContext,
-  type CallTracker,
-  type RpcErrorPayload,
-} from './call-context'
+import type { CallContext, CallTracker, RpcErrorPayload } from './call-context'
 import type { HttpExchange } from './protocol-log'
 import { malformedReply, repairMessage, type RepairOutcome } from './repair'
 import { repairEventStream } from './sse-repair'
@@ -115,7 +110,8 @@ const withCallContext =
     for (const [name, value] of Object.entries(options.headers)) {
       if (!headers.has(name)) headers.set(name, value)
     }
-    const call = request.httpMethod === 'POST' ? currentCall() : undefined
+    // The request's id was bound to its call as the Client sent it (observed-transport.ts).
+    const call = request.rpc?.kind === 'request' ? options.tracker.get(request.rpc.id) : undefined
     if (call?.user) {
       for (const [name, value] of Object.entries(userHeaders(call.user))) headers.set(name, value)
     }
@@ -123,7 +119,7 @@ const withCallContext =
     // A request follows its call's signal (which the pool also aborts when the call fails for
     // any reason, a closed connection included). A notification keeps the transport's: the
     // cancellation of an aborted call must still go out.
-    if (call && request.rpc?.kind === 'request') {
+    if (call) {
       if (call.signal) init.signal = call.signal
       return next({ ...request, init, call })
     }
@@ -210,7 +206,8 @@ function exchangeOf(
   status: number,
   configured: Record<string, string>,
 ): HttpExchange {
-  const sent = new Headers(request.init.headers)
+  const given = request.init.headers
+  const sent = given instanceof Headers ? given : new Headers(given)
   const headers: Record<string, string> = {}
   for (const name of [...Object.keys(configured), ...IDENTITY_HEADERS]) {
     const value = sent.get(name)

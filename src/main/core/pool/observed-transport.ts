@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
-import { currentCall, type CallTracker, type RpcErrorPayload } from './call-context'
+import type { CallTracker, RpcErrorPayload } from './call-context'
 import type { ProtocolLog } from './protocol-log'
 
 /**
@@ -48,7 +48,7 @@ export class ObservedTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if ('method' in message && 'id' in message) {
-      const call = currentCall()
+      const call = this.tracker.sender
       if (call) this.tracker.bind(message.id, call)
     }
     this.protocol?.out(message)

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { ServerConfig } from '../../../shared/config/schema'
@@ -9,7 +10,7 @@ import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogStream } from '../../../shared/ipc/servers'
 import type { RateLimitInfo } from '../../../shared/model/server'
 import type { ResolvedConnection } from '../secrets/types'
-import type { CallTracker } from './call-context'
+import type { CallContext, CallTracker } from './call-context'
 import { createHttpFetch } from './http-fetch'
 import { ObservedTransport } from './observed-transport'
 import type { ProtocolLog } from './protocol-log'
@@ -34,6 +35,8 @@ export interface WireHooks {
 export interface OpenedClient {
   client: Client
   transport: ObservedTransport
+  /** Binds this connection's JSON-RPC ids to the calls that sent them. */
+  tracker: CallTracker
   /** Set for stdio servers: the child process and how it ended. */
   stdio?: StdioTransport
   /** Ends the server-side session where there is one, then closes everything. */
@@ -98,10 +101,14 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     options.skipHandshake,
     options.protocol,
   )
-  const client = new Client(options.clientInfo, { capabilities: {} })
+  const client = new Client(options.clientInfo, {
+    capabilities: {},
+    jsonSchemaValidator: sharedValidator(),
+  })
   return {
     client,
     transport,
+    tracker: options.tracker,
     ...(stdio ? { stdio } : {}),
     close: async () => {
       if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
@@ -115,16 +122,33 @@ export function createClient(options: CreateClientOptions): OpenedClient {
   }
 }
 
-/** Sends one raw JSON-RPC request on a Client, returning the result exactly as sent. */
+let validator: AjvJsonSchemaValidator | undefined
+
+/**
+ * One JSON Schema validator for every Client. The pool never has the SDK validate tool output
+ * (raw results go to the dialects), and an Ajv instance per Client would cost each of hundreds
+ * of servers milliseconds to build and memory to keep.
+ */
+function sharedValidator(): AjvJsonSchemaValidator {
+  validator ??= new AjvJsonSchemaValidator()
+  return validator
+}
+
+/**
+ * Sends one raw JSON-RPC request for `context` on a Client (its id bound to the call), returning
+ * the result exactly as sent.
+ */
 export function rawRequest(
-  client: Client,
+  opened: Pick<OpenedClient, 'client' | 'tracker'>,
+  context: CallContext,
   method: string,
   params: Record<string, unknown> | undefined,
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<unknown> {
   const request = (params === undefined ? { method } : { method, params }) as ClientRequest
-  return client.request(request, ANY_RESULT, { signal, timeout: timeoutMs + SDK_BACKSTOP_MS })
+  const options = { signal, timeout: timeoutMs + SDK_BACKSTOP_MS }
+  return opened.tracker.sendAs(context, () => opened.client.request(request, ANY_RESULT, options))
 }
 
 function parseUrl(config: ServerConfig, url: string | undefined): URL {

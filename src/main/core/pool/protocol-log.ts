@@ -134,11 +134,8 @@ export class ProtocolLog {
     }
     this.entries.push(entry)
     if (truncated) this.keepFull(entry.seq, text)
-    if (this.entries.length > this.options.max) {
-      for (const dropped of this.entries.splice(0, this.entries.length - this.options.max)) {
-        this.dropFull(dropped.seq)
-      }
-    }
+    // One at a time: V8 drops an array's head in place, where splice copies the whole ring.
+    while (this.entries.length > this.options.max) this.dropFull(this.entries.shift()!.seq)
     this.options.onEntry?.(entry)
     return entry
   }

@@ -117,4 +117,26 @@ describe('repairEventStream', () => {
     )
     expect(outcomes).toEqual([])
   })
+
+  it('passes a chunk of whole, clean events on as the very bytes it came as', async () => {
+    const chunk = new TextEncoder().encode('data: {"jsonrpc":"2.0","id":1,"result":{}}\r\n\r\n')
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk)
+        controller.close()
+      },
+    })
+    const reader = repairEventStream(body, () => {}).getReader()
+    expect((await reader.read()).value).toBe(chunk)
+  })
+
+  it('repairs a chunk whose clean events come with one that needs repair', async () => {
+    const { out } = await run(
+      'data: {"jsonrpc":"2.0","id":1,"result":{}}\n\ndata: {"id":2,"result":{}}\n\n',
+      1000,
+    )
+    expect(out).toBe(
+      'data: {"jsonrpc":"2.0","id":1,"result":{}}\n\ndata: {"jsonrpc":"2.0","id":2,"result":{}}\n\n',
+    )
+  })
 })

@@ -14,23 +14,32 @@ export function repairEventStream(
   const encoder = new TextEncoder()
   let pending = ''
 
-  /** Emits every complete event in `pending`; keeps an unfinished one for the next chunk. */
-  /** Returns whether anything was emitted. */
-  const drain = (controller: ReadableStreamDefaultController<Uint8Array>, final: boolean) => {
+  /**
+   * Takes every complete event out of `pending` (and an unfinished one too when `final`):
+   * their text to emit, and whether any of them needed a repair.
+   */
+  const take = (final: boolean): { out: string; repaired: boolean } => {
     let out = ''
+    let repaired = false
+    const emit = (raw: string): void => {
+      const fixed = repairEvent(raw, onOutcome)
+      if (fixed === undefined) out += `${raw}\n\n`
+      else {
+        out += fixed
+        repaired = true
+      }
+    }
     for (;;) {
       const end = eventEnd(pending)
       if (!end) break
-      out += repairEvent(pending.slice(0, end.index), onOutcome)
+      emit(pending.slice(0, end.index))
       pending = pending.slice(end.index + end.length)
     }
     if (final && pending.trim() !== '') {
-      out += repairEvent(pending, onOutcome)
+      emit(pending)
       pending = ''
     }
-    if (out === '') return false
-    controller.enqueue(encoder.encode(out))
-    return true
+    return { out, repaired }
   }
 
   // A pull source instead of pipeThrough: one stream, no extra piping machinery per chunk.
@@ -41,12 +50,19 @@ export function repairEventStream(
         const { done, value } = await reader.read()
         if (done) {
           pending += decoder.decode()
-          drain(controller, true)
+          const { out } = take(true)
+          if (out !== '') controller.enqueue(encoder.encode(out))
           controller.close()
           return
         }
+        const carried = pending !== ''
         pending += decoder.decode(value, { stream: true })
-        if (drain(controller, false)) return
+        const { out, repaired } = take(false)
+        if (out === '') continue
+        // The usual case: a chunk of whole, clean events goes on as the very bytes it came as.
+        const whole = !carried && pending === '' && !repaired
+        controller.enqueue(whole ? value : encoder.encode(out))
+        return
       }
     },
     cancel(reason) {
@@ -61,8 +77,11 @@ function eventEnd(text: string): { index: number; length: number } | undefined {
   return match ? { index: match.index, length: match[0].length } : undefined
 }
 
-/** One event's text (without its separator) → the text to emit, separator included. */
-function repairEvent(raw: string, onOutcome: (outcome: RepairOutcome) => void): string {
+/**
+ * One event's text (without its separator) → the text to emit, separator included; undefined
+ * when the event needs no repair.
+ */
+function repairEvent(raw: string, onOutcome: (outcome: RepairOutcome) => void): string | undefined {
   const lines = raw.split(/\r\n|\r|\n/)
   let type = 'message'
   const data: string[] = []
@@ -78,11 +97,10 @@ function repairEvent(raw: string, onOutcome: (outcome: RepairOutcome) => void): 
       other.push(line)
     }
   }
-  const same = `${lines.join('\n')}\n\n`
-  if (type !== 'message' || data.length === 0) return same
+  if (type !== 'message' || data.length === 0) return undefined
   const outcomes = repairText(data.join('\n'))
   if (outcomes.length === 1 && outcomes[0]!.fixes.length === 0 && !outcomes[0]!.problem) {
-    return same
+    return undefined
   }
   // One message per event; an event left without data is dropped by SSE parsers, which is
   // what an unusable one needs.

@@ -1,0 +1,209 @@
+import { DEMO_KEY_ENV, FAMILIES, demoEntry, endpointUrls, stdioTarget } from '../src/demo/endpoints'
+import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
+import { startChild, type Child } from '../src/test/start-child'
+import { actAsBenchUser, demoScript, demoSelection, searchErrors, whenReady } from './demo-servers'
+import { editServers, type EditOutcome } from './edits'
+import { now } from './harness'
+import { sampleMemory, type MemorySample } from './memory-worker'
+import { workerPlan } from './worker'
+
+/** Runs {@link runScaleWorker} instead of the benchmarks (the scale benchmark's child). */
+export const SCALE_WORKER_FLAG = '--scale-worker'
+
+/** Generous: on a loaded shared machine, spawning 20 stdio children alone takes seconds. */
+const CONNECT_ALL_TIMEOUT_MS = 300_000
+
+/** What the parent asks the child to do (JSON after the flag). */
+export interface ScalePlan {
+  /** Backend latency (ms) of each demo process; each serves `endpointsEach` HTTP/SSE servers. */
+  latencies: number[]
+  endpointsEach: number
+  /** rag-tools-v1 stdio servers, answering after the first process's latency. */
+  stdio: number
+  /** Single-server edits, then edits of `bulk` servers at once. */
+  singleEdits: number
+  bulkEdits: number
+  bulk: number
+  /** Servers in the fan-out search, and how many times it runs (after 2 warm-ups). */
+  fanout: number
+  searches: number
+}
+
+/** The child's answer, one JSON line on stdout. */
+export interface ScaleReport {
+  servers: number
+  /** Registry of every server applied → every server connected. */
+  connectAllMs: number
+  /** The first server alone, connected in the same console before. */
+  connectOneMs: number
+  /** When each server was ready, from the moment the registry was applied. */
+  connectEach: { id: string; ms: number }[]
+  empty: MemorySample
+  connected: MemorySample
+  single: EditOutcome[]
+  bulk: EditOutcome[]
+  /** End to end, per search: over `fanout` servers, and over its slowest server alone. */
+  fanoutMs: number[]
+  aloneMs: number[]
+  slowest: string
+  errors: string[]
+}
+
+interface DemoProcess {
+  child: Child<{ urls: Map<string, string>; docHost: string }>
+  latency: number
+}
+
+async function startDemos(plan: ScalePlan): Promise<DemoProcess[]> {
+  return Promise.all(
+    plan.latencies.map(async (latency) => {
+      const child = await startChild(
+        [
+          demoScript(),
+          'all',
+          ...['--port-base', '0', '--endpoints', String(plan.endpointsEach)],
+          ...['--latency', String(latency), '--rate-limit', '1000000000'],
+        ],
+        (lines) => {
+          const ready = lines.map((line) => /^ready (\S+?)\/?$/.exec(line)?.[1]).find(Boolean)
+          return ready ? { urls: endpointUrls(lines), docHost: ready } : undefined
+        },
+        60_000,
+      )
+      return { child, latency }
+    }),
+  )
+}
+
+const familyOf = (id: string) => FAMILIES.find((family) => id.startsWith(`${family}-`))!
+
+/**
+ * Every endpoint of every demo process under a registry-wide id (`<family>-<n>`), then the
+ * stdio servers; `latency` says how long each one's tools take.
+ */
+function registryOf(demos: DemoProcess[], plan: ScalePlan) {
+  const registry: Record<string, Record<string, unknown>> = {}
+  const latency = new Map<string, number>()
+  let n = 0
+  for (const demo of demos) {
+    for (const [id, url] of demo.child.ready.urls) {
+      const family = familyOf(id)
+      const key = `${family}-${n++}`
+      registry[key] = demoEntry(family, { url })
+      latency.set(key, demo.latency)
+    }
+  }
+  const first = demos[0]!
+  const target = stdioTarget(
+    process.execPath,
+    demoScript(),
+    first.child.ready.docHost,
+    first.latency,
+  )
+  for (let i = 0; i < plan.stdio; i++) {
+    const key = `rag-tools-stdio-${n++}`
+    registry[key] = demoEntry('rag-tools-stdio', target)
+    latency.set(key, first.latency)
+  }
+  return { registry, latency }
+}
+
+async function search(live: LiveCore, searchId: string, ids: string[], errors: string[]) {
+  const started = now()
+  const result = await live.core.services.search.run({
+    searchId,
+    query: 'vpn setup',
+    topK: 10,
+    selection: demoSelection(ids),
+  })
+  const elapsed = now() - started
+  errors.push(...searchErrors(result, ids))
+  return elapsed
+}
+
+/**
+ * The scale benchmark's child: demo processes serving many endpoints plus stdio children, one
+ * console (file watching on) given the whole registry at once; then edits and a wide fan-out.
+ */
+export async function runScaleWorker(): Promise<number> {
+  const plan = workerPlan<ScalePlan>(SCALE_WORKER_FLAG)
+  const demos = await startDemos(plan)
+  try {
+    const { registry, latency } = registryOf(demos, plan)
+    const ids = Object.keys(registry)
+    const live = await startCore({}, { env: { ...DEMO_KEY_ENV }, watch: true })
+    try {
+      actAsBenchUser(live.core)
+      const empty = sampleMemory()
+      // Baseline: one server of the same registry connecting alone.
+      const one = ids[0]!
+      let started = now()
+      await live.rewrite({ [one]: registry[one] })
+      await whenReady(live.core, [one])
+      const connectOneMs = now() - started
+      await live.rewrite({})
+      const readyAt = new Map<string, number>()
+      const offStatus = live.core.events.on('server:status', ({ server, status }) => {
+        if (status.state === 'ready' && !readyAt.has(server)) readyAt.set(server, now())
+      })
+      started = now()
+      await live.rewrite(registry)
+      await whenReady(live.core, ids, CONNECT_ALL_TIMEOUT_MS)
+      const connectAllMs = now() - started
+      offStatus()
+      const connectEach = ids.map((id) => ({ id, ms: (readyAt.get(id) ?? now()) - started }))
+      const connected = sampleMemory()
+      const single: EditOutcome[] = []
+      for (let i = 0; i < plan.singleEdits; i++) {
+        const edited = [ids[(i * 7) % ids.length]!]
+        single.push(
+          await editServers(live, registry, edited, { stamp: i + 1, atomic: i % 2 === 0 }),
+        )
+      }
+      const bulk: EditOutcome[] = []
+      for (let i = 0; i < plan.bulkEdits; i++) {
+        // A block of neighbours: every family, each time another block.
+        const edited = Array.from(
+          { length: plan.bulk },
+          (_, k) => ids[(i * plan.bulk + k) % ids.length]!,
+        )
+        bulk.push(await editServers(live, registry, edited, { stamp: 1000 + i, atomic: true }))
+      }
+      // Every other server: all families, every demo process, stdio included.
+      const step = Math.max(1, Math.floor(ids.length / plan.fanout))
+      const fanout = ids.filter((_, index) => index % step === 0).slice(0, plan.fanout)
+      const slowest = fanout.reduce((a, b) => (latency.get(b)! > latency.get(a)! ? b : a))
+      await live.core.services.discovery.run()
+      const errors: string[] = []
+      const fanoutMs: number[] = []
+      const aloneMs: number[] = []
+      for (let i = 0; i < plan.searches + 2; i++) {
+        const all = await search(live, `scale-fanout-${i}`, fanout, errors)
+        const one = await search(live, `scale-alone-${i}`, [slowest], errors)
+        if (i < 2) continue // warm-up
+        fanoutMs.push(all)
+        aloneMs.push(one)
+      }
+      const report: ScaleReport = {
+        servers: ids.length,
+        connectAllMs,
+        connectOneMs,
+        connectEach,
+        empty,
+        connected,
+        single,
+        bulk,
+        fanoutMs,
+        aloneMs,
+        slowest,
+        errors,
+      }
+      process.stdout.write(`${JSON.stringify(report)}\n`)
+    } finally {
+      await live.close()
+    }
+  } finally {
+    await Promise.all(demos.map((demo) => demo.child.stop()))
+  }
+  return 0
+}
