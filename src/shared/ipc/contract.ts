@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { authRequests, type AuthResults } from './auth'
 import { doctorRequests, type DoctorResults } from './doctor'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
@@ -25,6 +26,7 @@ export const invokeRequests = {
   ...ragRequests,
   ...workbenchRequests,
   ...doctorRequests,
+  ...authRequests,
 }
 
 export interface InvokeResults
@@ -36,7 +38,8 @@ export interface InvokeResults
     ServersResults,
     RagResults,
     WorkbenchResults,
-    DoctorResults {}
+    DoctorResults,
+    AuthResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

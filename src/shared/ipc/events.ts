@@ -1,4 +1,5 @@
 import type { AppEvents } from './app'
+import type { AuthEvents } from './auth'
 import type { DoctorEvents } from './doctor'
 import type { RegistryEvents } from './registry'
 import type { ProfilesEvents } from './profiles'
@@ -17,7 +18,8 @@ export interface EventMap
     ServersEvents,
     RagEvents,
     WorkbenchEvents,
-    DoctorEvents {}
+    DoctorEvents,
+    AuthEvents {}
 
 export type EventName = keyof EventMap
 
@@ -36,6 +38,7 @@ export const EVENT_NAMES = Object.keys({
   'discovery:missing': true,
   'workbench:protocol': true,
   'doctor:progress': true,
+  'auth:changed': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

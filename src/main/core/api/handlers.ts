@@ -2,6 +2,7 @@ import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
+import { authHandlers } from '../auth/handlers'
 import { doctorHandlers } from '../services/doctor/handlers'
 import { profileHandlers } from '../services/profile-handlers'
 import { ragHandlers } from '../services/rag-handlers'
@@ -65,6 +66,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),
     ...doctorHandlers(core.services),
+    ...authHandlers(),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

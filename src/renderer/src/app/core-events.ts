@@ -116,6 +116,8 @@ export const coreEventHandlers: CoreEventHandlers = {
   'search:progress': () => undefined,
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
+  // Placeholder so the contract compiles; the sign-in UI replaces it.
+  'auth:changed': () => undefined,
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
       tone: 'warn',
