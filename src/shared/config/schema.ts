@@ -72,7 +72,7 @@ export const oauthSchema = z.looseObject({
   clientSecret: z
     .string()
     .optional()
-    .describe('Secret of a confidential pre-registered client: a ${keychain:NAME} reference'),
+    .describe('Secret of a confidential pre-registered client: ${keychain:NAME} or ${env:VAR}'),
   clientMetadataUrl: z
     .string()
     .optional()

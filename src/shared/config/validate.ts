@@ -277,7 +277,8 @@ function checkDetails(reporter: EntryReporter, entry: ServerEntry): void {
   }
 }
 
-const KEYCHAIN_ONLY = /^\$\{keychain:[A-Za-z0-9_.-]{1,128}\}$/
+/** A client secret is named, never written: `${keychain:NAME}` or `${env:VAR}`. */
+export const CLIENT_SECRET_REF = /^\$\{(keychain|env):([A-Za-z0-9_.-]{1,128})\}$/
 
 /** The `oauth` block: secrets only by keychain reference, URLs that parse, a grant that works. */
 function checkOAuth(reporter: EntryReporter, entry: ServerEntry): void {
@@ -290,12 +291,12 @@ function checkOAuth(reporter: EntryReporter, entry: ServerEntry): void {
       'oauth is ignored for transport stdio: OAuth applies to HTTP and SSE servers',
     )
   }
-  if (oauth.clientSecret !== undefined && !KEYCHAIN_ONLY.test(oauth.clientSecret)) {
+  if (oauth.clientSecret !== undefined && !CLIENT_SECRET_REF.test(oauth.clientSecret)) {
     reporter.report(
       ['oauth', 'clientSecret'],
       'error',
       'secret_not_referenced',
-      'clientSecret must be a keychain reference such as "${keychain:oauthClientSecret}": store the secret in Config → Secrets',
+      'clientSecret must be a reference such as "${keychain:oauthClientSecret}" (or "${env:VAR}"): store the secret in Config → Secrets',
     )
   }
   if (oauth.clientSecret !== undefined && oauth.clientId === undefined) {

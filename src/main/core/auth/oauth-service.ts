@@ -2,6 +2,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js'
 import type { ServerConfig } from '../../../shared/config/schema'
+import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
 import { ConsoleError, toErrorInfo, type ErrorInfo } from '../../../shared/errors'
 import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { ServerStatus } from '../../../shared/model/server'
@@ -67,8 +68,6 @@ export function usesOAuth(config: ServerConfig): boolean {
   // Credentials of its own (an API key as a Bearer token): not an OAuth server.
   return !Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization')
 }
-
-const KEYCHAIN_REF = /^\$\{keychain:([A-Za-z0-9_.-]{1,128})\}$/
 
 /**
  * OAuth 2.1 sign-in per the MCP authorization spec, over the SDK's client auth: the pool's
@@ -372,10 +371,16 @@ export class OAuthService implements PoolAuth {
     return new OAuthVault(keychainBackend(this.deps.keychain, config.id), profileId, this.now)
   }
 
+  /** A secret from the environment is redacted like any other from now on. */
+  private registered(value: string | undefined): string | undefined {
+    if (value) this.deps.redactor.add(value)
+    return value
+  }
+
   private providerOptions(config: ServerConfig, serverUrl: string): ProviderOptions {
     let discovery = this.discovery.get(config.id)
     if (!discovery) this.discovery.set(config.id, (discovery = {}))
-    const secretName = KEYCHAIN_REF.exec(config.oauth?.clientSecret ?? '')?.[1]
+    const [, kind, name] = CLIENT_SECRET_REF.exec(config.oauth?.clientSecret ?? '') ?? []
     return {
       serverId: config.id,
       serverUrl,
@@ -385,10 +390,12 @@ export class OAuthService implements PoolAuth {
       fetch: this.fetch,
       now: this.now,
       signedIn: () => this.signedIn.has(config.id),
-      ...(secretName
+      ...(name
         ? {
             clientSecret: async () =>
-              (await this.deps.keychain.get(config.id, secretName)) ?? undefined,
+              kind === 'env'
+                ? this.registered(this.deps.env[name])
+                : ((await this.deps.keychain.get(config.id, name)) ?? undefined),
           }
         : {}),
     }

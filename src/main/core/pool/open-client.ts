@@ -94,9 +94,10 @@ export function createClient(options: CreateClientOptions): OpenedClient {
         : new StreamableHTTPClientTransport(url, {
             fetch,
             ...auth,
-            // Resuming broken response streams is not worth a retry loop for a console.
+            // A resumable stream (one with event ids) that breaks is resumed, after the
+            // server's `retry` delay when it names one (SEP-1699); twice at most.
             reconnectionOptions: {
-              maxRetries: 0,
+              maxRetries: 2,
               initialReconnectionDelay: 1000,
               maxReconnectionDelay: 1000,
               reconnectionDelayGrowFactor: 1,

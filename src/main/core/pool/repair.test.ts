@@ -117,4 +117,10 @@ describe('repairEventStream', () => {
     )
     expect(outcomes).toEqual([])
   })
+
+  it('passes a priming event (id, retry, empty data) through untouched, as no message', async () => {
+    const { out, outcomes } = await run('id: event-2\nretry: 500\ndata: \n\n')
+    expect(out).toBe('id: event-2\nretry: 500\ndata: \n\n')
+    expect(outcomes).toEqual([])
+  })
 })

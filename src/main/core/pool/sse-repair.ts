@@ -79,7 +79,8 @@ function repairEvent(raw: string, onOutcome: (outcome: RepairOutcome) => void): 
     }
   }
   const same = `${lines.join('\n')}\n\n`
-  if (type !== 'message' || data.length === 0) return same
+  // A priming event (an id and a retry delay with empty data, SEP-1699) is no message.
+  if (type !== 'message' || data.join('').trim() === '') return same
   const outcomes = repairText(data.join('\n'))
   if (outcomes.length === 1 && outcomes[0]!.fixes.length === 0 && !outcomes[0]!.problem) {
     return same
