@@ -110,15 +110,7 @@ export class LoopbackRedirect {
   /** The authorization code, once the browser comes back; rejects on error, limit or cancel. */
   code(signal?: AbortSignal): Promise<string> {
     if (signal) {
-      const onAbort = (): void =>
-        this.finish(
-          new ConsoleError({
-            code: 'cancelled',
-            origin: 'local',
-            server: this.options.serverId,
-            message: `sign-in to server ${this.options.serverId} was cancelled`,
-          }),
-        )
+      const onAbort = (): void => this.finish(this.cancelled())
       if (signal.aborted) onAbort()
       else signal.addEventListener('abort', onAbort, { once: true })
     }
@@ -127,14 +119,17 @@ export class LoopbackRedirect {
 
   /** Stops listening (idempotent); a pending {@link code} rejects as cancelled. */
   close(): void {
-    this.finish(
-      new ConsoleError({
-        code: 'cancelled',
-        origin: 'local',
-        server: this.options.serverId,
-        message: `sign-in to server ${this.options.serverId} was cancelled`,
-      }),
-    )
+    this.finish(this.cancelled())
+  }
+
+  private cancelled(): ConsoleError {
+    const server = this.options.serverId
+    return new ConsoleError({
+      code: 'cancelled',
+      origin: 'local',
+      server,
+      message: `sign-in to server ${server} was cancelled`,
+    })
   }
 
   private finish(outcome: Error | { code: string }): void {
