@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../demo/testing'
 import type { ServerStatus } from '../shared/model/server'
@@ -79,6 +81,41 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
       expect(JSON.parse(stored!).tokens.access_token).toMatch(/^at_/)
     })
   }
+
+  it('sends token requests to the configured token endpoint instead of the discovered one', async () => {
+    // A pass-through in front of the demo's token endpoint, counting what it forwards.
+    const forwarded: string[] = []
+    const proxy = createServer((req, res) => {
+      let body = ''
+      req.setEncoding('utf8')
+      req.on('data', (chunk: string) => (body += chunk))
+      req.on('end', () => {
+        forwarded.push(new URLSearchParams(body).get('grant_type') ?? '')
+        void fetch(`${new URL(demo.url).origin}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        }).then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' })
+          res.end(await answer.text())
+        })
+      })
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    try {
+      server = uniqueServerId('oauth-endpoint')
+      const tokenEndpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/token`
+      live = await startCore(
+        { [server]: { url: demo.url, oauth: { tokenEndpoint } } },
+        { env: OPENER },
+      )
+      expect(await live.core.auth.login(server)).toMatchObject({ state: 'signed_in' })
+      expect(forwarded).toEqual(['authorization_code'])
+    } finally {
+      proxy.closeAllConnections()
+      proxy.close()
+    }
+  })
 
   it('logout deletes the tokens and the server needs signing in again', async () => {
     server = uniqueServerId('oauth-logout')

@@ -221,7 +221,11 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     if (this.mode.kind === 'pool' && !this.refreshing) await this.mustBeAbleToSignIn(this.mode)
     if (this.options.discovery.state) return this.options.discovery.state
     const { config } = this.options
-    const overrides = config?.authorizationServerUrl ?? config?.tokenEndpoint
+    const overrides =
+      config?.authorizationServerUrl ??
+      config?.tokenEndpoint ??
+      config?.authorizationEndpoint ??
+      config?.registrationEndpoint
     if (!overrides) return undefined
     const info = await discoverOAuthServerInfo(this.options.serverUrl, {
       fetchFn: this.options.fetch,
