@@ -117,6 +117,42 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
     }
   })
 
+  it('keeps tokens per acting profile for a per-user server, and finds them after a restart', async () => {
+    server = uniqueServerId('oauth-profile')
+    const registry = { [server]: { url: demo.url, oauth: { perProfile: true } } }
+    live = await startCore(registry, { env: OPENER })
+    const { settings } = live.core
+    settings.saveProfile({ id: 'ann', name: 'Ann', userId: 'ann', sessionTags: [], groups: [] })
+    settings.saveProfile({ id: 'ben', name: 'Ben', userId: 'ben', sessionTags: [], groups: [] })
+    settings.setActive('ann')
+    expect(await live.core.auth.login(server)).toMatchObject({
+      state: 'signed_in',
+      profileId: 'ann',
+    })
+    expect(await live.core.secrets.keychain.get(server, 'oauth.ann.tokens')).not.toBeNull()
+    settings.setActive('ben')
+    expect((await live.core.auth.status(server))[0]).toMatchObject({
+      state: 'sign_in_required',
+      profileId: 'ben',
+    })
+    settings.setActive('ann')
+    // A new console on the same data folder and keychain: still signed in.
+    await live.core.dispose()
+    const again = await startCore(registry, { env: OPENER, dir: live.dir })
+    try {
+      expect((await again.core.auth.status(server))[0]).toMatchObject({
+        state: 'signed_in',
+        profileId: 'ann',
+      })
+      await until(() => again.core.pool.status(server).state === 'ready', 'ready')
+      await again.core.auth.logout(server)
+    } finally {
+      await again.close()
+    }
+    await live.close()
+    live = undefined
+  })
+
   it('logout deletes the tokens and the server needs signing in again', async () => {
     server = uniqueServerId('oauth-logout')
     live = await startCore({ [server]: { url: demo.url } }, { env: OPENER })

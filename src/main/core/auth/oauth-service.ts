@@ -83,8 +83,8 @@ export class OAuthService implements PoolAuth {
   private readonly discovery = new Map<string, ProviderOptions['discovery']>()
   private readonly flights = new Map<string, Flight>()
   private readonly failures = new Map<string, ErrorInfo>()
-  /** Servers signed in to during this run. */
-  private readonly signedIn = new Set<string>()
+  /** Servers known to use OAuth in this run: signed in to, or their tokens found. */
+  private readonly known = new Set<string>()
   private readonly fetch: FetchLike
   private readonly now: () => number
 
@@ -106,9 +106,17 @@ export class OAuthService implements PoolAuth {
 
   /** Sign-in state of one server, or of every HTTP / SSE server of the registry. */
   async status(serverId?: string): Promise<OAuthStatus[]> {
-    if (serverId !== undefined) return [await this.statusOf(this.configOf(serverId))]
+    if (serverId !== undefined) return [await this.statusOf(this.configOf(serverId), true)]
     const servers = this.deps.servers().filter((config) => config.transport !== 'stdio')
-    return Promise.all(servers.map((config) => this.statusOf(config)))
+    return Promise.all(servers.map((config) => this.statusOf(config, true)))
+  }
+
+  /**
+   * The state a server card shows. Unlike {@link status} it reads no keychain for a server not
+   * yet known to use OAuth: listing plain servers must not wait on a locked keychain.
+   */
+  async card(serverId: string): Promise<OAuthStatus> {
+    return this.statusOf(this.configOf(serverId), false)
   }
 
   /**
@@ -133,7 +141,7 @@ export class OAuthService implements PoolAuth {
     flight.promise = this.runLogin(config, flight, options).then(
       async () => {
         this.flights.delete(serverId)
-        this.signedIn.add(serverId)
+        this.known.add(serverId)
         const status = await this.statusOf(config)
         this.changed(status)
         if (options.reconnect !== false) await this.deps.pool.reconnect(serverId).catch(() => {})
@@ -299,7 +307,8 @@ export class OAuthService implements PoolAuth {
 
   // --- state -----------------------------------------------------------------------------------
 
-  private async statusOf(config: ServerConfig): Promise<OAuthStatus> {
+  /** `thorough`: look for tokens even where nothing says the server uses OAuth yet. */
+  private async statusOf(config: ServerConfig, thorough = false): Promise<OAuthStatus> {
     const vault = this.vault(config)
     const base: OAuthStatus = {
       serverId: config.id,
@@ -317,12 +326,12 @@ export class OAuthService implements PoolAuth {
     if (!usesOAuth(config)) return base
     const pool = this.deps.pool.status(config.id)
     const asked = pool?.state === 'action_required' && pool.signInRequired === true
-    const known = config.oauth !== undefined || asked || this.signedIn.has(config.id)
+    const known = config.oauth !== undefined || asked || this.known.has(config.id)
+    if (!known && !thorough) return base
     let stored
     try {
       stored = await vault.tokens()
     } catch (error) {
-      // A keychain problem is only news for a server known to use OAuth.
       return known ? { ...base, state: 'error', error: toErrorInfo(error) } : base
     }
     if (stored) {
@@ -389,7 +398,8 @@ export class OAuthService implements PoolAuth {
       discovery,
       fetch: this.fetch,
       now: this.now,
-      signedIn: () => this.signedIn.has(config.id),
+      known: () => this.known.has(config.id),
+      onKnown: () => this.known.add(config.id),
       ...(name
         ? {
             clientSecret: async () =>

@@ -52,8 +52,10 @@ export interface ProviderOptions {
   /** Discovery results shared by every provider of this server (they are not secret). */
   discovery: { state?: OAuthDiscoveryState }
   fetch: FetchLike
-  /** Signed in during this run: its tokens are worth reading before any challenge. */
-  signedIn?: () => boolean
+  /** Known to use OAuth in this run (signed in, or tokens found): its tokens are worth reading. */
+  known?: () => boolean
+  /** Tells the service the server uses OAuth (its tokens were found). */
+  onKnown?: () => void
   now?: () => number
 }
 
@@ -158,6 +160,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     if (this.mode.kind === 'pool' && !this.knownOAuth(this.mode)) return undefined
     const stored = await this.options.vault.tokens()
     if (!stored) return undefined
+    this.options.onKnown?.()
     const soon = stored.expiresAt !== undefined && stored.expiresAt - this.now() < REFRESH_MARGIN_MS
     if (!soon || this.refreshing || this.mode.kind !== 'pool') return stored.tokens
     if (!stored.tokens.refresh_token && !this.clientCredentials) return stored.tokens
@@ -242,7 +245,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   }
 
   private knownOAuth(mode: Extract<ProviderMode, { kind: 'pool' }>): boolean {
-    if (this.options.config !== undefined || this.options.signedIn?.()) return true
+    if (this.options.config !== undefined || this.options.known?.()) return true
     return /^\s*bearer\b/i.test(mode.challenge()?.header ?? '')
   }
 

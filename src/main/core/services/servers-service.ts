@@ -22,7 +22,7 @@ export interface SecretStatusSource {
 
 /** The OAuth feature as the server list needs it: each server's sign-in state. */
 export interface OAuthStatusSource {
-  status(serverId: string): Promise<OAuthStatus[]>
+  card(serverId: string): Promise<OAuthStatus>
 }
 
 export interface ServersServiceDeps {
@@ -67,7 +67,7 @@ export class ServersService {
   /** Sign-in state of an HTTP / SSE server (its tokens are read from the keychain). */
   private async oauth(config: ServerConfig): Promise<OAuthStatus | undefined> {
     if (config.transport === 'stdio' || !this.deps.oauth) return undefined
-    return (await this.deps.oauth.status(config.id).catch(() => []))[0]
+    return this.deps.oauth.card(config.id).catch(() => undefined)
   }
 
   private async describe(
