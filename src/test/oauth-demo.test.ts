@@ -220,6 +220,24 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
     expect(core.pool.status(server).state).toBe('ready')
   })
 
+  it('answers a 401 on a token it thought good with a refresh, then goes on', async () => {
+    demo = await startDemo(['oauth', '--port', '0', '--approve-as', 'bob'])
+    server = uniqueServerId('oauth-401')
+    live = await startCore({ [server]: { url: demo.url } }, { env: OPENER })
+    const { core } = live
+    await until(() => signInRequired(core.pool.status(server)), 'sign-in required')
+    await core.auth.login(server)
+    // The server no longer knows the access token (revoked, restarted): only the refresh is good.
+    const stored = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
+    stored.tokens.access_token = 'at_revoked'
+    await core.secrets.keychain.set(server, 'oauth.tokens', JSON.stringify(stored))
+    const tools = await core.pool.tools(server, { refresh: true })
+    expect(tools.tools.length).toBeGreaterThan(0)
+    const after = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
+    expect(after.tokens.access_token).not.toBe('at_revoked')
+    expect(core.pool.status(server).state).toBe('ready')
+  })
+
   it('a call refused for scope needs a sign-in with more scope; where one can sign in, it steps up', async () => {
     demo = await startDemo([
       'oauth',
