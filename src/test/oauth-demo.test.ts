@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../demo/testing'
 import type { ServerStatus } from '../shared/model/server'
+import type { Core } from '../main/core/core'
 import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
 import { startCore, type LiveCore } from '../main/core/services/testing/live-core'
 
@@ -205,13 +206,19 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
     demo = undefined
   })
 
-  it('refreshes an access token that is about to expire before sending it', async () => {
-    demo = await startDemo(['oauth', '--port', '0', '--approve-as', 'bob', '--token-ttl', '30'])
-    server = uniqueServerId('oauth-refresh')
+  /** A demo OAuth server started with `demoArgs` and a console signed in to it. */
+  async function signedIn(label: string, demoArgs: string[]): Promise<Core> {
+    demo = await startDemo(['oauth', '--port', '0', '--approve-as', 'bob', ...demoArgs])
+    server = uniqueServerId(label)
     live = await startCore({ [server]: { url: demo.url } }, { env: OPENER })
     const { core } = live
     await until(() => signInRequired(core.pool.status(server)), 'sign-in required')
     await core.auth.login(server)
+    return core
+  }
+
+  it('refreshes an access token that is about to expire before sending it', async () => {
+    const core = await signedIn('oauth-refresh', ['--token-ttl', '30'])
     const before = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
     await core.pool.tools(server, { refresh: true })
     const after = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
@@ -221,12 +228,7 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
   })
 
   it('answers a 401 on a token it thought good with a refresh, then goes on', async () => {
-    demo = await startDemo(['oauth', '--port', '0', '--approve-as', 'bob'])
-    server = uniqueServerId('oauth-401')
-    live = await startCore({ [server]: { url: demo.url } }, { env: OPENER })
-    const { core } = live
-    await until(() => signInRequired(core.pool.status(server)), 'sign-in required')
-    await core.auth.login(server)
+    const core = await signedIn('oauth-401', [])
     // The server no longer knows the access token (revoked, restarted): only the refresh is good.
     const stored = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
     stored.tokens.access_token = 'at_revoked'
@@ -239,20 +241,7 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
   })
 
   it('a call refused for scope needs a sign-in with more scope; where one can sign in, it steps up', async () => {
-    demo = await startDemo([
-      'oauth',
-      '--port',
-      '0',
-      '--approve-as',
-      'bob',
-      '--require-scope',
-      'rag:search',
-    ])
-    server = uniqueServerId('oauth-step-up')
-    live = await startCore({ [server]: { url: demo.url } }, { env: OPENER })
-    const { core } = live
-    await until(() => signInRequired(core.pool.status(server)), 'sign-in required')
-    await core.auth.login(server)
+    const core = await signedIn('oauth-step-up', ['--require-scope', 'rag:search'])
     const call = () =>
       core.pool.session(server).then((session) =>
         session.callTool(
