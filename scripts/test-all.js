@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The README's test command: typecheck, lint, build, unit + integration tests (inside a real
-// Secret Service when the machine has one), Playwright e2e, and the benchmarks' quick run.
+// Secret Service when the machine has one), Playwright e2e, the MCP conformance suite's client
+// scenarios, and the benchmarks' quick run.
 // Ends with one line `N passed, N failed, N skipped` summing every runner.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -113,6 +114,23 @@ if (built) {
   )
 } else {
   count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0')
+}
+
+if (built) {
+  // The MCP conformance suite's client scenarios; required ones count, reported ones do not.
+  const conformance = run('conformance', 'node', ['scripts/conformance.js'])
+  const results = readJson(join(reports, 'conformance', 'results.json')) ?? []
+  const required = results.filter((result) => result.required)
+  count(
+    'conformance',
+    {
+      passed: required.filter((result) => result.passed).length,
+      failed: required.filter((result) => !result.passed).length,
+      skipped: 0,
+    },
+    conformance.ok,
+    conformance.seconds,
+  )
 }
 
 if (built) check('bench --quick', 'node', ['out/main/bench.js', '--quick'])

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { OAUTH_DEMO_CLIENT } from '../demo/keys'
 import { OWN_DOC_HOST, startDemo, type DemoProcess } from '../demo/testing'
 import { createHandlers, type Handlers } from '../main/core/api/handlers'
 import { dispatch } from '../main/core/api/dispatch'
@@ -15,8 +16,9 @@ import { whenState } from '../main/core/services/testing/live'
 
 /**
  * The canary: unique secrets stored in the real keychain and really used (rag-search's Bearer
- * key, an extra header, and a server that echoes its credentials back in errors), then every
- * CLI output, IPC response, event payload and file under the data folder is searched for them.
+ * key, an extra header, a server that echoes its credentials back in errors, and the OAuth
+ * demo's tokens and client secret), then every CLI output, IPC response, event payload and file
+ * under the data folder is searched for them.
  */
 
 const CANARY = `canary-${randomBytes(20).toString('hex')}`
@@ -45,6 +47,8 @@ const stored = [
 /** Only the config file itself, and its text in the editor, may hold these. */
 const written = [PLAIN, PASSWORD, ARG_KEY, ARG_TOKEN, PLAIN.slice(0, 24), PASSWORD.slice(0, 24)]
 const needles = [...stored, ...written]
+/** OAuth access and refresh tokens seen in the keychain, and the client secret stored there. */
+const tokens: string[] = [OAUTH_DEMO_CLIENT.clientSecret]
 
 const RS = uniqueServerId('canary-rs')
 const BOB = {
@@ -59,6 +63,9 @@ const ECHO = uniqueServerId('canary-echo')
 const LEAKY = uniqueServerId('canary-leaky')
 const USERINFO = uniqueServerId('canary-userinfo')
 const ARGS = uniqueServerId('canary-args')
+const OAUTH = uniqueServerId('canary-oauth')
+/** Sign-ins approve at once, as the demo's `--approve-as` does for a person. */
+const FETCH_OPENER = { RAG_CONSOLE_OAUTH_OPENER: 'fetch' }
 /** A stdio "server" that prints the token it was given on stderr and dies, as broken ones do. */
 const LEAKY_SCRIPT =
   "process.stderr.write('starting with token ' + process.env.TOKEN + '\\n'); process.exit(3)"
@@ -148,10 +155,11 @@ function filesUnder(dir: string): { path: string; text: string }[] {
 }
 
 const leaks = (text: string, allowed: string[] = needles): string[] =>
-  allowed.filter((needle) => text.includes(needle))
+  [...allowed, ...tokens].filter((needle) => text.includes(needle))
 
 describeWithKeyring('secret canary: a stored key never leaves the keychain', () => {
   let ragSearch: DemoProcess
+  let oauthDemo: DemoProcess
   let echo: Server
   let home: string
   let config: string
@@ -167,15 +175,22 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     responses.push({ channel, response })
     return response
   }
-  const cli = async (args: string[]): Promise<CliRun> => {
-    const run = await runCli(['--config', config, ...BOB_FLAGS, ...args], home)
+  const cli = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> => {
+    const run = await runCli(['--config', config, ...BOB_FLAGS, ...args], home, { env })
     cliRuns.push({ args, run })
     return run
+  }
+  /** Adds the OAuth tokens now in the keychain to what may never show. */
+  const rememberTokens = async (): Promise<void> => {
+    const stored = await core.secrets.keychain.get(OAUTH, 'oauth.tokens')
+    const { access_token: access, refresh_token: refresh } = JSON.parse(stored!).tokens
+    for (const token of [access, refresh]) if (!tokens.includes(token)) tokens.push(token)
   }
 
   beforeAll(async () => {
     ragSearch = await startDemo(['rag-search', '--port', '0', '--api-key', CANARY, ...OWN_DOC_HOST])
     echo = await startEchoServer()
+    oauthDemo = await startDemo(['oauth', '--port', '0', '--approve-as', 'bob@example.com'])
     home = cliHome()
     const headers = {
       Authorization: 'Bearer ${keychain:apiKey}',
@@ -206,6 +221,15 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         args: ['-e', ARGS_SCRIPT, '--', '--api-key', ARG_KEY, `--token=${ARG_TOKEN}`],
         timeoutMs: 5_000,
       },
+      [OAUTH]: {
+        url: oauthDemo.url,
+        oauth: {
+          clientId: OAUTH_DEMO_CLIENT.clientId,
+          clientSecret: '${keychain:oauthClientSecret}',
+          tokenEndpointAuthMethod: 'client_secret_post',
+        },
+        timeoutMs: 5_000,
+      },
     }
     config = writeRegistry(home, registry)
     core = await createCore({
@@ -214,6 +238,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       watch: false,
       connect: true,
       pool: { probeIntervalMs: 0 },
+      env: { ...process.env, ...FETCH_OPENER },
     })
     core.events.onAny((name, payload) => events.push({ name, payload }))
     handlers = createHandlers(core)
@@ -222,6 +247,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       await ipc('secrets:set', { server, name: 'extra', value: EXTRA })
     }
     await ipc('secrets:set', { server: ECHO, name: 'quoted', value: QUOTED })
+    await ipc('secrets:set', {
+      server: OAUTH,
+      name: 'oauthClientSecret',
+      value: OAUTH_DEMO_CLIENT.clientSecret,
+    })
     await whenState(core, [RS, ECHO])
   })
 
@@ -230,6 +260,9 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       for (const name of ['apiKey', 'extra', 'quoted'])
         await core?.secrets.delete(server, name).catch(() => {})
     }
+    for (const name of ['oauthClientSecret', 'oauth.tokens', 'oauth.client', 'oauth.verifier'])
+      await core?.secrets.keychain.delete(OAUTH, name).catch(() => {})
+    await oauthDemo?.stop()
     await core?.dispose()
     await ragSearch?.stop()
     echo?.closeAllConnections()
@@ -247,6 +280,25 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     await ipc('servers:list')
     await ipc('pool:status')
     await ipc('pool:health')
+    // OAuth: a real sign-in through the loopback redirect, then calls with the token.
+    expect(await ipc('auth:login', { serverId: OAUTH })).toMatchObject({
+      ok: true,
+      value: { state: 'signed_in', account: 'bob@example.com' },
+    })
+    await rememberTokens()
+    await ipc('auth:status', {})
+    await ipc('servers:list')
+    await whenState(core, [OAUTH])
+    await ipc('pool:tools', { server: OAUTH, refresh: true })
+    expect(
+      await ipc('workbench:call', {
+        server: OAUTH,
+        tool: 'rag_discover_resources',
+        arguments: { username: 'bob@example.com' },
+      }),
+    ).toMatchObject({ ok: true })
+    await ipc('workbench:log', { server: OAUTH })
+    await ipc('pool:log', { server: OAUTH })
     const discovery = (await ipc('discovery:run', {})) as { ok: boolean }
     expect(discovery.ok).toBe(true)
     const search = (await ipc('search:run', {
@@ -373,6 +425,10 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       await cli([...json, 'call', '--server', USERINFO, '--tool', 'rag_search'])
       await cli([...json, 'call', '--server', ARGS, '--tool', 'anything'])
       await cli([...json, 'tools', '--server', RS])
+      await cli([...json, 'auth', 'login', '--server', OAUTH], FETCH_OPENER)
+      await rememberTokens()
+      await cli([...json, 'auth', 'status'])
+      await cli([...json, 'tools', '--server', OAUTH])
     }
     const echoed = cliRuns.find((c) => c.args.includes('call') && c.args.includes('--json'))!
     expect(echoed.run.code).toBe(1)
@@ -386,7 +442,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     for (const { args, run } of cliRuns) {
       expect(leaks(run.stdout + run.stderr), args.join(' ')).toEqual([])
     }
-  }, 170_000) // nineteen CLI processes, one after the other
+  }, 230_000) // twenty-five CLI processes, one after the other
 
   it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
     await core.services.idle()

@@ -38,8 +38,11 @@ commands:
                                          run a golden set and print its metrics (exit 1 when
                                          a --min fails or the merged list is significantly
                                          worse than --baseline, a run id or file)
+  auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
+                                         URL to open and waits; logout deletes the tokens
 
-TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... | --stdio "CMD"
+TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... [--oauth JSON]
+        | --stdio "CMD"        (--oauth: the server's oauth block, e.g. '{"clientId": "…"}')
 
 global options:
   --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)

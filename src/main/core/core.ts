@@ -19,6 +19,7 @@ import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
 import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
+import { OAuthService } from './auth/oauth-service'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
@@ -109,6 +110,8 @@ export class Core {
   readonly workbench: WorkbenchService
   /** Metrics, OTLP export and canaries, when the core was created with `monitor`. */
   monitoring: Monitoring | undefined
+  /** OAuth sign-in of HTTP / SSE servers; tokens in the keychain. */
+  readonly auth: OAuthService
   private readonly notices: AppNotice[] = []
   /** Effective-config hashes whose plaintext secrets the redactor already knows. */
   private readonly scannedForSecrets = new Set<string>()
@@ -146,7 +149,23 @@ export class Core {
       env: this.env,
       servers: () => this.serverConfigs(),
     })
+    this.auth = new OAuthService({
+      keychain: this.keychain,
+      config: (id) => this.registry.server(id) ?? this.pool.configOf(id),
+      servers: () => this.serverConfigs(),
+      resolve: (config) => this.secrets.resolve(config),
+      pool: {
+        reconnect: (id) => this.pool.reconnect(id),
+        status: (id) => (this.pool.configOf(id) ? this.pool.status(id) : undefined),
+      },
+      events: this.events,
+      profileId: () => this.settings.active().id,
+      env: this.env,
+      redactor: this.redactor,
+      logger: this.log.child({ module: 'auth' }),
+    })
     this.pool = new ConnectionPool({
+      auth: this.auth,
       events: this.events,
       secrets: this.secrets,
       redactor: this.redactor,
@@ -184,6 +203,7 @@ export class Core {
       // The demo corpus's golden set makes sense only against the demo servers.
       demoSet: () =>
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
+      oauth: this.auth,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),
@@ -338,6 +358,7 @@ export class Core {
     if (this.disposed) return
     this.disposed = true
     await this.monitoring?.dispose()
+    this.auth.dispose()
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()

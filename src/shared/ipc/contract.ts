@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
+import { authRequests, type AuthResults } from './auth'
 import { doctorRequests, type DoctorResults } from './doctor'
 import { evaluationRequests, type EvaluationResults } from './evaluation'
 import { registryRequests, type RegistryResults } from './registry'
@@ -27,6 +28,7 @@ export const invokeRequests = {
   ...workbenchRequests,
   ...doctorRequests,
   ...evaluationRequests,
+  ...authRequests,
 }
 
 export interface InvokeResults
@@ -39,7 +41,8 @@ export interface InvokeResults
     RagResults,
     WorkbenchResults,
     DoctorResults,
-    EvaluationResults {}
+    EvaluationResults,
+    AuthResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

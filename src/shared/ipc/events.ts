@@ -1,4 +1,5 @@
 import type { AppEvents } from './app'
+import type { AuthEvents } from './auth'
 import type { DoctorEvents } from './doctor'
 import type { EvaluationEvents } from './evaluation'
 import type { RegistryEvents } from './registry'
@@ -19,7 +20,8 @@ export interface EventMap
     RagEvents,
     WorkbenchEvents,
     DoctorEvents,
-    EvaluationEvents {}
+    EvaluationEvents,
+    AuthEvents {}
 
 export type EventName = keyof EventMap
 
@@ -42,6 +44,7 @@ export const EVENT_NAMES = Object.keys({
   'eval:progress': true,
   'eval:run-finished': true,
   'eval:sets-changed': true,
+  'auth:changed': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

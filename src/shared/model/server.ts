@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorInfo } from '../errors'
+import type { OAuthStatus } from '../ipc/auth'
 
 export type Transport = 'http' | 'sse' | 'stdio'
 
@@ -28,6 +29,8 @@ export type ServerStatus =
       missingEnv?: string[]
       /** Session-only tokens (`${session:NAME}`) not given in this session yet. */
       missingSessionTokens?: string[]
+      /** The server uses OAuth and nobody is signed in (or the tokens were refused): sign in. */
+      signInRequired?: boolean
       lastError?: ErrorInfo
     }
   | { state: 'disabled'; since: number }
@@ -147,4 +150,6 @@ export interface ServerSummary {
   visible: boolean
   /** Keychain secret names its config references: set, missing, or unknown (keychain locked). */
   secrets: { name: string; present: boolean | null }[]
+  /** OAuth sign-in state (HTTP / SSE servers); absent for stdio servers. */
+  oauth?: OAuthStatus
 }

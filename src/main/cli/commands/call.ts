@@ -2,14 +2,18 @@ import { parseRegistryDocument } from '../../../shared/config/document'
 import { normalizeEntry } from '../../../shared/config/normalize'
 import {
   DEFAULT_TIMEOUT_MS,
+  oauthSchema,
+  type OAuthConfig,
   type ServerConfig,
   type ServerEntry,
 } from '../../../shared/config/schema'
+import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
 import { dialectJudges } from '../../core/dialects/registry'
 import type { RawToolResult, ServerSession } from '../../core/pool/types'
+import { AD_HOC_ORIGIN } from '../../core/auth/oauth-service'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
 import { integer, jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
@@ -25,6 +29,8 @@ export interface TargetOptions {
   transport?: string
   stdio?: string
   header?: string[]
+  /** The `oauth` block of an ad-hoc URL server, as JSON. */
+  oauth?: string
 }
 
 interface CallOptions extends TargetOptions {
@@ -83,6 +89,7 @@ export function checkTarget(command: string, options: TargetOptions): void {
     throw new UsageError('--transport goes with --url')
   }
   if (options.header !== undefined && !options.url) throw new UsageError('--header goes with --url')
+  if (options.oauth !== undefined && !options.url) throw new UsageError('--oauth goes with --url')
 }
 
 /**
@@ -193,7 +200,7 @@ function adHocServer(options: TargetOptions, timeoutMs: number | undefined): Ser
       AD_HOC_SERVER,
       { ...fields, ...(timeoutMs ? { timeoutMs } : {}) },
       {
-        origin: 'command line',
+        origin: AD_HOC_ORIGIN,
         inputDocs: () => parseRegistryDocument('command line', '{}'),
       },
     )
@@ -221,7 +228,24 @@ function adHocServer(options: TargetOptions, timeoutMs: number | undefined): Ser
   if (transport !== 'http' && transport !== 'sse') {
     throw new UsageError(`--transport must be http or sse (got "${transport}")`)
   }
-  return entry({ transport, url, headers: headersOf(options.header ?? []) })
+  const oauth = options.oauth === undefined ? {} : { oauth: oauthOf(options.oauth) }
+  return entry({ transport, url, headers: headersOf(options.header ?? []), ...oauth })
+}
+
+/** `--oauth JSON`: an `oauth` block as rag-mcp.json has it; secrets only by reference. */
+function oauthOf(text: string): OAuthConfig {
+  const parsed = oauthSchema.safeParse(jsonObject('--oauth', text))
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw new UsageError(`--oauth: ${issue.path.join('.') || 'value'}: ${issue.message}`)
+  }
+  const secret = parsed.data.clientSecret
+  if (secret !== undefined && !CLIENT_SECRET_REF.test(secret)) {
+    throw new UsageError(
+      '--oauth: clientSecret must be a reference such as "${env:CLIENT_SECRET}", never the secret itself',
+    )
+  }
+  return parsed.data
 }
 
 /** `--header "NAME: VALUE"` (or `NAME=VALUE`), as a header map. */

@@ -2,6 +2,7 @@ import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
+import { authHandlers } from '../auth/handlers'
 import { doctorHandlers } from '../services/doctor/handlers'
 import { evaluationHandlers } from '../services/eval/handlers'
 import { profileHandlers } from '../services/profile-handlers'
@@ -67,6 +68,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...workbenchHandlers(core.workbench),
     ...doctorHandlers(core.services),
     ...evaluationHandlers(core.services),
+    ...authHandlers(core.auth, platform),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

@@ -10,6 +10,8 @@ import type {
   ToolInfo,
 } from '../../../shared/model/server'
 import type { Logger } from '../log'
+import { MAX_SIGN_INS, type PoolAuth } from '../auth/pool-auth'
+import { isSignInRequired, signInRequestOf } from '../auth/sign-in-error'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { runBounded } from './bounded'
 import { CallTracker, type CallContext } from './call-context'
@@ -42,6 +44,8 @@ export interface ConnectionDeps {
   onProtocol?(serverId: string, entry: ProtocolEntry): void
   /** Every measured call and connect attempt, as the server's health records it. */
   observe?: CallObserver
+  /** OAuth for HTTP / SSE servers that use it. */
+  auth?: PoolAuth
 }
 
 /** Protocol log entries kept per server. */
@@ -161,6 +165,7 @@ export class ServerConnection {
       hooks: this.hooks,
       log: this.log,
       protocol: this.protocol,
+      ...(deps.auth ? { auth: deps.auth } : {}),
       signal: this.lifetime.signal,
       timeoutMs: this.timeoutMs,
       newContext: () => this.exchanger.context('connect'),
@@ -287,7 +292,7 @@ export class ServerConnection {
     this.keeper.connecting()
     const started = performance.now()
     try {
-      const connected = await this.connector.open()
+      const connected = await this.signedIn(() => this.connector.open())
       const active: Active = { ...connected.opened, closing: false }
       if (this.closed) {
         await active.close()
@@ -375,18 +380,46 @@ export class ServerConnection {
     params: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<unknown> {
-    const outcome = await this.exchanger.run(
-      method,
-      params,
-      { ...options, timeoutMs: options.timeoutMs ?? this.timeoutMs },
-      { limit: true, connection: () => this.active ?? this.activeForCall() },
-    )
-    if (outcome.error) {
-      this.afterFailure(outcome.error, outcome.context)
-      throw outcome.error
+    const attempt = async (): Promise<unknown> => {
+      const outcome = await this.exchanger.run(
+        method,
+        params,
+        { ...options, timeoutMs: options.timeoutMs ?? this.timeoutMs },
+        { limit: true, connection: () => this.active ?? this.activeForCall() },
+      )
+      if (outcome.error) {
+        this.afterFailure(outcome.error, outcome.context)
+        throw outcome.error
+      }
+      this.afterSuccess()
+      return outcome.result
     }
-    this.afterSuccess()
-    return outcome.result
+    // Only a pool that can sign in wraps the call (the wrapper costs every call a promise).
+    return this.deps.auth?.signIn ? this.signedIn(attempt) : attempt()
+  }
+
+  /**
+   * Runs `attempt`; where a person can sign in right away (see `PoolAuth.signIn`) and the
+   * attempt needs a sign-in (or a step-up), signs in and tries again, a bounded number of times.
+   */
+  private async signedIn<T>(attempt: () => Promise<T>): Promise<T> {
+    const signIn = this.deps.auth?.signIn
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await attempt()
+      } catch (error) {
+        const failure = error as ConsoleError
+        if (!signIn || signIns >= MAX_SIGN_INS || this.closed || !isSignInRequired(failure)) {
+          throw error
+        }
+        await signIn(this.serverId, signInRequestOf(failure))
+        // Signed in: the next attempt may connect (or use the open Client with the new token).
+        if (this.keeper.current.state === 'action_required') {
+          if (this.active) this.keeper.ready()
+          else this.keeper.connecting()
+        }
+      }
+    }
   }
 
   private async activeForCall(): Promise<Active> {

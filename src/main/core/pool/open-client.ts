@@ -9,6 +9,8 @@ import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogStream } from '../../../shared/ipc/servers'
 import type { RateLimitInfo } from '../../../shared/model/server'
+import { oauthAwareFetch, type PoolAuth } from '../auth/pool-auth'
+import type { Challenge } from '../auth/provider'
 import type { ResolvedConnection } from '../secrets/types'
 import type { CallContext, CallTracker } from './call-context'
 import { createHttpFetch } from './http-fetch'
@@ -52,6 +54,8 @@ export interface CreateClientOptions {
   clientInfo: { name: string; version: string }
   /** Receives every message both ways, with the HTTP status and added headers. */
   protocol?: ProtocolLog
+  /** OAuth for HTTP / SSE servers that use it. */
+  auth?: PoolAuth
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -72,7 +76,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     inner = stdio
   } else {
     const url = parseUrl(config, resolved.url ?? config.url)
-    const fetch = createHttpFetch({
+    const poolFetch = createHttpFetch({
       transport: config.transport,
       headers: resolved.headers,
       tracker: options.tracker,
@@ -81,14 +85,22 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       onNote: hooks.onNote,
       ...(options.protocol ? { onExchange: options.protocol.http.bind(options.protocol) } : {}),
     })
+    let challenge: Challenge | undefined
+    const authProvider = options.auth?.provider({ ...config, url: url.href }, () => challenge)
+    const fetch = authProvider
+      ? oauthAwareFetch(poolFetch, url, (seen) => (challenge = seen))
+      : poolFetch
+    const auth = authProvider ? { authProvider } : {}
     inner =
       config.transport === 'sse'
-        ? new SSEClientTransport(url, { fetch })
+        ? new SSEClientTransport(url, { fetch, ...auth })
         : new StreamableHTTPClientTransport(url, {
             fetch,
-            // Resuming broken response streams is not worth a retry loop for a console.
+            ...auth,
+            // A resumable stream (one with event ids) that breaks is resumed, after the
+            // server's `retry` delay when it names one (SEP-1699); twice at most.
             reconnectionOptions: {
-              maxRetries: 0,
+              maxRetries: 2,
               initialReconnectionDelay: 1000,
               maxReconnectionDelay: 1000,
               reconnectionDelayGrowFactor: 1,

@@ -13,6 +13,7 @@ import type {
 import type { Registry } from '../config/types'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
+import type { PoolAuth } from '../auth/pool-auth'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import type { CallObserver } from './call-observer'
 import { systemClock, type Clock } from './clock'
@@ -42,6 +43,8 @@ export interface PoolDeps {
   registered?: (serverId: string) => ServerConfig | undefined
   /** Hears of every measured call of every server (metrics, traces). */
   observe?: CallObserver
+  /** OAuth for HTTP / SSE servers that use it. */
+  auth?: PoolAuth
 }
 
 /**
@@ -122,6 +125,7 @@ export class ConnectionPool {
         ...(this.deps.logger ? { logger: this.deps.logger.child({ server: config.id }) } : {}),
         ...(this.deps.redactor ? { redactor: this.deps.redactor } : {}),
         ...(this.deps.observe ? { observe: this.deps.observe } : {}),
+        ...(this.deps.auth ? { auth: this.deps.auth } : {}),
       })
       this.connections.set(config.id, connection)
       starting.push(connection)
@@ -178,6 +182,11 @@ export class ConnectionPool {
 
   status(serverId: string): ServerStatus {
     return this.get(serverId).status
+  }
+
+  /** The effective config a server of the pool connects with (ad-hoc servers included). */
+  configOf(serverId: string): ServerConfig | undefined {
+    return this.connections.get(serverId)?.config
   }
 
   statuses(): PoolServerStatus[] {

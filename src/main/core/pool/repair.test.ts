@@ -139,4 +139,10 @@ describe('repairEventStream', () => {
       'data: {"jsonrpc":"2.0","id":1,"result":{}}\n\ndata: {"jsonrpc":"2.0","id":2,"result":{}}\n\n',
     )
   })
+
+  it('passes a priming event (id, retry, empty data) through untouched, as no message', async () => {
+    const { out, outcomes } = await run('id: event-2\nretry: 500\ndata: \n\n')
+    expect(out).toBe('id: event-2\nretry: 500\ndata: \n\n')
+    expect(outcomes).toEqual([])
+  })
 })

@@ -97,7 +97,8 @@ function repairEvent(raw: string, onOutcome: (outcome: RepairOutcome) => void): 
       other.push(line)
     }
   }
-  if (type !== 'message' || data.length === 0) return undefined
+  // A priming event (an id and a retry delay with empty data, SEP-1699) is no message.
+  if (type !== 'message' || data.join('').trim() === '') return undefined
   const outcomes = repairText(data.join('\n'))
   if (outcomes.length === 1 && outcomes[0]!.fixes.length === 0 && !outcomes[0]!.problem) {
     return undefined

@@ -15,6 +15,7 @@ import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
 import { ServersService, type SecretStatusSource } from './servers-service'
 import type { SettingsStore } from './settings'
+import type { OAuthStatusSource } from './servers-service'
 import { SynthesisService } from './synthesis-service'
 import type { ActiveProfile, RegistryReader, SessionPool } from './types'
 
@@ -45,6 +46,8 @@ export interface RagServicesDeps {
   evalDir: string
   /** The golden set offered when there are none yet (the demo corpus's, on the demo registry). */
   demoSet?: () => GoldenSet | undefined
+  /** Each server's OAuth sign-in state, shown on its card. */
+  oauth?: OAuthStatusSource
 }
 
 /**
@@ -73,6 +76,7 @@ export class RagServices {
       pool: deps.pool,
       secrets: deps.secrets,
       profile,
+      ...(deps.oauth ? { oauth: deps.oauth } : {}),
     })
     this.discovery = new DiscoveryService({
       registry: deps.registry,

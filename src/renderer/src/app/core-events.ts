@@ -131,6 +131,8 @@ export const coreEventHandlers: CoreEventHandlers = {
   'eval:progress': () => undefined,
   'eval:run-finished': () => undefined,
   'eval:sets-changed': () => undefined,
+  // Placeholder so the contract compiles; the sign-in UI replaces it.
+  'auth:changed': () => undefined,
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
       tone: 'warn',
