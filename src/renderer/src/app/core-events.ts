@@ -10,6 +10,7 @@ import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
 import { serverKeys } from '../features/servers/queries'
+import { signInTabs } from '../features/servers/sign-in-tabs'
 import { appendLog } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
 
@@ -116,8 +117,13 @@ export const coreEventHandlers: CoreEventHandlers = {
   'search:progress': () => undefined,
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
-  // Placeholder so the contract compiles; the sign-in UI replaces it.
-  'auth:changed': () => undefined,
+  'auth:changed': (oauth, { queryClient }) => {
+    // A sign-in this page started gets its authorization URL in the tab it opened.
+    signInTabs.update(oauth)
+    queryClient.setQueryData<ServerSummary[]>(serverKeys.list(), (list) =>
+      list?.map((summary) => (summary.id === oauth.serverId ? { ...summary, oauth } : summary)),
+    )
+  },
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
       tone: 'warn',

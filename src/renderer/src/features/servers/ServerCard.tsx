@@ -4,6 +4,7 @@ import { formatDateTime } from '../../lib/format'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { DoctorFact, type DoctorCardProps } from './DoctorFact'
+import { OAuthRow } from './OAuthRow'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList, type TokenActions } from './SourceList'
 import { commandLine, describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
@@ -155,6 +156,7 @@ export function ServerCard({
           <DoctorFact server={server.id} doctor={doctor} />
         </dl>
       </div>
+      <OAuthRow server={server.id} oauth={server.oauth} actions={actions} />
       <ServerAdvice server={server} onRemedy={onRemedy} busy={actions.busy} />
       {server.enabled && server.visible && (
         <SourceList

@@ -140,6 +140,21 @@ describe('adviceFor', () => {
     expect(advice?.remedy).toBe('reconnect')
   })
 
+  it('leaves a server waiting for an OAuth sign-in to its sign-in row, with no second banner', () => {
+    const advice = adviceFor(
+      summary(
+        {
+          state: 'action_required',
+          since: 0,
+          reason: 'wiki needs an OAuth sign-in',
+          signInRequired: true,
+        },
+        { oauth: { serverId: 'kb', state: 'sign_in_required' } },
+      ),
+    )
+    expect(advice).toBeNull()
+  })
+
   it('offers to enable a disabled server', () => {
     expect(adviceFor(summary({ state: 'disabled', since: 0 }))?.remedy).toBe('enable')
   })

@@ -71,6 +71,8 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
           next: `Set ${one ? 'it' : 'them'} in the environment the console was started from (e.g. export ${env[0]}=… before starting it), then restart the console: a running console does not see new variables.`,
         }
       }
+      // The card's sign-in row says it, with the Sign in button.
+      if (status.signInRequired && server.oauth && server.oauth.state !== 'none') return null
       return {
         tone: 'warn',
         problem: sentence(status.lastError?.message ?? status.reason),
