@@ -34,3 +34,9 @@ export const DEMO_SECRETS: Record<string, Record<string, string>> = {
   knowledgeSearch: { apiKey: RAG_SEARCH_API_KEY },
   documentVault: { apiKey: RAGBOX_KEYS.acme },
 }
+
+/** The OAuth demo's pre-registered confidential client (`client_secret_post`). */
+export const OAUTH_DEMO_CLIENT = {
+  clientId: 'rag-console-demo',
+  clientSecret: 'demo-oauth-client-secret-5f1c0b7e9a2d4c68',
+} as const

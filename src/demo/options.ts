@@ -7,6 +7,7 @@ export const COMMANDS = [
   'rag-tools-v1',
   'ragbox',
   'vtex',
+  'oauth',
   'doc-host',
   'all',
   'keys',
@@ -24,6 +25,7 @@ export const PORT_OFFSETS = {
   'rag-tools-v1': 2,
   ragbox: 3,
   vtex: 4,
+  oauth: 5,
 } as const
 
 export interface DemoOptions {
@@ -44,6 +46,12 @@ export interface DemoOptions {
   apiKey?: string
   /** `--break ID`: deliberately broken behaviours (Doctor tests). */
   breaks: string[]
+  /** oauth: access token lifetime. */
+  tokenTtlSeconds: number
+  /** oauth: scope `tools/call` needs on top of `rag:read` (step-up). */
+  requireScope?: string
+  /** oauth: approve every sign-in at once as this user (no consent page). */
+  approveAs?: string
 }
 
 export const USAGE = `usage: node out/main/demo.js <program> [options]
@@ -53,6 +61,7 @@ programs:
   rag-tools-v1    specs 001/002 over legacy SSE (GET /sse), or over stdio with --stdio
   ragbox          spec 003 over HTTP (POST /api/mcp, X-API-Key, rate limit)
   vtex            spec 004: per-method endpoints under /_v/rag_server/v1/mcp/ and the router
+  oauth           rag-tools-v1 behind OAuth 2.1 (MCP authorization spec): HTTP /mcp and SSE /sse
   doc-host        the document host citation links point at
   all             the document host and every HTTP/SSE program, one process
   keys            print the keychain entries of the embedded default registry as JSON
@@ -71,6 +80,10 @@ options:
   --query-rate-limit N     ragbox: query_knowledge calls per minute per API key (default 10)
   --max-segments N         rag-search: segments per answer (default 10; the spec allows at most 20)
   --api-key KEY            rag-search: the accepted Bearer key (default: the demo key)
+  --token-ttl SECONDS      oauth: access token lifetime (default 3600; short values test refresh)
+  --require-scope SCOPE    oauth: tools/call needs SCOPE too (403 insufficient_scope, step-up)
+  --approve-as USER        oauth: approve every sign-in as USER (default: consent page, or the
+                           authorization request's login_hint)
   --break ID               break one contract rule on purpose (repeatable), so the console's
                            Doctor can be seen catching it; IDs:
 ${BREAKS.map((id) => `                             ${id}`).join('\n')}
@@ -107,6 +120,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         'query-rate-limit': { type: 'string' },
         'max-segments': { type: 'string' },
         'api-key': { type: 'string' },
+        'token-ttl': { type: 'string' },
+        'require-scope': { type: 'string' },
+        'approve-as': { type: 'string' },
         break: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -158,5 +174,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxSegments: int('max-segments', values['max-segments'], 10, 1),
     apiKey: values['api-key'],
     breaks,
+    tokenTtlSeconds: int('token-ttl', values['token-ttl'], 3600, 1),
+    requireScope: values['require-scope'],
+    approveAs: values['approve-as'],
   }
 }

@@ -3,6 +3,7 @@ import { listen, PortInUseError, type Handler, type Listening } from './http/lis
 import { DOC_SIGNING_SECRET, RAG_SEARCH_API_KEY } from './keys'
 import type { PORT_OFFSETS } from './options'
 import { type DemoOptions } from './options'
+import { oauthHandler, OAUTH_PATHS } from './oauth/server'
 import { ragboxHandler } from './ragbox/server'
 import { ragSearchHandler } from './rag-search/server'
 import { SSE_RESOURCES, STDIO_RESOURCES } from './rag-tools/resources'
@@ -20,6 +21,7 @@ export const PROGRAM_PATHS: Record<HttpProgram, string> = {
   'rag-tools-v1': '/sse',
   ragbox: '/api/mcp',
   vtex: VTEX_BASE,
+  oauth: OAUTH_PATHS.http,
 }
 
 /** A running program (or one already served by another demo process on its port). */
@@ -73,6 +75,16 @@ function handlerFor(program: HttpProgram, options: DemoOptions, docHost: string)
       return ragboxHandler({ rateLimit: options.rateLimit, queryRateLimit: options.queryRateLimit })
     case 'vtex':
       return vtexHandler()
+    case 'oauth': {
+      const { tools, name } = ragTools(options, docHost, false)
+      return oauthHandler({
+        tools,
+        name,
+        tokenTtlSeconds: options.tokenTtlSeconds,
+        requireScope: options.requireScope,
+        approveAs: options.approveAs,
+      })
+    }
   }
 }
 
