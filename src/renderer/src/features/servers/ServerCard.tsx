@@ -7,7 +7,14 @@ import { DoctorFact, type DoctorCardProps } from './DoctorFact'
 import { OAuthRow } from './OAuthRow'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList, type TokenActions } from './SourceList'
-import { commandLine, describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
+import {
+  commandLine,
+  describeRateLimit,
+  formatMs,
+  sourceRows,
+  statusLabel,
+  type Remedy,
+} from './server-view'
 import type { ServerActions } from './use-server-actions'
 
 export interface ServerCardProps {
@@ -66,6 +73,7 @@ export function ServerCard({
         <h2 className="server-card__name">{server.id}</h2>
         <StatusBadge
           status={server.status.state}
+          label={statusLabel(server.status)}
           title={`since ${formatDateTime(server.status.since)}`}
         />
         <Badge title="Transport">{server.transport}</Badge>

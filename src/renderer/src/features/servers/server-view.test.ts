@@ -8,6 +8,7 @@ import {
   formatMs,
   selectAll,
   sourceRows,
+  statusLabel,
 } from './server-view'
 
 const summary = (status: ServerStatus, extra: Partial<ServerSummary> = {}): ServerSummary => ({
@@ -157,6 +158,19 @@ describe('adviceFor', () => {
 
   it('offers to enable a disabled server', () => {
     expect(adviceFor(summary({ state: 'disabled', since: 0 }))?.remedy).toBe('enable')
+  })
+})
+
+describe('statusLabel', () => {
+  it('calls a server waiting for an OAuth sign-in “sign-in required”', () => {
+    expect(
+      statusLabel({ state: 'action_required', since: 0, reason: 'x', signInRequired: true }),
+    ).toBe('sign-in required')
+  })
+
+  it('keeps the standard words of every other state', () => {
+    expect(statusLabel({ state: 'action_required', since: 0, reason: 'x' })).toBeUndefined()
+    expect(statusLabel({ state: 'ready', since: 0 })).toBeUndefined()
   })
 })
 

@@ -1,7 +1,7 @@
 import type { ErrorInfo } from '../../../../shared/errors'
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import type { Resource } from '../../../../shared/model/rag'
-import type { RateLimitInfo, ServerSummary } from '../../../../shared/model/server'
+import type { RateLimitInfo, ServerStatus, ServerSummary } from '../../../../shared/model/server'
 import type { Tone } from '../../ui'
 
 /** What a person can do about a server's problem, as a button on its card. */
@@ -214,6 +214,16 @@ export function describeCounts(counts: Resource['counts']): string | null {
   if (counts.docs !== undefined) parts.push(`${counts.docs.toLocaleString('en')} docs`)
   if (counts.chunks !== undefined) parts.push(`${counts.chunks.toLocaleString('en')} chunks`)
   return parts.length ? parts.join(' · ') : null
+}
+
+/**
+ * Words for a server's status badge where the standard ones say too little: a server waiting
+ * for an OAuth sign-in. Undefined keeps the standard words.
+ */
+export function statusLabel(status: ServerStatus): string | undefined {
+  return status.state === 'action_required' && status.signInRequired
+    ? 'sign-in required'
+    : undefined
 }
 
 /** Whether a server wants attention: anything but ready, disabled or a first connect. */
