@@ -77,6 +77,19 @@ describe('oauthView', () => {
     expect(view?.detail).toMatch(/^The authorization server refused the code\. Sign in again/)
     expect(view?.actions).toEqual(['sign-in'])
   })
+
+  it('treats a cancelled sign-in as not signed in, not as a failure', () => {
+    const view = oauthView(
+      status('error', { error: { code: 'cancelled', message: 'sign-in cancelled' } }),
+      NOW,
+    )
+    expect(view).toMatchObject({
+      tone: 'warn',
+      label: 'Sign-in required',
+      detail: 'The sign-in was cancelled. Sign in to connect.',
+      actions: ['sign-in'],
+    })
+  })
 })
 
 describe('describeExpiry', () => {

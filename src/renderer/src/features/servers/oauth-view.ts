@@ -55,6 +55,15 @@ export function oauthView(status: OAuthStatus | undefined, now = Date.now()): OA
       }
     }
     case 'error':
+      // Cancel is the person's own choice: the server is simply not signed in.
+      if (status.error?.code === 'cancelled') {
+        return {
+          tone: 'warn',
+          label: 'Sign-in required',
+          detail: 'The sign-in was cancelled. Sign in to connect.',
+          actions: ['sign-in'],
+        }
+      }
       return {
         tone: 'bad',
         label: 'Sign-in failed',
