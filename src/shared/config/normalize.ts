@@ -69,6 +69,7 @@ export function normalizeEntry(
     config.launch = { ...entry.launch }
     if (entry.launch.env) config.launch.env = mapValues(entry.launch.env, converter('launch'))
   }
+  if (entry.oauth) config.oauth = { ...entry.oauth }
   return config
 }
 

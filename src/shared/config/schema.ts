@@ -60,6 +60,55 @@ export const launchSchema = z.looseObject({
     .describe('How long the started server may take to get ready, 1 to 600000 ms'),
 })
 
+/** How the console signs in to a server that uses OAuth 2.1 (MCP authorization spec). */
+export const oauthSchema = z.looseObject({
+  clientId: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Pre-registered client id; absent: Client ID Metadata Document or dynamic registration',
+    ),
+  clientSecret: z
+    .string()
+    .optional()
+    .describe('Secret of a confidential pre-registered client: a ${keychain:NAME} reference'),
+  clientMetadataUrl: z
+    .string()
+    .optional()
+    .describe('HTTPS URL of a Client ID Metadata Document, used when the server supports it'),
+  scopes: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Scopes to ask for when the server names none (WWW-Authenticate, scopes_supported)'),
+  authorizationServerUrl: z
+    .string()
+    .optional()
+    .describe('Authorization server (issuer) URL, instead of discovering it from the server'),
+  authorizationEndpoint: z.string().optional().describe('Overrides the discovered endpoint'),
+  tokenEndpoint: z.string().optional().describe('Overrides the discovered endpoint'),
+  registrationEndpoint: z.string().optional().describe('Overrides the discovered endpoint'),
+  tokenEndpointAuthMethod: z
+    .enum(['client_secret_basic', 'client_secret_post', 'none'])
+    .optional()
+    .describe('How a pre-registered client authenticates at the token endpoint'),
+  grant: z
+    .enum(['authorization_code', 'client_credentials'])
+    .optional()
+    .describe('Default authorization_code (a person signs in); client_credentials needs a secret'),
+  redirectPort: z
+    .number()
+    .int()
+    .min(1024)
+    .max(65535)
+    .optional()
+    .describe('Port of the loopback redirect (http://127.0.0.1:PORT/callback); default random'),
+  perProfile: z
+    .boolean()
+    .optional()
+    .describe('Keep separate tokens for each acting profile (servers that are per-user)'),
+})
+
 /** Maps any tool of any server to the console's "search" operation. */
 export const genericSearchSchema = z.looseObject({
   tool: z.string().min(1).describe('Tool to call for search'),
@@ -158,6 +207,11 @@ export const serverEntrySchema = z.looseObject({
   launch: launchSchema
     .optional()
     .describe('Starts a local HTTP/SSE server with the console; url is where it listens'),
+  oauth: oauthSchema
+    .optional()
+    .describe(
+      'OAuth 2.1 sign-in (http, sse); without it, OAuth is discovered from a 401 challenge',
+    ),
 })
 
 /** An entry of VS Code's `inputs`: values VS Code prompts for, referenced as `${input:ID}`. */
@@ -195,6 +249,7 @@ export type ServerEntryInput = z.input<typeof serverEntrySchema>
 export type ServerEntry = z.output<typeof serverEntrySchema>
 export type DataSourceConfig = z.output<typeof dataSourceSchema>
 export type LaunchConfig = z.output<typeof launchSchema>
+export type OAuthConfig = z.output<typeof oauthSchema>
 export type GenericSearchMapping = z.output<typeof genericSearchSchema>
 export type DialectSetting = z.output<typeof dialectSchema>
 export type VsCodeInput = z.output<typeof vsCodeInputSchema>
@@ -223,6 +278,8 @@ export interface ServerConfig {
   ui: { icon?: string; order?: number; defaultSelected?: boolean }
   dataSources: DataSourceConfig[]
   launch?: LaunchConfig
+  /** OAuth settings (http, sse); absent: discovered from the server's 401. */
+  oauth?: OAuthConfig
   /** File the entry came from (the overrides file when it touched the entry). */
   origin: string
 }

@@ -261,6 +261,7 @@ function checkDetails(reporter: EntryReporter, entry: ServerEntry): void {
     }
     seen.add(source.id)
   })
+  if (entry.oauth) checkOAuth(reporter, entry)
   const pattern = entry.launch?.readyPattern
   if (pattern !== undefined) {
     try {
@@ -271,6 +272,73 @@ function checkDetails(reporter: EntryReporter, entry: ServerEntry): void {
         'error',
         'invalid_pattern',
         'not a valid regular expression',
+      )
+    }
+  }
+}
+
+const KEYCHAIN_ONLY = /^\$\{keychain:[A-Za-z0-9_.-]{1,128}\}$/
+
+/** The `oauth` block: secrets only by keychain reference, URLs that parse, a grant that works. */
+function checkOAuth(reporter: EntryReporter, entry: ServerEntry): void {
+  const oauth = entry.oauth!
+  if (inferTransport(entry) === 'stdio') {
+    reporter.report(
+      ['oauth'],
+      'warning',
+      'ignored_field',
+      'oauth is ignored for transport stdio: OAuth applies to HTTP and SSE servers',
+    )
+  }
+  if (oauth.clientSecret !== undefined && !KEYCHAIN_ONLY.test(oauth.clientSecret)) {
+    reporter.report(
+      ['oauth', 'clientSecret'],
+      'error',
+      'secret_not_referenced',
+      'clientSecret must be a keychain reference such as "${keychain:oauthClientSecret}": store the secret in Config → Secrets',
+    )
+  }
+  if (oauth.clientSecret !== undefined && oauth.clientId === undefined) {
+    reporter.report(
+      ['oauth', 'clientSecret'],
+      'error',
+      'missing_client_id',
+      'clientSecret needs "clientId": the pre-registered client it belongs to',
+    )
+  }
+  if (oauth.grant === 'client_credentials' && oauth.clientSecret === undefined) {
+    reporter.report(
+      ['oauth', 'grant'],
+      'error',
+      'missing_client_secret',
+      'grant client_credentials needs "clientId" and "clientSecret" (a ${keychain:NAME} reference)',
+    )
+  }
+  const urls = [
+    'clientMetadataUrl',
+    'authorizationServerUrl',
+    'authorizationEndpoint',
+    'tokenEndpoint',
+    'registrationEndpoint',
+  ] as const
+  for (const field of urls) {
+    const value = oauth[field]
+    if (value === undefined) continue
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(value)
+    } catch {
+      parsed = undefined
+    }
+    const https = field === 'clientMetadataUrl'
+    if (!parsed || !(https ? ['https:'] : ['http:', 'https:']).includes(parsed.protocol)) {
+      reporter.report(
+        ['oauth', field],
+        'error',
+        'invalid_url',
+        https
+          ? 'clientMetadataUrl must be an https URL with a path, e.g. https://console.example.com/client.json'
+          : `${field} must be an absolute http(s) URL`,
       )
     }
   }

@@ -567,3 +567,47 @@ describe('docs/configuration.md', () => {
     }
   })
 })
+
+describe('oauth block', () => {
+  it('keeps a valid oauth block on the server config', () => {
+    const oauth = {
+      clientId: 'console',
+      clientSecret: '${keychain:oauthClientSecret}',
+      scopes: ['rag:read'],
+      redirectPort: 47999,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+    }
+    const result = loadText(JSON.stringify({ a: { url: 'https://rag.example.com/mcp', oauth } }))
+    expect(result.build.diagnostics).toEqual([])
+    expect(server(result, 'a')?.oauth).toEqual(oauth)
+  })
+
+  it('reports a plaintext client secret, bad URLs, a grant without secret and a bad port at their line', () => {
+    const text = [
+      '{',
+      '  "a": {',
+      '    "url": "https://rag.example.com/mcp",',
+      '    "oauth": {',
+      '      "clientId": "console",',
+      '      "clientSecret": "s3cr3t-plain-value",',
+      '      "clientMetadataUrl": "http://insecure.example.com/client.json",',
+      '      "tokenEndpoint": "not a url"',
+      '    }',
+      '  },',
+      '  "b": { "url": "https://x.example.com/mcp", "oauth": { "grant": "client_credentials" } },',
+      '  "c": { "url": "https://x.example.com/mcp", "oauth": { "redirectPort": 80 } }',
+      '}',
+    ].join('\n')
+    const result = loadText(text)
+    expect(rules(result)).toEqual([
+      'error:secret_not_referenced:a.oauth.clientSecret',
+      'error:invalid_url:a.oauth.clientMetadataUrl',
+      'error:invalid_url:a.oauth.tokenEndpoint',
+      'error:missing_client_secret:b.oauth.grant',
+      'error:invalid_value:c.oauth.redirectPort',
+    ])
+    const secret = result.build.diagnostics[0]!
+    expect([secret.line, secret.column]).toEqual([6, 23])
+    expect(secret.message).not.toContain('s3cr3t-plain-value')
+  })
+})
