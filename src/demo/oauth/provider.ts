@@ -51,7 +51,7 @@ const token = (prefix: string): string => `${prefix}_${randomBytes(24).toString(
 /** A display-only id token (`alg: none`): tells the console who signed in. */
 function idToken(user: string, clientId: string): string {
   const part = (value: object): string => Buffer.from(JSON.stringify(value)).toString('base64url')
-  return `${part({ alg: 'none', typ: 'JWT' })}.${part({ sub: user, email: `${user}@example.com`, aud: clientId })}.`
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part({ sub: user, email: user.includes('@') ? user : `${user}@example.com`, aud: clientId })}.`
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { OAuthService } from './auth/oauth-service'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
@@ -94,6 +95,8 @@ export class Core {
   readonly ownPorts = new Set<number>()
   /** Any tool, resources, prompts and the protocol log of any server; servers tried by hand. */
   readonly workbench: WorkbenchService
+  /** OAuth sign-in of HTTP / SSE servers; tokens in the keychain. */
+  readonly auth: OAuthService
   private readonly notices: AppNotice[] = []
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
@@ -129,7 +132,23 @@ export class Core {
       env: this.env,
       servers: () => this.serverConfigs(),
     })
+    this.auth = new OAuthService({
+      keychain: this.keychain,
+      config: (id) => this.registry.server(id) ?? this.pool.configOf(id),
+      servers: () => this.serverConfigs(),
+      resolve: (config) => this.secrets.resolve(config),
+      pool: {
+        reconnect: (id) => this.pool.reconnect(id),
+        status: (id) => (this.pool.configOf(id) ? this.pool.status(id) : undefined),
+      },
+      events: this.events,
+      profileId: () => this.settings.active().id,
+      env: this.env,
+      redactor: this.redactor,
+      logger: this.log.child({ module: 'auth' }),
+    })
     this.pool = new ConnectionPool({
+      auth: this.auth,
       events: this.events,
       secrets: this.secrets,
       redactor: this.redactor,
@@ -286,6 +305,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    this.auth.dispose()
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()

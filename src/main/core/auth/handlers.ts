@@ -1,18 +1,19 @@
-import type { Handlers } from '../api/handlers'
-import { ConsoleError } from '../../../shared/errors'
+import type { Handlers, PlatformHooks } from '../api/handlers'
+import type { OAuthService } from './oauth-service'
 
 type AuthHandlers = Pick<Handlers, 'auth:status' | 'auth:login' | 'auth:cancel' | 'auth:logout'>
 
-function notYet(): never {
-  throw new ConsoleError({ code: 'unsupported', message: 'OAuth sign-in is not available yet' })
-}
-
-/** The `auth:*` channels. */
-export function authHandlers(): AuthHandlers {
+/**
+ * The `auth:*` channels. The desktop opens the authorization URL in the system browser; the
+ * browser host has no such hook: its page opens the URL it receives with `auth:changed`.
+ */
+export function authHandlers(auth: OAuthService, platform: PlatformHooks): AuthHandlers {
+  const opener = platform.openExternal
   return {
-    'auth:status': () => [],
-    'auth:login': notYet,
-    'auth:cancel': notYet,
-    'auth:logout': notYet,
+    'auth:status': (request) => auth.status(request?.serverId),
+    'auth:login': ({ serverId }) =>
+      auth.login(serverId, opener ? { opener: (url) => opener(url.href) } : {}),
+    'auth:cancel': ({ serverId }) => auth.cancel(serverId),
+    'auth:logout': ({ serverId }) => auth.logout(serverId),
   }
 }

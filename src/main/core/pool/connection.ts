@@ -5,6 +5,8 @@ import type { PoolLogLine } from '../../../shared/ipc/servers'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
 import type { Logger } from '../log'
+import { MAX_SIGN_INS, type PoolAuth } from '../auth/pool-auth'
+import { isSignInRequired, signInRequestOf } from '../auth/sign-in-error'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { runBounded } from './bounded'
 import { CallTracker, type CallContext } from './call-context'
@@ -34,6 +36,8 @@ export interface ConnectionDeps {
   onStatus(serverId: string, status: ServerStatus): void
   /** Every protocol log entry as it is added. */
   onProtocol?(serverId: string, entry: ProtocolEntry): void
+  /** OAuth for HTTP / SSE servers that use it. */
+  auth?: PoolAuth
 }
 
 /** Protocol log entries kept per server. */
@@ -151,6 +155,7 @@ export class ServerConnection {
       hooks: this.hooks,
       log: this.log,
       protocol: this.protocol,
+      ...(deps.auth ? { auth: deps.auth } : {}),
       signal: this.lifetime.signal,
       timeoutMs: this.timeoutMs,
       newContext: () => this.exchanger.context('connect'),
@@ -272,7 +277,7 @@ export class ServerConnection {
     this.keeper.connecting()
     const started = performance.now()
     try {
-      const connected = await this.connector.open()
+      const connected = await this.signedIn(() => this.connector.open())
       const active: Active = { ...connected.opened, closing: false }
       if (this.closed) {
         await active.close()
@@ -354,18 +359,44 @@ export class ServerConnection {
     params: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<unknown> {
-    const outcome = await this.exchanger.run(
-      method,
-      params,
-      { ...options, timeoutMs: options.timeoutMs ?? this.timeoutMs },
-      { limit: true, connection: () => this.activeForCall() },
-    )
-    if (outcome.error) {
-      this.afterFailure(outcome.error, outcome.context)
-      throw outcome.error
+    return this.signedIn(async () => {
+      const outcome = await this.exchanger.run(
+        method,
+        params,
+        { ...options, timeoutMs: options.timeoutMs ?? this.timeoutMs },
+        { limit: true, connection: () => this.activeForCall() },
+      )
+      if (outcome.error) {
+        this.afterFailure(outcome.error, outcome.context)
+        throw outcome.error
+      }
+      this.afterSuccess()
+      return outcome.result
+    })
+  }
+
+  /**
+   * Runs `attempt`; where a person can sign in right away (see `PoolAuth.signIn`) and the
+   * attempt needs a sign-in (or a step-up), signs in and tries again, a bounded number of times.
+   */
+  private async signedIn<T>(attempt: () => Promise<T>): Promise<T> {
+    const signIn = this.deps.auth?.signIn
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await attempt()
+      } catch (error) {
+        const failure = error as ConsoleError
+        if (!signIn || signIns >= MAX_SIGN_INS || this.closed || !isSignInRequired(failure)) {
+          throw error
+        }
+        await signIn(this.serverId, signInRequestOf(failure))
+        // Signed in: the next attempt may connect (or use the open Client with the new token).
+        if (this.keeper.current.state === 'action_required') {
+          if (this.active) this.keeper.ready()
+          else this.keeper.connecting()
+        }
+      }
     }
-    this.afterSuccess()
-    return outcome.result
   }
 
   private async activeForCall(): Promise<Active> {

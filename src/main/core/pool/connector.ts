@@ -1,6 +1,7 @@
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { ConsoleError } from '../../../shared/errors'
 import type { ToolInfo } from '../../../shared/model/server'
+import type { PoolAuth } from '../auth/pool-auth'
 import type { ResolvedConnection, SecretResolver } from '../secrets/types'
 import type { CallContext, CallTracker } from './call-context'
 import type { Clock } from './clock'
@@ -21,6 +22,7 @@ export interface ConnectorDeps {
   hooks: WireHooks
   log: ServerLog
   protocol?: ProtocolLog
+  auth?: PoolAuth
   /** Aborted when the server leaves the pool: every wait gives up. */
   signal: AbortSignal
   timeoutMs: number
@@ -121,6 +123,7 @@ export class Connector {
       hooks: deps.hooks,
       clientInfo: deps.clientInfo,
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
+      ...(deps.auth ? { auth: deps.auth } : {}),
     })
   }
 

@@ -8,6 +8,8 @@ import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogStream } from '../../../shared/ipc/servers'
 import type { RateLimitInfo } from '../../../shared/model/server'
+import { oauthAwareFetch, type PoolAuth } from '../auth/pool-auth'
+import type { Challenge } from '../auth/provider'
 import type { ResolvedConnection } from '../secrets/types'
 import type { CallTracker } from './call-context'
 import { createHttpFetch } from './http-fetch'
@@ -49,6 +51,8 @@ export interface CreateClientOptions {
   clientInfo: { name: string; version: string }
   /** Receives every message both ways, with the HTTP status and added headers. */
   protocol?: ProtocolLog
+  /** OAuth for HTTP / SSE servers that use it. */
+  auth?: PoolAuth
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -69,7 +73,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     inner = stdio
   } else {
     const url = parseUrl(config, resolved.url ?? config.url)
-    const fetch = createHttpFetch({
+    const poolFetch = createHttpFetch({
       transport: config.transport,
       headers: resolved.headers,
       tracker: options.tracker,
@@ -78,11 +82,18 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       onNote: hooks.onNote,
       ...(options.protocol ? { onExchange: options.protocol.http.bind(options.protocol) } : {}),
     })
+    let challenge: Challenge | undefined
+    const authProvider = options.auth?.provider({ ...config, url: url.href }, () => challenge)
+    const fetch = authProvider
+      ? oauthAwareFetch(poolFetch, url, (seen) => (challenge = seen))
+      : poolFetch
+    const auth = authProvider ? { authProvider } : {}
     inner =
       config.transport === 'sse'
-        ? new SSEClientTransport(url, { fetch })
+        ? new SSEClientTransport(url, { fetch, ...auth })
         : new StreamableHTTPClientTransport(url, {
             fetch,
+            ...auth,
             // Resuming broken response streams is not worth a retry loop for a console.
             reconnectionOptions: {
               maxRetries: 0,

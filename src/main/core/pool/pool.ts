@@ -8,6 +8,7 @@ import type { ServerHealth, ServerStatus } from '../../../shared/model/server'
 import type { Registry } from '../config/types'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
+import type { PoolAuth } from '../auth/pool-auth'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { systemClock, type Clock } from './clock'
 import { ServerConnection } from './connection'
@@ -34,6 +35,8 @@ export interface PoolDeps {
    * told apart from an unknown id.
    */
   registered?: (serverId: string) => ServerConfig | undefined
+  /** OAuth for HTTP / SSE servers that use it. */
+  auth?: PoolAuth
 }
 
 /**
@@ -108,6 +111,7 @@ export class ConnectionPool {
         },
         ...(this.deps.logger ? { logger: this.deps.logger.child({ server: config.id }) } : {}),
         ...(this.deps.redactor ? { redactor: this.deps.redactor } : {}),
+        ...(this.deps.auth ? { auth: this.deps.auth } : {}),
       })
       this.connections.set(config.id, connection)
       starting.push(connection)
@@ -164,6 +168,11 @@ export class ConnectionPool {
 
   status(serverId: string): ServerStatus {
     return this.get(serverId).status
+  }
+
+  /** The effective config a server of the pool connects with (ad-hoc servers included). */
+  configOf(serverId: string): ServerConfig | undefined {
+    return this.connections.get(serverId)?.config
   }
 
   statuses(): PoolServerStatus[] {

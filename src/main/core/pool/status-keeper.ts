@@ -1,4 +1,5 @@
 import type { ConsoleError } from '../../../shared/errors'
+import { isSignInRequired } from '../auth/sign-in-error'
 import type { ServerStatus } from '../../../shared/model/server'
 import { backoffDelay, type BackoffOptions } from './backoff'
 import type { Clock } from './clock'
@@ -71,6 +72,7 @@ export class StatusKeeper {
       reason: error.message,
       lastError: error.toInfo(),
       ...missingFields(error.details),
+      ...(isSignInRequired(error) ? { signInRequired: true } : {}),
     })
   }
 

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto'
+import {
+  auth,
+  discoverOAuthServerInfo,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js'
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js'
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { OAuthConfig } from '../../../shared/config/schema'
+import { signInRequiredError, type SignInRequest } from './sign-in-error'
+import type { OAuthVault } from './vault'
+
+/** An access token this close to its expiry is refreshed before it is sent. */
+export const REFRESH_MARGIN_MS = 60_000
+
+/** Registered for the pool's provider, which never redirects: the loopback path it would use. */
+const POOL_REDIRECT = 'http://127.0.0.1/callback'
+
+/** The last 401 / 403 the server answered an MCP request with. */
+export interface Challenge {
+  status: number
+  /** `WWW-Authenticate`, as sent. */
+  header: string | undefined
+}
+
+/** How a provider reaches the person: never (the pool), or through a browser and a redirect. */
+export type ProviderMode =
+  | {
+      kind: 'pool'
+      /** The last challenge on this connection (read when the SDK starts an auth run). */
+      challenge: () => Challenge | undefined
+    }
+  | {
+      kind: 'interactive'
+      redirectUrl: string
+      /** Shows the authorization URL to the person (or fetches it, in tests and CI). */
+      onRedirect: (url: URL) => Promise<void>
+    }
+
+export interface ProviderOptions {
+  serverId: string
+  serverUrl: string
+  config: OAuthConfig | undefined
+  vault: OAuthVault
+  /** The pre-registered client's secret, read from its keychain reference when needed. */
+  clientSecret?: () => Promise<string | undefined>
+  /** Discovery results shared by every provider of this server (they are not secret). */
+  discovery: { state?: OAuthDiscoveryState }
+  fetch: FetchLike
+  now?: () => number
+}
+
+/** `WWW-Authenticate: Bearer …` parameters the console reads. */
+export function challengeParams(header: string | undefined): SignInRequest & { error?: string } {
+  const value = (name: string): string | undefined =>
+    header ? new RegExp(`${name}="([^"]*)"`, 'i').exec(header)?.[1] : undefined
+  const scope = value('scope')
+  const resourceMetadataUrl = value('resource_metadata')
+  const error = value('error')
+  return {
+    ...(scope ? { scope } : {}),
+    ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+    ...(error ? { error } : {}),
+  }
+}
+
+/**
+ * The console's `OAuthClientProvider` for the MCP SDK: discovery, registration (pre-registered
+ * client, Client ID Metadata Document or dynamic registration), PKCE, the resource indicator
+ * and scope selection are the SDK's; this class keeps what they produce in the keychain, adds
+ * the configured overrides, refreshes tokens shortly before they expire, and decides what a
+ * sign-in means: the pool's provider never opens anything (it fails with "sign-in required"),
+ * an interactive one sends the person to the authorization URL.
+ */
+export class ConsoleOAuthProvider implements OAuthClientProvider {
+  private lastState: string | undefined
+  private refreshing = false
+  private readonly now: () => number
+
+  constructor(
+    private readonly options: ProviderOptions,
+    private readonly mode: ProviderMode,
+  ) {
+    this.now = options.now ?? Date.now
+  }
+
+  /** The `state` of the last authorization URL, for the redirect listener to check. */
+  get expectedState(): string | undefined {
+    return this.lastState
+  }
+
+  private get clientCredentials(): boolean {
+    return this.options.config?.grant === 'client_credentials'
+  }
+
+  get redirectUrl(): string | undefined {
+    if (this.clientCredentials) return undefined
+    return this.mode.kind === 'interactive' ? this.mode.redirectUrl : POOL_REDIRECT
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.options.config?.clientMetadataUrl
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const { config } = this.options
+    const redirect = this.redirectUrl
+    return {
+      client_name: 'RAG Console',
+      redirect_uris: redirect ? [redirect] : [],
+      grant_types: this.clientCredentials
+        ? ['client_credentials']
+        : ['authorization_code', 'refresh_token'],
+      response_types: this.clientCredentials ? [] : ['code'],
+      token_endpoint_auth_method: config?.clientSecret
+        ? (config.tokenEndpointAuthMethod ?? 'client_secret_basic')
+        : 'none',
+      ...(config?.scopes?.length ? { scope: config.scopes.join(' ') } : {}),
+    }
+  }
+
+  state(): string {
+    this.lastState = randomBytes(32).toString('base64url')
+    return this.lastState
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const { config } = this.options
+    if (config?.clientId) {
+      const clientSecret = await this.options.clientSecret?.()
+      return {
+        client_id: config.clientId,
+        ...(clientSecret ? { client_secret: clientSecret } : {}),
+        ...(config.tokenEndpointAuthMethod
+          ? { token_endpoint_auth_method: config.tokenEndpointAuthMethod }
+          : {}),
+      }
+    }
+    return this.options.vault.client()
+  }
+
+  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    // A pre-registered client lives in rag-mcp.json and the keychain reference, not here.
+    if (this.options.config?.clientId) return
+    await this.options.vault.saveClient(client)
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const stored = await this.options.vault.tokens()
+    if (!stored) return undefined
+    const soon = stored.expiresAt !== undefined && stored.expiresAt - this.now() < REFRESH_MARGIN_MS
+    if (!soon || this.refreshing || this.mode.kind !== 'pool') return stored.tokens
+    if (!stored.tokens.refresh_token && !this.clientCredentials) return stored.tokens
+    this.refreshing = true
+    try {
+      await auth(this, { serverUrl: this.options.serverUrl, fetchFn: this.options.fetch })
+    } catch {
+      // The request goes out with the old token; its 401 starts the SDK's own recovery.
+    } finally {
+      this.refreshing = false
+    }
+    return (await this.options.vault.tokens())?.tokens
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.options.vault.saveTokens(tokens)
+  }
+
+  async redirectToAuthorization(url: URL): Promise<void> {
+    if (this.mode.kind === 'interactive') return this.mode.onRedirect(url)
+    const scope = url.searchParams.get('scope')
+    throw signInRequiredError(this.options.serverId, scope ? { scope } : {})
+  }
+
+  async saveCodeVerifier(verifier: string): Promise<void> {
+    await this.options.vault.saveVerifier(verifier)
+  }
+
+  async codeVerifier(): Promise<string> {
+    const verifier = await this.options.vault.verifier()
+    if (!verifier) throw new Error('no sign-in is in progress for this server')
+    return verifier
+  }
+
+  async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    if (scope === 'all' || scope === 'discovery') this.options.discovery.state = undefined
+    await this.options.vault.clear(scope)
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    if (!this.clientCredentials) return undefined
+    const params = new URLSearchParams({ grant_type: 'client_credentials' })
+    const wanted = scope ?? this.options.config?.scopes?.join(' ')
+    if (wanted) params.set('scope', wanted)
+    return params
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.options.discovery.state = this.withOverrides(state)
+  }
+
+  /**
+   * The first thing the SDK asks in an auth run. The pool's provider decides here whether the
+   * run can succeed without a person: with no token to refresh (or a step-up asked for more),
+   * it fails with "sign-in required"; for a 401 that is no OAuth challenge, with the plain
+   * refusal.
+   */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.mode.kind === 'pool' && !this.refreshing) await this.mustBeAbleToSignIn(this.mode)
+    if (this.options.discovery.state) return this.options.discovery.state
+    const { config } = this.options
+    const overrides = config?.authorizationServerUrl ?? config?.tokenEndpoint
+    if (!overrides) return undefined
+    const info = await discoverOAuthServerInfo(this.options.serverUrl, {
+      fetchFn: this.options.fetch,
+    }).catch(() => undefined)
+    await this.saveDiscoveryState({
+      authorizationServerUrl:
+        config?.authorizationServerUrl ?? info?.authorizationServerUrl ?? overrides,
+      ...(info?.resourceMetadata ? { resourceMetadata: info.resourceMetadata } : {}),
+      ...(info?.authorizationServerMetadata
+        ? { authorizationServerMetadata: info.authorizationServerMetadata }
+        : {}),
+    })
+    return this.options.discovery.state
+  }
+
+  private async mustBeAbleToSignIn(mode: Extract<ProviderMode, { kind: 'pool' }>): Promise<void> {
+    const challenge = mode.challenge()
+    const params = challengeParams(challenge?.header)
+    const request: SignInRequest = {
+      ...(params.scope ? { scope: params.scope } : {}),
+      ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}),
+    }
+    if (challenge?.status === 403 && params.error === 'insufficient_scope') {
+      throw signInRequiredError(this.options.serverId, request)
+    }
+    const oauth = this.options.config !== undefined || /^\s*bearer\b/i.test(challenge?.header ?? '')
+    // Not an OAuth server: the 401 stands as the refusal it is.
+    if (!oauth) throw new Error(`HTTP ${challenge?.status ?? 401} without an OAuth challenge`)
+    if (this.clientCredentials || (await this.options.vault.tokens())) return
+    throw signInRequiredError(this.options.serverId, request)
+  }
+
+  private withOverrides(state: OAuthDiscoveryState): OAuthDiscoveryState {
+    const config = this.options.config
+    const metadata = state.authorizationServerMetadata
+    if (!config || !metadata) return state
+    return {
+      ...state,
+      authorizationServerMetadata: {
+        ...metadata,
+        ...(config.authorizationEndpoint
+          ? { authorization_endpoint: config.authorizationEndpoint }
+          : {}),
+        ...(config.tokenEndpoint ? { token_endpoint: config.tokenEndpoint } : {}),
+        ...(config.registrationEndpoint
+          ? { registration_endpoint: config.registrationEndpoint }
+          : {}),
+      },
+    }
+  }
+}
