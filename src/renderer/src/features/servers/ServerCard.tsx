@@ -11,6 +11,7 @@ import {
   commandLine,
   describeRateLimit,
   formatMs,
+  oauthOf,
   sourceRows,
   statusLabel,
   type Remedy,
@@ -164,7 +165,7 @@ export function ServerCard({
           <DoctorFact server={server.id} doctor={doctor} />
         </dl>
       </div>
-      <OAuthRow server={server.id} oauth={server.oauth} actions={actions} />
+      <OAuthRow server={server.id} oauth={oauthOf(server)} actions={actions} />
       <ServerAdvice server={server} onRemedy={onRemedy} busy={actions.busy} />
       {server.enabled && server.visible && (
         <SourceList

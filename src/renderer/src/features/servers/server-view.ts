@@ -1,4 +1,5 @@
 import type { ErrorInfo } from '../../../../shared/errors'
+import type { OAuthStatus } from '../../../../shared/ipc/auth'
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import type { Resource } from '../../../../shared/model/rag'
 import type { RateLimitInfo, ServerStatus, ServerSummary } from '../../../../shared/model/server'
@@ -72,7 +73,7 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
         }
       }
       // The card's sign-in row says it, with the Sign in button.
-      if (status.signInRequired && server.oauth && server.oauth.state !== 'none') return null
+      if (status.signInRequired) return null
       return {
         tone: 'warn',
         problem: sentence(status.lastError?.message ?? status.reason),
@@ -214,6 +215,19 @@ export function describeCounts(counts: Resource['counts']): string | null {
   if (counts.docs !== undefined) parts.push(`${counts.docs.toLocaleString('en')} docs`)
   if (counts.chunks !== undefined) parts.push(`${counts.chunks.toLocaleString('en')} chunks`)
   return parts.length ? parts.join(' · ') : null
+}
+
+/**
+ * A server's OAuth sign-in state: the one its summary carries, else "sign-in required" when its
+ * status says the server asked for a sign-in.
+ */
+export function oauthOf(
+  server: Pick<ServerSummary, 'id' | 'status' | 'oauth'>,
+): OAuthStatus | undefined {
+  if (server.oauth) return server.oauth
+  return server.status.state === 'action_required' && server.status.signInRequired
+    ? { serverId: server.id, state: 'sign_in_required' }
+    : undefined
 }
 
 /**
