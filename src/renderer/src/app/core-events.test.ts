@@ -179,6 +179,13 @@ describe('core events', () => {
     expect(list).toEqual([{ id: 'wiki', oauth: signedIn }, { id: 'kb' }])
   })
 
+  it('reads the server list again after a sign-in change, so a fetch already on its way cannot undo it', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(['servers', 'list'], [{ id: 'wiki' }])
+    applyCoreEvent('auth:changed', { serverId: 'wiki', state: 'signing_in' }, context)
+    expect(queryClient.getQueryState(['servers', 'list'])?.isInvalidated).toBe(true)
+  })
+
   it('shows app notices with a tone matching their level', () => {
     const { context, notices } = setup()
     applyCoreEvent('app:notice', { level: 'warning', message: 'careful', at: 1 }, context)

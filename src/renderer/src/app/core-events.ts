@@ -123,6 +123,8 @@ export const coreEventHandlers: CoreEventHandlers = {
     queryClient.setQueryData<ServerSummary[]>(serverKeys.list(), (list) =>
       list?.map((summary) => (summary.id === oauth.serverId ? { ...summary, oauth } : summary)),
     )
+    // A list fetch already under way would bring the state from before the change.
+    void queryClient.invalidateQueries({ queryKey: serverKeys.list() })
   },
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
