@@ -53,6 +53,8 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
         reason: expect.stringContaining(`rag-console auth login --server ${server}`),
       })
       expect((await core.auth.status(server))[0]).toMatchObject({ state: 'sign_in_required' })
+      const card = async () => (await core.services.servers.list()).find((s) => s.id === server)
+      expect((await card())?.oauth).toMatchObject({ state: 'sign_in_required' })
 
       const changes: string[] = []
       core.events.on('auth:changed', (status) => changes.push(status.state))
@@ -67,6 +69,10 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
       expect(status.expiresAt).toBeGreaterThan(Date.now())
       expect(changes).toEqual(['signing_in', 'signing_in', 'signed_in'])
       expect(core.pool.status(server).state).toBe('ready')
+      expect((await card())?.oauth).toMatchObject({
+        state: 'signed_in',
+        account: 'bob@example.com',
+      })
       const tools = await core.pool.tools(server)
       expect(tools.tools.map((tool) => tool.name)).toContain('rag_discover_resources')
       const stored = await core.secrets.keychain.get(server, 'oauth.tokens')

@@ -56,6 +56,7 @@ export const COMMAND_OPTIONS = {
   watch: [],
   secrets: ['server', 'name'],
   doctor: ['server'],
+  auth: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS

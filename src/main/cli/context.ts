@@ -1,4 +1,4 @@
-import type { ErrorInfo } from '../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '../../shared/errors'
 import type { Diagnostic } from '../../shared/model/registry'
 import type { ActingUser } from '../../shared/model/user'
 import { createCore, type Core, type CoreOptions } from '../core/core'
@@ -43,8 +43,37 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
   if (Object.keys(ctx.global.actingUser).length > 0) coreOptions.actingUser = ctx.global.actingUser
   const core = await createCore(coreOptions)
   ctx.out.useRedactor(core.redactor)
+  if (canSignIn(ctx)) {
+    core.auth.signIn = async (server, request) => {
+      const opener = printOpener(ctx, server)
+      const status = await core.auth.login(server, { ...request, reconnect: false, opener })
+      if (status.state !== 'signed_in') {
+        throw new ConsoleError(
+          status.error ?? { code: 'unauthorized', message: `sign-in to ${server} failed` },
+        )
+      }
+    }
+  }
   for (const notice of core.info().notices) ctx.out.warn(notice.message)
   return core
+}
+
+/** Where the CLI shows an authorization URL: stderr, so `--json` output stays clean. */
+export function printOpener(ctx: CliContext, server: string): (url: URL) => void {
+  return (url) =>
+    ctx.out.progress(
+      `to sign in to ${server}, open this URL (waiting up to 5 minutes):\n${url.href}`,
+    )
+}
+
+/**
+ * Whether a command may run a sign-in when a server needs one: a person at a terminal (not
+ * `--json`), or the test opener (`RAG_CONSOLE_OAUTH_OPENER=fetch`), which needs nobody. Else the
+ * command fails (exit 4) saying to run `rag-console auth login --server ID`.
+ */
+function canSignIn(ctx: CliContext): boolean {
+  if (ctx.env.RAG_CONSOLE_OAUTH_OPENER === 'fetch') return true
+  return !ctx.out.json && process.stdin.isTTY === true && process.stderr.isTTY === true
 }
 
 /**

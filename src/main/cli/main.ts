@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { toErrorInfo } from '../../shared/errors'
 import { parseInvocation, type CommandName } from './args'
+import { authCommand } from './commands/auth'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
@@ -33,6 +34,7 @@ const COMMANDS: Record<
   watch: watchCommand,
   secrets: secretsCommand,
   doctor: doctorCommand,
+  auth: authCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

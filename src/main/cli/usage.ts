@@ -27,6 +27,8 @@ commands:
   secrets list [SERVER]                  which keychain values are set
   doctor [--server ID]...                does each server keep its family's contract? (exit 1
                                          when a check fails)
+  auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
+                                         URL to open and waits; logout deletes the tokens
 
 TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... | --stdio "CMD"
 

@@ -181,6 +181,7 @@ export class Core {
       ownPorts: () => this.ownPorts,
       resolve: (config) => this.secrets.resolve(config),
       doctorFile: join(this.dataDir, 'doctor.json'),
+      oauth: this.auth,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),

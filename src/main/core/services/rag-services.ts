@@ -13,6 +13,7 @@ import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
 import { ServersService, type SecretStatusSource } from './servers-service'
 import type { SettingsStore } from './settings'
+import type { OAuthStatusSource } from './servers-service'
 import { SynthesisService } from './synthesis-service'
 import type { ActiveProfile, RegistryReader, SessionPool } from './types'
 
@@ -39,6 +40,8 @@ export interface RagServicesDeps {
   resolve?: (config: ServerConfig) => Promise<ResolvedConnection>
   /** `<dataDir>/doctor.json`; absent: Doctor's last reports live in memory only. */
   doctorFile?: string
+  /** Each server's OAuth sign-in state, shown on its card. */
+  oauth?: OAuthStatusSource
 }
 
 /**
@@ -66,6 +69,7 @@ export class RagServices {
       pool: deps.pool,
       secrets: deps.secrets,
       profile,
+      ...(deps.oauth ? { oauth: deps.oauth } : {}),
     })
     this.discovery = new DiscoveryService({
       registry: deps.registry,

@@ -1,5 +1,6 @@
 import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
 import type { ServerConfig } from '../../../shared/config/schema'
+import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { SecretRefStatus } from '../../../shared/ipc/secrets'
 import type {
   DialectInfo,
@@ -19,11 +20,17 @@ export interface SecretStatusSource {
   ): Promise<{ refs: SecretRefStatus[]; error?: unknown }>
 }
 
+/** The OAuth feature as the server list needs it: each server's sign-in state. */
+export interface OAuthStatusSource {
+  status(serverId: string): Promise<OAuthStatus[]>
+}
+
 export interface ServersServiceDeps {
   registry: RegistryReader
   pool: SessionPool
   secrets: SecretStatusSource
   profile: ActiveProfile
+  oauth?: OAuthStatusSource
   now?: () => number
 }
 
@@ -44,15 +51,23 @@ export class ServersService {
     for (const config of this.deps.registry.current().servers) {
       const { refs, error } = await this.deps.secrets.statusOf(config, keychainDown)
       keychainDown ||= error !== undefined
+      const oauth = keychainDown ? undefined : await this.oauth(config)
       out.push({
         ...(await this.describe(config)),
         visible: isVisibleTo(config.groups, user),
         secrets: refs
           .filter((ref) => ref.kind === 'keychain')
           .map((ref) => ({ name: ref.name, present: ref.present })),
+        ...(oauth ? { oauth } : {}),
       })
     }
     return out
+  }
+
+  /** Sign-in state of an HTTP / SSE server (its tokens are read from the keychain). */
+  private async oauth(config: ServerConfig): Promise<OAuthStatus | undefined> {
+    if (config.transport === 'stdio' || !this.deps.oauth) return undefined
+    return (await this.deps.oauth.status(config.id).catch(() => []))[0]
   }
 
   private async describe(

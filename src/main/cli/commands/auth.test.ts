@@ -1,0 +1,135 @@
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startDemo, type DemoProcess } from '../../../demo/testing'
+import { KeychainStore } from '../../core/secrets/keychain-store'
+import { describeWithKeyring, uniqueServerId } from '../../core/secrets/testing/keyring'
+import {
+  cliEnv,
+  cliHome,
+  json,
+  runCli,
+  spawnCli,
+  writeRegistry,
+  type CliRun,
+} from '../testing/run-cli'
+
+/** Every file's text under a folder (what the CLI left on disk). */
+function filesText(dir: string): string {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, 'utf8'))
+    .join('\n')
+}
+
+describeWithKeyring('rag-console auth, against the demo OAuth server and the real keychain', () => {
+  const server = uniqueServerId('cli-oauth')
+  const lazy = uniqueServerId('cli-oauth-lazy')
+  const keychain = new KeychainStore()
+  const runs: CliRun[] = []
+  let demo: DemoProcess
+  let home: string
+  let config: string
+
+  const cli = async (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> => {
+    const run = await runCli(['--config', config, ...args], home, { env })
+    runs.push(run)
+    return run
+  }
+  const fetchOpener = { RAG_CONSOLE_OAUTH_OPENER: 'fetch' }
+
+  beforeAll(async () => {
+    demo = await startDemo(['oauth', '--port', '0', '--approve-as', 'carol@example.com'])
+    home = cliHome()
+    config = writeRegistry(home, {
+      [server]: { url: demo.url, oauth: {} },
+      [lazy]: { url: demo.url },
+    })
+  })
+
+  afterAll(async () => {
+    for (const id of [server, lazy]) {
+      for (const name of ['oauth.tokens', 'oauth.client', 'oauth.verifier']) {
+        await keychain.delete(id, name)
+      }
+    }
+    await demo?.stop()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('reports sign-in required, and a command under --json exits 4 naming auth login', async () => {
+    const status = await cli(['--json', 'auth', 'status', '--server', server])
+    expect(status.code).toBe(0)
+    expect(json(status)).toMatchObject({ servers: [{ server, state: 'sign_in_required' }] })
+    const tools = await cli(['--json', 'tools', '--server', server])
+    expect(tools.code).toBe(4)
+    expect(tools.stdout + tools.stderr).toContain(`rag-console auth login --server ${server}`)
+  })
+
+  it('auth login prints the URL, waits for the browser and keeps the tokens in the keychain only', async () => {
+    // The test plays the person's browser: it opens the printed URL, which comes back to the
+    // CLI's loopback redirect.
+    const child = spawnCli(
+      ['--json', '--config', config, 'auth', 'login', '--server', server],
+      cliEnv(home),
+    )
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    const url = await new Promise<string>((resolve) => {
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk
+        const printed = /open this URL .*\n(\S+)/.exec(stderr)?.[1]
+        if (printed) resolve(printed)
+      })
+    })
+    expect(new URL(url).pathname).toBe('/authorize')
+    const browser = await fetch(url)
+    expect(await browser.text()).toContain(`Signed in to ${server}. You can close this tab.`)
+    expect(await exited).toBe(0)
+    const login = { code: 0, stdout, stderr }
+    runs.push(login)
+    expect(json(login)).toMatchObject({ server, state: 'signed_in', account: 'carol@example.com' })
+    const stored = JSON.parse((await keychain.get(server, 'oauth.tokens'))!)
+    expect(stored.tokens.refresh_token).toMatch(/^rt_/)
+
+    const tools = await cli(['--json', 'tools', '--server', server])
+    expect(tools.code).toBe(0)
+    expect(JSON.stringify(json(tools))).toContain('rag_get_raw_results')
+    const table = await cli(['auth', 'status'])
+    expect(table.stdout).toMatch(new RegExp(`${server}\\s+signed in\\s+carol@example.com`))
+  })
+
+  it('any other command signs in on its own when it can (here: the test opener)', async () => {
+    const tools = await cli(['--json', 'tools', '--server', lazy], fetchOpener)
+    expect(tools.code).toBe(0)
+    expect(await keychain.get(lazy, 'oauth.tokens')).not.toBeNull()
+  })
+
+  it('auth logout deletes the tokens; the server needs signing in again', async () => {
+    const tokens = JSON.parse((await keychain.get(server, 'oauth.tokens'))!).tokens
+    const logout = await cli(['auth', 'logout', '--server', server])
+    expect(logout.code).toBe(0)
+    expect(logout.stdout).toContain(`signed out of ${server}`)
+    expect(await keychain.get(server, 'oauth.tokens')).toBeNull()
+    const status = await cli(['--json', 'auth', 'status', '--server', server])
+    expect(json(status)).toMatchObject({ servers: [{ state: 'sign_in_required' }] })
+    // No token ever reached the output or a file of the data folder.
+    const printed = runs.map((run) => run.stdout + run.stderr).join('\n')
+    const files = filesText(home)
+    for (const secret of [tokens.access_token, tokens.refresh_token]) {
+      expect(printed).not.toContain(secret)
+      expect(files).not.toContain(secret)
+    }
+  })
+
+  it('refuses auth without an action or a server, and an unknown server', async () => {
+    expect((await cli(['auth'])).code).toBe(2)
+    expect((await cli(['auth', 'login'])).code).toBe(2)
+    const unknown = await cli(['auth', 'login', '--server', 'nope'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('no server "nope"')
+  })
+})
