@@ -25,6 +25,9 @@ export function OAuthRow({ server, oauth, actions }: OAuthRowProps): React.JSX.E
   const signingIn = actions.busy.has(`sign-in:${server}`)
   return (
     <div className="server-oauth" role="group" aria-label={`Sign-in for ${server}`}>
+      <span className="server-oauth__term" aria-hidden="true">
+        OAuth
+      </span>
       <Badge tone={view.tone} dot title={oauth?.authorizationServer}>
         {view.label}
       </Badge>

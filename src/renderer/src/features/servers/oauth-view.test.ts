@@ -25,9 +25,15 @@ describe('oauthView', () => {
     expect(view).toMatchObject({
       tone: 'warn',
       label: 'Sign-in required',
-      detail: 'Sign in at 127.0.0.1:4100 to connect.',
+      detail: 'Sign in at 127.0.0.1:4100 through your browser to connect.',
       actions: ['sign-in'],
     })
+  })
+
+  it('asks for a sign-in through the browser when the authorization server is not known yet', () => {
+    expect(oauthView(status('sign_in_required'), NOW)?.detail).toBe(
+      'Sign in through your browser to connect.',
+    )
   })
 
   it('offers only Cancel while a sign-in runs', () => {

@@ -32,8 +32,8 @@ export function oauthView(status: OAuthStatus | undefined, now = Date.now()): OA
         tone: 'warn',
         label: 'Sign-in required',
         detail: status.authorizationServer
-          ? `Sign in at ${hostOf(status.authorizationServer)} to connect.`
-          : 'Sign in to connect.',
+          ? `Sign in at ${hostOf(status.authorizationServer)} through your browser to connect.`
+          : 'Sign in through your browser to connect.',
         actions: ['sign-in'],
       }
     case 'signing_in':
