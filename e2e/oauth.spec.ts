@@ -63,6 +63,13 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText('Sign-in required')
     await expect(card(page, server).getByText('sign-in required', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-sign-in-required')
+    await nav(page, 'Health').click()
+    await expect(
+      page
+        .getByRole('table', { name: 'Health of every server' })
+        .getByRole('row', { name: server }),
+    ).toContainText('sign-in required')
+    await nav(page, 'Servers').click()
 
     // The click opens the tab at once (no popup blocker) and the authorization URL fills it.
     const [tab] = await Promise.all([
