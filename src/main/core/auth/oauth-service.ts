@@ -84,6 +84,8 @@ export class OAuthService implements PoolAuth {
   private readonly discovery = new Map<string, ProviderOptions['discovery']>()
   private readonly flights = new Map<string, Flight>()
   private readonly failures = new Map<string, ErrorInfo>()
+  /** Servers signed in to during this run. */
+  private readonly signedIn = new Set<string>()
   private readonly fetch: FetchLike
   private readonly now: () => number
 
@@ -132,6 +134,7 @@ export class OAuthService implements PoolAuth {
     flight.promise = this.runLogin(config, flight, options).then(
       async () => {
         this.flights.delete(serverId)
+        this.signedIn.add(serverId)
         const status = await this.statusOf(config)
         this.changed(status)
         if (options.reconnect !== false) await this.deps.pool.reconnect(serverId).catch(() => {})
@@ -312,11 +315,16 @@ export class OAuthService implements PoolAuth {
         ...(flight.authorizationUrl ? { authorizationUrl: flight.authorizationUrl } : {}),
       }
     }
+    if (!usesOAuth(config)) return base
+    const pool = this.deps.pool.status(config.id)
+    const asked = pool?.state === 'action_required' && pool.signInRequired === true
+    const known = config.oauth !== undefined || asked || this.signedIn.has(config.id)
     let stored
     try {
       stored = await vault.tokens()
     } catch (error) {
-      return { ...base, state: 'error', error: toErrorInfo(error) }
+      // A keychain problem is only news for a server known to use OAuth.
+      return known ? { ...base, state: 'error', error: toErrorInfo(error) } : base
     }
     if (stored) {
       const client =
@@ -334,10 +342,7 @@ export class OAuthService implements PoolAuth {
     }
     const failure = this.failures.get(config.id)
     if (failure) return { ...base, state: 'error', error: failure }
-    const pool = this.deps.pool.status(config.id)
-    const asked = pool?.state === 'action_required' && pool.signInRequired === true
-    if (usesOAuth(config) && (config.oauth || asked)) return { ...base, state: 'sign_in_required' }
-    return base
+    return known ? { ...base, state: 'sign_in_required' } : base
   }
 
   private changed(status: OAuthStatus): void {
@@ -379,6 +384,7 @@ export class OAuthService implements PoolAuth {
       discovery,
       fetch: this.fetch,
       now: this.now,
+      signedIn: () => this.signedIn.has(config.id),
       ...(secretName
         ? {
             clientSecret: async () =>

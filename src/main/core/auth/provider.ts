@@ -52,6 +52,8 @@ export interface ProviderOptions {
   /** Discovery results shared by every provider of this server (they are not secret). */
   discovery: { state?: OAuthDiscoveryState }
   fetch: FetchLike
+  /** Signed in during this run: its tokens are worth reading before any challenge. */
+  signedIn?: () => boolean
   now?: () => number
 }
 
@@ -151,6 +153,9 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    // Until a server shows it uses OAuth, its requests go out as configured: no keychain read
+    // (which would fail every request on a machine without a keychain).
+    if (this.mode.kind === 'pool' && !this.knownOAuth(this.mode)) return undefined
     const stored = await this.options.vault.tokens()
     if (!stored) return undefined
     const soon = stored.expiresAt !== undefined && stored.expiresAt - this.now() < REFRESH_MARGIN_MS
@@ -232,6 +237,11 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     return this.options.discovery.state
   }
 
+  private knownOAuth(mode: Extract<ProviderMode, { kind: 'pool' }>): boolean {
+    if (this.options.config !== undefined || this.options.signedIn?.()) return true
+    return /^\s*bearer\b/i.test(mode.challenge()?.header ?? '')
+  }
+
   private async mustBeAbleToSignIn(mode: Extract<ProviderMode, { kind: 'pool' }>): Promise<void> {
     const challenge = mode.challenge()
     const params = challengeParams(challenge?.header)
@@ -242,9 +252,9 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     if (challenge?.status === 403 && params.error === 'insufficient_scope') {
       throw signInRequiredError(this.options.serverId, request)
     }
-    const oauth = this.options.config !== undefined || /^\s*bearer\b/i.test(challenge?.header ?? '')
     // Not an OAuth server: the 401 stands as the refusal it is.
-    if (!oauth) throw new Error(`HTTP ${challenge?.status ?? 401} without an OAuth challenge`)
+    if (!this.knownOAuth(mode))
+      throw new Error(`HTTP ${challenge?.status ?? 401} without an OAuth challenge`)
     if (this.clientCredentials || (await this.options.vault.tokens())) return
     throw signInRequiredError(this.options.serverId, request)
   }
