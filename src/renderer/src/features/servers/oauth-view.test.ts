@@ -84,6 +84,21 @@ describe('oauthView', () => {
     expect(view?.actions).toEqual(['sign-in'])
   })
 
+  it('leaves the next step of a keychain failure to its message, with no sign-in advice', () => {
+    const message =
+      'cannot read keychain entry "wiki/oauth.tokens": the keyring is locked: unlock it'
+    const view = oauthView(
+      status('error', { error: { code: 'keychain_unavailable', message } }),
+      NOW,
+    )
+    expect(view).toMatchObject({
+      tone: 'bad',
+      label: 'Keychain unavailable',
+      detail: 'Cannot read keychain entry "wiki/oauth.tokens": the keyring is locked: unlock it.',
+      actions: ['sign-in'],
+    })
+  })
+
   it('treats a cancelled sign-in as not signed in, not as a failure', () => {
     const view = oauthView(
       status('error', { error: { code: 'cancelled', message: 'sign-in cancelled' } }),

@@ -64,6 +64,15 @@ export function oauthView(status: OAuthStatus | undefined, now = Date.now()): OA
           actions: ['sign-in'],
         }
       }
+      // The keychain's message names its own remedy (unlock it, install a Secret Service).
+      if (status.error?.code === 'keychain_unavailable') {
+        return {
+          tone: 'bad',
+          label: 'Keychain unavailable',
+          detail: sentence(status.error.message),
+          actions: ['sign-in'],
+        }
+      }
       return {
         tone: 'bad',
         label: 'Sign-in failed',
