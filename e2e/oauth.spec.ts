@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { expect, invoke, screenshots, test, type Entry } from './console'
+import { expect, screenshots, test, type Entry } from './console'
+import { becomeCarol } from './demo'
 import { startDemoServer, type DemoServer } from './demo-process'
 
 /**
@@ -30,18 +31,6 @@ const wiki = (extra: Entry = {}): Entry => ({
   ...extra,
 })
 
-/** Carol is a user the rag-tools demo knows; searches run as her. */
-async function actAsCarol(page: Page): Promise<void> {
-  await invoke(page, 'profiles:save', {
-    id: 'carol',
-    name: 'Carol (legal)',
-    userId: 'carol@example.com',
-    sessionTags: ['department:legal', 'role:admin'],
-    groups: ['users', 'legal', 'admin'],
-  })
-  await invoke(page, 'profiles:activate', { id: 'carol' })
-}
-
 test.describe('with a keychain', () => {
   test.skip(
     !process.env.RAG_KEYRING_READY,
@@ -57,7 +46,8 @@ test.describe('with a keychain', () => {
     const server = uniqueId()
     const { host } = await launch({ [server]: wiki() })
     await page.goto(host.url)
-    await actAsCarol(page)
+    // Carol is a user the rag-tools demo knows; searches run as her.
+    await becomeCarol(page)
     const row = signInRow(page, server)
 
     await expect(row).toContainText('Sign-in required')
