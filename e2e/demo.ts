@@ -137,11 +137,8 @@ export const brokenServer = (): Entry => ({
   dialect: 'rag-search',
 })
 
-/**
- * Acts as carol@example.com (legal + admin: every demo server knows her and shows her all) and
- * turns on one VTEX category, whose sources all start off.
- */
-export async function actAsCarol(page: Page): Promise<void> {
+/** Acts as carol@example.com (legal + admin: every demo server knows her and shows her all). */
+export async function becomeCarol(page: Page): Promise<void> {
   await invoke(page, 'profiles:save', {
     id: 'carol',
     name: 'Carol (legal)',
@@ -150,6 +147,11 @@ export async function actAsCarol(page: Page): Promise<void> {
     groups: ['users', 'legal', 'admin'],
   })
   await invoke(page, 'profiles:activate', { id: 'carol' })
+}
+
+/** Acts as Carol and turns on one VTEX category, whose sources all start off. */
+export async function actAsCarol(page: Page): Promise<void> {
+  await becomeCarol(page)
   await invoke(page, 'selection:set', {
     server: 'productCatalog',
     sources: { 'category/Technical': true, 'category/FAQ': true },

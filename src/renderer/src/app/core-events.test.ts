@@ -193,6 +193,28 @@ describe('core events', () => {
     expect(queryClient.getQueryState(['discovery'])?.isInvalidated).toBe(true)
   })
 
+  it("writes a server's new sign-in state into its card at once", () => {
+    const { queryClient, context } = setup()
+    const summary = { id: 'wiki', oauth: { serverId: 'wiki', state: 'sign_in_required' } }
+    queryClient.setQueryData(['servers', 'list'], [summary, { id: 'kb' }])
+    const signedIn = {
+      serverId: 'wiki',
+      state: 'signed_in' as const,
+      account: 'ana@example.com',
+      expiresAt: 5,
+    }
+    applyCoreEvent('auth:changed', signedIn, context)
+    const list = queryClient.getQueryData<{ id: string; oauth?: unknown }[]>(['servers', 'list'])
+    expect(list).toEqual([{ id: 'wiki', oauth: signedIn }, { id: 'kb' }])
+  })
+
+  it('reads the server list again after a sign-in change, so a fetch already on its way cannot undo it', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(['servers', 'list'], [{ id: 'wiki' }])
+    applyCoreEvent('auth:changed', { serverId: 'wiki', state: 'signing_in' }, context)
+    expect(queryClient.getQueryState(['servers', 'list'])?.isInvalidated).toBe(true)
+  })
+
   it('shows app notices with a tone matching their level', () => {
     const { context, notices } = setup()
     applyCoreEvent('app:notice', { level: 'warning', message: 'careful', at: 1 }, context)

@@ -10,6 +10,7 @@ import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
 import { serverKeys } from '../features/servers/queries'
+import { signInTabs } from '../features/servers/sign-in-tabs'
 import { appendLog } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
 
@@ -131,8 +132,15 @@ export const coreEventHandlers: CoreEventHandlers = {
   'eval:progress': () => undefined,
   'eval:run-finished': () => undefined,
   'eval:sets-changed': () => undefined,
-  // Placeholder so the contract compiles; the sign-in UI replaces it.
-  'auth:changed': () => undefined,
+  'auth:changed': (oauth, { queryClient }) => {
+    // A sign-in this page started gets its authorization URL in the tab it opened.
+    signInTabs.update(oauth)
+    queryClient.setQueryData<ServerSummary[]>(serverKeys.list(), (list) =>
+      list?.map((summary) => (summary.id === oauth.serverId ? { ...summary, oauth } : summary)),
+    )
+    // A list fetch already under way would bring the state from before the change.
+    void queryClient.invalidateQueries({ queryKey: serverKeys.list() })
+  },
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
       tone: 'warn',

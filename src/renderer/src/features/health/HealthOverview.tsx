@@ -1,7 +1,7 @@
 import type { ServerHealth } from '../../../../shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge, Table } from '../../ui'
-import { formatMs } from '../servers/server-view'
+import { formatMs, statusLabel } from '../servers/server-view'
 import { describeWindow, formatPercent, formatUptime, headroom } from './health-view'
 
 export interface HealthOverviewProps {
@@ -63,7 +63,7 @@ export function HealthOverview({ servers, onSelect }: HealthOverviewProps): Reac
                 </button>
               </td>
               <td>
-                <StatusBadge status={h.status.state} />
+                <StatusBadge status={h.status.state} label={statusLabel(h.status)} />
               </td>
               <td className="num">{formatUptime(h.uptime)}</td>
               <td className="num">{o.calls}</td>

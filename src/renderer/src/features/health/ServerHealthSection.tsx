@@ -1,7 +1,7 @@
 import type { ServerHealth } from '../../../../shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge } from '../../ui'
-import { describeRateLimit, formatMs } from '../servers/server-view'
+import { describeRateLimit, formatMs, statusLabel } from '../servers/server-view'
 import { ErrorTable } from './ErrorTable'
 import {
   describeWindow,
@@ -29,7 +29,7 @@ export function ServerHealthSection({ health, axis }: ServerHealthSectionProps):
     <section className="health-server" aria-label={`Health of ${health.server}`}>
       <div className="health-server__head">
         <h2>{health.server}</h2>
-        <StatusBadge status={health.status.state} />
+        <StatusBadge status={health.status.state} label={statusLabel(health.status)} />
         <dl className="health-server__facts">
           <div>
             <dt>Uptime</dt>

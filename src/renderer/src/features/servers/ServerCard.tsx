@@ -4,9 +4,18 @@ import { formatDateTime } from '../../lib/format'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { DoctorFact, type DoctorCardProps } from './DoctorFact'
+import { OAuthRow } from './OAuthRow'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList, type TokenActions } from './SourceList'
-import { commandLine, describeRateLimit, formatMs, sourceRows, type Remedy } from './server-view'
+import {
+  commandLine,
+  describeRateLimit,
+  formatMs,
+  oauthOf,
+  sourceRows,
+  statusLabel,
+  type Remedy,
+} from './server-view'
 import type { ServerActions } from './use-server-actions'
 
 export interface ServerCardProps {
@@ -65,6 +74,7 @@ export function ServerCard({
         <h2 className="server-card__name">{server.id}</h2>
         <StatusBadge
           status={server.status.state}
+          label={statusLabel(server.status)}
           title={`since ${formatDateTime(server.status.since)}`}
         />
         <Badge title="Transport">{server.transport}</Badge>
@@ -155,6 +165,7 @@ export function ServerCard({
           <DoctorFact server={server.id} doctor={doctor} />
         </dl>
       </div>
+      <OAuthRow server={server.id} oauth={oauthOf(server)} actions={actions} />
       <ServerAdvice server={server} onRemedy={onRemedy} busy={actions.busy} />
       {server.enabled && server.visible && (
         <SourceList

@@ -6,8 +6,10 @@ import {
   commandLine,
   describeRateLimit,
   formatMs,
+  oauthOf,
   selectAll,
   sourceRows,
+  statusLabel,
 } from './server-view'
 
 const summary = (status: ServerStatus, extra: Partial<ServerSummary> = {}): ServerSummary => ({
@@ -140,8 +142,54 @@ describe('adviceFor', () => {
     expect(advice?.remedy).toBe('reconnect')
   })
 
+  it('leaves a server waiting for an OAuth sign-in to its sign-in row, with no second banner', () => {
+    const advice = adviceFor(
+      summary({
+        state: 'action_required',
+        since: 0,
+        reason: 'wiki needs an OAuth sign-in',
+        signInRequired: true,
+      }),
+    )
+    expect(advice).toBeNull()
+  })
+
   it('offers to enable a disabled server', () => {
     expect(adviceFor(summary({ state: 'disabled', since: 0 }))?.remedy).toBe('enable')
+  })
+})
+
+describe('oauthOf', () => {
+  it('takes the sign-in state the server summary carries', () => {
+    const oauth = { serverId: 'kb', state: 'signed_in' as const, account: 'ana' }
+    expect(oauthOf(summary({ state: 'ready', since: 0 }, { oauth }))).toBe(oauth)
+  })
+
+  it('reads “sign-in required” from the status when the summary carries no sign-in state', () => {
+    const status: ServerStatus = {
+      state: 'action_required',
+      since: 0,
+      reason: 'x',
+      signInRequired: true,
+    }
+    expect(oauthOf(summary(status))).toEqual({ serverId: 'kb', state: 'sign_in_required' })
+  })
+
+  it('gives nothing for a server without OAuth', () => {
+    expect(oauthOf(summary({ state: 'ready', since: 0 }))).toBeUndefined()
+  })
+})
+
+describe('statusLabel', () => {
+  it('calls a server waiting for an OAuth sign-in “sign-in required”', () => {
+    expect(
+      statusLabel({ state: 'action_required', since: 0, reason: 'x', signInRequired: true }),
+    ).toBe('sign-in required')
+  })
+
+  it('keeps the standard words of every other state', () => {
+    expect(statusLabel({ state: 'action_required', since: 0, reason: 'x' })).toBeUndefined()
+    expect(statusLabel({ state: 'ready', since: 0 })).toBeUndefined()
   })
 })
 

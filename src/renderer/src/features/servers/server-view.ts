@@ -1,7 +1,8 @@
 import type { ErrorInfo } from '../../../../shared/errors'
+import type { OAuthStatus } from '../../../../shared/ipc/auth'
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import type { Resource } from '../../../../shared/model/rag'
-import type { RateLimitInfo, ServerSummary } from '../../../../shared/model/server'
+import type { RateLimitInfo, ServerStatus, ServerSummary } from '../../../../shared/model/server'
 import type { Tone } from '../../ui'
 
 /** What a person can do about a server's problem, as a button on its card. */
@@ -71,6 +72,8 @@ export function adviceFor(server: ServerSummary, now = Date.now()): Advice | nul
           next: `Set ${one ? 'it' : 'them'} in the environment the console was started from (e.g. export ${env[0]}=… before starting it), then restart the console: a running console does not see new variables.`,
         }
       }
+      // The card's sign-in row says it, with the Sign in button.
+      if (status.signInRequired) return null
       return {
         tone: 'warn',
         problem: sentence(status.lastError?.message ?? status.reason),
@@ -212,6 +215,29 @@ export function describeCounts(counts: Resource['counts']): string | null {
   if (counts.docs !== undefined) parts.push(`${counts.docs.toLocaleString('en')} docs`)
   if (counts.chunks !== undefined) parts.push(`${counts.chunks.toLocaleString('en')} chunks`)
   return parts.length ? parts.join(' · ') : null
+}
+
+/**
+ * A server's OAuth sign-in state: the one its summary carries, else "sign-in required" when its
+ * status says the server asked for a sign-in.
+ */
+export function oauthOf(
+  server: Pick<ServerSummary, 'id' | 'status' | 'oauth'>,
+): OAuthStatus | undefined {
+  if (server.oauth) return server.oauth
+  return server.status.state === 'action_required' && server.status.signInRequired
+    ? { serverId: server.id, state: 'sign_in_required' }
+    : undefined
+}
+
+/**
+ * Words for a server's status badge where the standard ones say too little: a server waiting
+ * for an OAuth sign-in. Undefined keeps the standard words.
+ */
+export function statusLabel(status: ServerStatus): string | undefined {
+  return status.state === 'action_required' && status.signInRequired
+    ? 'sign-in required'
+    : undefined
 }
 
 /** Whether a server wants attention: anything but ready, disabled or a first connect. */

@@ -1,16 +1,26 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useState } from 'react'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
+import { appQueries } from '../app/queries'
 import { profileKeys } from '../profiles/queries'
 import { serverKeys } from './queries'
+import { signInTabs } from './sign-in-tabs'
 
 export interface ServerActions {
-  /** Keys of the actions running now (`reconnect:<id>`, `enabled:<id>`, `sources:<id>`). */
+  /**
+   * Keys of the actions running now (`reconnect:<id>`, `enabled:<id>`, `sources:<id>`,
+   * `sign-in:<id>`, `sign-out:<id>`).
+   */
   busy: ReadonlySet<string>
   reconnect: (server: string) => Promise<void>
   setEnabled: (server: string, enabled: boolean) => Promise<void>
   setSources: (server: string, sources: Record<string, boolean>) => Promise<void>
+  /** Starts an OAuth sign-in; call from the click itself (the browser host opens a tab then). */
+  signIn: (server: string) => Promise<void>
+  cancelSignIn: (server: string) => Promise<void>
+  /** Deletes the server's OAuth tokens from the keychain. */
+  signOut: (server: string) => Promise<void>
 }
 
 /**
@@ -20,6 +30,9 @@ export interface ServerActions {
 export function useServerActions(): ServerActions {
   const queryClient = useQueryClient()
   const notify = useNoticePosted()
+  // Electron's main opens the system browser itself; a page in the browser host opens a tab.
+  const info = useQuery(appQueries.info())
+  const inBrowserHost = info.data !== undefined && info.data.versions.electron === undefined
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
 
   const run = useCallback(
@@ -95,5 +108,48 @@ export function useServerActions(): ServerActions {
     [run, queryClient],
   )
 
-  return { busy, reconnect, setEnabled, setSources }
+  const signIn = useCallback(
+    (server: string) => {
+      if (inBrowserHost) signInTabs.open(server)
+      return run(
+        `sign-in:${server}`,
+        async () => {
+          try {
+            // Resolves when the sign-in ends; its states arrive meanwhile as auth:changed.
+            await call('auth:login', { serverId: server })
+          } finally {
+            signInTabs.forget(server)
+          }
+        },
+        `Could not start signing in to ${server}.`,
+      )
+    },
+    [run, inBrowserHost],
+  )
+
+  const cancelSignIn = useCallback(
+    (server: string) =>
+      run(
+        `sign-in-cancel:${server}`,
+        async () => void (await call('auth:cancel', { serverId: server })),
+        `Could not cancel the sign-in to ${server}.`,
+      ),
+    [run],
+  )
+
+  const signOut = useCallback(
+    (server: string) =>
+      run(
+        `sign-out:${server}`,
+        async () => {
+          await call('auth:logout', { serverId: server })
+          await queryClient.invalidateQueries({ queryKey: serverKeys.all })
+          notify({ tone: 'ok', message: `Signed out of ${server}; its tokens were deleted.` })
+        },
+        `Could not sign out of ${server}.`,
+      ),
+    [run, queryClient, notify],
+  )
+
+  return { busy, reconnect, setEnabled, setSources, signIn, cancelSignIn, signOut }
 }
