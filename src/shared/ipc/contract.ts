@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
 import { doctorRequests, type DoctorResults } from './doctor'
+import { evaluationRequests, type EvaluationResults } from './evaluation'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
 import { ragRequests, type RagResults } from './rag'
@@ -25,6 +26,7 @@ export const invokeRequests = {
   ...ragRequests,
   ...workbenchRequests,
   ...doctorRequests,
+  ...evaluationRequests,
 }
 
 export interface InvokeResults
@@ -36,7 +38,8 @@ export interface InvokeResults
     ServersResults,
     RagResults,
     WorkbenchResults,
-    DoctorResults {}
+    DoctorResults,
+    EvaluationResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

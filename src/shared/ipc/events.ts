@@ -1,5 +1,6 @@
 import type { AppEvents } from './app'
 import type { DoctorEvents } from './doctor'
+import type { EvaluationEvents } from './evaluation'
 import type { RegistryEvents } from './registry'
 import type { ProfilesEvents } from './profiles'
 import type { RagEvents } from './rag'
@@ -17,7 +18,8 @@ export interface EventMap
     ServersEvents,
     RagEvents,
     WorkbenchEvents,
-    DoctorEvents {}
+    DoctorEvents,
+    EvaluationEvents {}
 
 export type EventName = keyof EventMap
 
@@ -36,6 +38,9 @@ export const EVENT_NAMES = Object.keys({
   'discovery:missing': true,
   'workbench:protocol': true,
   'doctor:progress': true,
+  'eval:progress': true,
+  'eval:run-finished': true,
+  'eval:sets-changed': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

@@ -3,6 +3,7 @@ import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
 import { doctorHandlers } from '../services/doctor/handlers'
+import { evaluationHandlers } from '../services/eval/handlers'
 import { profileHandlers } from '../services/profile-handlers'
 import { ragHandlers } from '../services/rag-handlers'
 import { workbenchHandlers } from '../services/workbench-handlers'
@@ -65,6 +66,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),
     ...doctorHandlers(core.services),
+    ...evaluationHandlers(),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

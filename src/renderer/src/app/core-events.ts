@@ -116,6 +116,10 @@ export const coreEventHandlers: CoreEventHandlers = {
   'search:progress': () => undefined,
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
+  // Evaluation: the Evaluation panel listens to its runs and sets.
+  'eval:progress': () => undefined,
+  'eval:run-finished': () => undefined,
+  'eval:sets-changed': () => undefined,
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
       tone: 'warn',

@@ -1,0 +1,255 @@
+import type { ErrorInfo } from '../errors'
+import type { FusionMode, Selection } from './operations'
+
+/**
+ * Retrieval evaluation: golden sets (queries + graded judgments), runs of a set across servers
+ * and profiles, IR metrics per list, and the comparison of two runs. See docs/evaluation.md.
+ */
+
+/** Relevance grades, as in TREC qrels: 0 not relevant, 1 relevant, 2 highly, 3 perfect. */
+export const GRADES = [0, 1, 2, 3] as const
+export type Grade = (typeof GRADES)[number]
+
+/** One document judged for one query. */
+export interface Judgment {
+  /**
+   * The document's identity: the merged list's dedupe key (`dedupeKey` in `./hit-identity`),
+   * so a document found by several providers is judged once.
+   */
+  docKey: string
+  grade: Grade
+  /** For display only: the title and link the document had when it was judged. */
+  title?: string
+  uri?: string
+}
+
+/** One query of a golden set. */
+export interface EvalQuery {
+  /** Unique within its set; also the TREC topic id (no whitespace). */
+  id: string
+  /** Sent exactly as written, as phrase 0. */
+  query: string
+  /** Up to 4 extra phrases (sent to servers that take several, as Search does). */
+  phrases?: string[]
+  /**
+   * The profile this query runs as, whatever profiles the run names (relevance that depends on
+   * who asks). Absent: the query runs as each profile of the run.
+   */
+  profileId?: string
+  /** The servers/sources this query runs on; absent: the run's selection. */
+  sources?: Selection
+  judgments: Judgment[]
+  notes?: string
+}
+
+/** A golden set as stored in `<dataDir>/eval/sets/<id>.json` (JSON Schema: docs/golden-set.schema.json). */
+export interface GoldenSet {
+  version: 1
+  /** File-name safe: letters, digits, dot, dash, underscore. */
+  id: string
+  name: string
+  description?: string
+  /** ISO time of the last save (set by the console). */
+  updatedAt?: string
+  queries: EvalQuery[]
+}
+
+export interface GoldenSetSummary {
+  id: string
+  name: string
+  description?: string
+  updatedAt?: string
+  queryCount: number
+  judgmentCount: number
+}
+
+/** A document as a run keeps it: enough to judge, show and fuse it again, no payloads. */
+export interface EvalHit {
+  docKey: string
+  /** The hit's id as the server sent it. */
+  id: string
+  sourceId?: string
+  title: string
+  uri?: string
+  score?: number
+}
+
+/** One provider's answer to one query of a run. */
+export interface EvalProviderResult {
+  server: string
+  ok: boolean
+  error?: ErrorInfo
+  latencyMs: number
+  /** In rank order, at most the run's `k`. */
+  hits: EvalHit[]
+}
+
+/** One query of a run, as one profile. */
+export interface EvalQueryResult {
+  queryId: string
+  profileId: string
+  /** Wall time of the whole fan-out (the merged list's latency). */
+  elapsedMs: number
+  providers: EvalProviderResult[]
+}
+
+export type EvalRunStatus = 'running' | 'done' | 'cancelled' | 'failed'
+
+/** What a run was asked to do. */
+export interface EvalRunInputs {
+  setId: string
+  setName: string
+  /** Server id → source ids as requested; absent: every visible server, remembered sources. */
+  selection?: Selection
+  /** The profiles the queries without a profile of their own ran as. */
+  profiles: string[]
+  /** Hits kept per provider and per merged list. */
+  k: number
+  concurrency: number
+  /** Only these queries of the set; absent: all. */
+  queryIds?: string[]
+}
+
+export interface EvalRunSummary {
+  id: string
+  setId: string
+  setName: string
+  status: EvalRunStatus
+  startedAt: string
+  finishedAt?: string
+  /** (query, profile) pairs planned and done. */
+  total: number
+  done: number
+  /** Provider calls that failed. */
+  failures: number
+  servers: string[]
+  profiles: string[]
+  k: number
+  /** Why the run stopped, when it failed as a whole. */
+  error?: ErrorInfo
+  /** Imported from a TREC run file (one provider: its run tag) rather than run here. */
+  imported?: boolean
+}
+
+/**
+ * A stored run (`<dataDir>/eval/runs/<id>.json`): its inputs, the set's queries and judgments as
+ * they were when it started (so its metrics do not change when the set is edited), and per
+ * (query, profile) every provider's hits, latency and error.
+ */
+export interface EvalRun {
+  version: 1
+  summary: EvalRunSummary
+  inputs: EvalRunInputs
+  queries: EvalQuery[]
+  results: EvalQueryResult[]
+}
+
+/** The list a metric is about: one provider's own ranking, or the merged list under a fusion. */
+export type EvalList = { kind: 'provider'; server: string } | { kind: 'merged'; fusion: FusionMode }
+
+export const QUALITY_METRICS = ['recall', 'precision', 'mrr', 'ndcg', 'hitRate'] as const
+export type QualityMetric = (typeof QUALITY_METRICS)[number]
+
+/** Metric values of one list; quality metrics at the request's `k`, averaged over queries. */
+export interface MetricValues {
+  /** recall@k: relevant retrieved in the top k / relevant judged. */
+  recall: number
+  /** precision@k: relevant retrieved in the top k / k. */
+  precision: number
+  /** Mean reciprocal rank of the first relevant document (0 when none in the top k). */
+  mrr: number
+  /** nDCG@k with gain = grade and a log2(rank + 1) discount (trec_eval's ndcg_cut). */
+  ndcg: number
+  /** Share of queries with at least one relevant document in the top k. */
+  hitRate: number
+  /** Share of (query, provider) calls that failed. */
+  failureRate: number
+  latencyP50Ms: number
+  latencyP95Ms: number
+  /** Queries measured (the quality metrics average over those with a relevant judgment). */
+  queries: number
+  judged: number
+  failed: number
+}
+
+/** One row of a metrics table. */
+export interface MetricRow {
+  list: EvalList
+  /** The profile whose queries the row covers; absent: every profile of the run. */
+  profileId?: string
+  values: MetricValues
+}
+
+/** One query's values in one list (the heatmap's cells). */
+export interface PerQueryMetric {
+  queryId: string
+  profileId: string
+  list: EvalList
+  recall: number
+  precision: number
+  /** Reciprocal rank of the first relevant document; 0 when none. */
+  rr: number
+  ndcg: number
+  hit: boolean
+  /** The provider failed (provider lists), or every provider failed (merged lists). */
+  failed: boolean
+  latencyMs: number
+  /** Relevant documents judged (grade > 0) and found in the top k. */
+  relevant: number
+  found: number
+}
+
+export interface EvalMetrics {
+  run: EvalRunSummary
+  k: number
+  rows: MetricRow[]
+  perQuery: PerQueryMetric[]
+}
+
+/** One metric of one list, run A against run B, over the queries both ran. */
+export interface MetricDelta {
+  list: EvalList
+  metric: QualityMetric
+  a: number
+  b: number
+  /** b − a. */
+  delta: number
+  /** Two-sided paired randomization test (seeded, so the same runs give the same p). */
+  pValue: number
+  /** Paired (query, profile) observations. */
+  pairs: number
+}
+
+/** A query whose nDCG@k moved between the runs, in one list. */
+export interface QueryChange {
+  queryId: string
+  profileId: string
+  query: string
+  list: EvalList
+  a: number
+  b: number
+  delta: number
+}
+
+/** A relevant document run A found in the top k that run B did not. */
+export interface LostDocument {
+  queryId: string
+  profileId: string
+  query: string
+  list: EvalList
+  docKey: string
+  grade: Grade
+  title?: string
+  rankInA: number
+}
+
+export interface RunComparison {
+  runA: EvalRunSummary
+  runB: EvalRunSummary
+  k: number
+  deltas: MetricDelta[]
+  /** nDCG@k up in B (largest first) and down in B (largest drop first). */
+  better: QueryChange[]
+  worse: QueryChange[]
+  lostDocuments: LostDocument[]
+}
