@@ -11,6 +11,8 @@ import {
   useSearchView,
   useSearchViewSelected,
 } from '../../state/store'
+import { JudgeSetPicker } from '../evaluation/JudgeSetPicker'
+import { useJudging } from '../evaluation/use-judging'
 import { profileQueries } from '../profiles/queries'
 import { hitKey } from './hit-key'
 import { HitInspector } from './HitInspector'
@@ -69,6 +71,8 @@ export function SearchPanel(): React.JSX.Element {
     return result.violations.filter((v) => !onHits.has(v.path))
   }, [selected, run?.servers])
 
+  // Hits are judged for the query that found them, not for what the form holds now.
+  const judging = useJudging(run?.draft.query)
   const running = run?.phase === 'running'
   return (
     <div className="search-panel">
@@ -89,6 +93,7 @@ export function SearchPanel(): React.JSX.Element {
             start(draft, selection, taking)
           }}
           onCancel={cancel}
+          judging={<JudgeSetPicker />}
           sources={
             <SourcesSummary
               servers={servers}
@@ -135,6 +140,7 @@ export function SearchPanel(): React.JSX.Element {
             query={draft.query}
             topK={draft.topK}
             selection={selection}
+            judging={judging}
           />
         </div>
         {selected && (
@@ -144,6 +150,7 @@ export function SearchPanel(): React.JSX.Element {
             replyViolations={replyViolations}
             replyArtifacts={run?.servers.find((s) => s.server === selected.server)?.artifacts}
             onClose={() => setSelected(null)}
+            judging={judging}
           />
         )}
       </div>

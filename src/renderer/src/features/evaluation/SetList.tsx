@@ -1,0 +1,76 @@
+import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
+import { formatDateTime } from '../../lib/format'
+import { Badge, Button, EmptyRow, Table } from '../../ui'
+
+export interface SetListProps {
+  sets: readonly GoldenSetSummary[]
+  selected: string | undefined
+  onSelect: (id: string) => void
+  onNew: () => void
+  onAddDemo: () => void
+  addingDemo: boolean
+}
+
+/** Every golden set: name, queries, judgments, last saved. */
+export function SetList({
+  sets,
+  selected,
+  onSelect,
+  onNew,
+  onAddDemo,
+  addingDemo,
+}: SetListProps): React.JSX.Element {
+  return (
+    <section className="eval-sets" aria-label="Golden sets">
+      <div className="eval-section__head">
+        <h2>Golden sets</h2>
+        <Button icon="plus" onClick={onNew}>
+          New set
+        </Button>
+        {!sets.some((s) => s.id === 'demo') && (
+          <Button variant="ghost" busy={addingDemo} onClick={onAddDemo}>
+            Add the demo set
+          </Button>
+        )}
+      </div>
+      <Table label="Golden sets" className="eval-sets__table">
+        <thead>
+          <tr>
+            <th scope="col">Set</th>
+            <th scope="col" className="num">
+              Queries
+            </th>
+            <th scope="col" className="num">
+              Judged
+            </th>
+            <th scope="col">Saved</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sets.length === 0 && <EmptyRow colSpan={4}>No golden set yet.</EmptyRow>}
+          {sets.map((set) => (
+            <tr key={set.id} className={set.id === selected ? 'eval-row--selected' : undefined}>
+              <td>
+                <button
+                  type="button"
+                  className="eval-link"
+                  aria-pressed={set.id === selected}
+                  title={set.description ?? set.id}
+                  onClick={() => onSelect(set.id)}
+                >
+                  {set.name}
+                </button>
+                {set.id === 'demo' && <Badge tone="info">demo</Badge>}
+              </td>
+              <td className="num">{set.queryCount}</td>
+              <td className="num">{set.judgmentCount}</td>
+              <td className="muted">
+                {set.updatedAt ? formatDateTime(Date.parse(set.updatedAt)) : '–'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </section>
+  )
+}
