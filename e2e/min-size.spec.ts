@@ -34,6 +34,11 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
   // The "Now viewing as" notice would cover the screenshots.
   await page.getByRole('button', { name: 'Dismiss notification' }).click()
   await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
+  // A long label must not squeeze its icon in the narrow navigation.
+  const icons = page.getByRole('navigation', { name: 'Main' }).locator('.ui-icon')
+  for (const width of await icons.evaluateAll((all) => all.map((icon) => icon.clientWidth))) {
+    expect(width, 'every navigation icon keeps its size').toBe(15)
+  }
   await page.getByLabel('Query').fill('vpn setup')
   await page.keyboard.press('ControlOrMeta+Enter')
   const waterfall = page.getByRole('table', { name: 'Latency by server' })
