@@ -23,6 +23,7 @@ import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
 import type { ActingUser } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
+import { loadDemoGoldenSet } from './services/eval/demo-set'
 import { SettingsStore } from './services/settings'
 import { WorkbenchService } from './services/workbench-service'
 
@@ -162,6 +163,10 @@ export class Core {
       ownPorts: () => this.ownPorts,
       resolve: (config) => this.secrets.resolve(config),
       doctorFile: join(this.dataDir, 'doctor.json'),
+      evalDir: join(this.dataDir, 'eval'),
+      // The demo corpus's golden set makes sense only against the demo servers.
+      demoSet: () =>
+        this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),

@@ -13,10 +13,11 @@ import {
   evalIdSchema,
   goldenSetSchema,
   gradeSchema,
+  runIdSchema,
   selectionSchema,
 } from '../model/golden-set-schema'
 
-const runId = z.string().min(1).max(128)
+const runId = runIdSchema
 const profileId = z.string().min(1).max(128)
 const k = z.number().int().min(1).max(100)
 const fusion = z.enum(['rrf', 'score', 'minmax'])

@@ -17,6 +17,11 @@ export interface Judgment {
    * so a document found by several providers is judged once.
    */
   docKey: string
+  /**
+   * Other keys of the same document, where the dedupe identity cannot tell (a provider that
+   * gives no link, a link signed per user): any of them in a list counts as this document.
+   */
+  aliases?: string[]
   grade: Grade
   /** For display only: the title and link the document had when it was judged. */
   title?: string

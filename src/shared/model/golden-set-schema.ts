@@ -14,6 +14,11 @@ export const evalIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][\w.-]{0,127}$/, 'letters, digits, dot, dash or underscore, up to 128')
 
+/** A run's id: its file name in the data folder (no dots, so it never collides with a sidecar). */
+export const runIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][\w-]{0,127}$/, 'letters, digits, dash or underscore, up to 128')
+
 const profileIdSchema = z.string().min(1).max(128)
 
 export const gradeSchema = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
@@ -27,6 +32,7 @@ export const docKeySchema = z
 
 export const judgmentSchema = z.object({
   docKey: docKeySchema,
+  aliases: z.array(docKeySchema).max(50).optional(),
   grade: gradeSchema.describe('0 not relevant, 1 relevant, 2 highly relevant, 3 perfect'),
   title: z.string().max(1000).optional(),
   uri: z.string().max(8192).optional(),
@@ -52,10 +58,10 @@ export const evalQuerySchema = z.object({
   judgments: z
     .array(judgmentSchema)
     .max(GOLDEN_SET_LIMITS.judgmentsPerQuery)
-    .refine(
-      (judgments) => new Set(judgments.map((j) => j.docKey)).size === judgments.length,
-      'a document is judged at most once per query',
-    ),
+    .refine((judgments) => {
+      const keys = judgments.flatMap((j) => [j.docKey, ...(j.aliases ?? [])])
+      return new Set(keys).size === keys.length
+    }, 'a document (by its key or an alias) is judged at most once per query'),
   notes: z.string().max(GOLDEN_SET_LIMITS.text).optional(),
 })
 

@@ -66,7 +66,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),
     ...doctorHandlers(core.services),
-    ...evaluationHandlers(),
+    ...evaluationHandlers(core.services.evaluation),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

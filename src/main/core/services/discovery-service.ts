@@ -41,12 +41,18 @@ export class DiscoveryService {
 
   /**
    * `timeoutMs`: each server's budget for this run (default its own `timeoutMs`); `automatic`:
-   * the console started it by itself (page load, profile switch), as its audit lines say.
+   * the console started it by itself (page load, profile switch), as its audit lines say;
+   * `profile`: as whom (default the active profile).
    */
   async run(
-    request: { servers?: string[]; timeoutMs?: number; automatic?: boolean } = {},
+    request: {
+      servers?: string[]
+      timeoutMs?: number
+      automatic?: boolean
+      profile?: Profile
+    } = {},
   ): Promise<DiscoveryResult> {
-    const profile = this.deps.profile()
+    const profile = request.profile ?? this.deps.profile()
     const user = actingUser(profile)
     const ids =
       request.servers ??

@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { Profile } from '../../../shared/model/user'
+import type { RateLimitInfo } from '../../../shared/model/server'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
@@ -9,6 +10,8 @@ import { AuditLog } from './audit'
 import { createLinkPolicy } from './link-policy'
 import { DiscoveryService } from './discovery-service'
 import { DoctorService } from './doctor/doctor-service'
+import { EvalService } from './eval/eval-service'
+import type { GoldenSet } from '../../../shared/model/evaluation'
 import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
 import { ServersService, type SecretStatusSource } from './servers-service'
@@ -39,6 +42,10 @@ export interface RagServicesDeps {
   resolve?: (config: ServerConfig) => Promise<ResolvedConnection>
   /** `<dataDir>/doctor.json`; absent: Doctor's last reports live in memory only. */
   doctorFile?: string
+  /** `<dataDir>/eval`: golden sets and evaluation runs. */
+  evalDir: string
+  /** The golden set offered when there are none yet (the demo corpus's, on the demo registry). */
+  demoSet?: () => GoldenSet | undefined
 }
 
 /**
@@ -56,6 +63,7 @@ export class RagServices {
   readonly access: AccessService
   readonly accessHistory: AccessHistory
   readonly doctor: DoctorService
+  readonly evaluation: EvalService
 
   constructor(private readonly deps: RagServicesDeps) {
     const profile = deps.profile ?? (() => deps.settings.active())
@@ -105,22 +113,37 @@ export class RagServices {
       audit: this.audit,
       profile,
       resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
-      rateLimit: (server) => {
-        try {
-          return deps.pool.health(server)[0]?.rateLimit
-        } catch {
-          return undefined // not in the pool (yet): nothing known of its limit
-        }
-      },
+      rateLimit: (server) => this.rateLimit(server),
       knownDialect: async (config) => (await this.servers.dialect(config)).id,
       redactor: deps.redactor,
       ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
+    })
+    this.evaluation = new EvalService({
+      ...plan,
+      dir: deps.evalDir,
+      redactor: deps.redactor,
+      events: deps.events,
+      search: this.search,
+      activeProfile: profile,
+      profile: (id) => deps.settings.profile(id),
+      discover: (as) => this.discovery.run({ profile: as, automatic: true }),
+      rateLimit: (server) => this.rateLimit(server),
+      ...(deps.demoSet ? { demoSet: deps.demoSet } : {}),
     })
   }
 
   /** A saved profile by id (e.g. to check access as another user); `not_found` otherwise. */
   profile(id: string): Profile {
     return this.deps.settings.profile(id)
+  }
+
+  /** What a server last said about its rate limit; nothing for a server not in the pool (yet). */
+  private rateLimit(server: string): RateLimitInfo | undefined {
+    try {
+      return this.deps.pool.health(server)[0]?.rateLimit
+    } catch {
+      return undefined
+    }
   }
 
   /** Resolves once every audit line of the operations so far is written. */
@@ -133,6 +156,7 @@ export class RagServices {
     this.search.dispose()
     this.access.dispose()
     this.doctor.dispose()
+    await this.evaluation.dispose()
     await this.calls.idle()
   }
 }

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/model/operations'
 import type { Artifact, Hit, Violation } from '../../../shared/model/rag'
 import type { ServerState } from '../../../shared/model/server'
+import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import { mergeResults } from '../../../shared/model/fusion'
 import { flagSuspicious } from './hit-flags'
@@ -34,6 +35,10 @@ export interface SearchServiceDeps extends PlanDeps {
 export type SearchRun = SearchRequest & {
   /** Per-server budget (connect + calls); default each server's `timeoutMs`. */
   timeoutMs?: number
+  /** Who it runs as; default the active profile (an evaluation runs as each of its profiles). */
+  profile?: Profile
+  /** No `search:progress` events (an evaluation reports its own progress, per query). */
+  quiet?: boolean
 }
 
 interface ServerHits {
@@ -93,14 +98,16 @@ export class SearchService {
   private async execute(request: SearchRun, signal: AbortSignal): Promise<SearchResult> {
     const now = this.deps.now ?? Date.now
     const started = now()
-    const profile = this.deps.profile()
+    const profile = request.profile ?? this.deps.profile()
     const user = actingUser(profile)
     const topK = request.topK ?? DEFAULT_TOP_K
     const fusion: FusionMode = request.fusion ?? 'rrf'
     const phrases = extraPhrases(request.query, request.phrases)
     const targets = planTargets(this.deps, profile, request.selection)
     const emit = (result: ServerSearchResult): ServerSearchResult => {
-      this.deps.events.emit('search:progress', { searchId: request.searchId, result })
+      if (!request.quiet) {
+        this.deps.events.emit('search:progress', { searchId: request.searchId, result })
+      }
       return result
     }
     const servers = await Promise.all(

@@ -1,27 +1,37 @@
-import { ConsoleError } from '../../../../shared/errors'
 import type { EvaluationResults } from '../../../../shared/ipc/evaluation'
 import type { Handlers } from '../../api/handlers'
+import type { EvalService } from './eval-service'
 
-/** IPC handlers of retrieval evaluation (the service lands next; until then, `unsupported`). */
-export function evaluationHandlers(): Pick<Handlers, keyof EvaluationResults> {
-  const pending = (): never => {
-    throw new ConsoleError({ code: 'unsupported', message: 'evaluation is not available yet' })
-  }
+/** IPC handlers of retrieval evaluation. */
+export function evaluationHandlers(
+  evaluation: EvalService,
+): Pick<Handlers, keyof EvaluationResults> {
   return {
-    'eval:sets': pending,
-    'eval:set:get': pending,
-    'eval:set:save': pending,
-    'eval:set:delete': pending,
-    'eval:set:add-demo': pending,
-    'eval:judge': pending,
-    'eval:run': pending,
-    'eval:cancel': pending,
-    'eval:runs': pending,
-    'eval:run:get': pending,
-    'eval:run:delete': pending,
-    'eval:metrics': pending,
-    'eval:compare': pending,
-    'eval:import-trec': pending,
-    'eval:export-trec': pending,
+    'eval:sets': () => evaluation.sets.list(),
+    'eval:set:get': ({ id }) => evaluation.sets.get(id),
+    'eval:set:save': ({ $schema: _schema, ...set }) => evaluation.saveSet(set),
+    'eval:set:delete': ({ id }) => ({ deleted: evaluation.deleteSet(id) }),
+    'eval:set:add-demo': () => evaluation.addDemoSet(),
+    'eval:judge': (request) => evaluation.judge(request),
+    // Resolves at once; the run goes on and reports through events.
+    'eval:run': async (request) => {
+      const { summary, done } = await evaluation.startRun(request)
+      done.catch(() => undefined) // a failed run is stored and announced as such
+      return summary
+    },
+    'eval:cancel': ({ runId }) => ({ cancelled: evaluation.runner.cancel(runId) }),
+    'eval:runs': (request) => evaluation.runs.list(request?.setId),
+    'eval:run:get': ({ runId }) => evaluation.runs.get(runId),
+    'eval:run:delete': ({ runId }) => ({ deleted: evaluation.runs.delete(runId) }),
+    'eval:metrics': ({ runId, k }) => evaluation.metrics(runId, k),
+    'eval:compare': ({ runA, runB, k }) => evaluation.compare(runA, runB, k),
+    'eval:import-trec': (request) =>
+      request.kind === 'qrels'
+        ? evaluation.importQrels(request)
+        : evaluation.importRun(request.setId, request.text),
+    'eval:export-trec': (request) =>
+      request.kind === 'qrels'
+        ? evaluation.exportQrels(request.setId)
+        : evaluation.exportRun(request.runId, request.list, request.profileId),
   }
 }

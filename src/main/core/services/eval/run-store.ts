@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConsoleError } from '../../../../shared/errors'
+import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluation'
+import { runIdSchema } from '../../../../shared/model/golden-set-schema'
+import type { Redactor } from '../../secrets/types'
+import { writeFileAtomicSync } from '../../util/atomic-write'
+
+/** Runs kept; the oldest finished ones are deleted beyond it. */
+export const MAX_STORED_RUNS = 100
+
+const SUMMARY = '.summary.json'
+
+/**
+ * Stored runs: `<dir>/<id>.json` holds the whole run, `<dir>/<id>.summary.json` its summary, so
+ * listing runs never parses their hits. Both pass through the redactor before they are written.
+ */
+export class RunStore {
+  constructor(
+    private readonly dir: string,
+    private readonly redactor: Redactor,
+    private readonly limit = MAX_STORED_RUNS,
+  ) {}
+
+  /** Summaries, newest first (of one set, or all); unreadable ones are left out. */
+  list(setId?: string): EvalRunSummary[] {
+    if (!existsSync(this.dir)) return []
+    const summaries: EvalRunSummary[] = []
+    for (const file of readdirSync(this.dir)) {
+      if (!file.endsWith(SUMMARY)) continue
+      try {
+        summaries.push(JSON.parse(readFileSync(join(this.dir, file), 'utf8')) as EvalRunSummary)
+      } catch {
+        // torn or hand-edited: get() reports it when asked for by id
+      }
+    }
+    return summaries
+      .filter((summary) => setId === undefined || summary.setId === setId)
+      .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id))
+  }
+
+  has(id: string): boolean {
+    return existsSync(this.file(id))
+  }
+
+  get(id: string): EvalRun {
+    let text: string
+    try {
+      text = readFileSync(this.file(id), 'utf8')
+    } catch {
+      throw notFound(id)
+    }
+    try {
+      const run = JSON.parse(text) as EvalRun
+      if (run.version !== 1 || !Array.isArray(run.results)) throw new Error('not a run file')
+      return run
+    } catch (error) {
+      throw new ConsoleError({
+        code: 'invalid_argument',
+        message: `run ${id} cannot be read (${(error as Error).message}); delete it`,
+      })
+    }
+  }
+
+  /** Writes a run (and its summary), then drops the oldest runs beyond the limit. */
+  save(run: EvalRun): void {
+    mkdirSync(this.dir, { recursive: true })
+    const clean = this.redactor.redact(run)
+    writeFileAtomicSync(this.file(run.summary.id), JSON.stringify(clean))
+    writeFileAtomicSync(this.summaryFile(run.summary.id), `${JSON.stringify(clean.summary)}\n`)
+    this.prune(run.summary.id)
+  }
+
+  delete(id: string): boolean {
+    if (!this.has(id)) return false
+    rmSync(this.file(id), { force: true })
+    rmSync(this.summaryFile(id), { force: true })
+    return true
+  }
+
+  private prune(keep: string): void {
+    const finished = this.list().filter((s) => s.status !== 'running' && s.id !== keep)
+    for (const old of finished.slice(Math.max(0, this.limit - 1))) this.delete(old.id)
+  }
+
+  private file(id: string): string {
+    if (!runIdSchema.safeParse(id).success) throw notFound(id)
+    return join(this.dir, `${id}.json`)
+  }
+
+  private summaryFile(id: string): string {
+    return join(this.dir, `${id}${SUMMARY}`)
+  }
+}
+
+const notFound = (id: string): ConsoleError =>
+  new ConsoleError({ code: 'not_found', message: `no evaluation run with id ${id}` })

@@ -1,0 +1,137 @@
+import type { GoldenSet, Grade } from '../../../../shared/model/evaluation'
+import { evalIdSchema } from '../../../../shared/model/golden-set-schema'
+
+/**
+ * TREC files, as trec_eval and ranx read them:
+ * - qrels: `qid iter docno rel` per line (iter is ignored, written as 0);
+ * - run: `qid Q0 docno rank score tag` per line;
+ * - topics (the console's own plain form): `qid<TAB>query text` per line.
+ * A docno is the document key (`uri:…` / `id:…`) with `%` and whitespace percent-encoded, so it
+ * stays one field; a docno without such a prefix (another tool's collection) reads as `id:docno`.
+ */
+
+/** Parsed judgments: query id → document key → grade; unreadable lines are counted. */
+export interface ParsedQrels {
+  queries: Map<string, Map<string, Grade>>
+  skipped: number
+}
+
+/** A parsed run: query id → document keys best first; the first tag seen names it. */
+export interface ParsedRun {
+  tag: string
+  queries: Map<string, string[]>
+  skipped: number
+}
+
+export function encodeDocno(docKey: string): string {
+  return docKey.replace(/[%\s]/gu, encodeURIComponent)
+}
+
+export function decodeDocno(docno: string): string | undefined {
+  let key: string
+  try {
+    key = decodeURIComponent(docno)
+  } catch {
+    return undefined
+  }
+  return /^(uri|id):./.test(key) ? key : `id:${key}`
+}
+
+/** A set's judgments as qrels, queries and documents in the set's order. */
+export function formatQrels(set: GoldenSet): string {
+  const lines: string[] = []
+  for (const query of set.queries) {
+    for (const { docKey, grade } of query.judgments) {
+      lines.push(`${query.id} 0 ${encodeDocno(docKey)} ${grade}`)
+    }
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : ''
+}
+
+/**
+ * Reads qrels. Grades outside 0..3 are clamped (TREC collections use −1 for "not relevant"
+ * and some use 4); a document judged twice for one query keeps its last grade.
+ */
+export function parseQrels(text: string): ParsedQrels {
+  const queries = new Map<string, Map<string, Grade>>()
+  let skipped = 0
+  for (const fields of lines(text)) {
+    const [qid, , docno, rel] = fields
+    const docKey = fields.length === 4 ? decodeDocno(docno!) : undefined
+    const grade = Number(rel)
+    if (!docKey || !Number.isFinite(grade) || !isId(qid!)) {
+      skipped++
+      continue
+    }
+    const judged = queries.get(qid!) ?? new Map<string, Grade>()
+    judged.set(docKey, Math.min(3, Math.max(0, Math.round(grade))) as Grade)
+    queries.set(qid!, judged)
+  }
+  return { queries, skipped }
+}
+
+/** Reads `qid<TAB>text` topics; lines without a tab are skipped. */
+export function parseTopics(text: string): { topics: Map<string, string>; skipped: number } {
+  const topics = new Map<string, string>()
+  let skipped = 0
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '') continue
+    const tab = line.indexOf('\t')
+    const qid = line.slice(0, tab).trim()
+    const query = line.slice(tab + 1).trim()
+    if (tab < 0 || !isId(qid) || query === '') skipped++
+    else topics.set(qid, query)
+  }
+  return { topics, skipped }
+}
+
+/**
+ * A run file for ranked lists (each deduplicated). The score is `n − rank + 1`, strictly falling,
+ * because trec_eval orders by score: it then sees the console's order, whatever the servers'
+ * own scores were.
+ */
+export function formatRun(lists: { queryId: string; docKeys: string[] }[], tag: string): string {
+  const name = tag.replace(/\s+/g, '_') || 'run'
+  const out: string[] = []
+  for (const { queryId, docKeys } of lists) {
+    const unique = [...new Set(docKeys)]
+    unique.forEach((key, index) => {
+      out.push(`${queryId} Q0 ${encodeDocno(key)} ${index + 1} ${unique.length - index} ${name}`)
+    })
+  }
+  return out.length > 0 ? `${out.join('\n')}\n` : ''
+}
+
+/** Reads a run file; each query's documents are ordered by score, best first (as trec_eval). */
+export function parseRun(text: string): ParsedRun {
+  const scored = new Map<string, { key: string; score: number; rank: number }[]>()
+  let tag: string | undefined
+  let skipped = 0
+  for (const fields of lines(text)) {
+    const [qid, , docno, rank, score, name] = fields
+    const docKey = fields.length === 6 ? decodeDocno(docno!) : undefined
+    if (!docKey || !isId(qid!) || !Number.isFinite(Number(score))) {
+      skipped++
+      continue
+    }
+    tag ??= name
+    const list = scored.get(qid!) ?? []
+    list.push({ key: docKey, score: Number(score), rank: Number(rank) || 0 })
+    scored.set(qid!, list)
+  }
+  const queries = new Map<string, string[]>()
+  for (const [qid, list] of scored) {
+    list.sort((a, b) => b.score - a.score || a.rank - b.rank)
+    queries.set(qid, [...new Set(list.map(({ key }) => key))])
+  }
+  return { tag: tag ?? 'run', queries, skipped }
+}
+
+function* lines(text: string): Generator<string[]> {
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() !== '') yield line.trim().split(/\s+/)
+  }
+}
+
+/** Query ids become set query ids: the golden set's id rule. */
+const isId = (qid: string): boolean => evalIdSchema.safeParse(qid).success
