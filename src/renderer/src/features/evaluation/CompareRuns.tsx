@@ -176,15 +176,17 @@ function ChangeTable({
       <h3>
         {label} <span className="muted">(nDCG@{k})</span>
       </h3>
-      <Table label={label} scroll>
+      <Table label={label} scroll className="eval-fixed">
         <thead>
           <tr>
             <th scope="col">Query</th>
-            <th scope="col">List</th>
-            <th scope="col" className="num">
+            <th scope="col" className="eval-col--list">
+              List
+            </th>
+            <th scope="col" className="num eval-col--ab">
               A → B
             </th>
-            <th scope="col" className="num">
+            <th scope="col" className="num eval-col--delta">
               Δ
             </th>
           </tr>
@@ -216,14 +218,18 @@ function LostDocuments({ comparison }: { comparison: RunComparison }): React.JSX
         Relevant documents lost{' '}
         <span className="muted">(in A’s top {comparison.k}, not in B’s)</span>
       </h3>
-      <Table label="Relevant documents lost" scroll>
+      <Table label="Relevant documents lost" scroll className="eval-fixed">
         <thead>
           <tr>
             <th scope="col">Query</th>
-            <th scope="col">List</th>
+            <th scope="col" className="eval-col--list">
+              List
+            </th>
             <th scope="col">Document</th>
-            <th scope="col">Grade</th>
-            <th scope="col" className="num">
+            <th scope="col" className="eval-col--grade">
+              Grade
+            </th>
+            <th scope="col" className="num eval-col--rank">
               Rank in A
             </th>
           </tr>

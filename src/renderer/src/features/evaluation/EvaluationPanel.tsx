@@ -12,6 +12,7 @@ import {
   type EvaluationTab,
 } from '../../state/store'
 import { Badge, Banner, Button, EmptyState, Select, Spinner, TabPanel, Tabs } from '../../ui'
+import { appQueries } from '../app/queries'
 import { profileQueries } from '../profiles/queries'
 import { CompareRuns } from './CompareRuns'
 import { NewSetDialog } from './NewSetDialog'
@@ -30,6 +31,10 @@ import './EvaluationPanel.css'
  */
 export function EvaluationPanel(): React.JSX.Element {
   const sets = useQuery(evalQueries.sets())
+  const info = useQuery(appQueries.info())
+  // The demo set's documents are those of the embedded registry's servers: offered there only.
+  const demoOffered =
+    info.data?.registry.kind === 'embedded' && !sets.data?.some((s) => s.id === 'demo')
   const chosen = useEvaluationSet()
   const selectSet = useEvaluationSetSelected()
   const tab = useEvaluationTab()
@@ -67,7 +72,7 @@ export function EvaluationPanel(): React.JSX.Element {
           selected={s.id}
           onSelect={selectSet}
           onNew={() => setCreating(true)}
-          onAddDemo={addDemo}
+          onAddDemo={demoOffered ? addDemo : undefined}
           addingDemo={busy === 'demo'}
         />
         <SetEditorLoader id={s.id} onDeleted={() => selectSet(null)} />
@@ -112,9 +117,11 @@ export function EvaluationPanel(): React.JSX.Element {
               <Button icon="plus" onClick={() => setCreating(true)}>
                 New set
               </Button>
-              <Button busy={busy === 'demo'} onClick={addDemo}>
-                Add the demo set
-              </Button>
+              {demoOffered && (
+                <Button busy={busy === 'demo'} onClick={addDemo}>
+                  Add the demo set
+                </Button>
+              )}
             </>
           }
         >

@@ -91,7 +91,13 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
           </label>
         ))}
       </fieldset>
-      <Select label="k" value={String(k)} options={K_OPTIONS} onChange={(v) => setK(Number(v))} />
+      <Select
+        label="k"
+        inline
+        value={String(k)}
+        options={K_OPTIONS}
+        onChange={(v) => setK(Number(v))}
+      />
       <div className="eval-launcher__go">
         {running ? (
           <>

@@ -39,6 +39,7 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
     () => new Map(stored.data?.queries.map((q) => [q.id, q.query]) ?? []),
     [stored.data],
   )
+  const [profile, setProfile] = useState('')
   if (run.status === 'running') {
     return <Spinner label="Metrics come once the run has finished…" />
   }
@@ -60,24 +61,56 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
           {run.error?.message ?? 'Metrics cover the queries it finished.'}
         </Banner>
       )}
-      <MetricTable metrics={metrics.data} />
+      <ProfilePicker metrics={metrics.data} profile={profile} onChange={setProfile} />
+      <MetricTable metrics={metrics.data} profile={profile || undefined} />
       <div className="eval-charts">
-        <ListBars metrics={metrics.data} />
-        <QueryHeatmap metrics={metrics.data} texts={texts} />
+        <ListBars metrics={metrics.data} profile={profile || undefined} />
+        <QueryHeatmap metrics={metrics.data} profile={profile || undefined} texts={texts} />
       </div>
     </section>
   )
 }
 
-function MetricTable({ metrics }: { metrics: EvalMetrics }): React.JSX.Element {
-  const rows = sortMetricRows(metrics.rows)
-  const profiles = new Set(rows.map((row) => row.profileId))
+/** Whose rows the table and charts show: every profile together, or one. */
+function ProfilePicker({
+  metrics,
+  profile,
+  onChange,
+}: {
+  metrics: EvalMetrics
+  profile: string
+  onChange: (profile: string) => void
+}): React.JSX.Element | null {
+  const profiles = [...new Set(metrics.rows.flatMap((row) => row.profileId ?? []))].sort()
+  if (profiles.length < 2) return null
+  return (
+    <Select
+      label="Profile"
+      inline
+      value={profile}
+      options={[
+        { value: '', label: 'Every profile' },
+        ...profiles.map((id) => ({ value: id, label: id })),
+      ]}
+      onChange={onChange}
+      fieldClassName="eval-metrics__profile"
+    />
+  )
+}
+
+function MetricTable({
+  metrics,
+  profile,
+}: {
+  metrics: EvalMetrics
+  profile: string | undefined
+}): React.JSX.Element {
+  const rows = sortMetricRows(metrics.rows.filter((row) => row.profileId === profile))
   return (
     <Table label="Metrics" className="eval-metric-table">
       <thead>
         <tr>
           <th scope="col">List</th>
-          {profiles.size > 1 && <th scope="col">Profile</th>}
           {METRIC_COLUMNS.map((column) => (
             <th key={column.id} scope="col" className="num" title={column.title(metrics.k)}>
               {column.label(metrics.k)}
@@ -91,13 +124,12 @@ function MetricTable({ metrics }: { metrics: EvalMetrics }): React.JSX.Element {
           return (
             <tr
               key={`${listKey(row.list)}:${row.profileId ?? ''}`}
-              aria-label={row.profileId ? `${name} as ${row.profileId}` : name}
+              aria-label={name}
               className={row.list.kind === 'merged' ? 'eval-row--merged' : undefined}
             >
               <th scope="row" className="eval-list-name">
                 {name}
               </th>
-              {profiles.size > 1 && <td className="muted">{row.profileId ?? 'all'}</td>}
               {METRIC_COLUMNS.map((column) => (
                 <td key={column.id} className="num">
                   {column.text(row.values)}
@@ -112,9 +144,15 @@ function MetricTable({ metrics }: { metrics: EvalMetrics }): React.JSX.Element {
 }
 
 /** One bar per list for a chosen quality metric (plain CSS, text beside each bar). */
-function ListBars({ metrics }: { metrics: EvalMetrics }): React.JSX.Element {
+function ListBars({
+  metrics,
+  profile,
+}: {
+  metrics: EvalMetrics
+  profile: string | undefined
+}): React.JSX.Element {
   const [metric, setMetric] = useState<QualityMetric>('ndcg')
-  const bars = metricBars(metrics.rows, metric)
+  const bars = metricBars(metrics.rows, metric, profile)
   const name = METRIC_NAMES[metric](metrics.k)
   return (
     <figure className="eval-chart" aria-label={`${name} per list`}>
@@ -155,12 +193,21 @@ function ListBars({ metrics }: { metrics: EvalMetrics }): React.JSX.Element {
 /** Queries × lists, each cell the query's nDCG@k in that list. */
 function QueryHeatmap({
   metrics,
+  profile,
   texts,
 }: {
   metrics: EvalMetrics
+  profile: string | undefined
   texts: ReadonlyMap<string, string>
 }): React.JSX.Element {
-  const map = useMemo(() => heatmap(metrics, texts), [metrics, texts])
+  const map = useMemo(
+    () =>
+      heatmap(
+        profile ? { perQuery: metrics.perQuery.filter((v) => v.profileId === profile) } : metrics,
+        texts,
+      ),
+    [metrics, profile, texts],
+  )
   return (
     <figure className="eval-chart eval-heatmap" aria-label={`nDCG@${metrics.k} per query`}>
       <figcaption className="eval-chart__head">

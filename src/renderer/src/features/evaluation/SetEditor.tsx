@@ -33,6 +33,10 @@ const GRADE_OPTIONS = ([0, 1, 2, 3] as const).map((grade) => ({
   label: `${grade} ${GRADE_LABELS[grade]}`,
 }))
 
+/** `true` when typed sources cannot be read (for `aria-invalid`). */
+const invalidSources = (text: string | undefined): true | undefined =>
+  text !== undefined && 'error' in sourcesFromText(text) ? true : undefined
+
 export interface SetEditorProps {
   set: GoldenSet
   profiles: readonly Profile[]
@@ -49,7 +53,8 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
   const [base, setBase] = useState(set)
   const [draft, setDraft] = useState(set)
   const [queryId, setQueryId] = useState(set.queries[0]?.id)
-  const [sourcesText, setSourcesText] = useState<Record<string, string>>({})
+  // Text areas as typed (a phrase being written, sources half typed), by `<query>:<field>`.
+  const [raw, setRaw] = useState<Record<string, string>>({})
   const [deleting, setDeleting] = useState(false)
   const { busy, act } = useEvalAction()
   const dirty = draft !== base
@@ -60,13 +65,14 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
   const revert = (): void => {
     setBase(set)
     setDraft(set)
-    setSourcesText({})
+    setRaw({})
   }
   const query = draft.queries.find((q) => q.id === queryId)
-  const sourcesProblem = Object.entries(sourcesText)
-    .map(([id, text]) => {
+  const sourcesProblem = Object.entries(raw)
+    .filter(([key]) => key.endsWith(':sources'))
+    .map(([key, text]) => {
       const read = sourcesFromText(text)
-      return 'error' in read ? `${id}: ${read.error}` : null
+      return 'error' in read ? `${key.slice(0, -':sources'.length)}: ${read.error}` : null
     })
     .find(Boolean)
 
@@ -75,7 +81,7 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
       const saved = await call('eval:set:save', draft)
       setBase(saved)
       setDraft(saved)
-      setSourcesText({})
+      setRaw({})
     })
   const exportQrels = (): void =>
     void act('export', `Could not export ${set.name} as qrels.`, async () => {
@@ -228,13 +234,13 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
             </div>
             <div className="eval-editor__fields">
               <label className="eval-textarea">
-                <span className="ui-field__label">
-                  Extra phrases (one a line, up to {MAX_PHRASES})
-                </span>
+                <span className="ui-field__label">Extra phrases (up to {MAX_PHRASES})</span>
                 <textarea
                   rows={2}
-                  value={(query.phrases ?? []).join('\n')}
+                  placeholder="one phrase a line"
+                  value={raw[`${query.id}:phrases`] ?? (query.phrases ?? []).join('\n')}
                   onChange={(event) => {
+                    setRaw({ ...raw, [`${query.id}:phrases`]: event.target.value })
                     const phrases = phrasesFromText(event.target.value).slice(0, MAX_PHRASES)
                     setDraft(
                       withQuery(draft, query.id, ({ phrases: _old, ...q }) =>
@@ -245,21 +251,15 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
                 />
               </label>
               <label className="eval-textarea">
-                <span className="ui-field__label">
-                  Sources (“server: source, source” a line; empty: the run's)
-                </span>
+                <span className="ui-field__label">Sources (empty: the run's)</span>
                 <textarea
                   rows={2}
-                  value={sourcesText[query.id] ?? sourcesToText(query.sources)}
-                  aria-invalid={
-                    sourcesText[query.id] !== undefined &&
-                    'error' in sourcesFromText(sourcesText[query.id]!)
-                      ? true
-                      : undefined
-                  }
+                  placeholder={'one server a line:\nknowledgeSearch: handbook, it-kb'}
+                  value={raw[`${query.id}:sources`] ?? sourcesToText(query.sources)}
+                  aria-invalid={invalidSources(raw[`${query.id}:sources`])}
                   onChange={(event) => {
                     const text = event.target.value
-                    setSourcesText({ ...sourcesText, [query.id]: text })
+                    setRaw({ ...raw, [`${query.id}:sources`]: text })
                     const read = sourcesFromText(text)
                     if ('sources' in read) {
                       setDraft(

@@ -1,5 +1,5 @@
 import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
-import { formatDateTime } from '../../lib/format'
+import { formatAgo, formatDateTime } from '../../lib/format'
 import { Badge, Button, EmptyRow, Table } from '../../ui'
 
 export interface SetListProps {
@@ -7,7 +7,8 @@ export interface SetListProps {
   selected: string | undefined
   onSelect: (id: string) => void
   onNew: () => void
-  onAddDemo: () => void
+  /** Absent: the demo set is not offered (it is there, or the registry is not the demo's). */
+  onAddDemo?: (() => void) | undefined
   addingDemo: boolean
 }
 
@@ -27,7 +28,7 @@ export function SetList({
         <Button icon="plus" onClick={onNew}>
           New set
         </Button>
-        {!sets.some((s) => s.id === 'demo') && (
+        {onAddDemo && (
           <Button variant="ghost" busy={addingDemo} onClick={onAddDemo}>
             Add the demo set
           </Button>
@@ -64,8 +65,11 @@ export function SetList({
               </td>
               <td className="num">{set.queryCount}</td>
               <td className="num">{set.judgmentCount}</td>
-              <td className="muted">
-                {set.updatedAt ? formatDateTime(Date.parse(set.updatedAt)) : '–'}
+              <td
+                className="muted"
+                title={set.updatedAt ? formatDateTime(Date.parse(set.updatedAt)) : undefined}
+              >
+                {set.updatedAt ? formatAgo(Date.parse(set.updatedAt)) : '–'}
               </td>
             </tr>
           ))}

@@ -19,6 +19,7 @@ const set: GoldenSet = {
       judgments: [
         { docKey: 'uri:https://docs.example.com/vpn', grade: 3 },
         { docKey: 'id:b', grade: 0 },
+        { docKey: 'uri:https://vault.example.com/d/7', aliases: ['id:vault-7'], grade: 2 },
       ],
     },
   ],
@@ -29,17 +30,27 @@ describe('judging from Search', () => {
     const a = judgedKey({ id: 'ks-1', uri: 'https://docs.example.com/vpn?sig=abc' })
     const b = judgedKey({ id: 'wiki-9', uri: 'https://docs.example.com/vpn?token=xyz#part' })
     expect(a).toBe(b)
-    expect(gradesFor(set, 'vpn setup').get(a)).toBe(3)
+    expect(gradesFor(set, 'vpn setup', 'carol').get(a)).toBe(3)
   })
 
-  it('records into the query that runs as every profile when the text is there twice', () => {
-    expect(judgedQuery(set, 'vpn setup')?.id).toBe('q2')
-    expect(gradesFor(set, 'vpn setup').get('id:b')).toBe(0)
+  it('knows a document by an alias too: a provider that gives it without its link', () => {
+    expect(gradesFor(set, 'vpn setup', 'carol').get(judgedKey({ id: 'vault-7' }))).toBe(2)
+  })
+
+  it("records into the acting profile's own query, else the one for every profile", () => {
+    expect(judgedQuery(set, 'vpn setup', 'alice')?.id).toBe('q1')
+    expect(judgedQuery(set, 'vpn setup', 'carol')?.id).toBe('q2')
+    expect(gradesFor(set, 'vpn setup', 'carol').get('id:b')).toBe(0)
+  })
+
+  it("never records into another user's query", () => {
+    const theirs = { ...set, queries: [set.queries[0]!] }
+    expect(judgedQuery(theirs, 'vpn setup', 'carol')).toBeUndefined()
   })
 
   it('knows no grades for a query the set does not have, or without a set', () => {
-    expect(gradesFor(set, 'VPN setup').size).toBe(0)
-    expect(gradesFor(undefined, 'vpn setup').size).toBe(0)
+    expect(gradesFor(set, 'VPN setup', 'carol').size).toBe(0)
+    expect(gradesFor(undefined, 'vpn setup', 'carol').size).toBe(0)
   })
 
   it('takes the keys 0 to 3 as grades and nothing else', () => {

@@ -22,17 +22,36 @@ export const GRADE_SHORT: Record<Grade, string> = {
 export const judgedKey = (hit: Pick<Hit, 'id' | 'uri'>): string => dedupeKey(hit)
 
 /**
- * The query of `set` that a Search for `query` judges into: the one with the same text that
- * runs as every profile (the one `eval:judge` creates), else any with the same text.
+ * The query of `set` a Search for `query` as `profileId` judges into: the one with the same
+ * text for that profile, else the one for every profile. Another user's query is never
+ * touched: what is relevant may differ per user.
  */
-export function judgedQuery(set: GoldenSet | undefined, query: string): EvalQuery | undefined {
+export function judgedQuery(
+  set: GoldenSet | undefined,
+  query: string,
+  profileId: string | undefined,
+): EvalQuery | undefined {
   const same = set?.queries.filter((q) => q.query === query) ?? []
-  return same.find((q) => q.profileId === undefined) ?? same[0]
+  return (
+    same.find((q) => profileId !== undefined && q.profileId === profileId) ??
+    same.find((q) => q.profileId === undefined)
+  )
 }
 
-/** Document key → grade of the query a Search for `query` judges into. */
-export function gradesFor(set: GoldenSet | undefined, query: string): ReadonlyMap<string, Grade> {
-  return new Map(judgedQuery(set, query)?.judgments.map((j) => [j.docKey, j.grade]) ?? [])
+/**
+ * Document key → grade of the query a Search judges into (see {@link judgedQuery}); a judgment's aliases
+ * (other keys of the same document) carry its grade too.
+ */
+export function gradesFor(
+  set: GoldenSet | undefined,
+  query: string,
+  profileId: string | undefined,
+): ReadonlyMap<string, Grade> {
+  const grades = new Map<string, Grade>()
+  for (const j of judgedQuery(set, query, profileId)?.judgments ?? []) {
+    for (const key of [j.docKey, ...(j.aliases ?? [])]) grades.set(key, j.grade)
+  }
+  return grades
 }
 
 /** The grade a key press gives on a hit list: `0`…`3`; anything else is not a grade. */

@@ -80,6 +80,9 @@ describe('metricBars', () => {
       ['merged · RRF', 70],
       ['merged · min-max', 50],
     ])
+    expect(metricBars(rows, 'ndcg', 'alice').map((bar) => [bar.label, bar.width])).toEqual([
+      ['vault', 10],
+    ])
   })
 })
 

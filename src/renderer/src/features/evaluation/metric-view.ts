@@ -127,9 +127,16 @@ export interface Bar {
   width: number
 }
 
-/** The lists of the rows over every profile, as bars of one quality metric (0…1 wide). */
-export function metricBars(rows: readonly MetricRow[], metric: QualityMetric): Bar[] {
-  return sortMetricRows(rows.filter((row) => row.profileId === undefined)).map((row) => {
+/**
+ * The lists of one profile's rows (undefined: the rows over every profile), as bars of one
+ * quality metric (0…1 wide).
+ */
+export function metricBars(
+  rows: readonly MetricRow[],
+  metric: QualityMetric,
+  profileId?: string,
+): Bar[] {
+  return sortMetricRows(rows.filter((row) => row.profileId === profileId)).map((row) => {
     const value = row.values[metric]
     return {
       key: listKey(row.list),

@@ -4,7 +4,7 @@ import type { Grade } from '../../../../shared/model/evaluation'
 import type { Hit } from '../../../../shared/model/rag'
 import { call } from '../../api'
 import { useJudgingSet, useNoticePosted } from '../../state/store'
-import { gradesFor, judgedKey } from './grades'
+import { gradesFor, judgedKey, judgedQuery } from './grades'
 import { evalKeys, evalQueries } from './queries'
 
 /** Judging hits from Search into a golden set: what a hit list and the inspector need. */
@@ -21,12 +21,20 @@ export interface Judging {
  * Judging into the set chosen in Search's toolbar, for the search that ran (`query`); null
  * while judging is off, the set is loading, or no search ran.
  */
-export function useJudging(query: string | undefined): Judging | null {
+export function useJudging(
+  query: string | undefined,
+  profileId: string | undefined,
+): Judging | null {
   const setId = useJudgingSet()
   const set = useQuery({ ...evalQueries.set(setId ?? ''), enabled: setId !== null })
   const queryClient = useQueryClient()
   const notify = useNoticePosted()
-  const grades = useMemo(() => gradesFor(set.data, query ?? ''), [set.data, query])
+  const grades = useMemo(
+    () => gradesFor(set.data, query ?? '', profileId),
+    [set.data, query, profileId],
+  )
+  // The query judged into; none yet: `eval:judge` adds one for every profile.
+  const queryId = judgedQuery(set.data, query ?? '', profileId)?.id
   const setName = set.data?.name
 
   const onGrade = useCallback(
@@ -36,6 +44,7 @@ export function useJudging(query: string | undefined): Judging | null {
       call('eval:judge', {
         setId,
         query,
+        ...(queryId ? { queryId } : {}),
         docKey: judgedKey(hit),
         grade,
         title: hit.title.slice(0, 1000),
@@ -50,7 +59,7 @@ export function useJudging(query: string | undefined): Judging | null {
           }),
       )
     },
-    [setId, query, queryClient, notify, setName],
+    [setId, query, queryId, queryClient, notify, setName],
   )
   const gradeOf = useCallback((hit: Hit) => grades.get(judgedKey(hit)), [grades])
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useMemo } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
 import {
   useSearchDraft,
@@ -7,11 +7,13 @@ import {
   useSearchExcluded,
   useSearchExcludedChanged,
   useSearchHitInspected,
+  useJudgingSetSelected,
   useSearchInspected,
   useSearchView,
   useSearchViewSelected,
 } from '../../state/store'
 import { JudgeSetPicker } from '../evaluation/JudgeSetPicker'
+import { NewSetDialog } from '../evaluation/NewSetDialog'
 import { useJudging } from '../evaluation/use-judging'
 import { profileQueries } from '../profiles/queries'
 import { hitKey } from './hit-key'
@@ -72,7 +74,9 @@ export function SearchPanel(): React.JSX.Element {
   }, [selected, run?.servers])
 
   // Hits are judged for the query that found them, not for what the form holds now.
-  const judging = useJudging(run?.draft.query)
+  const [creatingSet, setCreatingSet] = useState(false)
+  const judgeInto = useJudgingSetSelected()
+  const judging = useJudging(run?.draft.query, profiles.data?.activeId)
   const running = run?.phase === 'running'
   return (
     <div className="search-panel">
@@ -93,7 +97,7 @@ export function SearchPanel(): React.JSX.Element {
             start(draft, selection, taking)
           }}
           onCancel={cancel}
-          judging={<JudgeSetPicker />}
+          judging={<JudgeSetPicker onNew={() => setCreatingSet(true)} />}
           sources={
             <SourcesSummary
               servers={servers}
@@ -154,6 +158,11 @@ export function SearchPanel(): React.JSX.Element {
           />
         )}
       </div>
+      <NewSetDialog
+        open={creatingSet}
+        onClose={() => setCreatingSet(false)}
+        onCreated={judgeInto}
+      />
     </div>
   )
 }
