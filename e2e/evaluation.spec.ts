@@ -1,11 +1,7 @@
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { DEMO_USERS } from '../src/demo/access'
 import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../src/test/eval-demo'
 import { expect, invoke, screenshots, test } from './console'
-import { root } from './host'
+import { dataDirWithDemoSet, runGoldenSet, saveDemoUsers } from './demo'
 
 /**
  * Retrieval evaluation through the browser host, on the embedded registry's five demo servers
@@ -24,17 +20,6 @@ test.afterAll(async () => {
 const evaluation = (page: Page) => page.getByRole('main', { name: 'Evaluation' })
 const merged = (page: Page) => page.getByRole('listbox', { name: 'Merged hits' })
 
-/** A data folder holding the demo golden set, as the embedded registry's first run leaves it. */
-function dataDirWithDemoSet(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-eval-'))
-  mkdirSync(join(dir, 'eval', 'sets'), { recursive: true })
-  copyFileSync(
-    join(root, 'resources', 'eval', 'demo-golden-set.json'),
-    join(dir, 'eval', 'sets', 'demo.json'),
-  )
-  return dir
-}
-
 /**
  * Opens the console on the demo servers with the demo users' profiles (some demo queries run
  * as one of them), viewing as Carol, who sees every server.
@@ -47,34 +32,10 @@ async function open(
 ): Promise<void> {
   const { host } = await launch(demo!.registry, { env: { ...EVAL_DEMO_ENV, ...env } })
   await page.goto(host.url)
-  for (const user of DEMO_USERS) {
-    const { id: userId, name, groups, sessionTags } = user
-    await invoke(page, 'profiles:save', {
-      id: userId.split('@')[0],
-      name,
-      userId,
-      groups,
-      sessionTags,
-    })
-  }
+  await saveDemoUsers(page)
   await invoke(page, 'profiles:activate', { id: 'carol' })
   await page.getByRole('button', { name: 'Dismiss notification' }).click()
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
-}
-
-/**
- * Runs the set shown, on every server but `without`, and waits until the run is done. Starting
- * may wait for the servers' sources of each profile (and RAGbox's rate limit).
- */
-async function runSet(page: Page, runs: number, without?: string): Promise<void> {
-  const launcher = evaluation(page).getByRole('form', { name: 'Run a set' })
-  if (without) await launcher.getByRole('checkbox', { name: without }).uncheck()
-  await launcher.getByRole('button', { name: /^Run / }).click()
-  const history = evaluation(page).getByRole('table', { name: 'Run history' })
-  const newest = history.getByRole('row').nth(1)
-  await expect(history.getByRole('row')).toHaveCount(runs + 1, { timeout: 60_000 })
-  await expect(newest).not.toContainText('No runs')
-  await expect(newest).toContainText('done', { timeout: 60_000 })
 }
 
 test('hits judged in Search build a golden set the Evaluation panel shows', async ({
@@ -145,7 +106,7 @@ test('the demo set runs, shows its metrics and charts, and two runs compare', as
   await screenshots(page, 'evaluation-sets')
 
   await main.getByRole('tab', { name: /^Runs/ }).click()
-  await runSet(page, 1)
+  await runGoldenSet(page, 1)
   const table = main.getByRole('table', { name: 'Metrics' })
   const rrf = table.getByRole('row', { name: 'merged · RRF', exact: true })
   await expect(rrf).toBeVisible()
@@ -168,7 +129,7 @@ test('the demo set runs, shows its metrics and charts, and two runs compare', as
   await main.getByRole('combobox', { name: 'Profile' }).selectOption('')
 
   // The second run leaves the vault out, as if it had broken: B loses its documents.
-  await runSet(page, 2, 'documentVault')
+  await runGoldenSet(page, 2, 'documentVault')
   await main.getByRole('tab', { name: 'Compare' }).click()
   const comparison = main.getByRole('region', { name: 'Comparison' })
   await expect(comparison.getByRole('status')).toContainText('queries up')

@@ -7,7 +7,7 @@ import {
   type RunComparison,
 } from '../../../../shared/model/evaluation'
 import { useEvaluationCompare, useEvaluationCompareChanged } from '../../state/store'
-import { Badge, Banner, EmptyRow, EmptyState, Select, Spinner, Table } from '../../ui'
+import { Banner, EmptyRow, EmptyState, Select, Spinner, Table } from '../../ui'
 import { GRADE_LABELS } from './grades'
 import {
   ALPHA,
@@ -150,8 +150,10 @@ function DeltaTable({ comparison }: { comparison: RunComparison }): React.JSX.El
                   title={`${formatMetric(delta.a)} → ${formatMetric(delta.b)} over ${delta.pairs} queries: ${verdict.word}`}
                 >
                   <span className="eval-delta__value">{formatDelta(delta.delta)}</span>
-                  <span className="eval-delta__p">{formatP(delta.pValue)}</span>
-                  {verdict.tone !== 'neutral' && <Badge tone={verdict.tone}>{verdict.word}</Badge>}
+                  <span className="eval-delta__p">
+                    {formatP(delta.pValue)}
+                    {verdict.tone !== 'neutral' && ` · ${verdict.word}`}
+                  </span>
                 </td>
               )
             })}

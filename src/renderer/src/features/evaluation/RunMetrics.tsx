@@ -235,13 +235,9 @@ function QueryHeatmap({
         <tbody>
           {map.rows.map((row) => (
             <tr key={row.key}>
-              <th
-                scope="row"
-                className="eval-heatmap__query"
-                title={`${row.queryId}: ${row.label}`}
-              >
+              <td className="eval-heatmap__query" title={`${row.queryId}: ${row.label}`}>
                 {row.label}
-              </th>
+              </td>
               {row.cells.map((cell, index) =>
                 cell === null ? (
                   <td key={index} className="eval-heatmap__cell muted">
