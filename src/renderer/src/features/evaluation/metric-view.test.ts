@@ -6,6 +6,7 @@ import {
   heatmap,
   heatStyle,
   listLabel,
+  METRIC_COLUMNS,
   metricBars,
   sortMetricRows,
 } from './metric-view'
@@ -63,6 +64,13 @@ describe('metric table', () => {
       ['merged · min-max', undefined],
       ['vault', 'alice'],
     ])
+  })
+
+  it('shows no latency for a list whose every call failed, rather than 0 ms', () => {
+    const down = { ...values(0), failureRate: 1, failed: 3, latencyP50Ms: 0, latencyP95Ms: 0 }
+    const latency = METRIC_COLUMNS.filter((c) => c.id.startsWith('latency'))
+    expect(latency.map((column) => column.text(down))).toEqual(['–', '–'])
+    expect(latency.map((column) => column.text(values(1)))).toEqual(['10 ms', '20 ms'])
   })
 
   it('writes shares as percentages and latencies in ms or s', () => {

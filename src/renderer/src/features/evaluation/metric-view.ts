@@ -58,6 +58,10 @@ export function formatShare(value: number): string {
 export const formatLatency = (ms: number): string =>
   ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`
 
+/** A latency quantile, or a dash when every call failed (there is no latency to speak of). */
+const latency = (v: MetricValues, ms: number): string =>
+  v.failureRate >= 1 ? '–' : formatLatency(ms)
+
 /** One column of the metric table. */
 export interface MetricColumn {
   id: keyof MetricValues
@@ -107,14 +111,14 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
   {
     id: 'latencyP50Ms',
     label: () => 'p50',
-    title: () => 'Median latency',
-    text: (v) => formatLatency(v.latencyP50Ms),
+    title: () => 'Median latency of the calls',
+    text: (v) => latency(v, v.latencyP50Ms),
   },
   {
     id: 'latencyP95Ms',
     label: () => 'p95',
     title: () => '95th percentile latency',
-    text: (v) => formatLatency(v.latencyP95Ms),
+    text: (v) => latency(v, v.latencyP95Ms),
   },
 ]
 
