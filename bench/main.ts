@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { evaluationBenchmark } from './evaluation'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
 import { memoryBenchmark } from './memory'
@@ -20,6 +21,7 @@ const benchmarks: Benchmark[] = [
   throughputBenchmark,
   memoryBenchmark,
   rendererBenchmark,
+  evaluationBenchmark,
 ]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -24,6 +24,8 @@ describe('demo.js options', () => {
         '5',
         '--query-rate-limit',
         '2',
+        '--rate-window',
+        '3',
         '--doc-host',
         'http://h:1/',
         '--ttl',
@@ -35,6 +37,7 @@ describe('demo.js options', () => {
       port: 0,
       rateLimit: 5,
       queryRateLimit: 2,
+      rateWindowSeconds: 3,
       docHost: 'http://h:1',
       ttlSeconds: 9,
     })

@@ -40,6 +40,8 @@ export interface DemoOptions {
   name?: string
   rateLimit: number
   queryRateLimit: number
+  /** Length of RAGbox's rate-limit windows (default 60 s: "per minute"). */
+  rateWindowSeconds: number
   maxSegments: number
   apiKey?: string
   /** `--break ID`: deliberately broken behaviours (Doctor tests). */
@@ -69,6 +71,7 @@ options:
   --name NAME              rag-tools-v1: server name
   --rate-limit N           ragbox: requests per minute per API key (default 60)
   --query-rate-limit N     ragbox: query_knowledge calls per minute per API key (default 10)
+  --rate-window SECONDS    ragbox: length of both rate-limit windows (default 60)
   --max-segments N         rag-search: segments per answer (default 10; the spec allows at most 20)
   --api-key KEY            rag-search: the accepted Bearer key (default: the demo key)
   --break ID               break one contract rule on purpose (repeatable), so the console's
@@ -105,6 +108,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         name: { type: 'string' },
         'rate-limit': { type: 'string' },
         'query-rate-limit': { type: 'string' },
+        'rate-window': { type: 'string' },
         'max-segments': { type: 'string' },
         'api-key': { type: 'string' },
         break: { type: 'string', multiple: true },
@@ -155,6 +159,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     name: values.name,
     rateLimit: int('rate-limit', values['rate-limit'], 60, 1),
     queryRateLimit: int('query-rate-limit', values['query-rate-limit'], 10, 1),
+    rateWindowSeconds: int('rate-window', values['rate-window'], 60, 1),
     maxSegments: int('max-segments', values['max-segments'], 10, 1),
     apiKey: values['api-key'],
     breaks,

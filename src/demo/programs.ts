@@ -70,7 +70,11 @@ function handlerFor(program: HttpProgram, options: DemoOptions, docHost: string)
       return sseHandler(tools, name)
     }
     case 'ragbox':
-      return ragboxHandler({ rateLimit: options.rateLimit, queryRateLimit: options.queryRateLimit })
+      return ragboxHandler({
+        rateLimit: options.rateLimit,
+        queryRateLimit: options.queryRateLimit,
+        rateWindowMs: options.rateWindowSeconds * 1000,
+      })
     case 'vtex':
       return vtexHandler()
   }

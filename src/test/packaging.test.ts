@@ -98,6 +98,7 @@ describe('the packed app', () => {
       '/out/renderer/index.html',
       '/resources/default-registry.json',
       '/resources/rag-mcp.schema.json',
+      '/resources/eval/demo-golden-set.json',
       '/resources/icons/icon.png',
     ]) {
       expect(files).toContain(file)

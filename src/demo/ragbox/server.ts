@@ -42,6 +42,8 @@ export interface RagboxOptions {
   rateLimit: number
   /** query_knowledge calls per minute per API key (spec: 10). */
   queryRateLimit: number
+  /** Window of both limits; default a minute (shorter in tests that wait one out). */
+  rateWindowMs?: number
 }
 
 function apiKey(req: IncomingMessage): string | undefined {
@@ -64,8 +66,8 @@ function rateHeaders(state: RateState): Record<string, string> {
  */
 export function ragboxHandler(options: RagboxOptions): Handler {
   const tools = new RagboxTools()
-  const requests = new RateLimiter(options.rateLimit)
-  const queries = new RateLimiter(options.queryRateLimit)
+  const requests = new RateLimiter(options.rateLimit, options.rateWindowMs)
+  const queries = new RateLimiter(options.queryRateLimit, options.rateWindowMs)
 
   const methods: Methods<{ grant: KeyGrant; key: string }> = {
     initialize: (params) => ({

@@ -27,6 +27,11 @@ const OPTIONS = {
   name: { type: 'string' },
   header: { type: 'string', multiple: true },
   log: { type: 'boolean' },
+  profile: { type: 'string', multiple: true },
+  baseline: { type: 'string' },
+  min: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  k: { type: 'string' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -56,6 +61,7 @@ export const COMMAND_OPTIONS = {
   watch: [],
   secrets: ['server', 'name'],
   doctor: ['server'],
+  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -93,6 +99,11 @@ export interface Invocation {
     header?: string[]
     log?: boolean
     'connect-timeout'?: string
+    profile?: string[]
+    baseline?: string
+    min?: string[]
+    format?: string
+    k?: string
   }
   help: boolean
 }

@@ -4,6 +4,7 @@ import { parseInvocation, type CommandName } from './args'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
+import { evalCommand } from './commands/eval'
 import { infoCommand } from './commands/info'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
 import { searchCommand, synthesizeCommand } from './commands/search'
@@ -33,6 +34,7 @@ const COMMANDS: Record<
   watch: watchCommand,
   secrets: secretsCommand,
   doctor: doctorCommand,
+  eval: evalCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

@@ -27,6 +27,12 @@ commands:
   secrets list [SERVER]                  which keychain values are set
   doctor [--server ID]...                does each server keep its family's contract? (exit 1
                                          when a check fails)
+  eval SET.json [--server ID]... [--source SERVER:SOURCE]... [--profile ID]... [--k N]
+       [--min '[SERVER:]METRIC[@K]=VALUE']... [--baseline RUN] [--fusion rrf|score|minmax]
+       [--format table|json|trec]
+                                         run a golden set and print its metrics (exit 1 when
+                                         a --min fails or the merged list is significantly
+                                         worse than --baseline, a run id or file)
 
 TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... | --stdio "CMD"
 

@@ -66,7 +66,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),
     ...doctorHandlers(core.services),
-    ...evaluationHandlers(core.services.evaluation),
+    ...evaluationHandlers(core.services),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

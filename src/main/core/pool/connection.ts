@@ -3,7 +3,12 @@ import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '../../../shared/config/sc
 import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogLine } from '../../../shared/ipc/servers'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
-import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
+import type {
+  RateLimitInfo,
+  ServerHealth,
+  ServerStatus,
+  ToolInfo,
+} from '../../../shared/model/server'
 import type { Logger } from '../log'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { runBounded } from './bounded'
@@ -220,6 +225,11 @@ export class ServerConnection {
 
   healthSnapshot(): ServerHealth {
     return this.health.snapshot(this.keeper.current)
+  }
+
+  /** What the server last said about its rate limit (cheap: no health snapshot). */
+  rateLimit(): RateLimitInfo | undefined {
+    return this.health.rateLimitInfo
   }
 
   logLines(limit?: number): PoolLogLine[] {

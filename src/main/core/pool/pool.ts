@@ -4,7 +4,7 @@ import { ConsoleError } from '../../../shared/errors'
 import type { PoolLogLine, PoolServerStatus, PoolServerTools } from '../../../shared/ipc/servers'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { RegistryDiff } from '../../../shared/model/registry'
-import type { ServerHealth, ServerStatus } from '../../../shared/model/server'
+import type { RateLimitInfo, ServerHealth, ServerStatus } from '../../../shared/model/server'
 import type { Registry } from '../config/types'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
@@ -174,6 +174,11 @@ export class ConnectionPool {
   health(serverId?: string): ServerHealth[] {
     if (serverId !== undefined) return [this.get(serverId).healthSnapshot()]
     return [...this.connections.values()].map((c) => c.healthSnapshot())
+  }
+
+  /** A server's last `X-RateLimit-*` values; undefined when unknown or not in the pool. */
+  rateLimit(serverId: string): RateLimitInfo | undefined {
+    return this.connections.get(serverId)?.rateLimit()
   }
 
   /** Reconnects one server now (after a secret changed, or to skip a backoff wait). */

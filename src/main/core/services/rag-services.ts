@@ -1,6 +1,5 @@
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { Profile } from '../../../shared/model/user'
-import type { RateLimitInfo } from '../../../shared/model/server'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
@@ -113,7 +112,7 @@ export class RagServices {
       audit: this.audit,
       profile,
       resolve: deps.resolve ?? (async () => ({ headers: {}, env: {}, missing: [] })),
-      rateLimit: (server) => this.rateLimit(server),
+      rateLimit: (server) => deps.pool.rateLimit(server),
       knownDialect: async (config) => (await this.servers.dialect(config)).id,
       redactor: deps.redactor,
       ...(deps.doctorFile ? { file: deps.doctorFile } : {}),
@@ -127,7 +126,7 @@ export class RagServices {
       activeProfile: profile,
       profile: (id) => deps.settings.profile(id),
       discover: (as) => this.discovery.run({ profile: as, automatic: true }),
-      rateLimit: (server) => this.rateLimit(server),
+      rateLimit: (server) => deps.pool.rateLimit(server),
       ...(deps.demoSet ? { demoSet: deps.demoSet } : {}),
     })
   }
@@ -135,15 +134,6 @@ export class RagServices {
   /** A saved profile by id (e.g. to check access as another user); `not_found` otherwise. */
   profile(id: string): Profile {
     return this.deps.settings.profile(id)
-  }
-
-  /** What a server last said about its rate limit; nothing for a server not in the pool (yet). */
-  private rateLimit(server: string): RateLimitInfo | undefined {
-    try {
-      return this.deps.pool.health(server)[0]?.rateLimit
-    } catch {
-      return undefined
-    }
   }
 
   /** Resolves once every audit line of the operations so far is written. */

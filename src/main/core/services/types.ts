@@ -1,5 +1,10 @@
 import type { ServerConfig } from '../../../shared/config/schema'
-import type { ServerHealth, ServerStatus, ToolInfo } from '../../../shared/model/server'
+import type {
+  RateLimitInfo,
+  ServerHealth,
+  ServerStatus,
+  ToolInfo,
+} from '../../../shared/model/server'
 import type { Profile } from '../../../shared/model/user'
 import type { Registry } from '../config/types'
 import type { ServerSession } from '../pool/types'
@@ -18,6 +23,8 @@ export interface SessionPool {
   status(serverId: string): ServerStatus
   /** Health of one server (a one-element array) or of all. */
   health(serverId?: string): ServerHealth[]
+  /** A server's last `X-RateLimit-*` values, without building a health snapshot. */
+  rateLimit(serverId: string): RateLimitInfo | undefined
   /** Tools listed at connect time (empty before the first connect). */
   tools(serverId: string): Promise<{
     tools: ToolInfo[]

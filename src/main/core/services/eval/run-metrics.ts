@@ -11,7 +11,7 @@ import type {
   MetricValues,
   PerQueryMetric,
 } from '../../../../shared/model/evaluation'
-import { dedupeKey, fuseHits } from '../../../../shared/model/fusion'
+import { fuseHits } from '../../../../shared/model/fusion'
 import type { FusionMode } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { mean, percentile, scoreQuery, topK, type Qrels } from './metrics'
@@ -174,21 +174,23 @@ function rankedList(result: EvalQueryResult, list: EvalList): Ranked | undefined
     list.fusion,
   )
   return {
-    docKeys: merged.map((hit) => dedupeKey(hit)),
+    docKeys: merged.map((hit) => hit.id),
     failed: result.providers.length > 0 && answered.length === 0,
     latencyMs: result.elapsedMs,
   }
 }
 
-/** A stored hit as fusion takes it; its identity (uri or id) is the stored document key. */
+/**
+ * A stored hit as fusion takes it. Its id is its document key, already the dedupe identity:
+ * fusion groups by `id:<docKey>` without parsing links again, and the merged list's ids are
+ * the keys.
+ */
 function asHit(server: string, hit: EvalHit): Hit {
-  const isUri = hit.docKey.startsWith('uri:')
   return {
     server,
-    id: isUri ? hit.id : hit.docKey.slice('id:'.length),
+    id: hit.docKey,
     title: hit.title,
     snippet: '',
-    ...(isUri ? { uri: hit.docKey.slice('uri:'.length) } : {}),
     ...(hit.score !== undefined ? { score: hit.score } : {}),
     ...(hit.sourceId !== undefined ? { sourceId: hit.sourceId } : {}),
     derived: { title: false, summary: false },

@@ -5,6 +5,7 @@ import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluatio
 import { runIdSchema } from '../../../../shared/model/golden-set-schema'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
+import { readStored } from './read-file'
 
 /** Runs kept; the oldest finished ones are deleted beyond it. */
 export const MAX_STORED_RUNS = 100
@@ -44,22 +45,10 @@ export class RunStore {
   }
 
   get(id: string): EvalRun {
-    let text: string
-    try {
-      text = readFileSync(this.file(id), 'utf8')
-    } catch {
-      throw notFound(id)
-    }
-    try {
-      const run = JSON.parse(text) as EvalRun
-      if (run.version !== 1 || !Array.isArray(run.results)) throw new Error('not a run file')
-      return run
-    } catch (error) {
-      throw new ConsoleError({
-        code: 'invalid_argument',
-        message: `run ${id} cannot be read (${(error as Error).message}); delete it`,
-      })
-    }
+    return parseStoredRun(
+      readStored(this.file(id), () => notFound(id)),
+      `run ${id}`,
+    )
   }
 
   /** Writes a run (and its summary), then drops the oldest runs beyond the limit. */
@@ -92,6 +81,31 @@ export class RunStore {
     return join(this.dir, `${id}${SUMMARY}`)
   }
 }
+
+/** A run file's text as a run; `invalid_argument` when it is not one. */
+export function parseStoredRun(text: string, what: string): EvalRun {
+  let run: Partial<EvalRun>
+  try {
+    run = JSON.parse(text) as Partial<EvalRun>
+  } catch (error) {
+    throw unreadable(what, (error as Error).message)
+  }
+  const ok =
+    run?.version === 1 &&
+    Array.isArray(run.results) &&
+    Array.isArray(run.queries) &&
+    typeof run.summary?.id === 'string' &&
+    Array.isArray(run.summary.servers) &&
+    typeof run.inputs?.k === 'number'
+  if (!ok) throw unreadable(what, 'not an evaluation run file')
+  return run as EvalRun
+}
+
+const unreadable = (what: string, why: string): ConsoleError =>
+  new ConsoleError({
+    code: 'invalid_argument',
+    message: `${what} cannot be read as a run (${why})`,
+  })
 
 const notFound = (id: string): ConsoleError =>
   new ConsoleError({ code: 'not_found', message: `no evaluation run with id ${id}` })

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConsoleError } from '../../../../shared/errors'
 import type {
@@ -11,6 +11,7 @@ import type {
 import { evalIdSchema, goldenSetSchema } from '../../../../shared/model/golden-set-schema'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
+import { readStored } from './read-file'
 
 /** One judgment from Search (`eval:judge`). */
 export interface JudgeRequest {
@@ -59,12 +60,10 @@ export class GoldenSetStore {
 
   /** A set by id: `not_found` when missing, `invalid_argument` naming the problem when broken. */
   get(id: string): GoldenSet {
-    let text: string
-    try {
-      text = readFileSync(this.file(id), 'utf8')
-    } catch {
-      throw new ConsoleError({ code: 'not_found', message: `no golden set with id ${id}` })
-    }
+    const text = readStored(
+      this.file(id),
+      () => new ConsoleError({ code: 'not_found', message: `no golden set with id ${id}` }),
+    )
     return parseGoldenSet(text, `golden set ${id}`)
   }
 

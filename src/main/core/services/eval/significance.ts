@@ -37,10 +37,17 @@ export function pairedRandomizationTest(
     return count / assignments
   }
   const random = xorshift32(SEED)
+  const values = Float64Array.from(diffs)
   let count = 1
   for (let round = 0; round < permutations; round++) {
     let total = 0
-    for (const diff of diffs) total += random() < 0.5 ? -diff : diff
+    let bits = 0
+    // One 32-bit draw gives the signs of 32 pairs.
+    for (let i = 0; i < values.length; i++) {
+      if (i % 32 === 0) bits = random()
+      total += bits & 1 ? -values[i]! : values[i]!
+      bits >>>= 1
+    }
     if (atLeast(total)) count++
   }
   return count / (permutations + 1)
@@ -50,7 +57,7 @@ export function pairedRandomizationTest(
 // neither the observed statistic nor its distribution; sums stand in for means (same n).
 const sum = (values: readonly number[]): number => values.reduce((s, v) => s + v, 0)
 
-/** Marsaglia's xorshift32: small, seeded, uniform enough for sign flips; values in [0, 1). */
+/** Marsaglia's xorshift32: small, seeded, uniform enough for sign flips; 32 random bits. */
 function xorshift32(seed: number): () => number {
   let state = seed >>> 0 || 1
   return () => {
@@ -58,6 +65,6 @@ function xorshift32(seed: number): () => number {
     state ^= state >>> 17
     state ^= state << 5
     state >>>= 0
-    return state / 4294967296
+    return state
   }
 }

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fixtureEntry, startCore, type LiveCore } from '../main/core/services/testing/live'
+import type { EventMap } from '../shared/ipc/contract'
+import type { GoldenSet } from '../shared/model/evaluation'
+import { demoProfile } from './demo-profiles'
+import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from './eval-demo'
+
+/**
+ * Evaluation runs over real servers: RAGbox's rate limit waited out, cancel, progress, per
+ * profile runs, what a run file keeps (and never keeps).
+ */
+
+const SESSION_KEY = `eval-secret-${randomBytes(12).toString('hex')}`
+
+const set = (id: string, queries: string[]): GoldenSet => ({
+  version: 1,
+  id,
+  name: id,
+  queries: queries.map((query, i) => ({
+    id: `q${i + 1}`,
+    query,
+    judgments: [{ docKey: 'uri:http://127.0.0.1:47310/docs/hb-pto-policy', grade: 3 }],
+  })),
+})
+
+let demo: EvalDemo
+let live: LiveCore
+
+beforeAll(async () => {
+  // RAGbox counts 4 requests per 2-second window: a run of eight queries must wait twice.
+  demo = await startEvalDemo({
+    ragbox: ['--rate-limit', '4', '--rate-window', '2'],
+    // A unique key, so the run file can be searched for it.
+    'rag-search': ['--api-key', SESSION_KEY],
+  })
+  live = await startCore(
+    {
+      knowledgeSearch: {
+        ...demo.registry.knowledgeSearch,
+        headers: { Authorization: 'Bearer ${session:apiKey}' },
+      },
+      documentVault: demo.registry.documentVault!,
+      slow: fixtureEntry(['--name', 'slow', '--delay', '150', '--hits', '3']),
+    },
+    { env: EVAL_DEMO_ENV },
+  )
+  live.core.secrets.setSessionToken('knowledgeSearch', 'apiKey', SESSION_KEY)
+  for (const [userId, id] of [
+    ['carol@example.com', 'carol'],
+    ['alice@example.com', 'alice'],
+  ]) {
+    live.core.settings.saveProfile(demoProfile(userId!, id!, id!))
+  }
+  live.core.settings.setActive('carol')
+}, 60_000)
+
+afterAll(async () => {
+  await live?.close()
+  await demo?.stop()
+})
+
+const evaluation = () => live.core.services.evaluation
+
+describe('a run against a rate-limited server', () => {
+  it('waits out RAGbox’s limit instead of failing the queries', async () => {
+    evaluation().saveSet(
+      set('limited', ['pto', 'leave', 'vpn', 'travel', 'laptop', 'nda', 'msa', 'sales']),
+    )
+    const started = await evaluation().startRun({
+      setId: 'limited',
+      selection: { documentVault: [] },
+      concurrency: 2,
+    })
+    const run = await started.done
+    expect(run.summary).toMatchObject({ status: 'done', total: 8, done: 8, failures: 0 })
+    expect(run.results.every((r) => r.providers[0]!.ok)).toBe(true)
+    await live.core.services.idle()
+    // The server did refuse on the way: the runner waited and asked again.
+    const refused = live.auditLines().filter((l) => l.errorCode === 'rate_limited')
+    expect(refused.length).toBeGreaterThan(0)
+  }, 60_000)
+})
+
+describe('progress, cancel and the stored run', () => {
+  it('reports each query, stops on cancel and stores what was done as cancelled', async () => {
+    const queries = Array.from({ length: 20 }, (_, i) => `query ${i}`)
+    evaluation().saveSet(set('long', queries))
+    const progress: EventMap['eval:progress'][] = []
+    const finished: EventMap['eval:run-finished'][] = []
+    const offProgress = live.core.events.on('eval:progress', (event) => {
+      progress.push(event)
+      if (event.done === 2) evaluation().runner.cancel(event.runId)
+    })
+    const offFinished = live.core.events.on('eval:run-finished', (event) => finished.push(event))
+    const started = await evaluation().startRun({
+      runId: 'cancel-me',
+      setId: 'long',
+      selection: { slow: [] },
+      concurrency: 1,
+    })
+    expect(started.summary).toMatchObject({
+      id: 'cancel-me',
+      status: 'running',
+      total: 20,
+      done: 0,
+    })
+    const run = await started.done
+    offProgress()
+    offFinished()
+    expect(progress.map((p) => p.done)).toEqual([1, 2])
+    expect(progress[0]).toMatchObject({
+      runId: 'cancel-me',
+      total: 20,
+      queryId: 'q1',
+      profileId: 'carol',
+    })
+    expect(run.summary.status).toBe('cancelled')
+    expect(run.results.map((r) => r.queryId)).toEqual(['q1', 'q2'])
+    expect(finished.map((f) => f.run.status)).toEqual(['cancelled'])
+    expect(evaluation().runs.get('cancel-me').summary.status).toBe('cancelled')
+    expect(
+      evaluation()
+        .runs.list('long')
+        .map((s) => s.id),
+    ).toEqual(['cancel-me'])
+  }, 30_000)
+
+  it('refuses a second run under a stored run’s id', async () => {
+    await expect(evaluation().startRun({ runId: 'cancel-me', setId: 'long' })).rejects.toThrow(
+      /a run with id cancel-me is stored already/,
+    )
+  })
+
+  it('keeps inputs, hits, latencies and errors per query and provider, and no secret', async () => {
+    evaluation().saveSet(set('kept', ['paid time off policy', 'vpn setup']))
+    const run = await (
+      await evaluation().startRun({
+        runId: 'kept-run',
+        setId: 'kept',
+        selection: { knowledgeSearch: [], missing: [] },
+        k: 5,
+      })
+    ).done
+    expect(run.inputs).toMatchObject({ setId: 'kept', k: 5, profiles: ['carol'] })
+    const first = run.results[0]!
+    expect(first.providers.map((p) => p.server)).toEqual(['knowledgeSearch', 'missing'])
+    const [search, missing] = first.providers
+    expect(search!.ok, JSON.stringify(search!.error)).toBe(true)
+    expect(search!.hits.length).toBeGreaterThan(0)
+    expect(search!.hits.length).toBeLessThanOrEqual(5)
+    expect(search!.hits[0]).toMatchObject({
+      docKey: expect.stringMatching(/^uri:http:\/\/127\.0\.0\.1:47310\/docs\//),
+    })
+    expect(search!.latencyMs).toBeGreaterThan(0)
+    expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' }, hits: [] })
+    const dir = join(live.dir, 'data', 'eval', 'runs')
+    const files = readdirSync(dir).filter((f) => f.startsWith('kept-run'))
+    expect(files.sort()).toEqual(['kept-run.json', 'kept-run.summary.json'])
+    for (const file of files)
+      expect(readFileSync(join(dir, file), 'utf8')).not.toContain(SESSION_KEY)
+  })
+})
+
+describe('profiles', () => {
+  it('runs each query as each named profile and gives each its own metric rows', async () => {
+    evaluation().saveSet(set('two-users', ['paid time off policy']))
+    const run = await (
+      await evaluation().startRun({
+        setId: 'two-users',
+        selection: { knowledgeSearch: [] },
+        profiles: ['carol', 'alice'],
+      })
+    ).done
+    expect(run.results.map((r) => r.profileId).sort()).toEqual(['alice', 'carol'])
+    const metrics = evaluation().metrics(run.summary.id)
+    const profiles = metrics.rows.filter((r) => r.list.kind === 'provider').map((r) => r.profileId)
+    expect(profiles).toEqual([undefined, 'alice', 'carol'])
+  })
+
+  it('refuses, before sending anything, a profile that is not saved', async () => {
+    const before = live.auditLines().length
+    await expect(
+      evaluation().startRun({ setId: 'two-users', profiles: ['mallory'] }),
+    ).rejects.toThrow(/runs as profile "mallory", which is not saved here/)
+    await live.core.services.idle()
+    expect(live.auditLines().length).toBe(before)
+  })
+})
