@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../src/test/eval-demo'
 import { expect, invoke, screenshots, test } from './console'
-import { dataDirWithDemoSet, runGoldenSet, saveDemoUsers } from './demo'
+import { dataDirWithDemoSet, runGoldenSet, saveDemoUsers, slowServer } from './demo'
 
 /**
  * Retrieval evaluation through the browser host, on the embedded registry's five demo servers
@@ -147,8 +147,49 @@ test('the demo golden set is there on the first launch of the demo registry', as
 }) => {
   const host = await launchEmbedded()
   await page.goto(host.url)
+  // The shortcut works once the app is up.
+  await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible()
   await page.keyboard.press('ControlOrMeta+8')
   const sets = evaluation(page).getByRole('table', { name: 'Golden sets' })
   await expect(sets.getByRole('row', { name: /Demo corpus/ })).toContainText('41')
   await expect(evaluation(page).getByRole('button', { name: 'Add the demo set' })).toBeHidden()
+})
+
+test('a set written in the editor runs with progress, and Cancel stops the run', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ slow: slowServer('slow', 5000) })
+  await page.goto(host.url)
+  // The shortcut works once the app is up.
+  await expect(page.getByRole('heading', { name: 'Servers', level: 1 })).toBeVisible()
+  await page.keyboard.press('ControlOrMeta+8')
+  const main = evaluation(page)
+  await main.getByRole('button', { name: 'New set' }).click()
+  await page.getByRole('dialog', { name: 'New golden set' }).getByLabel('Name').fill('Slow one')
+  await page.keyboard.press('Enter')
+
+  const editor = main.getByRole('region', { name: 'Set Slow one' })
+  await editor.getByRole('button', { name: 'Add query' }).click()
+  const query = editor.getByRole('group', { name: 'Query q1' })
+  await query.getByLabel('Query', { exact: true }).fill('vpn setup')
+  await query.getByLabel('Extra phrases (up to 4)').fill('remote access\nglobalprotect')
+  await editor.getByRole('button', { name: 'Save set' }).click()
+  await expect(editor.getByRole('button', { name: 'Save set' })).toBeDisabled()
+  // Saved: the list of sets (read from the data folder) counts the query.
+  const saved = main
+    .getByRole('table', { name: 'Golden sets' })
+    .getByRole('row', { name: /Slow one/ })
+  await expect(saved.getByRole('cell').nth(1)).toHaveText('1')
+
+  await main.getByRole('tab', { name: /^Runs/ }).click()
+  const launcher = main.getByRole('form', { name: 'Run a set' })
+  await launcher.getByRole('button', { name: 'Run Slow one' }).click()
+  await expect(launcher.getByRole('progressbar', { name: 'Run progress' })).toBeVisible()
+  await expect(launcher.getByRole('status')).toHaveText('0 of 1 queries')
+  await screenshots(page, 'evaluation-run-progress')
+  await launcher.getByRole('button', { name: 'Cancel run' }).click()
+  const history = main.getByRole('table', { name: 'Run history' })
+  await expect(history.getByRole('row').nth(1)).toContainText('cancelled')
+  await expect(launcher.getByRole('button', { name: 'Run Slow one' })).toBeEnabled()
 })

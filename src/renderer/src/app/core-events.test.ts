@@ -7,7 +7,7 @@ import type { Profile } from '../../../shared/model/user'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import { LOG_KEEP, workbenchKeys } from '../features/workbench/queries'
 import type { EvalRunSummary } from '../../../shared/model/evaluation'
-import { evalKeys } from '../features/evaluation/queries'
+import { addRunningRun, evalKeys } from '../features/evaluation/queries'
 import type { NoticeInput, Panel } from '../state/store'
 import { applyCoreEvent, describeDiff } from './core-events'
 
@@ -285,6 +285,25 @@ describe('evaluation events', () => {
       'done',
     )
     expect(queryClient.getQueryState(evalKeys.metrics('r2', 10))?.isInvalidated).toBe(true)
+  })
+
+  it('moves the progress of a run started here and drops it from the running ones when it ends', () => {
+    const { queryClient, context } = setup()
+    // As the panel left it: read once, nothing running yet.
+    queryClient.setQueryData(evalKeys.running(), null)
+    addRunningRun(queryClient, summary('r3', 0))
+    const progress = {
+      runId: 'r3',
+      done: 4,
+      total: 30,
+      failures: 0,
+      queryId: 'q4',
+      profileId: 'carol',
+    }
+    applyCoreEvent('eval:progress', progress, context)
+    expect(queryClient.getQueryData<EvalRunSummary[]>(evalKeys.running())![0]!.done).toBe(4)
+    applyCoreEvent('eval:run-finished', { run: { ...summary('r3', 30), status: 'done' } }, context)
+    expect(queryClient.getQueryData<EvalRunSummary[]>(evalKeys.running())).toEqual([])
   })
 
   it('reads a set again when it was judged or saved elsewhere', () => {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
+import { plural } from '../../lib/format'
 import {
   useEvaluationRun,
   useEvaluationRunSelected,
@@ -16,7 +17,7 @@ import { appQueries } from '../app/queries'
 import { profileQueries } from '../profiles/queries'
 import { CompareRuns } from './CompareRuns'
 import { NewSetDialog } from './NewSetDialog'
-import { evalQueries } from './queries'
+import { evalQueries, useRunsOfSet } from './queries'
 import { RunHistory } from './RunHistory'
 import { RunLauncher } from './RunLauncher'
 import { RunMetrics } from './RunMetrics'
@@ -42,8 +43,8 @@ export function EvaluationPanel(): React.JSX.Element {
   const [creating, setCreating] = useState(false)
   const { busy, act } = useEvalAction()
   const set = sets.data?.find((s) => s.id === chosen) ?? sets.data?.[0]
-  const runs = useQuery({ ...evalQueries.runs(set?.id ?? ''), enabled: set !== undefined })
-  const running = runs.data?.find((run) => run.status === 'running')
+  const { runs } = useRunsOfSet(set?.id)
+  const running = runs?.find((run) => run.status === 'running')
 
   const addDemo = (): void =>
     void act('demo', 'Could not add the demo set.', async () => {
@@ -58,8 +59,8 @@ export function EvaluationPanel(): React.JSX.Element {
       label: 'Runs',
       extra: running ? (
         <Badge tone="info">running</Badge>
-      ) : runs.data?.length ? (
-        <Badge>{runs.data.length}</Badge>
+      ) : runs?.length ? (
+        <Badge>{runs.length}</Badge>
       ) : null,
     },
     { id: 'compare', label: 'Compare' },
@@ -79,7 +80,7 @@ export function EvaluationPanel(): React.JSX.Element {
       </div>
     ),
     runs: (s) => <RunsView set={s} />,
-    compare: () => <CompareRuns runs={runs.data ?? []} />,
+    compare: () => <CompareRuns runs={runs ?? []} />,
   }
 
   return (
@@ -98,7 +99,7 @@ export function EvaluationPanel(): React.JSX.Element {
         )}
         {set && (
           <span className="muted">
-            {set.queryCount} queries · {set.judgmentCount} judgments
+            {plural(set.queryCount, 'query', 'queries')} · {plural(set.judgmentCount, 'judgment')}
           </span>
         )}
       </div>
@@ -171,14 +172,14 @@ function SetEditorLoader({ id, onDeleted }: { id: string; onDeleted: () => void 
 }
 
 function RunsView({ set }: { set: GoldenSetSummary }): React.JSX.Element {
-  const runs = useQuery(evalQueries.runs(set.id))
+  const { runs } = useRunsOfSet(set.id)
   const chosen = useEvaluationRun()
   const selectRun = useEvaluationRunSelected()
-  const run = runs.data?.find((r) => r.id === chosen) ?? runs.data?.[0]
+  const run = runs?.find((r) => r.id === chosen) ?? runs?.[0]
   return (
     <div className="eval-runs">
-      <RunLauncher set={set} running={runs.data?.find((r) => r.status === 'running')} />
-      <RunHistory runs={runs.data ?? []} selected={run?.id} onSelect={selectRun} />
+      <RunLauncher set={set} running={runs?.find((r) => r.status === 'running')} />
+      <RunHistory runs={runs ?? []} selected={run?.id} onSelect={selectRun} />
       {run && <RunMetrics key={run.id} run={run} />}
     </div>
   )

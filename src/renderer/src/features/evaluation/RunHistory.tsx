@@ -1,6 +1,6 @@
 import type { EvalRunStatus, EvalRunSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
-import { formatDateTime } from '../../lib/format'
+import { formatDateTime, plural } from '../../lib/format'
 import { Badge, EmptyRow, IconButton, Table, type Tone } from '../../ui'
 import { useEvalAction } from './use-eval-action'
 
@@ -71,7 +71,7 @@ export function RunHistory({ runs, selected, onSelect }: RunHistoryProps): React
               className="eval-cell--text"
               title={`${run.servers.join(', ')} as ${run.profiles.join(', ')}`}
             >
-              {run.servers.length} servers · {run.profiles.join(', ')}
+              {plural(run.servers.length, 'server')} · {run.profiles.join(', ')}
             </td>
             <td className="num">{run.k}</td>
             <td className="actions">

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import type { EvalRunSummary, GoldenSetSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
@@ -8,6 +8,7 @@ import { Button, Select } from '../../ui'
 import { profileQueries } from '../profiles/queries'
 import { searchQueries } from '../search/queries'
 import { searchSelection, serverSources, takesPart } from '../search/sources'
+import { addRunningRun } from './queries'
 import { useEvalAction } from './use-eval-action'
 
 const K_OPTIONS = [5, 10, 20, 50].map((k) => ({ value: String(k), label: String(k) }))
@@ -27,6 +28,7 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
   const discovery = useQuery(searchQueries.discovery(profiles.data?.activeId))
   const toggles = useQuery(profileQueries.selection())
   const selectRun = useEvaluationRunSelected()
+  const queryClient = useQueryClient()
   const { busy, act } = useEvalAction()
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set())
   const [chosenProfiles, setChosenProfiles] = useState<readonly string[] | null>(null)
@@ -52,6 +54,7 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
         profiles: [...asProfiles],
         ...(selection ? { selection } : {}),
       })
+      addRunningRun(queryClient, run)
       selectRun(run.id)
     })
 
@@ -115,24 +118,31 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
             </Button>
           </>
         ) : (
-          <Button
-            type="submit"
-            variant="primary"
-            icon="play"
-            busy={busy === 'run'}
-            disabled={taking.length === 0 || asProfiles.length === 0 || set.queryCount === 0}
-            title={
-              set.queryCount === 0
-                ? 'The set has no queries'
-                : taking.length === 0
-                  ? 'Choose a server'
-                  : asProfiles.length === 0
-                    ? 'Choose a profile'
-                    : `${plural(set.queryCount, 'query', 'queries')} × ${plural(asProfiles.length, 'profile')} on ${plural(taking.length, 'server')}`
-            }
-          >
-            Run {set.name}
-          </Button>
+          <>
+            {busy === 'run' && (
+              <span role="status" className="muted">
+                Starting: finding each profile's sources…
+              </span>
+            )}
+            <Button
+              type="submit"
+              variant="primary"
+              icon="play"
+              busy={busy === 'run'}
+              disabled={taking.length === 0 || asProfiles.length === 0 || set.queryCount === 0}
+              title={
+                set.queryCount === 0
+                  ? 'The set has no queries'
+                  : taking.length === 0
+                    ? 'Choose a server'
+                    : asProfiles.length === 0
+                      ? 'Choose a profile'
+                      : `${plural(set.queryCount, 'query', 'queries')} × ${plural(asProfiles.length, 'profile')} on ${plural(taking.length, 'server')}`
+              }
+            >
+              Run {set.name}
+            </Button>
+          </>
         )}
       </div>
     </form>
