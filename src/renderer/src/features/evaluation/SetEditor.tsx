@@ -144,13 +144,21 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
       </div>
       <div className="eval-editor__split">
         <div className="eval-editor__queries">
-          <Table label="Queries" scroll>
+          <Table label="Queries" scroll className="eval-fixed">
             <thead>
               <tr>
-                <th scope="col">Id</th>
+                <th scope="col" className="eval-col--id">
+                  Id
+                </th>
                 <th scope="col">Query</th>
-                <th scope="col">Profile</th>
-                <th scope="col" className="num" title="Relevant judgments / all judgments">
+                <th scope="col" className="eval-col--profile">
+                  Profile
+                </th>
+                <th
+                  scope="col"
+                  className="num eval-col--judged"
+                  title="Relevant judgments / all judgments"
+                >
                   Judged
                 </th>
               </tr>
@@ -161,7 +169,9 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
               )}
               {draft.queries.map((q) => (
                 <tr key={q.id} className={q.id === queryId ? 'eval-row--selected' : undefined}>
-                  <td className="mono">{q.id}</td>
+                  <td className="mono eval-cell--id" title={q.id}>
+                    {q.id}
+                  </td>
                   <td className="eval-cell--text">
                     <button
                       type="button"
@@ -277,12 +287,14 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
                 {sourcesProblem}
               </Banner>
             )}
-            <Table label={`Judgments of ${query.id}`} scroll className="eval-judgments">
+            <Table label={`Judgments of ${query.id}`} scroll className="eval-judgments eval-fixed">
               <thead>
                 <tr>
                   <th scope="col">Document</th>
-                  <th scope="col">Grade</th>
-                  <th scope="col" className="actions">
+                  <th scope="col" className="eval-col--grade-select">
+                    Grade
+                  </th>
+                  <th scope="col" className="eval-col--remove">
                     <span className="visually-hidden">Remove</span>
                   </th>
                 </tr>

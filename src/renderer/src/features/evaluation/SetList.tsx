@@ -1,5 +1,5 @@
 import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
-import { formatAgo, formatDateTime } from '../../lib/format'
+import { formatDateTime } from '../../lib/format'
 import { Badge, Button, EmptyRow, Table } from '../../ui'
 
 export interface SetListProps {
@@ -12,7 +12,7 @@ export interface SetListProps {
   addingDemo: boolean
 }
 
-/** Every golden set: name, queries, judgments, last saved. */
+/** Every golden set: name, queries, judgments (when it was saved in the name's tooltip). */
 export function SetList({
   sets,
   selected,
@@ -44,11 +44,10 @@ export function SetList({
             <th scope="col" className="num">
               Judged
             </th>
-            <th scope="col">Saved</th>
           </tr>
         </thead>
         <tbody>
-          {sets.length === 0 && <EmptyRow colSpan={4}>No golden set yet.</EmptyRow>}
+          {sets.length === 0 && <EmptyRow colSpan={3}>No golden set yet.</EmptyRow>}
           {sets.map((set) => (
             <tr key={set.id} className={set.id === selected ? 'eval-row--selected' : undefined}>
               <td>
@@ -56,7 +55,12 @@ export function SetList({
                   type="button"
                   className="eval-link"
                   aria-pressed={set.id === selected}
-                  title={set.description ?? set.id}
+                  title={[
+                    set.description ?? set.id,
+                    set.updatedAt && `Saved ${formatDateTime(Date.parse(set.updatedAt))}`,
+                  ]
+                    .filter(Boolean)
+                    .join('\n')}
                   onClick={() => onSelect(set.id)}
                 >
                   {set.name}
@@ -65,12 +69,6 @@ export function SetList({
               </td>
               <td className="num">{set.queryCount}</td>
               <td className="num">{set.judgmentCount}</td>
-              <td
-                className="muted"
-                title={set.updatedAt ? formatDateTime(Date.parse(set.updatedAt)) : undefined}
-              >
-                {set.updatedAt ? formatAgo(Date.parse(set.updatedAt)) : '–'}
-              </td>
             </tr>
           ))}
         </tbody>
