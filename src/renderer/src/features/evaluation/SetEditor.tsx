@@ -144,21 +144,13 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
       </div>
       <div className="eval-editor__split">
         <div className="eval-editor__queries">
-          <Table label="Queries" scroll className="eval-fixed">
+          <Table label="Queries" scroll className="eval-queries">
             <thead>
               <tr>
-                <th scope="col" className="eval-col--id">
-                  Id
-                </th>
+                <th scope="col">Id</th>
                 <th scope="col">Query</th>
-                <th scope="col" className="eval-col--profile">
-                  Profile
-                </th>
-                <th
-                  scope="col"
-                  className="num eval-col--judged"
-                  title="Relevant judgments / all judgments"
-                >
+                <th scope="col">Profile</th>
+                <th scope="col" className="num" title="Relevant judgments / all judgments">
                   Judged
                 </th>
               </tr>
@@ -169,10 +161,8 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
               )}
               {draft.queries.map((q) => (
                 <tr key={q.id} className={q.id === queryId ? 'eval-row--selected' : undefined}>
-                  <td className="mono eval-cell--id" title={q.id}>
-                    {q.id}
-                  </td>
-                  <td className="eval-cell--text">
+                  <td className="mono">{q.id}</td>
+                  <td className="eval-cell--fill">
                     <button
                       type="button"
                       className="eval-link"
