@@ -3,6 +3,7 @@ import { call } from '../../api'
 import { formatDateTime, plural } from '../../lib/format'
 import { Badge, EmptyRow, IconButton, Table, type Tone } from '../../ui'
 import { useEvalAction } from './use-eval-action'
+import { RowPick } from './RowPick'
 
 const STATUS_TONES: Record<EvalRunStatus, Tone> = {
   running: 'info',
@@ -49,14 +50,9 @@ export function RunHistory({ runs, selected, onSelect }: RunHistoryProps): React
         {runs.map((run) => (
           <tr key={run.id} className={run.id === selected ? 'eval-row--selected' : undefined}>
             <td>
-              <button
-                type="button"
-                className="eval-link"
-                aria-pressed={run.id === selected}
-                onClick={() => onSelect(run.id)}
-              >
+              <RowPick picked={run.id === selected} onPick={() => onSelect(run.id)}>
                 {runTime(run)}
-              </button>
+              </RowPick>
             </td>
             <td>
               <Badge tone={STATUS_TONES[run.status]} dot title={run.error?.message}>

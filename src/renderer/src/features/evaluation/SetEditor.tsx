@@ -27,6 +27,7 @@ import {
   withQuery,
 } from './set-draft'
 import { useEvalAction } from './use-eval-action'
+import { RowPick } from './RowPick'
 
 const GRADE_OPTIONS = ([0, 1, 2, 3] as const).map((grade) => ({
   value: String(grade),
@@ -163,15 +164,13 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
                 <tr key={q.id} className={q.id === queryId ? 'eval-row--selected' : undefined}>
                   <td className="mono">{q.id}</td>
                   <td className="eval-cell--fill">
-                    <button
-                      type="button"
-                      className="eval-link"
-                      aria-pressed={q.id === queryId}
+                    <RowPick
+                      picked={q.id === queryId}
+                      onPick={() => setQueryId(q.id)}
                       title={q.query}
-                      onClick={() => setQueryId(q.id)}
                     >
                       {q.query}
-                    </button>
+                    </RowPick>
                   </td>
                   <td className="muted">{q.profileId ?? 'every'}</td>
                   <td className="num">

@@ -1,6 +1,7 @@
 import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
 import { formatDateTime } from '../../lib/format'
 import { Badge, Button, EmptyRow, Table } from '../../ui'
+import { RowPick } from './RowPick'
 
 export interface SetListProps {
   sets: readonly GoldenSetSummary[]
@@ -51,20 +52,18 @@ export function SetList({
           {sets.map((set) => (
             <tr key={set.id} className={set.id === selected ? 'eval-row--selected' : undefined}>
               <td>
-                <button
-                  type="button"
-                  className="eval-link"
-                  aria-pressed={set.id === selected}
+                <RowPick
+                  picked={set.id === selected}
+                  onPick={() => onSelect(set.id)}
                   title={[
                     set.description ?? set.id,
                     set.updatedAt && `Saved ${formatDateTime(Date.parse(set.updatedAt))}`,
                   ]
                     .filter(Boolean)
                     .join('\n')}
-                  onClick={() => onSelect(set.id)}
                 >
                   {set.name}
-                </button>
+                </RowPick>
                 {set.id === 'demo' && <Badge tone="info">demo</Badge>}
               </td>
               <td className="num">{set.queryCount}</td>
