@@ -58,8 +58,13 @@ test('hits judged in Search build a golden set the Evaluation panel shows', asyn
   await first.click()
   const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
   const title = (await inspector.getByRole('heading', { level: 2 }).textContent())!
-  await inspector.getByRole('radio', { name: 'highly relevant' }).click()
+  await inspector.getByRole('radio', { name: 'somewhat relevant' }).click()
+  await expect(inspector.getByRole('radio', { name: 'somewhat relevant' })).toBeChecked()
+  // Arrow keys move the grade, as in any radio group: somewhat → relevant → highly.
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('ArrowRight')
   await expect(inspector.getByRole('radio', { name: 'highly relevant' })).toBeChecked()
+  await expect(inspector.getByRole('radio', { name: 'highly relevant' })).toBeFocused()
   await expect(first.getByRole('radio', { name: 'highly relevant' })).toBeChecked()
 
   // …the second with the keyboard on the list.

@@ -39,7 +39,9 @@ export function GradeControl({
         const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key]
         if (step === undefined) return
         event.preventDefault()
-        const next = GRADES[(focusable + step + GRADES.length) % GRADES.length]!
+        // From the focused option: a grade just chosen may not be saved (and shown) yet.
+        const from = Number((event.target as HTMLElement).dataset.grade ?? focusable)
+        const next = GRADES[(from + step + GRADES.length) % GRADES.length]!
         onGrade(next)
         ref.current?.querySelector<HTMLElement>(`[data-grade="${next}"]`)?.focus()
       }}
