@@ -79,8 +79,8 @@ export const evaluationBenchmark: Benchmark = {
         const { core } = live
         const evaluation = core.services.evaluation
         evaluation.saveSet(set)
-        // Warm-up: every connection and code path once on each side.
-        const warm = set.queries.slice(0, 4).map((q) => q.id)
+        // Warm-up: every connection and code path on each side, long enough for the JIT to settle.
+        const warm = set.queries.slice(0, Math.min(50, total / blocks)).map((q) => q.id)
         await plainSearches(core, set, warm, selection)
         await (
           await evaluation.startRun({ setId: set.id, selection, queryIds: warm })

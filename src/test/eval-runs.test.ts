@@ -128,6 +128,23 @@ describe('progress, cancel and the stored run', () => {
     ).toEqual(['cancel-me'])
   }, 30_000)
 
+  it('refuses a second run under the id of one still running, and lists the running one', async () => {
+    evaluation().saveSet(set('busy-set', ['a', 'b', 'c', 'd', 'e', 'f']))
+    const first = await evaluation().startRun({
+      runId: 'busy',
+      setId: 'busy-set',
+      selection: { slow: [] },
+      concurrency: 1,
+    })
+    await expect(
+      evaluation().startRun({ runId: 'busy', setId: 'busy-set', selection: { slow: [] } }),
+    ).rejects.toThrow(/evaluation run busy is already running/)
+    expect(evaluation().listRuns('busy-set')[0]).toMatchObject({ id: 'busy', status: 'running' })
+    evaluation().runner.cancel('busy')
+    expect((await first.done).summary.status).toBe('cancelled')
+    expect(evaluation().listRuns('busy-set')).toMatchObject([{ id: 'busy', status: 'cancelled' }])
+  })
+
   it('refuses a second run under a stored run’s id', async () => {
     await expect(evaluation().startRun({ runId: 'cancel-me', setId: 'long' })).rejects.toThrow(
       /a run with id cancel-me is stored already/,
@@ -161,6 +178,27 @@ describe('progress, cancel and the stored run', () => {
     expect(files.sort()).toEqual(['kept-run.json', 'kept-run.summary.json'])
     for (const file of files)
       expect(readFileSync(join(dir, file), 'utf8')).not.toContain(SESSION_KEY)
+  })
+})
+
+describe('sources per query', () => {
+  it('asks a query with sources of its own only those, within the run’s servers', async () => {
+    const base = set('own-sources', ['everywhere', 'only the slow one', 'only a server outside'])
+    base.queries[1]!.sources = { slow: [] }
+    base.queries[2]!.sources = { documentVault: [] }
+    evaluation().saveSet(base)
+    const run = await (
+      await evaluation().startRun({
+        setId: 'own-sources',
+        selection: { knowledgeSearch: [], slow: [] },
+      })
+    ).done
+    const servers = run.results.map((r) => [r.queryId, r.providers.map((p) => p.server)])
+    expect(servers).toEqual([
+      ['q1', ['knowledgeSearch', 'slow']],
+      ['q2', ['slow']],
+      ['q3', []],
+    ])
   })
 })
 

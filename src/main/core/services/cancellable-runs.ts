@@ -20,6 +20,11 @@ export class CancellableRuns {
     }
   }
 
+  /** Whether an operation with this id is running now. */
+  has(id: string): boolean {
+    return this.running.has(id)
+  }
+
   /** Aborts a running operation; false when none has that id (it finished, or never ran). */
   cancel(id: string): boolean {
     const controller = this.running.get(id)

@@ -81,6 +81,15 @@ export class EvalService {
     return this.runner.start({ ...rest, set: this.sets.get(setId) })
   }
 
+  /** Runs in progress, then the stored ones, newest first (of one set, or all). */
+  listRuns(setId?: string): EvalRunSummary[] {
+    const running = this.runner
+      .inProgress()
+      .filter((run) => setId === undefined || run.setId === setId)
+    const ids = new Set(running.map((run) => run.id))
+    return [...running, ...this.runs.list(setId).filter((run) => !ids.has(run.id))]
+  }
+
   metrics(runId: string, k?: number): EvalMetrics {
     return runMetrics(this.runs.get(runId), k)
   }

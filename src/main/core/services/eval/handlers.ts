@@ -20,7 +20,7 @@ export function evaluationHandlers(services: RagServices): Pick<Handlers, keyof 
       return summary
     },
     'eval:cancel': ({ runId }) => ({ cancelled: evaluation().runner.cancel(runId) }),
-    'eval:runs': (request) => evaluation().runs.list(request?.setId),
+    'eval:runs': (request) => evaluation().listRuns(request?.setId),
     'eval:run:get': ({ runId }) => evaluation().runs.get(runId),
     'eval:run:delete': ({ runId }) => ({ deleted: evaluation().runs.delete(runId) }),
     'eval:metrics': ({ runId, k }) => evaluation().metrics(runId, k),

@@ -112,3 +112,31 @@ describe('percentile', () => {
     expect(percentile([], 0.5)).toBe(0)
   })
 })
+
+describe('cross-check with a reference implementation', () => {
+  // ranx's README example (its metrics are tested against trec_eval): evaluate(qrels, run,
+  // "ndcg@5") = 0.7861 and "mrr" = 0.75. Its grades go up to 6; the formula takes any gain.
+  const graded = (entries: Record<string, number>): Qrels =>
+    new Map(Object.entries(entries)) as unknown as Qrels
+  const q1 = scoreQuery(
+    ['d_12', 'd_23', 'd_25', 'd_36', 'd_32', 'd_35'],
+    graded({ d_12: 5, d_25: 3 }),
+    5,
+  )
+  const q2 = scoreQuery(
+    ['d_12', 'd_11', 'd_25', 'd_36', 'd_22', 'd_35'],
+    graded({ d_11: 6, d_22: 1 }),
+    5,
+  )
+
+  it('gives ranx’s nDCG@5 = 0.7861', () => {
+    // q_1: (5 + 3/log2(4)) / (5 + 3/log2(3)) = 6.5 / 6.89279 = 0.94302
+    // q_2: (6/log2(3) + 1/log2(6)) / (6 + 1/log2(3)) = 4.17242 / 6.63093 = 0.62923
+    expect((q1.ndcg + q2.ndcg) / 2).toBeCloseTo(0.7861, 4)
+  })
+
+  it('gives ranx’s MRR = 0.75', () => {
+    // q_1: d_12 at rank 1 → 1; q_2: d_11 at rank 2 → 1/2
+    expect((q1.rr + q2.rr) / 2).toBe(0.75)
+  })
+})

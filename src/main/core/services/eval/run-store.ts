@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { z } from 'zod'
 import { ConsoleError } from '../../../../shared/errors'
 import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluation'
-import { runIdSchema } from '../../../../shared/model/golden-set-schema'
+import { evalQuerySchema, runIdSchema } from '../../../../shared/model/golden-set-schema'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
 import { readStored } from './read-file'
@@ -82,23 +83,51 @@ export class RunStore {
   }
 }
 
-/** A run file's text as a run; `invalid_argument` when it is not one. */
+const hitSchema = z.object({
+  docKey: z.string(),
+  id: z.string(),
+  title: z.string(),
+  sourceId: z.string().optional(),
+  score: z.number().optional(),
+})
+
+const resultSchema = z.object({
+  queryId: z.string(),
+  profileId: z.string(),
+  elapsedMs: z.number(),
+  providers: z.array(
+    z.looseObject({
+      server: z.string(),
+      ok: z.boolean(),
+      latencyMs: z.number(),
+      hits: z.array(hitSchema),
+    }),
+  ),
+})
+
+/** What the metrics and the comparison read from a run file (other fields are kept as they are). */
+const runFileSchema = z.looseObject({
+  version: z.literal(1),
+  summary: z.looseObject({ id: z.string(), servers: z.array(z.string()) }),
+  inputs: z.looseObject({ k: z.number().int().min(1).max(100), profiles: z.array(z.string()) }),
+  queries: z.array(evalQuerySchema),
+  results: z.array(resultSchema),
+})
+
+/** A run file's text as a run; `invalid_argument` saying where it is not one. */
 export function parseStoredRun(text: string, what: string): EvalRun {
-  let run: Partial<EvalRun>
+  let json: unknown
   try {
-    run = JSON.parse(text) as Partial<EvalRun>
+    json = JSON.parse(text)
   } catch (error) {
     throw unreadable(what, (error as Error).message)
   }
-  const ok =
-    run?.version === 1 &&
-    Array.isArray(run.results) &&
-    Array.isArray(run.queries) &&
-    typeof run.summary?.id === 'string' &&
-    Array.isArray(run.summary.servers) &&
-    typeof run.inputs?.k === 'number'
-  if (!ok) throw unreadable(what, 'not an evaluation run file')
-  return run as EvalRun
+  const parsed = runFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    throw unreadable(what, `${issue.path.map(String).join('.') || 'the file'}: ${issue.message}`)
+  }
+  return parsed.data as unknown as EvalRun
 }
 
 const unreadable = (what: string, why: string): ConsoleError =>

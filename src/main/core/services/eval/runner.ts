@@ -71,15 +71,10 @@ interface Pair {
  * (done, cancelled or failed) and announced as `eval:run-finished`.
  */
 export class EvalRunner {
-  private readonly running = new CancellableRuns(
-    (id) =>
-      new ConsoleError({
-        code: 'conflict',
-        message: `evaluation run ${id} is already running; cancel it or use a new id`,
-      }),
-  )
-
+  private readonly running = new CancellableRuns(alreadyRunning)
   private readonly inFlight = new Set<Promise<EvalRun>>()
+  /** The summaries of the runs in progress, updated as they go. */
+  private readonly live = new Map<string, EvalRunSummary>()
 
   constructor(private readonly deps: EvalRunnerDeps) {}
 
@@ -91,6 +86,7 @@ export class EvalRunner {
     request: EvalRunRequest,
   ): Promise<{ summary: EvalRunSummary; done: Promise<EvalRun> }> {
     const id = request.runId ?? newRunId(this.now())
+    if (this.running.has(id)) throw alreadyRunning(id)
     if (this.deps.runs.has(id)) {
       throw new ConsoleError({ code: 'conflict', message: `a run with id ${id} is stored already` })
     }
@@ -125,12 +121,25 @@ export class EvalRunner {
       k: inputs.k,
     }
     const queries = [...new Set(pairs.map((pair) => pair.query))]
+    // Planning awaited discovery: another start under this id may have begun meanwhile.
+    if (this.running.has(id)) throw alreadyRunning(id)
+    this.live.set(id, summary)
     const done = this.running.run(id, (signal) =>
       this.execute({ version: 1, summary, inputs, queries, results: [] }, pairs, signal),
     )
     this.inFlight.add(done)
-    void done.finally(() => this.inFlight.delete(done)).catch(() => undefined)
+    void done
+      .finally(() => {
+        this.inFlight.delete(done)
+        this.live.delete(id)
+      })
+      .catch(() => undefined)
     return { summary: { ...summary }, done }
+  }
+
+  /** Copies of the summaries of the runs in progress. */
+  inProgress(): EvalRunSummary[] {
+    return [...this.live.values()].map((summary) => ({ ...summary }))
   }
 
   cancel(runId: string): boolean {
@@ -310,6 +319,12 @@ export class EvalRunner {
     return (this.deps.now ?? Date.now)()
   }
 }
+
+const alreadyRunning = (id: string): ConsoleError =>
+  new ConsoleError({
+    code: 'conflict',
+    message: `evaluation run ${id} is already running; cancel it or use a new id`,
+  })
 
 /** When a server's used-up limit resets (epoch ms); 0 when it is not used up. */
 function resetAt(info: RateLimitInfo | undefined, now: number): number {
