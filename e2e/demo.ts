@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { DEMO_USERS } from '../src/demo/access'
 import { startChild } from '../src/test/start-child'
-import { invoke, test, type Entry } from './console'
+import { expect, invoke, test, type Entry } from './console'
 import { root } from './host'
 
 const DEMO = join(root, 'out/main/demo.js')
@@ -166,4 +169,42 @@ export async function openSearch(page: Page, url: string, carol = false): Promis
     .getByRole('navigation', { name: 'Main' })
     .getByRole('button', { name: 'Search' })
     .click()
+}
+
+/** Saves a profile per demo user (`alice`, `bob`, `carol`, `dan`), as the demo's first run does. */
+export async function saveDemoUsers(page: Page): Promise<void> {
+  for (const { id: userId, name, groups, sessionTags } of DEMO_USERS) {
+    const id = userId.split('@')[0]
+    await invoke(page, 'profiles:save', { id, name, userId, groups, sessionTags })
+  }
+}
+
+/**
+ * A data folder (`RAG_CONSOLE_HOME`) holding the shipped demo golden set, as the embedded
+ * registry's first run leaves it.
+ */
+export function dataDirWithDemoSet(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rc-e2e-eval-'))
+  mkdirSync(join(dir, 'eval', 'sets'), { recursive: true })
+  copyFileSync(
+    join(root, 'resources', 'eval', 'demo-golden-set.json'),
+    join(dir, 'eval', 'sets', 'demo.json'),
+  )
+  return dir
+}
+
+/**
+ * Runs the golden set the Evaluation panel shows, on every server but `without`, and waits
+ * until the run is done. Starting may wait for each profile's sources (and RAGbox's rate limit).
+ */
+export async function runGoldenSet(page: Page, runs: number, without?: string): Promise<void> {
+  const main = page.getByRole('main', { name: 'Evaluation' })
+  const launcher = main.getByRole('form', { name: 'Run a set' })
+  if (without) await launcher.getByRole('checkbox', { name: without }).uncheck()
+  await launcher.getByRole('button', { name: /^Run / }).click()
+  const history = main.getByRole('table', { name: 'Run history' })
+  const newest = history.getByRole('row').nth(1)
+  await expect(history.getByRole('row')).toHaveCount(runs + 1, { timeout: 60_000 })
+  await expect(newest).not.toContainText('No runs')
+  await expect(newest).toContainText('done', { timeout: 60_000 })
 }

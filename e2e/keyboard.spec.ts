@@ -26,9 +26,18 @@ test('every control of the shell is reachable with Tab and named', async ({ page
 })
 
 /** Every panel, in navigation order: Ctrl/⌘+1 opens the first. */
-const PANELS = ['Servers', 'Search', 'Access', 'Health', 'Config', 'Audit', 'Workbench']
+const PANELS = [
+  'Servers',
+  'Search',
+  'Access',
+  'Health',
+  'Config',
+  'Audit',
+  'Workbench',
+  'Evaluation',
+]
 
-test('Ctrl+1…7 open the seven panels, and the hints say so', async ({ page, launch }) => {
+test('Ctrl+1…8 open the eight panels, and the hints say so', async ({ page, launch }) => {
   const { host } = await launch({ alpha: httpServer('Alpha') })
   await page.goto(host.url)
   const nav = page.getByRole('navigation', { name: 'Main' })

@@ -1,7 +1,15 @@
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
 import { expect, screenshots, test } from './console'
-import { DEMO_SERVER_IDS, demoRegistry, openSearch, useDemoServers } from './demo'
+import {
+  DEMO_SERVER_IDS,
+  dataDirWithDemoSet,
+  demoRegistry,
+  openSearch,
+  runGoldenSet,
+  saveDemoUsers,
+  useDemoServers,
+} from './demo'
 
 /**
  * The window's minimum size (1024×700) with every panel full of real data: nothing a user needs
@@ -22,6 +30,7 @@ const nav = (page: Page, panel: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
 
 test('every panel is usable at the minimum window size', async ({ page, launch }) => {
+  test.setTimeout(180_000)
   // A sixth server with a wrong key puts errors in the waterfall, Health and Audit.
   const lockedOut = {
     url: demo().urls.ragSearch,
@@ -29,11 +38,19 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
     dialect: 'rag-search',
     groups: ['users'],
   }
-  const { host } = await launch({ ...demoRegistry(demo()), lockedOut }, { env: demo().env })
+  const { host } = await launch(
+    { ...demoRegistry(demo()), lockedOut },
+    { env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() } },
+  )
   await openSearch(page, host.url, true)
   // The "Now viewing as" notice would cover the screenshots.
   await page.getByRole('button', { name: 'Dismiss notification' }).click()
   await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
+  // A long label must not squeeze its icon in the narrow navigation.
+  const icons = page.getByRole('navigation', { name: 'Main' }).locator('.ui-icon')
+  for (const width of await icons.evaluateAll((all) => all.map((icon) => icon.clientWidth))) {
+    expect(width, 'every navigation icon keeps its size').toBe(15)
+  }
   await page.getByLabel('Query').fill('vpn setup')
   await page.keyboard.press('ControlOrMeta+Enter')
   const waterfall = page.getByRole('table', { name: 'Latency by server' })
@@ -82,4 +99,19 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
     'unauthorized',
   )
   await check(page, 'min-size-audit', 'Audit')
+
+  // Evaluation: the demo set, a run's metrics and charts, two runs compared.
+  await saveDemoUsers(page)
+  await nav(page, 'Evaluation')
+  const evaluation = page.getByRole('main', { name: 'Evaluation' })
+  await expect(evaluation.getByRole('table', { name: 'Queries' })).toContainText('vpn setup')
+  await check(page, 'min-size-evaluation-sets', 'Evaluation, golden sets')
+  await evaluation.getByRole('tab', { name: /^Runs/ }).click()
+  await runGoldenSet(page, 1)
+  await expect(evaluation.getByRole('table', { name: 'Metrics' })).toBeVisible()
+  await check(page, 'min-size-evaluation-runs', 'Evaluation, runs')
+  await runGoldenSet(page, 2, 'documentVault')
+  await evaluation.getByRole('tab', { name: 'Compare' }).click()
+  await expect(evaluation.getByRole('table', { name: 'Metric changes' })).toBeVisible()
+  await check(page, 'min-size-evaluation-compare', 'Evaluation, compare')
 })

@@ -30,7 +30,7 @@ describe('application menu', () => {
     },
   )
 
-  it('lists the seven panels under View with Ctrl/Cmd+1…7, in navigation order', () => {
+  it('lists the eight panels under View with Ctrl/Cmd+1…8, in navigation order', () => {
     const { top } = menu('linux')
     const panels = top('View').filter((item) => item.id?.startsWith('panel-'))
     expect(panels.map((item) => [item.label, item.accelerator])).toEqual([
@@ -41,6 +41,7 @@ describe('application menu', () => {
       ['Config', 'CmdOrCtrl+5'],
       ['Audit', 'CmdOrCtrl+6'],
       ['Workbench', 'CmdOrCtrl+7'],
+      ['Evaluation', 'CmdOrCtrl+8'],
     ])
   })
 

@@ -61,7 +61,7 @@ const separator: MenuItemTemplate = { type: 'separator' }
 
 /**
  * The application menu: the platform's standard Edit roles (without them ⌘C/⌘V do nothing in
- * text fields on macOS), the panels under View with the renderer's Ctrl/⌘+1…7, Window and Help.
+ * text fields on macOS), the panels under View with the renderer's Ctrl/⌘+1…8, Window and Help.
  */
 export function buildMenuTemplate(options: MenuOptions): MenuItemTemplate[] {
   const { platform, appName, developer, actions } = options

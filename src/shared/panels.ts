@@ -1,6 +1,6 @@
 /**
  * The console's panels in navigation order, with their names: the renderer's navigation
- * (Ctrl/⌘+1…7) and the desktop app's View menu are built from this one list.
+ * (Ctrl/⌘+1…8) and the desktop app's View menu are built from this one list.
  */
 export const PANELS = [
   'servers',
@@ -10,6 +10,7 @@ export const PANELS = [
   'config',
   'audit',
   'workbench',
+  'evaluation',
 ] as const
 export type Panel = (typeof PANELS)[number]
 
@@ -21,6 +22,7 @@ export const PANEL_LABELS: Record<Panel, string> = {
   config: 'Config',
   audit: 'Audit',
   workbench: 'Workbench',
+  evaluation: 'Evaluation',
 }
 
 export function isPanel(value: unknown): value is Panel {

@@ -6,6 +6,8 @@ import type { RegistrySource } from '../../../shared/model/registry'
 import type { Profile } from '../../../shared/model/user'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import { LOG_KEEP, workbenchKeys } from '../features/workbench/queries'
+import type { EvalRunSummary } from '../../../shared/model/evaluation'
+import { addRunningRun, evalKeys } from '../features/evaluation/queries'
 import type { NoticeInput, Panel } from '../state/store'
 import { applyCoreEvent, describeDiff } from './core-events'
 
@@ -286,5 +288,81 @@ describe('workbench:protocol', () => {
     const held = queryClient.getQueryData<ProtocolEntry[]>(workbenchKeys.log('kb'))!
     expect(held).toHaveLength(LOG_KEEP)
     expect(held.at(-1)?.seq).toBe(LOG_KEEP + 5)
+  })
+})
+
+describe('evaluation events', () => {
+  const summary = (id: string, done: number): EvalRunSummary => ({
+    id,
+    setId: 'demo',
+    setName: 'Demo',
+    status: 'running',
+    startedAt: '2026-01-01T00:00:00Z',
+    total: 30,
+    done,
+    failures: 0,
+    servers: ['kb'],
+    profiles: ['carol'],
+    k: 10,
+  })
+
+  it("moves a running run's progress in every list of runs that shows it", () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(evalKeys.runs('demo'), [summary('r2', 0), summary('r1', 30)])
+    queryClient.setQueryData(evalKeys.runs(), [summary('r2', 0)])
+    const progress = {
+      runId: 'r2',
+      done: 7,
+      total: 30,
+      failures: 2,
+      queryId: 'q7',
+      profileId: 'carol',
+    }
+    applyCoreEvent('eval:progress', progress, context)
+    for (const key of [evalKeys.runs('demo'), evalKeys.runs()]) {
+      const runs = queryClient.getQueryData<EvalRunSummary[]>(key)!
+      expect(runs[0]).toMatchObject({ id: 'r2', done: 7, failures: 2 })
+    }
+    expect(queryClient.getQueryData<EvalRunSummary[]>(evalKeys.runs('demo'))![1]!.done).toBe(30)
+  })
+
+  it('shows a finished run at once and reads its metrics again', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(evalKeys.runs('demo'), [summary('r2', 3)])
+    queryClient.setQueryData(evalKeys.metrics('r2', 10), { stale: false })
+    const finished = { ...summary('r2', 30), status: 'done' as const }
+    applyCoreEvent('eval:run-finished', { run: finished }, context)
+    expect(queryClient.getQueryData<EvalRunSummary[]>(evalKeys.runs('demo'))![0]!.status).toBe(
+      'done',
+    )
+    expect(queryClient.getQueryState(evalKeys.metrics('r2', 10))?.isInvalidated).toBe(true)
+  })
+
+  it('moves the progress of a run started here and drops it from the running ones when it ends', () => {
+    const { queryClient, context } = setup()
+    // As the panel left it: read once, nothing running yet.
+    queryClient.setQueryData(evalKeys.running(), null)
+    addRunningRun(queryClient, summary('r3', 0))
+    const progress = {
+      runId: 'r3',
+      done: 4,
+      total: 30,
+      failures: 0,
+      queryId: 'q4',
+      profileId: 'carol',
+    }
+    applyCoreEvent('eval:progress', progress, context)
+    expect(queryClient.getQueryData<EvalRunSummary[]>(evalKeys.running())![0]!.done).toBe(4)
+    applyCoreEvent('eval:run-finished', { run: { ...summary('r3', 30), status: 'done' } }, context)
+    expect(queryClient.getQueryData<EvalRunSummary[]>(evalKeys.running())).toEqual([])
+  })
+
+  it('reads a set again when it was judged or saved elsewhere', () => {
+    const { queryClient, context } = setup()
+    queryClient.setQueryData(evalKeys.set('demo'), { id: 'demo' })
+    queryClient.setQueryData(evalKeys.set('other'), { id: 'other' })
+    applyCoreEvent('eval:sets-changed', { setId: 'demo' }, context)
+    expect(queryClient.getQueryState(evalKeys.set('demo'))?.isInvalidated).toBe(true)
+    expect(queryClient.getQueryState(evalKeys.set('other'))?.isInvalidated).toBe(false)
   })
 })

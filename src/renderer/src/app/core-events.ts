@@ -6,6 +6,7 @@ import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistryDiff } from '../../../shared/model/registry'
 import type { ServerSummary } from '../../../shared/model/server'
 import { appKeys } from '../features/app/queries'
+import { applyRunFinished, applyRunProgress, evalKeys } from '../features/evaluation/queries'
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
@@ -128,10 +129,13 @@ export const coreEventHandlers: CoreEventHandlers = {
   'search:progress': () => undefined,
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
-  // Evaluation: the Evaluation panel listens to its runs and sets.
-  'eval:progress': () => undefined,
-  'eval:run-finished': () => undefined,
-  'eval:sets-changed': () => undefined,
+  'eval:progress': (event, { queryClient }) => applyRunProgress(queryClient, event),
+  'eval:run-finished': (event, { queryClient }) => applyRunFinished(queryClient, event),
+  // Judged from Search, saved in the panel, imported, or edited by the CLI.
+  'eval:sets-changed': ({ setId }, { queryClient }) => {
+    void queryClient.invalidateQueries({ queryKey: evalKeys.sets() })
+    void queryClient.invalidateQueries({ queryKey: evalKeys.set(setId) })
+  },
   'auth:changed': (oauth, { queryClient }) => {
     // A sign-in this page started gets its authorization URL in the tab it opened.
     signInTabs.update(oauth)

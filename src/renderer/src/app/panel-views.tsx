@@ -1,5 +1,6 @@
 import { AccessPanel } from '../features/access/AccessPanel'
 import { AuditPanel } from '../features/audit/AuditPanel'
+import { EvaluationPanel } from '../features/evaluation/EvaluationPanel'
 import { ConfigPanel } from '../features/config/ConfigPanel'
 import { HealthPanel } from '../features/health/HealthPanel'
 import { SearchPanel } from '../features/search/SearchPanel'
@@ -16,4 +17,5 @@ export const PANEL_VIEWS: Record<Panel, () => React.JSX.Element> = {
   config: ConfigPanel,
   audit: AuditPanel,
   workbench: WorkbenchPanel,
+  evaluation: EvaluationPanel,
 }

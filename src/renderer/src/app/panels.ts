@@ -6,7 +6,7 @@ export interface PanelSpec {
   id: Panel
   label: string
   icon: IconName
-  /** `Mod+1` … `Mod+7`, in navigation order. */
+  /** `Mod+1` … `Mod+8`, in navigation order. */
   shortcut: string
 }
 
@@ -18,6 +18,7 @@ const ICONS: Record<Panel, IconName> = {
   config: 'config',
   audit: 'audit',
   workbench: 'workbench',
+  evaluation: 'evaluation',
 }
 
 /** The main navigation, in order. */

@@ -3,7 +3,7 @@ import { isMac } from '../ui'
 import { PANELS, useUiStore } from '../state/store'
 
 /**
- * App-wide shortcuts: Ctrl/⌘+1…7 open the panels in navigation order and move focus into
+ * App-wide shortcuts: Ctrl/⌘+1…8 open the panels in navigation order and move focus into
  * them. Ignored while a modal dialog is open, so a dialog's own keys stay its own.
  */
 export function useGlobalShortcuts(): void {

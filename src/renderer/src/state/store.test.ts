@@ -75,3 +75,17 @@ describe('notices', () => {
     expect(store.getState().toasts.map((t) => t.message)).toEqual(['n2', 'n3', 'n4', 'n5'])
   })
 })
+
+describe('evaluation', () => {
+  it("forgets the run and the compared pair when another set is opened: they were the old set's", () => {
+    const store = createUiStore()
+    store.getState().evaluationRunSelected('run-1')
+    store.getState().evaluationCompareChanged({ base: 'run-1', candidate: 'run-2' })
+    store.getState().evaluationSetSelected('other')
+    expect(store.getState()).toMatchObject({
+      evaluationSet: 'other',
+      evaluationRun: null,
+      evaluationCompare: { base: null, candidate: null },
+    })
+  })
+})

@@ -1,17 +1,24 @@
 import { create } from 'zustand'
+import { createEvaluationSlice, type EvaluationSlice } from './evaluation-slice'
 import { createHandoffSlice, type HandoffSlice } from './handoff-slice'
 import { createNavigationSlice, type NavigationSlice } from './navigation-slice'
 import { createNoticesSlice, type NoticesSlice } from './notices-slice'
 import { createSearchSlice, type SearchSlice } from './search-slice'
 import { createWorkbenchSlice, type WorkbenchSlice } from './workbench-slice'
 
+export { EVALUATION_TABS, type EvaluationTab } from './evaluation-slice'
 export { CONFIG_TABS, PANELS, type ConfigTab, type Panel } from './navigation-slice'
 export type { NoticeInput } from './notices-slice'
 export { SEARCH_VIEWS, type SearchDraft, type SearchView } from './search-slice'
 export { WORKBENCH_TABS, type WorkbenchTab } from './workbench-slice'
 
 /** UI state only; server data lives in TanStack Query. One store, built from typed slices. */
-export type UiState = NavigationSlice & NoticesSlice & HandoffSlice & SearchSlice & WorkbenchSlice
+export type UiState = NavigationSlice &
+  NoticesSlice &
+  HandoffSlice &
+  SearchSlice &
+  WorkbenchSlice &
+  EvaluationSlice
 
 export const createUiStore = () =>
   create<UiState>()((...args) => ({
@@ -20,6 +27,7 @@ export const createUiStore = () =>
     ...createHandoffSlice(...args),
     ...createSearchSlice(...args),
     ...createWorkbenchSlice(...args),
+    ...createEvaluationSlice(...args),
   }))
 
 export const useUiStore = createUiStore()
@@ -62,6 +70,16 @@ export const useWorkbenchServerSelected = () => useUiStore((s) => s.workbenchSer
 export const useWorkbenchTabSelected = () => useUiStore((s) => s.workbenchTabSelected)
 export const useWorkbenchToolSelected = () => useUiStore((s) => s.workbenchToolSelected)
 export const useWorkbenchRequested = () => useUiStore((s) => s.workbenchRequested)
+export const useEvaluationTab = () => useUiStore((s) => s.evaluationTab)
+export const useEvaluationSet = () => useUiStore((s) => s.evaluationSet)
+export const useEvaluationRun = () => useUiStore((s) => s.evaluationRun)
+export const useEvaluationCompare = () => useUiStore((s) => s.evaluationCompare)
+export const useJudgingSet = () => useUiStore((s) => s.judgingSet)
+export const useEvaluationTabSelected = () => useUiStore((s) => s.evaluationTabSelected)
+export const useEvaluationSetSelected = () => useUiStore((s) => s.evaluationSetSelected)
+export const useEvaluationRunSelected = () => useUiStore((s) => s.evaluationRunSelected)
+export const useEvaluationCompareChanged = () => useUiStore((s) => s.evaluationCompareChanged)
+export const useJudgingSetSelected = () => useUiStore((s) => s.judgingSetSelected)
 
 /** Posts a notice from outside React (event handlers, query callbacks). */
 export const postNotice = (notice: Parameters<UiState['noticePosted']>[0]): number =>

@@ -3,6 +3,8 @@ import type { Artifact, Hit, Violation } from '../../../../shared/model/rag'
 import { postNotice, useAccessRequested } from '../../state/store'
 import { Badge, Button, IconButton } from '../../ui'
 import { ArtifactList } from '../answers/ArtifactList'
+import { GradeControl } from '../evaluation/GradeControl'
+import type { Judging } from '../evaluation/use-judging'
 import { hitTarget } from './access-targets'
 import { formatScore } from './HitRow'
 import { JsonBlock } from './JsonBlock'
@@ -102,6 +104,8 @@ export interface HitInspectorProps {
   /** Attachments of the reply that carried the hit. */
   replyArtifacts?: readonly Artifact[]
   onClose: () => void
+  /** Judging into a golden set: the hit's relevance control. */
+  judging?: Judging | null
 }
 
 /**
@@ -114,6 +118,7 @@ export function HitInspector({
   replyViolations,
   replyArtifacts = [],
   onClose,
+  judging,
 }: HitInspectorProps): React.JSX.Element {
   const accessRequested = useAccessRequested()
   const copy = (): void => {
@@ -148,6 +153,23 @@ export function HitInspector({
           Copy as JSON
         </Button>
       </div>
+      {judging && (
+        <div className="inspector__judge">
+          <span className="muted" title={`For the query “${judging.query}”`}>
+            Relevance in {judging.setName}
+          </span>
+          <GradeControl
+            subject={hit.title || hit.id}
+            grade={judging.gradeOf(hit)}
+            onGrade={(grade) => judging.onGrade(hit, grade)}
+          />
+          {judging.gradeOf(hit) !== undefined && (
+            <Button variant="ghost" onClick={() => judging.onGrade(hit, null)}>
+              Remove grade
+            </Button>
+          )}
+        </div>
+      )}
       <div className="inspector__body">
         {hit.flags.includes('suspicious') && <SuspiciousNote hit={hit} />}
         <dl className="inspector__fields">

@@ -3,6 +3,8 @@ import { useEffect, useId, useRef } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
 import { cx, EmptyState } from '../../ui'
 import { hitKey } from './hit-key'
+import type { Judging } from '../evaluation/use-judging'
+import { gradeOfKey } from '../evaluation/grades'
 import { formatScore, HitRow } from './HitRow'
 import type { OverlapIndex } from './overlap'
 import './HitList.css'
@@ -28,6 +30,8 @@ export interface HitListProps {
   score?: ScoreColumn
   empty?: React.ReactNode
   className?: string
+  /** Judging into a golden set: a grade column, and keys 0–3 / Delete judge the selected hit. */
+  judging?: Judging | null
 }
 
 /** The score column: its header, the header's tooltip and each row's text. */
@@ -58,6 +62,7 @@ export function HitList({
   score = RAW_SCORE,
   empty,
   className,
+  judging,
 }: HitListProps): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null)
   const id = useId()
@@ -84,7 +89,14 @@ export function HitList({
   }
   const optionId = (index: number): string => `${id}-${index}`
   return (
-    <div className={cx('hit-list-frame', !showServer && 'hit-list--narrow', className)}>
+    <div
+      className={cx(
+        'hit-list-frame',
+        !showServer && 'hit-list--narrow',
+        judging && 'hit-list--judging',
+        className,
+      )}
+    >
       <div className="hit-list__head">
         <span className="hit-row__rank">#</span>
         <span>Title</span>
@@ -92,6 +104,14 @@ export function HitList({
         <span className="hit-row__score" title={score.title}>
           {score.label}
         </span>
+        {judging && (
+          <span
+            className="hit-row__grade"
+            title={`Relevance for “${judging.query}” in ${judging.setName}: 0 not, 1 somewhat, 2 relevant, 3 highly. Keys 0–3 judge the selected hit, Delete removes its grade.`}
+          >
+            Grade
+          </span>
+        )}
         <span className="hit-row__flags">Flags</span>
       </div>
       <div
@@ -101,7 +121,17 @@ export function HitList({
         aria-label={label}
         tabIndex={0}
         aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
+        aria-keyshortcuts={judging ? '0 1 2 3 Delete' : undefined}
         onKeyDown={(event) => {
+          const selectedHit = hits[selectedIndex]
+          if (judging && selectedHit && !event.ctrlKey && !event.metaKey && !event.altKey) {
+            const grade = event.key === 'Delete' ? null : gradeOfKey(event.key)
+            if (grade !== undefined) {
+              event.preventDefault()
+              judging.onGrade(selectedHit, grade)
+              return
+            }
+          }
           const moves: Record<string, number> = {
             ArrowDown: selectedIndex + 1,
             ArrowUp: Math.max(0, selectedIndex - 1),
@@ -134,6 +164,8 @@ export function HitList({
                 index={item.index}
                 count={hits.length}
                 onSelect={onSelect}
+                grade={judging?.gradeOf(hit)}
+                onGrade={judging?.onGrade}
               />
             )
           })}

@@ -1,6 +1,8 @@
 import { memo } from 'react'
+import type { Grade } from '../../../../shared/model/evaluation'
 import type { Hit } from '../../../../shared/model/rag'
 import { Badge, cx } from '../../ui'
+import { GradeControl } from '../evaluation/GradeControl'
 import { providersOf, type OverlapIndex } from './overlap'
 
 export interface HitRowProps {
@@ -17,6 +19,10 @@ export interface HitRowProps {
   index: number
   count: number
   onSelect: (hit: Hit) => void
+  /** Judging is on: the hit's grade (undefined: not judged). */
+  grade?: Grade
+  /** Judging is on: changes the hit's grade (null removes it). */
+  onGrade?: (hit: Hit, grade: Grade | null) => void
 }
 
 /** `0.873`, or a dash when the server gave none. */
@@ -39,6 +45,8 @@ export const HitRow = memo(function HitRow({
   index,
   count,
   onSelect,
+  grade,
+  onGrade,
 }: HitRowProps): React.JSX.Element {
   const found = providersOf(providers, hit)
   const suspicious = hit.flags.includes('suspicious')
@@ -82,6 +90,16 @@ export const HitRow = memo(function HitRow({
         )}
       </span>
       <span className="hit-row__score">{score}</span>
+      {onGrade && (
+        <span className="hit-row__grade">
+          <GradeControl
+            compact
+            subject={hit.title || hit.id}
+            grade={grade}
+            onGrade={(next) => onGrade(hit, next)}
+          />
+        </span>
+      )}
       <span className="hit-row__flags">
         {found.length > 1 ? (
           <Badge

@@ -1,6 +1,7 @@
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { Badge, EmptyState } from '../../ui'
+import type { Judging } from '../evaluation/use-judging'
 import { HitList } from './HitList'
 import { providerOverlap, type OverlapIndex } from './overlap'
 import { formatMs } from './waterfall'
@@ -11,6 +12,7 @@ export interface ProviderColumnsProps {
   overlap: OverlapIndex
   selectedKey: string | null
   onSelect: (hit: Hit) => void
+  judging?: Judging | null
 }
 
 function ColumnHead({ result, overlap }: { result: ServerSearchResult; overlap: OverlapIndex }) {
@@ -42,6 +44,7 @@ export function ProviderColumns({
   overlap,
   selectedKey,
   onSelect,
+  judging,
 }: ProviderColumnsProps): React.JSX.Element {
   if (servers.length === 0) {
     return <EmptyState icon="servers" title="No server has answered yet" />
@@ -63,6 +66,7 @@ export function ProviderColumns({
             selectedKey={selectedKey}
             onSelect={onSelect}
             showServer={false}
+            judging={judging}
             empty={
               <p className="provider__empty">
                 {result.ok ? 'No hits.' : (result.error?.message ?? 'The search failed here.')}

@@ -24,6 +24,8 @@ export interface QueryFormProps {
   onCancel: () => void
   /** The sources summary, shown on the form's second line. */
   sources: React.ReactNode
+  /** The golden set hits are judged into, at the end of the second line. */
+  judging?: React.ReactNode
 }
 
 /** Query, extra phrases, top-k, fusion, Run (Ctrl/⌘+Enter) and Cancel. */
@@ -36,6 +38,7 @@ export function QueryForm({
   onRun,
   onCancel,
   sources,
+  judging,
 }: QueryFormProps): React.JSX.Element {
   const canRun = draft.query.trim() !== '' && !disabledReason
   const setPhrase = (index: number, value: string): void =>
@@ -131,6 +134,7 @@ export function QueryForm({
           Add phrase
         </Button>
         {sources}
+        {judging}
       </div>
     </form>
   )

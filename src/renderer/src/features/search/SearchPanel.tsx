@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useMemo } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
 import {
   useSearchDraft,
@@ -7,10 +7,14 @@ import {
   useSearchExcluded,
   useSearchExcludedChanged,
   useSearchHitInspected,
+  useJudgingSetSelected,
   useSearchInspected,
   useSearchView,
   useSearchViewSelected,
 } from '../../state/store'
+import { JudgeSetPicker } from '../evaluation/JudgeSetPicker'
+import { NewSetDialog } from '../evaluation/NewSetDialog'
+import { useJudging } from '../evaluation/use-judging'
 import { profileQueries } from '../profiles/queries'
 import { hitKey } from './hit-key'
 import { HitInspector } from './HitInspector'
@@ -69,6 +73,10 @@ export function SearchPanel(): React.JSX.Element {
     return result.violations.filter((v) => !onHits.has(v.path))
   }, [selected, run?.servers])
 
+  // Hits are judged for the query that found them, not for what the form holds now.
+  const [creatingSet, setCreatingSet] = useState(false)
+  const judgeInto = useJudgingSetSelected()
+  const judging = useJudging(run?.draft.query, profiles.data?.activeId)
   const running = run?.phase === 'running'
   return (
     <div className="search-panel">
@@ -89,6 +97,7 @@ export function SearchPanel(): React.JSX.Element {
             start(draft, selection, taking)
           }}
           onCancel={cancel}
+          judging={<JudgeSetPicker onNew={() => setCreatingSet(true)} />}
           sources={
             <SourcesSummary
               servers={servers}
@@ -135,6 +144,7 @@ export function SearchPanel(): React.JSX.Element {
             query={draft.query}
             topK={draft.topK}
             selection={selection}
+            judging={judging}
           />
         </div>
         {selected && (
@@ -144,9 +154,15 @@ export function SearchPanel(): React.JSX.Element {
             replyViolations={replyViolations}
             replyArtifacts={run?.servers.find((s) => s.server === selected.server)?.artifacts}
             onClose={() => setSelected(null)}
+            judging={judging}
           />
         )}
       </div>
+      <NewSetDialog
+        open={creatingSet}
+        onClose={() => setCreatingSet(false)}
+        onCreated={judgeInto}
+      />
     </div>
   )
 }

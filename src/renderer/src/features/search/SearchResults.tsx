@@ -6,6 +6,7 @@ import { plural } from '../../lib/format'
 import { SEARCH_VIEWS, useCheckAllRequested, type SearchView } from '../../state/store'
 import { Badge, Banner, Button, EmptyState, Spinner, TabPanel, Tabs } from '../../ui'
 import { AnswersView } from '../answers/AnswersView'
+import type { Judging } from '../evaluation/use-judging'
 import { hitTarget } from './access-targets'
 import { HitList, type ScoreColumn } from './HitList'
 import { overlapIndex, overlapTotals } from './overlap'
@@ -37,6 +38,8 @@ export interface SearchResultsProps {
   query: string
   topK: number
   selection: Selection | undefined
+  /** Judging into a golden set (from the toolbar), or null. */
+  judging: Judging | null
 }
 
 const FUSED: Record<FusionMode, string> = {
@@ -66,6 +69,7 @@ export function SearchResults({
   query,
   topK,
   selection,
+  judging,
 }: SearchResultsProps): React.JSX.Element {
   const checkAllRequested = useCheckAllRequested()
   const servers = useMemo(() => run?.servers ?? [], [run?.servers])
@@ -75,7 +79,7 @@ export function SearchResults({
   const answered = servers.length
   const expected = Math.max(answered, run?.expected.length ?? 0)
 
-  const shared = { overlap, selectedKey, onSelect }
+  const shared = { overlap, selectedKey, onSelect, judging }
   const content: Record<ResultView, () => React.ReactNode> = {
     merged: () =>
       merged ? (

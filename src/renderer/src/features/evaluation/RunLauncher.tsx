@@ -1,0 +1,169 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import type { EvalRunSummary, GoldenSetSummary } from '../../../../shared/model/evaluation'
+import { call } from '../../api'
+import { plural } from '../../lib/format'
+import { useEvaluationRunSelected } from '../../state/store'
+import { Button, Select } from '../../ui'
+import { profileQueries } from '../profiles/queries'
+import { searchQueries } from '../search/queries'
+import { searchSelection, serverSources, takesPart } from '../search/sources'
+import { addRunningRun } from './queries'
+import { useEvalAction } from './use-eval-action'
+
+const K_OPTIONS = [5, 10, 20, 50].map((k) => ({ value: String(k), label: String(k) }))
+
+export interface RunLauncherProps {
+  set: GoldenSetSummary
+  /** The set's run in progress, if any: its progress and Cancel replace Run. */
+  running: EvalRunSummary | undefined
+}
+
+/**
+ * Runs a set on the chosen servers (with their selected sources) as the chosen profiles, keeping
+ * the top k; shows the progress of the run in flight and cancels it.
+ */
+export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Element {
+  const profiles = useQuery(profileQueries.list())
+  const discovery = useQuery(searchQueries.discovery(profiles.data?.activeId))
+  const toggles = useQuery(profileQueries.selection())
+  const selectRun = useEvaluationRunSelected()
+  const queryClient = useQueryClient()
+  const { busy, act } = useEvalAction()
+  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set())
+  const [chosenProfiles, setChosenProfiles] = useState<readonly string[] | null>(null)
+  const [k, setK] = useState(10)
+
+  const servers = useMemo(
+    () => serverSources(discovery.data, toggles.data).filter(takesPart),
+    [discovery.data, toggles.data],
+  )
+  const asProfiles = chosenProfiles ?? (profiles.data ? [profiles.data.activeId] : [])
+  const taking = servers.filter((s) => !excluded.has(s.server))
+  const flip = <T,>(list: Iterable<T>, item: T): T[] => {
+    const next = new Set(list)
+    if (!next.delete(item)) next.add(item)
+    return [...next]
+  }
+  const start = (): void =>
+    void act('run', `Could not start a run of ${set.name}.`, async () => {
+      const selection = searchSelection(servers, excluded)
+      const run = await call('eval:run', {
+        setId: set.id,
+        k,
+        profiles: [...asProfiles],
+        ...(selection ? { selection } : {}),
+      })
+      addRunningRun(queryClient, run)
+      selectRun(run.id)
+    })
+
+  return (
+    <form
+      className="eval-launcher"
+      aria-label="Run a set"
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (!running) start()
+      }}
+    >
+      <fieldset className="eval-launcher__group">
+        <legend>Servers</legend>
+        {discovery.isPending && <span className="muted">Finding servers…</span>}
+        {servers.map((s) => (
+          <label key={s.server} className="eval-check" title={sourceNames(s.selected)}>
+            <input
+              type="checkbox"
+              checked={!excluded.has(s.server)}
+              onChange={() => setExcluded(new Set(flip(excluded, s.server)))}
+            />
+            {s.server}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="eval-launcher__group">
+        <legend>As profiles</legend>
+        {(profiles.data?.profiles ?? []).map((p) => (
+          <label key={p.id} className="eval-check" title={p.userId}>
+            <input
+              type="checkbox"
+              checked={asProfiles.includes(p.id)}
+              onChange={() => setChosenProfiles(flip(asProfiles, p.id))}
+            />
+            {p.name}
+          </label>
+        ))}
+      </fieldset>
+      <Select
+        label="k"
+        inline
+        value={String(k)}
+        options={K_OPTIONS}
+        onChange={(v) => setK(Number(v))}
+      />
+      <div className="eval-launcher__go">
+        {running ? (
+          <>
+            <RunProgress run={running} />
+            <Button
+              icon="close"
+              busy={busy === 'cancel'}
+              onClick={() =>
+                void act('cancel', 'Could not cancel the run.', () =>
+                  call('eval:cancel', { runId: running.id }),
+                )
+              }
+            >
+              Cancel run
+            </Button>
+          </>
+        ) : (
+          <>
+            {busy === 'run' && (
+              <span role="status" className="muted">
+                Starting: finding each profile's sources…
+              </span>
+            )}
+            <Button
+              type="submit"
+              variant="primary"
+              icon="play"
+              busy={busy === 'run'}
+              disabled={taking.length === 0 || asProfiles.length === 0 || set.queryCount === 0}
+              title={
+                set.queryCount === 0
+                  ? 'The set has no queries'
+                  : taking.length === 0
+                    ? 'Choose a server'
+                    : asProfiles.length === 0
+                      ? 'Choose a profile'
+                      : `${plural(set.queryCount, 'query', 'queries')} × ${plural(asProfiles.length, 'profile')} on ${plural(taking.length, 'server')}`
+              }
+            >
+              Run {set.name}
+            </Button>
+          </>
+        )}
+      </div>
+    </form>
+  )
+}
+
+const sourceNames = (sources: readonly { name: string }[]): string =>
+  sources.length > 0 ? `Sources: ${sources.map((s) => s.name).join(', ')}` : 'Default sources'
+
+/** `12 of 31 · 2 failed calls` with a bar. */
+function RunProgress({ run }: { run: EvalRunSummary }): React.JSX.Element {
+  const text = `${run.done} of ${run.total} queries${run.failures > 0 ? ` · ${plural(run.failures, 'failed call')}` : ''}`
+  return (
+    <span className="eval-progress">
+      <progress
+        aria-label="Run progress"
+        aria-valuetext={text}
+        max={Math.max(1, run.total)}
+        value={run.done}
+      />
+      <span role="status">{text}</span>
+    </span>
+  )
+}

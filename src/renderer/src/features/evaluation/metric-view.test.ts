@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest'
+import type { MetricRow, MetricValues, PerQueryMetric } from '../../../../shared/model/evaluation'
+import {
+  formatLatency,
+  formatShare,
+  heatmap,
+  heatStyle,
+  listLabel,
+  METRIC_COLUMNS,
+  metricBars,
+  sortMetricRows,
+} from './metric-view'
+
+const values = (ndcg: number): MetricValues => ({
+  recall: ndcg,
+  precision: ndcg / 2,
+  mrr: ndcg,
+  ndcg,
+  hitRate: 1,
+  failureRate: 0,
+  latencyP50Ms: 10,
+  latencyP95Ms: 20,
+  queries: 3,
+  judged: 3,
+  failed: 0,
+})
+
+const rows: MetricRow[] = [
+  { list: { kind: 'merged', fusion: 'minmax' }, values: values(0.5) },
+  { list: { kind: 'provider', server: 'vault' }, profileId: 'alice', values: values(0.1) },
+  { list: { kind: 'merged', fusion: 'rrf' }, values: values(0.7) },
+  { list: { kind: 'provider', server: 'wiki' }, values: values(0.6) },
+  { list: { kind: 'provider', server: 'docs' }, values: values(1.2) },
+]
+
+const cell = (
+  queryId: string,
+  profileId: string,
+  server: string,
+  ndcg: number,
+  extra: Partial<PerQueryMetric> = {},
+): PerQueryMetric => ({
+  queryId,
+  profileId,
+  list: { kind: 'provider', server },
+  recall: ndcg,
+  precision: ndcg,
+  rr: ndcg,
+  ndcg,
+  hit: ndcg > 0,
+  failed: false,
+  latencyMs: 5,
+  relevant: 2,
+  found: 1,
+  ...extra,
+})
+
+describe('metric table', () => {
+  it('lists the rows over every profile first: providers by name, then merged per fusion', () => {
+    expect(sortMetricRows(rows).map((row) => [listLabel(row.list), row.profileId])).toEqual([
+      ['docs', undefined],
+      ['wiki', undefined],
+      ['merged · RRF', undefined],
+      ['merged · min-max', undefined],
+      ['vault', 'alice'],
+    ])
+  })
+
+  it('shows no latency for a list whose every call failed, rather than 0 ms', () => {
+    const down = { ...values(0), failureRate: 1, failed: 3, latencyP50Ms: 0, latencyP95Ms: 0 }
+    const latency = METRIC_COLUMNS.filter((c) => c.id.startsWith('latency'))
+    expect(latency.map((column) => column.text(down))).toEqual(['–', '–'])
+    expect(latency.map((column) => column.text(values(1)))).toEqual(['10 ms', '20 ms'])
+  })
+
+  it('writes shares as percentages and latencies in ms or s', () => {
+    expect([0, 0.004, 0.125, 1].map(formatShare)).toEqual(['0%', '0.4%', '13%', '100%'])
+    expect([84.4, 1234].map(formatLatency)).toEqual(['84 ms', '1.2 s'])
+  })
+})
+
+describe('metricBars', () => {
+  it('draws one bar per list over every profile, its width the value, never past the chart', () => {
+    const bars = metricBars(rows, 'ndcg')
+    expect(bars.map((bar) => [bar.label, bar.width])).toEqual([
+      ['docs', 100],
+      ['wiki', 60],
+      ['merged · RRF', 70],
+      ['merged · min-max', 50],
+    ])
+    expect(metricBars(rows, 'ndcg', 'alice').map((bar) => [bar.label, bar.width])).toEqual([
+      ['vault', 10],
+    ])
+  })
+})
+
+describe('heatmap', () => {
+  const perQuery = [
+    cell('q1', 'carol', 'wiki', 0.5),
+    cell('q1', 'carol', 'docs', 0.9),
+    cell('q2', 'carol', 'docs', 0, { failed: true }),
+    cell('q3', 'carol', 'wiki', 0, { relevant: 0 }),
+  ]
+
+  it('puts queries in run order against lists by name, with gaps where a list has none', () => {
+    const map = heatmap({ perQuery }, new Map([['q1', 'vpn setup']]))
+    expect(map.lists.map(listLabel)).toEqual(['docs', 'wiki'])
+    expect(map.rows.map((row) => row.label)).toEqual(['vpn setup', 'q2', 'q3'])
+    expect(map.rows[0]!.cells.map((c) => c?.ndcg)).toEqual([0.9, 0.5])
+    expect(map.rows[1]!.cells).toEqual([{ ndcg: 0, failed: true, unjudged: false }, null])
+    expect(map.rows[2]!.cells[1]).toEqual({ ndcg: 0, failed: false, unjudged: true })
+  })
+
+  it('names the profile in each row when the run had several, as the same query differs per user', () => {
+    const map = heatmap({
+      perQuery: [cell('q1', 'carol', 'wiki', 1), cell('q1', 'alice', 'wiki', 0)],
+    })
+    expect(map.rows.map((row) => row.label)).toEqual(['q1 · carol', 'q1 · alice'])
+  })
+
+  it('colours a cell by its value and keeps the text readable on the strong end', () => {
+    expect(heatStyle(0)).toEqual({
+      background: 'color-mix(in srgb, var(--accent) 0%, var(--bg-raised))',
+      color: 'var(--fg)',
+    })
+    expect(heatStyle(1).color).toBe('var(--accent-fg)')
+    expect(heatStyle(7).background).toContain('85%')
+  })
+})

@@ -1,0 +1,231 @@
+import type {
+  EvalList,
+  EvalMetrics,
+  MetricRow,
+  MetricValues,
+  PerQueryMetric,
+  QualityMetric,
+} from '../../../../shared/model/evaluation'
+import type { FusionMode } from '../../../../shared/model/operations'
+
+const FUSIONS: readonly FusionMode[] = ['rrf', 'score', 'minmax']
+
+export const FUSION_NAMES: Record<FusionMode, string> = {
+  rrf: 'RRF',
+  score: 'best score',
+  minmax: 'min-max',
+}
+
+/** A stable key for a list (React keys, lookups). */
+export const listKey = (list: EvalList): string =>
+  list.kind === 'provider' ? `provider:${list.server}` : `merged:${list.fusion}`
+
+/** `knowledgeSearch`, or `merged · RRF`. */
+export const listLabel = (list: EvalList): string =>
+  list.kind === 'provider' ? list.server : `merged · ${FUSION_NAMES[list.fusion]}`
+
+/** Providers by name, then the merged list in each fusion. */
+export function compareLists(a: EvalList, b: EvalList): number {
+  if (a.kind !== b.kind) return a.kind === 'provider' ? -1 : 1
+  if (a.kind === 'provider' && b.kind === 'provider') return a.server.localeCompare(b.server)
+  return (
+    FUSIONS.indexOf((a as { fusion: FusionMode }).fusion) -
+    FUSIONS.indexOf((b as { fusion: FusionMode }).fusion)
+  )
+}
+
+/** The table's order: every profile together first, then per profile; each by list. */
+export function sortMetricRows(rows: readonly MetricRow[]): MetricRow[] {
+  return [...rows].sort(
+    (a, b) =>
+      Number(a.profileId !== undefined) - Number(b.profileId !== undefined) ||
+      (a.profileId ?? '').localeCompare(b.profileId ?? '') ||
+      compareLists(a.list, b.list),
+  )
+}
+
+/** `0.731`: quality metrics are 0…1. */
+export const formatMetric = (value: number): string => value.toFixed(3)
+
+/** `12%`, `0.4%`: shares of queries or calls. */
+export function formatShare(value: number): string {
+  const percent = value * 100
+  if (percent === 0 || percent >= 10) return `${Math.round(percent)}%`
+  return `${percent.toFixed(1)}%`
+}
+
+/** `84 ms`, `1.2 s`. */
+export const formatLatency = (ms: number): string =>
+  ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`
+
+/** A latency quantile, or a dash when every call failed (there is no latency to speak of). */
+const latency = (v: MetricValues, ms: number): string =>
+  v.failureRate >= 1 ? '–' : formatLatency(ms)
+
+/** One column of the metric table. */
+export interface MetricColumn {
+  id: keyof MetricValues
+  label: (k: number) => string
+  /** The header's tooltip: what the number means. */
+  title: (k: number) => string
+  text: (values: MetricValues) => string
+}
+
+export const METRIC_COLUMNS: readonly MetricColumn[] = [
+  {
+    id: 'recall',
+    label: (k) => `Recall@${k}`,
+    title: (k) => `Relevant documents in the top ${k} / relevant documents judged`,
+    text: (v) => formatMetric(v.recall),
+  },
+  {
+    id: 'precision',
+    label: (k) => `P@${k}`,
+    title: (k) => `Relevant documents in the top ${k} / ${k}`,
+    text: (v) => formatMetric(v.precision),
+  },
+  {
+    id: 'mrr',
+    label: () => 'MRR',
+    title: () => 'Mean reciprocal rank of the first relevant document',
+    text: (v) => formatMetric(v.mrr),
+  },
+  {
+    id: 'ndcg',
+    label: (k) => `nDCG@${k}`,
+    title: (k) => `Normalized discounted cumulative gain of the top ${k}, graded`,
+    text: (v) => formatMetric(v.ndcg),
+  },
+  {
+    id: 'hitRate',
+    label: () => 'Hit rate',
+    title: (k) => `Queries with a relevant document in the top ${k}`,
+    text: (v) => formatShare(v.hitRate),
+  },
+  {
+    id: 'failureRate',
+    label: () => 'Failures',
+    title: () => 'Calls that failed',
+    text: (v) => formatShare(v.failureRate),
+  },
+  {
+    id: 'latencyP50Ms',
+    label: () => 'p50',
+    title: () => 'Median latency of the calls',
+    text: (v) => latency(v, v.latencyP50Ms),
+  },
+  {
+    id: 'latencyP95Ms',
+    label: () => 'p95',
+    title: () => '95th percentile latency',
+    text: (v) => latency(v, v.latencyP95Ms),
+  },
+]
+
+/** One bar of the per-provider chart. */
+export interface Bar {
+  key: string
+  label: string
+  value: number
+  /** Share of the chart's width, 0…100. */
+  width: number
+}
+
+/**
+ * The lists of one profile's rows (undefined: the rows over every profile), as bars of one
+ * quality metric (0…1 wide).
+ */
+export function metricBars(
+  rows: readonly MetricRow[],
+  metric: QualityMetric,
+  profileId?: string,
+): Bar[] {
+  return sortMetricRows(rows.filter((row) => row.profileId === profileId)).map((row) => {
+    const value = row.values[metric]
+    return {
+      key: listKey(row.list),
+      label: listLabel(row.list),
+      value,
+      width: Math.max(0, Math.min(100, value * 100)),
+    }
+  })
+}
+
+/** One cell of the heatmap; null where the list has no value for the query. */
+export interface HeatCell {
+  ndcg: number
+  failed: boolean
+  /** The query has no relevant judgment: nDCG says nothing. */
+  unjudged: boolean
+}
+
+export interface HeatRow {
+  key: string
+  queryId: string
+  profileId: string
+  label: string
+  cells: (HeatCell | null)[]
+}
+
+export interface Heatmap {
+  lists: EvalList[]
+  rows: HeatRow[]
+}
+
+/**
+ * Queries × lists, one nDCG@k per cell, in the run's query order. Rows name the profile too
+ * when the run has several; `texts` gives a query's words (else its id shows).
+ */
+export function heatmap(
+  metrics: Pick<EvalMetrics, 'perQuery'>,
+  texts: ReadonlyMap<string, string> = new Map(),
+): Heatmap {
+  const lists = new Map<string, EvalList>()
+  const rows = new Map<
+    string,
+    { queryId: string; profileId: string; cells: Map<string, PerQueryMetric> }
+  >()
+  for (const value of metrics.perQuery) {
+    lists.set(listKey(value.list), value.list)
+    const key = `${value.queryId}\u0000${value.profileId}`
+    const row = rows.get(key) ?? {
+      queryId: value.queryId,
+      profileId: value.profileId,
+      cells: new Map(),
+    }
+    row.cells.set(listKey(value.list), value)
+    rows.set(key, row)
+  }
+  const ordered = [...lists.values()].sort(compareLists)
+  const profiles = new Set([...rows.values()].map((row) => row.profileId))
+  return {
+    lists: ordered,
+    rows: [...rows.entries()].map(([key, row]) => {
+      const text = texts.get(row.queryId) ?? row.queryId
+      return {
+        key,
+        queryId: row.queryId,
+        profileId: row.profileId,
+        label: profiles.size > 1 ? `${text} · ${row.profileId}` : text,
+        cells: ordered.map((list) => {
+          const value = row.cells.get(listKey(list))
+          return value
+            ? { ndcg: value.ndcg, failed: value.failed, unjudged: value.relevant === 0 }
+            : null
+        }),
+      }
+    }),
+  }
+}
+
+/**
+ * A heatmap cell's colours: the accent mixed into the surface by the value, with text that
+ * stays readable on it in either scheme.
+ */
+export function heatStyle(value: number): { background: string; color: string } {
+  const percent = Math.round(Math.max(0, Math.min(1, value)) * 85)
+  return {
+    background: `color-mix(in srgb, var(--accent) ${percent}%, var(--bg-raised))`,
+    color: percent >= 50 ? 'var(--accent-fg)' : 'var(--fg)',
+  }
+}

@@ -1,0 +1,99 @@
+import type { EvalQuery, GoldenSet, Grade } from '../../../../shared/model/evaluation'
+import type { Selection } from '../../../../shared/model/operations'
+
+/** At most this many extra phrases per query (the search sends five phrases in all). */
+export const MAX_PHRASES = 4
+
+/** Extra phrases from a text area: one a line, blank lines dropped. */
+export function phrasesFromText(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+}
+
+/** `server: source, source` a line; a server alone runs on its default sources. */
+export function sourcesToText(sources: Selection | undefined): string {
+  return Object.entries(sources ?? {})
+    .map(([server, ids]) => (ids.length > 0 ? `${server}: ${ids.join(', ')}` : server))
+    .join('\n')
+}
+
+/** The sources text read back: a selection (undefined when empty) or what is wrong with it. */
+export function sourcesFromText(
+  text: string,
+): { sources: Selection | undefined } | { error: string } {
+  const sources: Selection = {}
+  for (const [index, raw] of text.split('\n').entries()) {
+    const line = raw.trim()
+    if (line === '') continue
+    const colon = line.indexOf(':')
+    const server = (colon < 0 ? line : line.slice(0, colon)).trim()
+    if (!/^\S+$/.test(server)) {
+      return {
+        error: `Line ${index + 1}: write “server: source, source” (server ids have no spaces).`,
+      }
+    }
+    const ids =
+      colon < 0
+        ? []
+        : line
+            .slice(colon + 1)
+            .split(',')
+            .map((id) => id.trim())
+    sources[server] = [...(sources[server] ?? []), ...ids.filter((id) => id !== '')]
+  }
+  return { sources: Object.keys(sources).length > 0 ? sources : undefined }
+}
+
+/** A query id not used in the set yet: `q1`, `q2`, … */
+export function nextQueryId(set: GoldenSet): string {
+  const taken = new Set(set.queries.map((q) => q.id))
+  let n = set.queries.length + 1
+  while (taken.has(`q${n}`)) n++
+  return `q${n}`
+}
+
+/** The set with one query changed (matched by id). */
+export function withQuery(
+  set: GoldenSet,
+  queryId: string,
+  change: (query: EvalQuery) => EvalQuery,
+): GoldenSet {
+  return { ...set, queries: set.queries.map((q) => (q.id === queryId ? change(q) : q)) }
+}
+
+/** The set with a judgment's grade changed, or the judgment removed (null). */
+export function withGrade(
+  set: GoldenSet,
+  queryId: string,
+  docKey: string,
+  grade: Grade | null,
+): GoldenSet {
+  return withQuery(set, queryId, (query) => ({
+    ...query,
+    judgments:
+      grade === null
+        ? query.judgments.filter((j) => j.docKey !== docKey)
+        : query.judgments.map((j) => (j.docKey === docKey ? { ...j, grade } : j)),
+  }))
+}
+
+/** A new empty query at the end of the set. */
+export function withNewQuery(set: GoldenSet): { set: GoldenSet; queryId: string } {
+  const queryId = nextQueryId(set)
+  return {
+    set: { ...set, queries: [...set.queries, { id: queryId, query: 'new query', judgments: [] }] },
+    queryId,
+  }
+}
+
+/** Without the query and its judgments. */
+export const withoutQuery = (set: GoldenSet, queryId: string): GoldenSet => ({
+  ...set,
+  queries: set.queries.filter((q) => q.id !== queryId),
+})
+
+/** Relevant judgments (grade above 0) of a query. */
+export const relevantCount = (query: EvalQuery): number =>
+  query.judgments.filter((j) => j.grade > 0).length

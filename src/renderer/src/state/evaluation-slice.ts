@@ -1,0 +1,38 @@
+import type { StateCreator } from 'zustand'
+import type { UiState } from './store'
+
+export const EVALUATION_TABS = ['sets', 'runs', 'compare'] as const
+export type EvaluationTab = (typeof EVALUATION_TABS)[number]
+
+/** What the Evaluation panel shows, and the golden set Search records judgments into. */
+export interface EvaluationSlice {
+  evaluationTab: EvaluationTab
+  /** The set open in the editor (and launched by Run); null: the first one. */
+  evaluationSet: string | null
+  /** The run whose metrics are shown; null: the newest of the set. */
+  evaluationRun: string | null
+  /** The two runs compared: the baseline and the candidate. */
+  evaluationCompare: { base: string | null; candidate: string | null }
+  /** The set judgments from Search go to; null: judging is off. */
+  judgingSet: string | null
+  evaluationTabSelected: (tab: EvaluationTab) => void
+  evaluationSetSelected: (set: string | null) => void
+  evaluationRunSelected: (run: string | null) => void
+  evaluationCompareChanged: (pair: { base: string | null; candidate: string | null }) => void
+  judgingSetSelected: (set: string | null) => void
+}
+
+export const createEvaluationSlice: StateCreator<UiState, [], [], EvaluationSlice> = (set) => ({
+  evaluationTab: 'sets',
+  evaluationSet: null,
+  evaluationRun: null,
+  evaluationCompare: { base: null, candidate: null },
+  judgingSet: null,
+  evaluationTabSelected: (evaluationTab) => set({ evaluationTab }),
+  // Another set's runs are not this one's: forget the run and the pair picked for it.
+  evaluationSetSelected: (evaluationSet) =>
+    set({ evaluationSet, evaluationRun: null, evaluationCompare: { base: null, candidate: null } }),
+  evaluationRunSelected: (evaluationRun) => set({ evaluationRun }),
+  evaluationCompareChanged: (evaluationCompare) => set({ evaluationCompare }),
+  judgingSetSelected: (judgingSet) => set({ judgingSet }),
+})
