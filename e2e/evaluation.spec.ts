@@ -58,14 +58,14 @@ test('hits judged in Search build a golden set the Evaluation panel shows', asyn
   await first.click()
   const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
   const title = (await inspector.getByRole('heading', { level: 2 }).textContent())!
-  await inspector.getByRole('radio', { name: 'somewhat relevant' }).click()
-  await expect(inspector.getByRole('radio', { name: 'somewhat relevant' })).toBeChecked()
-  // Arrow keys move the grade, as in any radio group: somewhat → relevant → highly.
+  await inspector.getByRole('radio', { name: 'relevant', exact: true }).click()
+  await expect(inspector.getByRole('radio', { name: 'relevant', exact: true })).toBeChecked()
+  // Arrow keys move the grade, as in any radio group: relevant → highly relevant → perfect.
   await page.keyboard.press('ArrowRight')
   await page.keyboard.press('ArrowRight')
-  await expect(inspector.getByRole('radio', { name: 'highly relevant' })).toBeChecked()
-  await expect(inspector.getByRole('radio', { name: 'highly relevant' })).toBeFocused()
-  await expect(first.getByRole('radio', { name: 'highly relevant' })).toBeChecked()
+  await expect(inspector.getByRole('radio', { name: 'perfect' })).toBeChecked()
+  await expect(inspector.getByRole('radio', { name: 'perfect' })).toBeFocused()
+  await expect(first.getByRole('radio', { name: 'perfect' })).toBeChecked()
 
   // …the second with the keyboard on the list.
   await merged(page).focus()
@@ -73,14 +73,14 @@ test('hits judged in Search build a golden set the Evaluation panel shows', asyn
   const second = merged(page).getByRole('option').nth(1)
   await expect(second).toHaveAttribute('aria-selected', 'true')
   await page.keyboard.press('1')
-  await expect(second.getByRole('radio', { name: 'somewhat relevant' })).toBeChecked()
+  await expect(second.getByRole('radio', { name: 'relevant', exact: true })).toBeChecked()
   await screenshots(page, 'evaluation-judging')
 
   // A document several providers found is judged once: its grade shows in each column.
   await page.getByRole('tab', { name: /^By provider/ }).click()
   const judgedColumns = page
     .getByRole('region', { name: /^Hits from / })
-    .filter({ has: page.getByRole('radio', { name: 'highly relevant', checked: true }) })
+    .filter({ has: page.getByRole('radio', { name: 'perfect', checked: true }) })
   expect(await judgedColumns.count()).toBeGreaterThan(1)
   await page.getByRole('tab', { name: /^Merged/ }).click()
 

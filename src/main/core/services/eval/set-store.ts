@@ -90,7 +90,8 @@ export class GoldenSetStore {
     if (!demo)
       throw new ConsoleError({
         code: 'not_found',
-        message: 'no demo golden set ships with this build',
+        message:
+          'the demo golden set judges the demo servers’ documents: it is offered only with the embedded demo registry',
       })
     return this.save(demo)
   }

@@ -17,7 +17,7 @@ export interface GradeControlProps {
 }
 
 /**
- * A graded relevance control (ARIA radio group): not / somewhat / relevant / highly. One tab
+ * A graded relevance control (ARIA radio group): not relevant / relevant / highly relevant / perfect. One tab
  * stop; arrow keys move and choose, as in any radio group.
  */
 export function GradeControl({

@@ -2,20 +2,23 @@ import { dedupeKey } from '../../../../shared/model/hit-identity'
 import type { EvalQuery, GoldenSet, Grade } from '../../../../shared/model/evaluation'
 import type { Hit } from '../../../../shared/model/rag'
 
-/** Grade words, lowest first, as the relevance control and the judgment tables show them. */
+/**
+ * Grade words, lowest first, as the relevance control and the judgment tables show them: the
+ * golden-set format's own scale (TREC's graded qrels), so a set reads the same everywhere.
+ */
 export const GRADE_LABELS: Record<Grade, string> = {
   0: 'not relevant',
-  1: 'somewhat relevant',
-  2: 'relevant',
-  3: 'highly relevant',
+  1: 'relevant',
+  2: 'highly relevant',
+  3: 'perfect',
 }
 
 /** One word each, for the compact control in a hit row. */
 export const GRADE_SHORT: Record<Grade, string> = {
   0: 'not',
-  1: 'somewhat',
-  2: 'relevant',
-  3: 'highly',
+  1: 'relevant',
+  2: 'highly',
+  3: 'perfect',
 }
 
 /** The key a hit is judged by: the merged list's identity, so each document is judged once. */

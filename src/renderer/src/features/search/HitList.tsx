@@ -107,7 +107,7 @@ export function HitList({
         {judging && (
           <span
             className="hit-row__grade"
-            title={`Relevance for “${judging.query}” in ${judging.setName}: 0 not, 1 somewhat, 2 relevant, 3 highly. Keys 0–3 judge the selected hit, Delete removes its grade.`}
+            title={`Relevance for “${judging.query}” in ${judging.setName}: 0 not relevant, 1 relevant, 2 highly relevant, 3 perfect. Keys 0–3 judge the selected hit, Delete removes its grade.`}
           >
             Grade
           </span>
