@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEMO_USERS } from '../src/demo/access'
-import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '../src/demo/keys'
+import { DEMO_KEY_ENV, FAMILIES, demoEntry, stdioTarget, type Family } from '../src/demo/endpoints'
 import type { Core, CoreOptions } from '../src/main/core/core'
 import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
 import type { SearchResult } from '../src/shared/model/operations'
@@ -17,16 +17,6 @@ export function demoScript(): string {
   if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first`)
   return script
 }
-
-/** The five families as the console meets them: five transports and dialects. */
-export const FAMILIES = [
-  'rag-search',
-  'rag-tools-sse',
-  'rag-tools-stdio',
-  'ragbox',
-  'vtex',
-] as const
-export type Family = (typeof FAMILIES)[number]
 
 /** One `demo.js all` process on free loopback ports; stdio servers are spawned by the pool. */
 export interface DemoServers {
@@ -63,51 +53,19 @@ export async function startDemoServers(): Promise<DemoServers> {
   return { urls: child.ready, stop: child.stop }
 }
 
-/** The keys the demo entries reference, passed to the core as its environment. */
-const DEMO_ENV = { BENCH_RAG_SEARCH_KEY: RAG_SEARCH_API_KEY, BENCH_RAGBOX_KEY: RAGBOX_KEYS.acme }
-
 /** A rag-mcp.json entry for one family against the running demo programs. */
-export function demoEntry(family: Family, demo: DemoServers): Record<string, unknown> {
-  const common = { groups: ['users'], timeoutMs: 15_000 }
+export function demoEntryFor(family: Family, demo: DemoServers): Record<string, unknown> {
   switch (family) {
     case 'rag-search':
-      return {
-        ...common,
-        transport: 'http',
-        url: demo.urls['rag-search'],
-        headers: { Authorization: 'Bearer ${env:BENCH_RAG_SEARCH_KEY}' },
-        dialect: 'rag-search',
-        dataSources: [
-          { id: 'handbook', name: 'Employee Handbook' },
-          { id: 'it-kb', name: 'IT Knowledge Base' },
-          { id: 'engineering', name: 'Engineering Wiki', groups: ['engineering'] },
-        ],
-      }
+      return demoEntry(family, { url: demo.urls['rag-search'] })
     case 'rag-tools-sse':
-      return {
-        ...common,
-        transport: 'sse',
-        url: demo.urls['rag-tools-v1'],
-        dialect: 'rag-tools-v1',
-      }
+      return demoEntry(family, { url: demo.urls['rag-tools-v1'] })
     case 'rag-tools-stdio':
-      return {
-        ...common,
-        transport: 'stdio',
-        command: process.execPath,
-        args: [demoScript(), 'rag-tools-v1', '--stdio', '--doc-host', demo.urls['doc-host']],
-        dialect: 'rag-tools-v1',
-      }
+      return demoEntry(family, stdioTarget(process.execPath, demoScript(), demo.urls['doc-host']))
     case 'ragbox':
-      return {
-        ...common,
-        transport: 'http',
-        url: demo.urls.ragbox,
-        headers: { 'X-API-Key': '${env:BENCH_RAGBOX_KEY}' },
-        dialect: 'ragbox',
-      }
+      return demoEntry(family, { url: demo.urls.ragbox })
     case 'vtex':
-      return { ...common, transport: 'http', url: demo.urls.vtex, dialect: 'vtex' }
+      return demoEntry(family, { url: demo.urls.vtex })
   }
 }
 
@@ -120,7 +78,7 @@ export function demoRegistry(
   const servers: Record<string, Record<string, unknown>> = {}
   for (let i = 0; i < count; i++) {
     const family = families[i % families.length]!
-    servers[`${family}-${i}`] = demoEntry(family, demo)
+    servers[`${family}-${i}`] = demoEntryFor(family, demo)
   }
   return servers
 }
@@ -160,7 +118,7 @@ export async function startDemoCore(
   registry: Record<string, unknown>,
   options: Partial<CoreOptions> = {},
 ): Promise<LiveCore> {
-  const live = await startCore(registry, { env: DEMO_ENV, ...options })
+  const live = await startCore(registry, { env: { ...DEMO_KEY_ENV }, ...options })
   try {
     const { core } = live
     core.settings.saveProfile({

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
@@ -9,6 +9,7 @@ import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
 import { rendererBenchmark } from './renderer'
+import { outputFiles, parseOnly } from './output'
 import { buildReport, markdownReport } from './report'
 import { throughputBenchmark } from './throughput'
 
@@ -24,11 +25,6 @@ const benchmarks: Benchmark[] = [
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-/** Full runs write the committed files; quick runs go under out/ so they never replace them. */
-function outputDir(quick: boolean): string {
-  return quick ? join(root, 'out/bench-quick') : join(root, 'bench')
-}
-
 const load = (): string =>
   loadavg()
     .map((value) => value.toFixed(2))
@@ -36,7 +32,10 @@ const load = (): string =>
 
 async function main(): Promise<number> {
   const quick = process.argv.includes('--quick')
-  const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length)
+  const only = parseOnly(
+    process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length),
+    benchmarks.map((benchmark) => benchmark.name),
+  )
   // `--note=TEXT` (repeatable): what the numbers cannot tell, e.g. who else used the machine.
   const runNotes = process.argv
     .filter((arg) => arg.startsWith('--note='))
@@ -45,7 +44,7 @@ async function main(): Promise<number> {
   const loadBefore = load()
   const results: BenchResult[] = []
   for (const benchmark of benchmarks) {
-    if (only && !only.split(',').includes(benchmark.name)) continue
+    if (only && !only.includes(benchmark.name)) continue
     process.stderr.write(`bench: ${benchmark.name}${quick ? ' (quick)' : ''}…\n`)
     const started = Date.now()
     results.push(await benchmark.run({ quick }))
@@ -62,11 +61,11 @@ async function main(): Promise<number> {
   })
   const markdown = markdownReport(report)
   process.stdout.write(markdown)
-  const dir = outputDir(quick)
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`)
-  writeFileSync(join(dir, 'RESULTS.md'), markdown)
-  process.stderr.write(`bench: wrote ${join(dir, 'results.json')} and RESULTS.md\n`)
+  const files = outputFiles(root, { quick, only })
+  mkdirSync(files.dir, { recursive: true })
+  writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`)
+  writeFileSync(files.markdown, markdown)
+  process.stderr.write(`bench: wrote ${files.json} and ${files.markdown}\n`)
   // Ratios on a shared machine are reported, not enforced; a failed check is a defect.
   const failed = report.results.flatMap((r) =>
     (r.checks ?? []).filter((c) => c.pass === false).map((c) => `${r.name}: ${c.description}`),

@@ -1,6 +1,8 @@
+import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DEMO_USERS } from './access'
 import { setBreaks } from './breaks'
+import { endpointLine, endpointRegistry, planEndpoints, stdioTarget } from './endpoints'
 import { DEMO_SECRETS } from './keys'
 import { PORT_OFFSETS, USAGE, UsageError, parseOptions, type DemoOptions } from './options'
 import {
@@ -103,6 +105,37 @@ async function runAll(options: DemoOptions): Promise<void> {
   if (started.some((one) => one.shared)) stayAlive()
 }
 
+/**
+ * `all --endpoints N`: the document host plus N endpoints, each a program instance of its own
+ * on its own port, as an organisation's registry would list many servers.
+ */
+async function runEndpoints(options: DemoOptions, count: number): Promise<void> {
+  const closers: Closer[] = []
+  closeOnSignal(closers)
+  const docs = await startProgram('doc-host', portOf('doc-host', options), options, options.docHost)
+  closers.push(docs.close)
+  const docHost = docs.url.replace(/\/$/, '')
+  const plan = planEndpoints(count, options.portBase)
+  const started = await Promise.all(
+    plan.map(async (endpoint) => {
+      // rag-tools-v1 names itself after the endpoint, so each one is a distinct server.
+      const own = { ...options, name: options.name ?? endpoint.id }
+      const one = await startProgram(endpoint.program, endpoint.port, own, docHost)
+      closers.push(one.close)
+      return { ...endpoint, url: one.url, shared: one.shared }
+    }),
+  )
+  for (const one of started) out(endpointLine(one.id, one.program, one.url))
+  if (options.registry) {
+    const target = stdioTarget(process.execPath, fileURLToPath(import.meta.url), docHost)
+    const registry = endpointRegistry(started, { count: options.stdioServers, target })
+    writeFileSync(options.registry, `${JSON.stringify(registry, null, 2)}\n`)
+    out(`registry ${options.registry} (${Object.keys(registry).length} servers)`)
+  }
+  out(`ready ${docHost}/`)
+  if (started.some((one) => one.shared)) stayAlive()
+}
+
 async function main(argv: string[]): Promise<void> {
   let options: DemoOptions
   try {
@@ -120,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
     case 'users':
       return out(JSON.stringify(DEMO_USERS, null, 2))
     case 'all':
-      return runAll(options)
+      return options.endpoints ? runEndpoints(options, options.endpoints) : runAll(options)
     case 'rag-tools-v1':
       return options.stdio ? runStdio(options) : runOne('rag-tools-v1', options)
     default:

@@ -62,4 +62,25 @@ describe('demo.js options', () => {
   it('lists every --break id in its usage', () => {
     for (const id of BREAKS) expect(USAGE).toContain(id)
   })
+
+  it('reads the multi-endpoint options of all', () => {
+    const options = parseOptions(
+      ['all', '--endpoints', '40', '--stdio-servers', '20', '--registry', '/tmp/r.json'],
+      {},
+    )
+    expect(options).toMatchObject({ endpoints: 40, stdioServers: 20, registry: '/tmp/r.json' })
+    expect(parseOptions(['all'], {})).toMatchObject({ endpoints: undefined, stdioServers: 0 })
+  })
+
+  it('refuses multi-endpoint options that cannot work', () => {
+    expect(() => parseOptions(['vtex', '--endpoints', '3'], {})).toThrow(
+      /--endpoints applies to all only/,
+    )
+    expect(() => parseOptions(['all', '--registry', 'r.json'], {})).toThrow(/need --endpoints/)
+    expect(() => parseOptions(['all', '--endpoints', '0'], {})).toThrow(/integer ≥ 1/)
+    expect(() => parseOptions(['all', '--endpoints', '5000'], {})).toThrow(/at most 1000/)
+    expect(() => parseOptions(['all', '--endpoints', '40', '--port-base', '65500'], {})).toThrow(
+      /leaves no room for 40 endpoints/,
+    )
+  })
 })

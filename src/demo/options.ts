@@ -44,6 +44,12 @@ export interface DemoOptions {
   apiKey?: string
   /** `--break ID`: deliberately broken behaviours (Doctor tests). */
   breaks: string[]
+  /** all: serve this many endpoints (one port each) instead of one per program. */
+  endpoints?: number
+  /** all --endpoints: also list this many stdio servers in the `--registry` file. */
+  stdioServers: number
+  /** all --endpoints: write a rag-mcp.json listing every endpoint here. */
+  registry?: string
 }
 
 export const USAGE = `usage: node out/main/demo.js <program> [options]
@@ -71,10 +77,19 @@ options:
   --query-rate-limit N     ragbox: query_knowledge calls per minute per API key (default 10)
   --max-segments N         rag-search: segments per answer (default 10; the spec allows at most 20)
   --api-key KEY            rag-search: the accepted Bearer key (default: the demo key)
+  --endpoints N            all: serve N endpoints instead, each on its own port (base + 1 + i),
+                           cycling rag-search, rag-tools-v1 (SSE), ragbox, vtex; prints
+                           "endpoint <id> <program> <url>" per endpoint
+  --registry FILE          all --endpoints: write a rag-mcp.json listing every endpoint (keys
+                           from \${env:RAG_DEMO_SEARCH_KEY} and \${env:RAG_DEMO_RAGBOX_KEY})
+  --stdio-servers N        all --endpoints: also list N rag-tools-v1 stdio servers in --registry
   --break ID               break one contract rule on purpose (repeatable), so the console's
                            Doctor can be seen catching it; IDs:
 ${BREAKS.map((id) => `                             ${id}`).join('\n')}
 `
+
+/** Most endpoints one demo process serves (each holds a listening socket). */
+export const MAX_ENDPOINTS = 1000
 
 /** A command-line mistake; main prints it with the usage. */
 export class UsageError extends Error {}
@@ -108,6 +123,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         'max-segments': { type: 'string' },
         'api-key': { type: 'string' },
         break: { type: 'string', multiple: true },
+        endpoints: { type: 'string' },
+        'stdio-servers': { type: 'string' },
+        registry: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -125,6 +143,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throw new UsageError('--stdio applies to rag-tools-v1 only')
   if (values.port !== undefined && command === 'all')
     throw new UsageError('all takes --port-base, not --port')
+  const multi = ['endpoints', 'stdio-servers', 'registry'] as const
+  const misplaced = multi.find((name) => values[name] !== undefined)
+  if (misplaced && command !== 'all') throw new UsageError(`--${misplaced} applies to all only`)
+  if (values.endpoints === undefined && (values.registry ?? values['stdio-servers']) !== undefined)
+    throw new UsageError('--registry and --stdio-servers need --endpoints')
   const portBase = int(
     'port-base',
     values['port-base'] ?? env.RAG_DEMO_PORT_BASE,
@@ -140,6 +163,12 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const unknown = breaks.find((id) => !(BREAKS as readonly string[]).includes(id))
   if (unknown !== undefined)
     throw new UsageError(`--break must be one of ${BREAKS.join(', ')}, got "${unknown}"`)
+  const endpoints =
+    values.endpoints === undefined ? undefined : int('endpoints', values.endpoints, 0, 1)
+  if (endpoints !== undefined && endpoints > MAX_ENDPOINTS)
+    throw new UsageError(`--endpoints must be at most ${MAX_ENDPOINTS}, got ${endpoints}`)
+  if (endpoints !== undefined && portBase !== 0 && portBase + endpoints > 65_535)
+    throw new UsageError(`--port-base ${portBase} leaves no room for ${endpoints} endpoints`)
   return {
     command: command as Command,
     port: values.port === undefined ? undefined : int('port', values.port, 0),
@@ -158,5 +187,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     maxSegments: int('max-segments', values['max-segments'], 10, 1),
     apiKey: values['api-key'],
     breaks,
+    endpoints,
+    stdioServers: int('stdio-servers', values['stdio-servers'], 0),
+    registry: values.registry,
   }
 }
