@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { coldStartBenchmark } from './cold-start'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
 import { memoryBenchmark } from './memory'
@@ -21,6 +22,7 @@ const benchmarks: Benchmark[] = [
   throughputBenchmark,
   memoryBenchmark,
   rendererBenchmark,
+  coldStartBenchmark,
 ]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -47,6 +47,11 @@ export interface CoreOptions {
    */
   connect?: boolean
   /**
+   * With `connect`: list every server at once (as connecting) but start connecting only once
+   * this settles (the browser host: once its first page is up).
+   */
+  connectAfter?: Promise<unknown>
+  /**
    * Put the demo servers' keys in place when running on the embedded registry (default: when
    * `connect` is on).
    */
@@ -191,6 +196,7 @@ export class Core {
       await core.registry.start()
       core.registerFileSecrets(core.registry.current().servers)
       if (options.connect) {
+        if (options.connectAfter) core.pool.holdConnects(options.connectAfter)
         await core.pool.applyRegistry(core.registry.current())
         core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
       }

@@ -70,6 +70,8 @@ export async function startBrowserHost(options: {
   port?: number
   /** The contract's handlers; built from `core` when absent. */
   handlers?: Handlers | undefined
+  /** Told of every page that opened its IPC socket (token and origin checked). */
+  onClient?: () => void
 }): Promise<BrowserHost> {
   const { core, rendererDir } = options
   const token = randomBytes(24).toString('base64url')
@@ -148,6 +150,7 @@ export async function startBrowserHost(options: {
   const clients = new Set<WebSocket>()
   wss.on('connection', (ws) => {
     clients.add(ws)
+    options.onClient?.()
     let inFlight = 0
     ws.on('close', () => clients.delete(ws))
     // ws has already closed the socket with the matching code (1002, 1007, 1009); without a
