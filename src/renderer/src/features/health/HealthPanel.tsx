@@ -3,6 +3,8 @@ import { useMemo, useState } from 'react'
 import { Banner, EmptyState, Select, Spinner } from '../../ui'
 import { ReloadHistory } from '../config/ReloadHistory'
 import { serverQueries } from '../servers/queries'
+import { ServerFilterBar } from '../servers/ServerFilterBar'
+import { filterItems, type ServerFilter } from '../servers/server-groups'
 import { HealthOverview } from './HealthOverview'
 import { isCharted, timeAxis } from './health-view'
 import { ServerHealthSection } from './ServerHealthSection'
@@ -10,6 +12,8 @@ import './HealthPanel.css'
 
 /** Health is measured continuously in main; the panel reads it this often while shown. */
 const POLL_MS = 5000
+/** Past this many servers in view, charts are drawn for the one picked only (200 would be 800 charts). */
+const CHARTED_SERVERS = 6
 
 /**
  * Per server and operation: latency p50/p95/p99 over time, error rate by code, uptime, last
@@ -17,12 +21,23 @@ const POLL_MS = 5000
  */
 export function HealthPanel(): React.JSX.Element {
   const health = useQuery({ ...serverQueries.health(), refetchInterval: POLL_MS })
+  const summaries = useQuery(serverQueries.list())
   const [server, setServer] = useState<string>('')
+  const [filter, setFilter] = useState<ServerFilter>({ text: '', onlyAttention: false })
 
-  const shown = useMemo(
-    () => (health.data ?? []).filter((h) => !server || h.server === server),
-    [health.data, server],
-  )
+  const listed = useMemo(() => {
+    const byId = new Map((summaries.data ?? []).map((s) => [s.id, s]))
+    return filterItems(
+      health.data ?? [],
+      filter,
+      (h) => h.server,
+      (id) => byId.get(id),
+    )
+  }, [health.data, summaries.data, filter])
+  const shown = useMemo(() => {
+    if (server) return listed.filter((h) => h.server === server)
+    return listed.length <= CHARTED_SERVERS ? listed : []
+  }, [listed, server])
   // Every chart on one axis, so a spike on one server lines up with the others in time.
   const axis = useMemo(
     () =>
@@ -43,6 +58,7 @@ export function HealthPanel(): React.JSX.Element {
           every {POLL_MS / 1000} s.
         </p>
         <span className="health__spacer" />
+        <ServerFilterBar label="Filter servers" filter={filter} onFilterChange={setFilter} />
         <Select
           label="Server"
           inline
@@ -66,7 +82,17 @@ export function HealthPanel(): React.JSX.Element {
         </EmptyState>
       ) : (
         <>
-          <HealthOverview servers={health.data} onSelect={setServer} />
+          {listed.length === 0 ? (
+            <EmptyState icon="health" title="No server matches the filter" />
+          ) : (
+            <HealthOverview servers={listed} onSelect={setServer} />
+          )}
+          {!server && listed.length > CHARTED_SERVERS && (
+            <p className="muted health__charts-hint" role="note">
+              Charts are drawn for one server at a time with {listed.length} servers listed: pick
+              one in the table or under Server, or narrow the filter to {CHARTED_SERVERS} or fewer.
+            </p>
+          )}
           {shown.map((h) => (
             <ServerHealthSection key={h.server} health={h} axis={axis} />
           ))}

@@ -1,6 +1,17 @@
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
 import { listNames, plural } from '../../lib/format'
 import { useServersRequested } from '../../state/store'
 import { Badge, Button, Popover, Spinner } from '../../ui'
+import { serverQueries } from '../servers/queries'
+import { ServerFilterBar } from '../servers/ServerFilterBar'
+import {
+  filterItems,
+  groupItems,
+  type GroupBy,
+  type ItemGroup,
+  type ServerFilter,
+} from '../servers/server-groups'
 import { takesPart, type ServerSources } from './sources'
 
 export interface SourcesSummaryProps {
@@ -55,55 +66,158 @@ export function SourcesSummary({
         label="Sources of this search"
         className="search-sources__popover"
       >
-        <ul className="search-sources__list">
-          {servers.map((entry) => {
-            const active = takesPart(entry)
-            return (
-              <li key={entry.server}>
-                <label className="search-sources__server">
-                  <input
-                    type="checkbox"
-                    checked={active && !excluded.has(entry.server)}
-                    disabled={!active}
-                    onChange={(event) => {
-                      const next = new Set(excluded)
-                      if (event.target.checked) next.delete(entry.server)
-                      else next.add(entry.server)
-                      onExcludedChange(next)
-                    }}
-                  />
-                  <code>{entry.server}</code>
-                </label>
-                <span
-                  className="search-sources__names muted"
-                  title={entry.selected.map((s) => s.name).join(', ')}
-                >
-                  {entry.error
-                    ? entry.error.message
-                    : entry.total === 0
-                      ? 'the whole server'
-                      : entry.selected.length === 0
-                        ? 'nothing selected'
-                        : `${listNames(
-                            entry.selected.map((s) => s.name),
-                            2,
-                          )} (${entry.selected.length}/${entry.total})`}
-                </span>
-                <Button
-                  variant="ghost"
-                  onClick={() => serversRequested(entry.server)}
-                  aria-label={`Adjust the sources of ${entry.server}`}
-                >
-                  Adjust…
-                </Button>
-              </li>
-            )
-          })}
-        </ul>
+        <SourcePicker servers={servers} excluded={excluded} onExcludedChange={onExcludedChange} />
         <p className="muted search-sources__hint">
           Leaving a server out applies to this panel only; the toggles on Servers are kept.
         </p>
       </Popover>
     </span>
+  )
+}
+
+const serverOf = (entry: ServerSources): string => entry.server
+
+/**
+ * The servers of the search, filtered and grouped like the Servers panel, each group with
+ * "Include all" and "Leave out all" for its servers.
+ */
+function SourcePicker({
+  servers,
+  excluded,
+  onExcludedChange,
+}: Pick<SourcesSummaryProps, 'servers' | 'excluded' | 'onExcludedChange'>): React.JSX.Element {
+  const summaries = useQuery(serverQueries.list())
+  const [filter, setFilter] = useState<ServerFilter>({ text: '', onlyAttention: false })
+  const [groupBy, setGroupBy] = useState<GroupBy>(servers.length > 12 ? 'groups' : 'none')
+  const groups = useMemo(() => {
+    const byId = new Map((summaries.data ?? []).map((s) => [s.id, s]))
+    const summaryOf = (id: string) => byId.get(id)
+    return groupItems(
+      filterItems(servers, filter, serverOf, summaryOf),
+      groupBy,
+      serverOf,
+      summaryOf,
+    )
+  }, [servers, summaries.data, filter, groupBy])
+
+  const setAll = (group: ItemGroup<ServerSources>, include: boolean): void => {
+    const next = new Set(excluded)
+    for (const entry of group.items) {
+      if (include) next.delete(entry.server)
+      else if (takesPart(entry)) next.add(entry.server)
+    }
+    onExcludedChange(next)
+  }
+  const toggle = (server: string, include: boolean): void => {
+    const next = new Set(excluded)
+    if (include) next.delete(server)
+    else next.add(server)
+    onExcludedChange(next)
+  }
+
+  return (
+    <>
+      {servers.length > 6 && (
+        <ServerFilterBar
+          label="Filter servers"
+          filter={filter}
+          onFilterChange={setFilter}
+          groupBy={groupBy}
+          onGroupByChange={setGroupBy}
+          className="search-sources__filter"
+        />
+      )}
+      <div className="search-sources__scroll">
+        {groups.length === 0 && <p className="muted">No server matches the filter.</p>}
+        {groups.map((group) => {
+          const taking = group.items.filter((e) => takesPart(e) && !excluded.has(e.server))
+          return (
+            <section key={group.key} aria-label={`Servers in ${group.label}`}>
+              {groupBy !== 'none' && (
+                <div className="search-sources__group">
+                  <h3>{group.label}</h3>
+                  <span className="muted">
+                    {taking.length} of {plural(group.items.length, 'server')} in this search
+                  </span>
+                  <span className="search-sources__spacer" />
+                  <Button
+                    variant="ghost"
+                    onClick={() => setAll(group, true)}
+                    aria-label={`Include every server in ${group.label}`}
+                  >
+                    All
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    onClick={() => setAll(group, false)}
+                    aria-label={`Leave out every server in ${group.label}`}
+                  >
+                    None
+                  </Button>
+                </div>
+              )}
+              <ul className="search-sources__list">
+                {group.items.map((entry) => (
+                  <SourceRow
+                    key={entry.server}
+                    entry={entry}
+                    excluded={excluded}
+                    onToggle={toggle}
+                  />
+                ))}
+              </ul>
+            </section>
+          )
+        })}
+      </div>
+    </>
+  )
+}
+
+function SourceRow({
+  entry,
+  excluded,
+  onToggle,
+}: {
+  entry: ServerSources
+  excluded: ReadonlySet<string>
+  onToggle: (server: string, include: boolean) => void
+}): React.JSX.Element {
+  const serversRequested = useServersRequested()
+  const active = takesPart(entry)
+  return (
+    <li>
+      <label className="search-sources__server">
+        <input
+          type="checkbox"
+          checked={active && !excluded.has(entry.server)}
+          disabled={!active}
+          onChange={(event) => onToggle(entry.server, event.target.checked)}
+        />
+        <code>{entry.server}</code>
+      </label>
+      <span
+        className="search-sources__names muted"
+        title={entry.selected.map((s) => s.name).join(', ')}
+      >
+        {entry.error
+          ? entry.error.message
+          : entry.total === 0
+            ? 'the whole server'
+            : entry.selected.length === 0
+              ? 'nothing selected'
+              : `${listNames(
+                  entry.selected.map((s) => s.name),
+                  2,
+                )} (${entry.selected.length}/${entry.total})`}
+      </span>
+      <Button
+        variant="ghost"
+        onClick={() => serversRequested(entry.server)}
+        aria-label={`Adjust the sources of ${entry.server}`}
+      >
+        Adjust…
+      </Button>
+    </li>
   )
 }
