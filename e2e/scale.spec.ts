@@ -87,3 +87,61 @@ test('filter, "only needing attention" and grouping narrow 200 servers', async (
   await page.setViewportSize({ width: 1024, height: 700 })
   await screenshots(page, 'scale-servers-1024')
 })
+
+test('the source picker filters, groups and includes or leaves out a whole group', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(150_000)
+  const { host } = await launch(scale().registry, { env: scale().env })
+  await openWhenConnected(page, host.url)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+  const trigger = page.getByRole('button', { name: /^Sources: \d+ servers/ })
+  await expect(trigger).toBeVisible({ timeout: 60_000 })
+  const before = Number(
+    /Sources: (\d+) servers/.exec((await trigger.getAttribute('aria-label')) ?? '')?.[1],
+  )
+  await trigger.click()
+  const picker = page.getByRole('dialog', { name: 'Sources of this search' })
+  // 200 servers: grouped by their groups from the start.
+  const legal = picker.getByRole('region', { name: 'Servers in legal, users' })
+  await expect(legal).toContainText('of 40 servers in this search')
+  await picker.getByRole('button', { name: 'Leave out every server in legal, users' }).click()
+  await expect(legal).toContainText('0 of 40 servers in this search')
+  await expect(page.getByRole('button', { name: /^Sources: / })).toContainText('left out')
+  await picker.getByRole('searchbox', { name: 'Filter servers' }).fill('vtex-3')
+  await expect(picker.getByRole('checkbox')).toHaveCount(
+    // vtex-3, vtex-31, vtex-35, … every id holding the text.
+    Object.keys(scale().registry).filter((id) => id.includes('vtex-3')).length,
+  )
+  await screenshots(page, 'scale-search-sources')
+  await picker.getByRole('searchbox', { name: 'Filter servers' }).fill('')
+  await picker.getByRole('button', { name: 'Include every server in legal, users' }).click()
+  await expect(page.getByRole('button', { name: /^Sources: / })).not.toContainText('left out')
+  expect(before).toBeGreaterThan(150)
+})
+
+test('Health lists 200 servers, filters to those needing attention, and charts one at a time', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(150_000)
+  const { host } = await launch(scale().registry, { env: scale().env })
+  await openWhenConnected(page, host.url)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Health' })
+    .click()
+  const table = page.getByRole('table', { name: 'Health of every server' })
+  await expect(table.getByRole('row')).toHaveCount(200 + 2)
+  await expect(page.getByRole('note')).toContainText('Charts are drawn for one server at a time')
+  await expect(page.getByRole('region', { name: /^Health of / })).toHaveCount(0)
+  await page.getByRole('switch', { name: 'Only needing attention' }).click()
+  await expect(table.getByRole('row')).toHaveCount(scale().broken.length + 2)
+  await page.getByRole('searchbox', { name: 'Filter servers' }).fill('offline-1')
+  await expect(page.getByRole('region', { name: 'Health of offline-1' })).toBeVisible()
+  await screenshots(page, 'scale-health')
+})

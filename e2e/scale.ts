@@ -2,12 +2,22 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DEMO_KEY_ENV } from '../src/demo/endpoints'
+import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '../src/demo/keys'
 import { startDemo } from '../src/demo/testing'
 import type { Entry } from './console'
 
 /** Teams the scale registry's servers belong to (their `groups`, beside `users`). */
 export const TEAMS = ['engineering', 'finance', 'legal', 'sales', 'support'] as const
+
+/**
+ * The variables the demo's `--registry` file reads its keys from (`${env:…}`; src/demo/endpoints
+ * pulls every demo program into this project's types, so the names are written here again: a
+ * mismatch leaves those servers asking for their keys and the specs fail).
+ */
+const DEMO_KEY_ENV = {
+  RAG_DEMO_SEARCH_KEY: RAG_SEARCH_API_KEY,
+  RAG_DEMO_RAGBOX_KEY: RAGBOX_KEYS.acme,
+}
 
 /** A 200-server registry over one multi-endpoint demo process, and how to stop it. */
 export interface ScaleDemo {
@@ -55,7 +65,7 @@ export async function startScaleDemo(
       groups: ['users', team(i)],
     }
   })
-  return { registry, env: { ...DEMO_KEY_ENV }, broken: brokenIds, stop: demo.stop }
+  return { registry, env: DEMO_KEY_ENV, broken: brokenIds, stop: demo.stop }
 }
 
 /** A loopback port that was free a moment ago and that nothing listens on now. */

@@ -1,14 +1,18 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
+import type { ServerHealth } from '../../../../shared/model/server'
 import { Banner, EmptyState, Select, Spinner } from '../../ui'
 import { ReloadHistory } from '../config/ReloadHistory'
 import { serverQueries } from '../servers/queries'
 import { ServerFilterBar } from '../servers/ServerFilterBar'
-import { filterItems, type ServerFilter } from '../servers/server-groups'
+import { useServerGrouping } from '../servers/use-server-grouping'
 import { HealthOverview } from './HealthOverview'
 import { isCharted, timeAxis } from './health-view'
 import { ServerHealthSection } from './ServerHealthSection'
 import './HealthPanel.css'
+
+const NO_HEALTH: ServerHealth[] = []
+const serverOf = (health: ServerHealth): string => health.server
 
 /** Health is measured continuously in main; the panel reads it this often while shown. */
 const POLL_MS = 5000
@@ -21,19 +25,9 @@ const CHARTED_SERVERS = 6
  */
 export function HealthPanel(): React.JSX.Element {
   const health = useQuery({ ...serverQueries.health(), refetchInterval: POLL_MS })
-  const summaries = useQuery(serverQueries.list())
   const [server, setServer] = useState<string>('')
-  const [filter, setFilter] = useState<ServerFilter>({ text: '', onlyAttention: false })
-
-  const listed = useMemo(() => {
-    const byId = new Map((summaries.data ?? []).map((s) => [s.id, s]))
-    return filterItems(
-      health.data ?? [],
-      filter,
-      (h) => h.server,
-      (id) => byId.get(id),
-    )
-  }, [health.data, summaries.data, filter])
+  const { groups, bar } = useServerGrouping(health.data ?? NO_HEALTH, serverOf)
+  const listed = useMemo(() => groups.flatMap((group) => group.items), [groups])
   const shown = useMemo(() => {
     if (server) return listed.filter((h) => h.server === server)
     return listed.length <= CHARTED_SERVERS ? listed : []
@@ -58,7 +52,11 @@ export function HealthPanel(): React.JSX.Element {
           every {POLL_MS / 1000} s.
         </p>
         <span className="health__spacer" />
-        <ServerFilterBar label="Filter servers" filter={filter} onFilterChange={setFilter} />
+        <ServerFilterBar
+          label="Filter servers"
+          filter={bar.filter}
+          onFilterChange={bar.onFilterChange}
+        />
         <Select
           label="Server"
           inline

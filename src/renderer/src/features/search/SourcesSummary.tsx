@@ -1,17 +1,9 @@
-import { useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
 import { listNames, plural } from '../../lib/format'
 import { useServersRequested } from '../../state/store'
 import { Badge, Button, Popover, Spinner } from '../../ui'
-import { serverQueries } from '../servers/queries'
 import { ServerFilterBar } from '../servers/ServerFilterBar'
-import {
-  filterItems,
-  groupItems,
-  type GroupBy,
-  type ItemGroup,
-  type ServerFilter,
-} from '../servers/server-groups'
+import type { ItemGroup } from '../servers/server-groups'
+import { useServerGrouping } from '../servers/use-server-grouping'
 import { takesPart, type ServerSources } from './sources'
 
 export interface SourcesSummaryProps {
@@ -86,19 +78,11 @@ function SourcePicker({
   excluded,
   onExcludedChange,
 }: Pick<SourcesSummaryProps, 'servers' | 'excluded' | 'onExcludedChange'>): React.JSX.Element {
-  const summaries = useQuery(serverQueries.list())
-  const [filter, setFilter] = useState<ServerFilter>({ text: '', onlyAttention: false })
-  const [groupBy, setGroupBy] = useState<GroupBy>(servers.length > 12 ? 'groups' : 'none')
-  const groups = useMemo(() => {
-    const byId = new Map((summaries.data ?? []).map((s) => [s.id, s]))
-    const summaryOf = (id: string) => byId.get(id)
-    return groupItems(
-      filterItems(servers, filter, serverOf, summaryOf),
-      groupBy,
-      serverOf,
-      summaryOf,
-    )
-  }, [servers, summaries.data, filter, groupBy])
+  const { groups, groupBy, bar } = useServerGrouping(
+    servers,
+    serverOf,
+    servers.length > 12 ? 'groups' : 'none',
+  )
 
   const setAll = (group: ItemGroup<ServerSources>, include: boolean): void => {
     const next = new Set(excluded)
@@ -118,14 +102,7 @@ function SourcePicker({
   return (
     <>
       {servers.length > 6 && (
-        <ServerFilterBar
-          label="Filter servers"
-          filter={filter}
-          onFilterChange={setFilter}
-          groupBy={groupBy}
-          onGroupByChange={setGroupBy}
-          className="search-sources__filter"
-        />
+        <ServerFilterBar label="Filter servers" {...bar} className="search-sources__filter" />
       )}
       <div className="search-sources__scroll">
         {groups.length === 0 && <p className="muted">No server matches the filter.</p>}

@@ -16,15 +16,10 @@ import { LogDialog } from './LogDialog'
 import { serverKeys, serverQueries } from './queries'
 import { ServerCard } from './ServerCard'
 import { ServerFilterBar } from './ServerFilterBar'
-import {
-  connectProgress,
-  filterItems,
-  groupItems,
-  type GroupBy,
-  type ServerFilter,
-} from './server-groups'
+import { connectProgress } from './server-groups'
 import type { Remedy } from './server-view'
 import { ToolsDialog } from './ToolsDialog'
+import { useServerGrouping } from './use-server-grouping'
 import { ALL_SERVERS, useDoctor } from './use-doctor'
 import { useServerActions } from './use-server-actions'
 import './ServersPanel.css'
@@ -60,8 +55,6 @@ export function ServersPanel(): React.JSX.Element {
   const secretsRequested = useSecretsRequested()
   const navigationRequested = useNavigationRequested()
   const actions = useServerActions()
-  const [filter, setFilter] = useState<ServerFilter>({ text: '', onlyAttention: false })
-  const [groupBy, setGroupBy] = useState<GroupBy>('none')
   const [tools, setTools] = useState<string | null>(null)
   const [log, setLog] = useState<string | null>(null)
   const doctor = useDoctor()
@@ -69,13 +62,7 @@ export function ServersPanel(): React.JSX.Element {
   const [giving, setGiving] = useState<SecretTarget | null>(null)
   const [clearing, setClearing] = useState<SecretTarget | null>(null)
 
-  const groups = useMemo(() => {
-    const all = list.data ?? []
-    const byId = new Map(all.map((s) => [s.id, s]))
-    const summaryOf = (id: string) => byId.get(id)
-    const idOf = (s: ServerSummary) => s.id
-    return groupItems(filterItems(all, filter, idOf, summaryOf), groupBy, idOf, summaryOf)
-  }, [list.data, filter, groupBy])
+  const { groups, groupBy, bar } = useServerGrouping(list.data ?? NO_SERVERS, idOf)
   const discovered = useMemo(
     () => new Map((discovery.data?.servers ?? []).map((d) => [d.server, d])),
     [discovery.data],
@@ -132,13 +119,7 @@ export function ServersPanel(): React.JSX.Element {
             : `Connecting ${progress.tried} of ${progress.total}…`}
         </span>
         <span className="servers__spacer" />
-        <ServerFilterBar
-          label="Filter servers"
-          filter={filter}
-          onFilterChange={setFilter}
-          groupBy={groupBy}
-          onGroupByChange={setGroupBy}
-        />
+        <ServerFilterBar label="Filter servers" {...bar} />
         <Button
           icon="refresh"
           busy={discovery.isFetching || rediscover.isPending}
@@ -239,4 +220,6 @@ export function ServersPanel(): React.JSX.Element {
   )
 }
 
+const NO_SERVERS: ServerSummary[] = []
+const idOf = (server: ServerSummary): string => server.id
 const cardId = (server: string): string => `server-${encodeURIComponent(server)}`
