@@ -3,8 +3,8 @@ import { createCore } from '../core/core'
 import { rendererDir } from '../paths'
 import { startBrowserHost } from './server'
 
-/** After a page opened its socket: time for its first requests to be answered. */
-const FIRST_PAGE_MS = 400
+/** Connect this long after a page opened its socket, if it has not got its server list by then. */
+const FIRST_PAGE_MS = 2000
 /** Connect anyway when no page is opened within this long. */
 const NO_PAGE_CONNECT_MS = 3000
 
@@ -22,8 +22,9 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   // The page first, then the servers: connecting 200 of them (and spawning the stdio ones)
-  // takes the CPU the first page needs. They connect once a page has had time to load its
-  // first data, or after a while when nobody opens one; until then they show as connecting.
+  // takes the CPU the first page needs. They connect once a page has its server list (or a
+  // while after it opened), or after a while when nobody opens one; until then they show as
+  // connecting.
   let pageUp!: () => void
   const firstPage = new Promise<void>((resolve) => (pageUp = resolve))
   setTimeout(pageUp, NO_PAGE_CONNECT_MS).unref()
@@ -37,6 +38,9 @@ async function main(): Promise<void> {
     rendererDir: rendererDir(),
     port,
     onClient: () => setTimeout(pageUp, FIRST_PAGE_MS).unref(),
+    onAnswered: (channel) => {
+      if (channel === 'servers:list') pageUp()
+    },
   })
   console.log(`RAG Console (browser host) is running. Open: ${host.url}`)
   console.log(`Registry: ${core.info().registry.label}`)

@@ -72,6 +72,8 @@ export async function startBrowserHost(options: {
   handlers?: Handlers | undefined
   /** Told of every page that opened its IPC socket (token and origin checked). */
   onClient?: () => void
+  /** Told of every reply sent, by channel (e.g. to notice a page has its server list). */
+  onAnswered?: (channel: string) => void
 }): Promise<BrowserHost> {
   const { core, rendererDir } = options
   const token = randomBytes(24).toString('base64url')
@@ -173,6 +175,7 @@ export async function startBrowserHost(options: {
       void answer(message).then((text) => {
         inFlight -= 1
         deliver(ws, text)
+        options.onAnswered?.(String(message.channel))
       })
     })
   })
