@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { Badge, EmptyState } from '../../ui'
@@ -107,28 +107,13 @@ export function ProviderColumns({
             }}
           >
             {ordered.slice(item.index * perRow, (item.index + 1) * perRow).map((result) => (
-              <section
+              <ProviderColumn
                 key={result.server}
-                className="provider"
-                aria-label={`Hits from ${result.server}`}
-              >
-                <ColumnHead result={result} overlap={overlap} />
-                <HitList
-                  label={`${result.server} hits`}
-                  hits={result.hits}
-                  overlap={overlap}
-                  selectedKey={selectedKey}
-                  onSelect={onSelect}
-                  showServer={false}
-                  empty={
-                    <p className="provider__empty">
-                      {result.ok
-                        ? 'No hits.'
-                        : (result.error?.message ?? 'The search failed here.')}
-                    </p>
-                  }
-                />
-              </section>
+                result={result}
+                overlap={overlap}
+                selectedKey={selectedKey}
+                onSelect={onSelect}
+              />
             ))}
           </div>
         ))}
@@ -136,3 +121,30 @@ export function ProviderColumns({
     </div>
   )
 }
+
+/** One provider's column; memoized, so scrolling the grid re-renders only the rows it mounts. */
+const ProviderColumn = memo(function ProviderColumn({
+  result,
+  overlap,
+  selectedKey,
+  onSelect,
+}: Omit<ProviderColumnsProps, 'servers'> & { result: ServerSearchResult }): React.JSX.Element {
+  return (
+    <section className="provider" aria-label={`Hits from ${result.server}`}>
+      <ColumnHead result={result} overlap={overlap} />
+      <HitList
+        label={`${result.server} hits`}
+        hits={result.hits}
+        overlap={overlap}
+        selectedKey={selectedKey}
+        onSelect={onSelect}
+        showServer={false}
+        empty={
+          <p className="provider__empty">
+            {result.ok ? 'No hits.' : (result.error?.message ?? 'The search failed here.')}
+          </p>
+        }
+      />
+    </section>
+  )
+})
