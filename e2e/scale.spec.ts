@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, screenshots, test } from './console'
+import { expect, screenshots, test, type Launch } from './console'
 import { startScaleDemo, type ScaleDemo } from './scale'
 
 /** The Servers panel, the source picker and Health with 200 registered servers. */
@@ -21,9 +21,14 @@ const shownCount = (page: Page) => page.getByLabel('Servers by status')
 /** Every server card in the page (only those in view and a few around are rendered). */
 const cards = (page: Page) => page.getByRole('main').getByRole('region')
 
-async function openWhenConnected(page: Page, url: string): Promise<void> {
-  await page.goto(url)
+/** A host on the 200-server registry, every server tried once, then `panel` if named. */
+async function openScale(page: Page, launch: Launch, panel?: string): Promise<void> {
+  test.setTimeout(150_000)
+  const { host } = await launch(scale().registry, { env: scale().env })
+  await page.goto(host.url)
   await expect(progress(page)).toHaveText('200 of 200 connected or tried', { timeout: 90_000 })
+  if (!panel) return
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
 }
 
 test('the Servers panel is usable at once and says how far connecting 200 servers got', async ({
@@ -49,9 +54,7 @@ test('filter, "only needing attention" and grouping narrow 200 servers', async (
   page,
   launch,
 }) => {
-  test.setTimeout(150_000)
-  const { host } = await launch(scale().registry, { env: scale().env })
-  await openWhenConnected(page, host.url)
+  await openScale(page, launch)
   await expect(shownCount(page)).toContainText('200 servers')
   await screenshots(page, 'scale-servers')
 
@@ -92,13 +95,7 @@ test('the source picker filters, groups and includes or leaves out a whole group
   page,
   launch,
 }) => {
-  test.setTimeout(150_000)
-  const { host } = await launch(scale().registry, { env: scale().env })
-  await openWhenConnected(page, host.url)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Search' })
-    .click()
+  await openScale(page, launch, 'Search')
   const trigger = page.getByRole('button', { name: /^Sources: \d+ servers/ })
   await expect(trigger).toBeVisible({ timeout: 60_000 })
   const before = Number(
@@ -128,13 +125,7 @@ test('Health lists 200 servers, filters to those needing attention, and charts o
   page,
   launch,
 }) => {
-  test.setTimeout(150_000)
-  const { host } = await launch(scale().registry, { env: scale().env })
-  await openWhenConnected(page, host.url)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Health' })
-    .click()
+  await openScale(page, launch, 'Health')
   const table = page.getByRole('table', { name: 'Health of every server' })
   await expect(table.getByRole('row')).toHaveCount(200 + 2)
   await expect(page.getByRole('note')).toContainText('Charts are drawn for one server at a time')
