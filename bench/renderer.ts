@@ -166,14 +166,14 @@ async function openScene(
       .click()
     await page
       .getByRole('button', { name: new RegExp(`^Sources: ${servers} servers?`) })
-      .waitFor({ timeout: 120_000 })
+      .waitFor({ timeout: 300_000 })
     await page.getByLabel('Query').fill('renderer benchmark')
     await page.getByLabel('Top k').selectOption(String(topK))
     await page.getByRole('button', { name: 'Run' }).click()
     await page
       .getByRole('status')
       .filter({ hasText: /merged hits? in/ })
-      .waitFor({ timeout: 120_000 })
+      .waitFor({ timeout: 300_000 })
     // Warm-up: the first mount of each view compiles and lays out for the first time.
     for (const view of [VIEWS.providers, VIEWS.merged, VIEWS.all]) await tabToPaint(page, view)
     const hits = await page
