@@ -3,6 +3,7 @@ import { loadavg } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { evaluationBenchmark } from './evaluation'
+import { coldStartBenchmark } from './cold-start'
 import { machine, type Benchmark, type BenchResult } from './harness'
 import { fanoutBenchmark } from './fanout'
 import { memoryBenchmark } from './memory'
@@ -28,6 +29,7 @@ const benchmarks: Benchmark[] = [
   rendererBenchmark,
   monitorBenchmark,
   evaluationBenchmark,
+  coldStartBenchmark,
 ]
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -1,82 +1,24 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import type { Browser, BrowserType, Page } from 'playwright-core'
-import { summarize, type Benchmark, type BenchResult, type Metric } from './harness'
+import type { Browser, Page } from 'playwright-core'
+import { launchBrowser, root, startHost, startProcess, START_TIMEOUT_MS } from './browser-host'
+import {
+  summarize,
+  type Benchmark,
+  type BenchResult,
+  type Check,
+  type Comparison,
+  type Metric,
+} from './harness'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const FIXTURE = resolve(root, 'src/main/core/services/fixtures/rag-fixture.mjs')
-const HOST = resolve(root, 'out/main/host.js')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const START_TIMEOUT_MS = 30_000
-/** A frame slower than baseline by more than this is visible jank. */
+const FIXTURE = `${root}/src/main/core/services/fixtures/rag-fixture.mjs`
+/** Issue targets against 50 hits: first paint ≤ 1.5×, scroll frame p95 ≤ 1.25×. */
+const PAINT_TARGET_RATIO = 1.5
 const SCROLL_TARGET_RATIO = 1.25
-
-/**
- * Playwright is loaded from node_modules when the benchmark runs: bundled into out/main it
- * would lose the files it finds next to itself (and add megabytes to every bench run).
- */
-async function loadChromium(): Promise<BrowserType> {
-  const specifier = 'playwright-core'
-  const playwright = (await import(/* @vite-ignore */ specifier)) as { chromium: BrowserType }
-  return playwright.chromium
-}
-
-/** A child process that prints one line with a URL when it is ready. */
-interface Running {
-  url: string
-  stop: () => Promise<void>
-}
-
-function startProcess(
-  args: string[],
-  pattern: RegExp,
-  env: NodeJS.ProcessEnv = {},
-): Promise<Running> {
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  const stop = (): Promise<void> =>
-    new Promise((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) return done()
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000)
-      child.once('exit', () => {
-        clearTimeout(timer)
-        done()
-      })
-      child.kill('SIGTERM')
-    })
-  let output = ''
-  return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => {
-      void stop()
-      reject(new Error(`${args[0]} did not start:\n${output}`))
-    }, START_TIMEOUT_MS)
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      const match = pattern.exec(output)
-      if (!match) return
-      clearTimeout(timer)
-      resolveStart({ url: match[1]!, stop })
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`${args[0]} exited with ${code}:\n${output}`))
-    })
-  })
-}
 
 /** `servers` registry entries on one fixture HTTP server, each answering `hits` hits. */
 function registry(url: string, servers: number): Record<string, unknown> {
   const entries: Record<string, unknown> = {}
   for (let i = 1; i <= servers; i++) {
-    entries[`r${String(i).padStart(2, '0')}`] = { url, dialect: 'rag-tools-v1', timeoutMs: 30_000 }
+    entries[`r${String(i).padStart(3, '0')}`] = { url, dialect: 'rag-tools-v1', timeoutMs: 60_000 }
   }
   return entries
 }
@@ -97,10 +39,40 @@ interface PageScope {
   requestAnimationFrame(callback: (at: number) => void): number
 }
 
-/** Time from a click on a tab to the frame after the list's first rows were painted. */
-function tabToPaint(page: Page, tab: string, list: string): Promise<number> {
+/** A result view: its tab, the element whose first row marks it painted, the box that scrolls. */
+interface View {
+  tab: string
+  /** Shown in metric names. */
+  name: string
+  row: string
+  scroller: string
+}
+
+const VIEWS = {
+  all: {
+    tab: 'All hits',
+    name: '"All hits"',
+    row: '[role=listbox][aria-label="All hits"] [role=option]',
+    scroller: '[role=listbox][aria-label="All hits"]',
+  },
+  merged: {
+    tab: 'Merged',
+    name: '"Merged"',
+    row: '[role=listbox][aria-label="Merged hits"] [role=option]',
+    scroller: '[role=listbox][aria-label="Merged hits"]',
+  },
+  providers: {
+    tab: 'By provider',
+    name: '"By provider"',
+    row: '.providers [role=listbox] [role=option]',
+    scroller: '.providers',
+  },
+} satisfies Record<string, View>
+
+/** Time from a click on a tab to the frame after the view's first rows were painted. */
+function tabToPaint(page: Page, view: View): Promise<number> {
   return page.evaluate(
-    ([tabName, listName]) =>
+    ([tabName, rowSelector]) =>
       new Promise<number>((done, fail) => {
         const { document, requestAnimationFrame } = globalThis as unknown as PageScope
         const button = [...document.querySelectorAll('[role=tab]')].find((el) =>
@@ -111,29 +83,26 @@ function tabToPaint(page: Page, tab: string, list: string): Promise<number> {
         const deadline = started + 10_000
         button.click()
         const check = (): void => {
-          const row = document.querySelector(
-            `[role=listbox][aria-label="${listName}"] [role=option]`,
-          )
-          if (row) {
+          if (document.querySelector(rowSelector)) {
             // After this frame's paint: a task queued from rAF runs once the frame is out.
             requestAnimationFrame(() => setTimeout(() => done(performance.now() - started), 0))
-          } else if (performance.now() > deadline) fail(new Error(`${listName} never painted`))
+          } else if (performance.now() > deadline) fail(new Error(`${tabName} never painted`))
           else requestAnimationFrame(check)
         }
         check()
       }),
-    [tab, list] as const,
+    [view.tab, view.row] as const,
   )
 }
 
-/** Scrolls the list by `step` px per frame for `frames` frames; returns each frame's duration. */
-function scrollFrames(page: Page, list: string, frames: number, step: number): Promise<number[]> {
+/** Scrolls a box by `step` px per frame for `frames` frames; returns each frame's duration. */
+function scrollFrames(page: Page, view: View, frames: number, step: number): Promise<number[]> {
   return page.evaluate(
-    ([listName, count, px]) =>
+    ([selector, count, px]) =>
       new Promise<number[]>((done, fail) => {
         const { document, requestAnimationFrame } = globalThis as unknown as PageScope
-        const box = document.querySelector(`[role=listbox][aria-label="${listName}"]`)
-        if (!box) return fail(new Error(`no ${listName}`))
+        const box = document.querySelector(selector)
+        if (!box) return fail(new Error(`no ${selector}`))
         const times: number[] = []
         let last = 0
         let direction = 1
@@ -150,8 +119,20 @@ function scrollFrames(page: Page, list: string, frames: number, step: number): P
         }
         requestAnimationFrame(tick)
       }),
-    [list, frames, step] as const,
+    [view.scroller, frames, step] as const,
   )
+}
+
+/** The page's JavaScript heap after a full garbage collection, in MB (Chrome DevTools Protocol). */
+async function pageHeapMB(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page)
+  try {
+    await cdp.send('HeapProfiler.collectGarbage')
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage')
+    return usedSize / 1024 / 1024
+  } finally {
+    await cdp.detach()
+  }
 }
 
 /** A page showing a finished search on its own host, and how to clean it all up. */
@@ -159,6 +140,8 @@ interface Scene {
   page: Page
   /** Rows in the "All hits" list. */
   hits: number
+  /** The page's heap with the results shown, after GC. */
+  heapMB: number
   close: () => Promise<void>
 }
 
@@ -169,19 +152,11 @@ async function openScene(
   servers: number,
   topK: number,
 ): Promise<Scene> {
-  const dir = mkdtempSync(join(tmpdir(), 'rc-bench-renderer-'))
-  const config = join(dir, 'rag-mcp.json')
-  writeFileSync(config, JSON.stringify(registry(fixtureUrl, servers), null, 2))
-  const host = await startProcess(
-    [HOST, '--port', '0', '--config', config],
-    /Open: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/,
-    { RAG_CONSOLE_HOME: join(dir, 'data'), HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') },
-  )
+  const host = await startHost(registry(fixtureUrl, servers))
   const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
   const close = async (): Promise<void> => {
     await page.close()
     await host.stop()
-    rmSync(dir, { recursive: true, force: true })
   }
   try {
     await page.goto(host.url)
@@ -191,22 +166,22 @@ async function openScene(
       .click()
     await page
       .getByRole('button', { name: new RegExp(`^Sources: ${servers} servers?`) })
-      .waitFor({ timeout: START_TIMEOUT_MS })
+      .waitFor({ timeout: 300_000 })
     await page.getByLabel('Query').fill('renderer benchmark')
     await page.getByLabel('Top k').selectOption(String(topK))
     await page.getByRole('button', { name: 'Run' }).click()
     await page
       .getByRole('status')
       .filter({ hasText: /merged hits? in/ })
-      .waitFor({ timeout: START_TIMEOUT_MS })
-    // Warm-up: the first mount compiles and lays out for the first time.
-    await tabToPaint(page, 'All hits', 'All hits')
+      .waitFor({ timeout: 300_000 })
+    // Warm-up: the first mount of each view compiles and lays out for the first time.
+    for (const view of [VIEWS.providers, VIEWS.merged, VIEWS.all]) await tabToPaint(page, view)
     const hits = await page
       .getByRole('listbox', { name: 'All hits' })
       .getByRole('option')
       .first()
-      .getAttribute('aria-setsize')
-    return { page, hits: Number(hits), close }
+      .getAttribute('aria-setsize', { timeout: START_TIMEOUT_MS })
+    return { page, hits: Number(hits), heapMB: await pageHeapMB(page), close }
   } catch (error) {
     await close()
     throw error
@@ -223,90 +198,161 @@ function janky(name: string, frames: number[]): Metric {
   }
 }
 
-/** Remounts the list (Merged, then All hits) and times its first paint. */
-async function firstPaint(scene: Scene): Promise<number> {
-  await tabToPaint(scene.page, 'Merged', 'Merged hits')
-  return tabToPaint(scene.page, 'All hits', 'All hits')
+/** Remounts a view (switching from another one first) and times its first paint. */
+async function firstPaint(scene: Scene, view: View): Promise<number> {
+  await tabToPaint(scene.page, view === VIEWS.all ? VIEWS.merged : VIEWS.all)
+  return tabToPaint(scene.page, view)
+}
+
+interface Sizes {
+  /** Rows of the large scene, e.g. "50,000". */
+  label: string
+  servers: number
+}
+
+/** First paint and scroll frames of each view, large against 50 hits, interleaved. */
+async function measure(
+  base: Scene,
+  large: Scene,
+  size: Sizes,
+  { rounds, framesPerRound, quick }: { rounds: number; framesPerRound: number; quick: boolean },
+): Promise<{ metrics: Metric[]; comparisons: Comparison[] }> {
+  const metrics: Metric[] = []
+  const comparisons: Comparison[] = []
+  for (const [key, view] of Object.entries(VIEWS)) {
+    const paint = { base: [] as number[], large: [] as number[] }
+    const frames = { base: [] as number[], large: [] as number[] }
+    const scrolls = key !== 'merged'
+    for (let round = 0; round < rounds; round++) {
+      paint.base.push(await firstPaint(base, view))
+      paint.large.push(await firstPaint(large, view))
+      if (!scrolls) continue
+      frames.base.push(...(await scrollFrames(base.page, view, framesPerRound, 240)))
+      frames.large.push(...(await scrollFrames(large.page, view, framesPerRound, 240)))
+    }
+    const paintLarge = summarize(
+      `first paint of ${view.name}, ${size.label} hits`,
+      'ms',
+      paint.large,
+    )
+    const paintBase = summarize(`first paint of ${view.name}, 50 hits (baseline)`, 'ms', paint.base)
+    metrics.push(paintLarge, paintBase)
+    const paintRatio = paintLarge.median / paintBase.median
+    comparisons.push({
+      name: `first-paint-${key}-${size.servers * 100}-vs-50`,
+      description: `first paint of ${view.name}, ${size.label} vs 50 hits (medians)`,
+      ratio: paintRatio,
+      target: `≤ ${PAINT_TARGET_RATIO.toFixed(2)}`,
+      ...(quick ? {} : { pass: paintRatio <= PAINT_TARGET_RATIO }),
+    })
+    if (!scrolls) continue
+    const frameLarge = summarize(
+      `scroll frame of ${view.name}, ${size.label} hits`,
+      'ms',
+      frames.large,
+    )
+    const frameBase = summarize(
+      `scroll frame of ${view.name}, 50 hits (baseline)`,
+      'ms',
+      frames.base,
+    )
+    metrics.push(
+      frameLarge,
+      frameBase,
+      janky(`frames over 25 ms in ${view.name}, ${size.label} hits`, frames.large),
+      janky(`frames over 25 ms in ${view.name}, 50 hits (baseline)`, frames.base),
+    )
+    const scrollRatio = frameLarge.p95! / frameBase.p95!
+    comparisons.push({
+      name: `scroll-p95-${key}-${size.servers * 100}-vs-50`,
+      description: `scroll frame time p95 of ${view.name}, ${size.label} vs 50 hits`,
+      ratio: scrollRatio,
+      target: `≤ ${SCROLL_TARGET_RATIO.toFixed(2)}`,
+      // A quick run has too few frames for a verdict on a shared machine.
+      ...(quick ? {} : { pass: scrollRatio <= SCROLL_TARGET_RATIO }),
+    })
+  }
+  return { metrics, comparisons }
 }
 
 /**
- * The Search panel's "All hits" list in Chromium through the browser host, fed by real searches
- * over IPC: 50 fixture servers × 100 hits (5,000 rows) against one server × 50 hits measured
- * in the same run. Time from the tab click to the painted list, and the frame times of a
- * continuous scroll (the list is virtualized, so both should stay near the baseline).
+ * The Search panel's result views in Chromium through the browser host, fed by real searches
+ * over IPC: 50 fixture servers × 100 hits (5,000 rows) and, in a full run, 500 × 100 (50,000)
+ * against one server × 50 hits measured in the same run. Time from the tab click to the
+ * painted view, the frame times of a continuous scroll, and the page's heap.
  */
 export const rendererBenchmark: Benchmark = {
   name: 'renderer',
   async run({ quick }): Promise<BenchResult> {
-    const rounds = quick ? 3 : 12
-    const framesPerRound = quick ? 15 : 40
+    const settings = { rounds: quick ? 3 : 12, framesPerRound: quick ? 15 : 40, quick }
+    // 50,000 rows need 500 servers answering at once: a full run only (see the check below).
+    const sizes: Sizes[] = [
+      { label: '5,000', servers: 50 },
+      ...(quick ? [] : [{ label: '50,000', servers: 500 }]),
+    ]
     const fixture = await startProcess(
       [FIXTURE, '--http', '--name', 'bench', '--hits', '100'],
       /listening on (\S+)/,
     )
-    const chromium = await loadChromium()
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    })
-    const scenes: Scene[] = []
+    const browser = await launchBrowser()
+    const metrics: Metric[] = []
+    const comparisons: Comparison[] = []
+    const checks: Check[] = []
+    const notes: string[] = []
     try {
       const base = await openScene(browser, fixture.url, 1, 50)
-      scenes.push(base)
-      const large = await openScene(browser, fixture.url, 50, 100)
-      scenes.push(large)
-      if (large.hits !== 5000 || base.hits !== 50) {
-        throw new Error(`expected 5,000 and 50 rows, the lists held ${large.hits} and ${base.hits}`)
-      }
-      // Interleaved, so whatever else the machine does hits both lists alike.
-      const paint = { base: [] as number[], large: [] as number[] }
-      const frames = { base: [] as number[], large: [] as number[] }
-      for (let round = 0; round < rounds; round++) {
-        paint.base.push(await firstPaint(base))
-        paint.large.push(await firstPaint(large))
-        frames.base.push(...(await scrollFrames(base.page, 'All hits', framesPerRound, 240)))
-        frames.large.push(...(await scrollFrames(large.page, 'All hits', framesPerRound, 240)))
-      }
-      const metrics: Metric[] = [
-        summarize('first paint of 5,000 hits', 'ms', paint.large),
-        summarize('first paint of 50 hits (baseline)', 'ms', paint.base),
-        summarize('scroll frame, 5,000 hits', 'ms', frames.large),
-        summarize('scroll frame, 50 hits (baseline)', 'ms', frames.base),
-        janky('frames over 25 ms, 5,000 hits', frames.large),
-        janky('frames over 25 ms, 50 hits (baseline)', frames.base),
-      ]
-      const [paintLarge, paintBase, frameLarge, frameBase] = metrics as [
-        Metric,
-        Metric,
-        Metric,
-        Metric,
-      ]
-      const scrollRatio = frameLarge.p95! / frameBase.p95!
-      return {
-        name: 'renderer',
-        description:
-          'Search panel "All hits" in Chromium via the browser host: 5,000 hits (50 servers × 100) vs 50 hits',
-        metrics,
-        comparisons: [
-          {
-            name: 'first-paint-5000-vs-50',
-            description: 'first paint of the hit list, 5,000 vs 50 hits (medians)',
-            ratio: paintLarge.median / paintBase.median,
-          },
-          {
-            name: 'scroll-p95-5000-vs-50',
-            description: 'scroll frame time p95, 5,000 vs 50 hits',
-            ratio: scrollRatio,
-            target: `≤ ${SCROLL_TARGET_RATIO.toFixed(2)}`,
-            // A quick run has too few frames for a verdict on a shared machine.
-            ...(quick ? {} : { pass: scrollRatio <= SCROLL_TARGET_RATIO }),
-          },
-        ],
+      try {
+        if (base.hits !== 50) throw new Error(`expected 50 rows, the list held ${base.hits}`)
+        metrics.push({ name: 'page heap, 50 hits (baseline)', unit: 'MB', median: base.heapMB })
+        for (const size of sizes) {
+          const opened = await openScene(browser, fixture.url, size.servers, 100).catch(
+            (error: unknown) => error as Error,
+          )
+          checks.push({
+            name: `scene-${size.servers * 100}`,
+            description: `${size.label} hits reached the page (${size.servers} servers searched at once)`,
+            value: opened instanceof Error ? 0 : 1,
+            unit: 'count',
+            target: '= 1',
+            pass: !(opened instanceof Error),
+          })
+          if (opened instanceof Error) {
+            notes.push(`${size.label} hits: ${opened.message.split('\n')[0]}`)
+            continue
+          }
+          const large = opened
+          try {
+            if (large.hits !== size.servers * 100) {
+              throw new Error(`expected ${size.label} rows, the list held ${large.hits}`)
+            }
+            const measured = await measure(base, large, size, settings)
+            metrics.push(
+              { name: `page heap, ${size.label} hits`, unit: 'MB', median: large.heapMB },
+              ...measured.metrics,
+            )
+            comparisons.push(...measured.comparisons, {
+              name: `heap-${size.servers * 100}-vs-50`,
+              description: `page heap after GC, ${size.label} vs 50 hits`,
+              ratio: large.heapMB / base.heapMB,
+            })
+          } finally {
+            await large.close()
+          }
+        }
+      } finally {
+        await base.close()
       }
     } finally {
-      for (const scene of scenes) await scene.close()
       await browser.close()
       await fixture.stop()
+    }
+    return {
+      name: 'renderer',
+      description: `Search panel result views in Chromium via the browser host: ${sizes.map((s) => `${s.label} hits (${s.servers} servers × 100)`).join(', ')} vs 50 hits`,
+      metrics,
+      comparisons,
+      checks,
+      notes,
     }
   },
 }

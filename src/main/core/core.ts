@@ -52,6 +52,11 @@ export interface CoreOptions {
    */
   connect?: boolean
   /**
+   * With `connect`: list every server at once (as connecting) but start connecting only once
+   * this settles (the browser host: once its first page is up).
+   */
+  connectAfter?: Promise<unknown>
+  /**
    * Put the demo servers' keys in place when running on the embedded registry (default: when
    * `connect` is on).
    */
@@ -235,6 +240,7 @@ export class Core {
       if (options.monitor === true) await core.startMonitoring()
       else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
+        if (options.connectAfter) core.pool.holdConnects(options.connectAfter)
         await core.pool.applyRegistry(core.registry.current())
         core.registry.onUpdated((registry) => void core.pool.applyRegistry(registry))
       }

@@ -35,8 +35,12 @@ const MIME: Record<string, string> = {
 
 export const WS_PATH = '/ipc'
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
-/** What the host keeps queued for a socket that does not read before it closes that socket. */
-export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024
+/**
+ * What the host keeps queued for a socket that does not read before it closes that socket. A
+ * search over 500 servers × 100 hits sends about 60 MB (progress events, then the reply) faster
+ * than loopback carries it, to a page that reads all the while.
+ */
+export const MAX_BUFFERED_BYTES = 128 * 1024 * 1024
 /** Requests one socket may have in flight; beyond it a request is refused at once. */
 export const MAX_IN_FLIGHT = 64
 /** WebSocket close code for data the endpoint cannot accept. */
@@ -70,8 +74,15 @@ export async function startBrowserHost(options: {
   port?: number
   /** The contract's handlers; built from `core` when absent. */
   handlers?: Handlers | undefined
+  /** Replaces {@link MAX_BUFFERED_BYTES} (tests of the limit use a small one). */
+  maxBufferedBytes?: number
+  /** Told of every page that opened its IPC socket (token and origin checked). */
+  onClient?: () => void
+  /** Told of every reply sent, by channel (e.g. to notice a page has its server list). */
+  onAnswered?: (channel: string) => void
 }): Promise<BrowserHost> {
   const { core, rendererDir } = options
+  const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES
   const token = randomBytes(24).toString('base64url')
   const handlers = options.handlers ?? createHandlers(core)
   const log = core.log.child({ module: 'host' })
@@ -148,6 +159,7 @@ export async function startBrowserHost(options: {
   const clients = new Set<WebSocket>()
   wss.on('connection', (ws) => {
     clients.add(ws)
+    options.onClient?.()
     let inFlight = 0
     ws.on('close', () => clients.delete(ws))
     // ws has already closed the socket with the matching code (1002, 1007, 1009); without a
@@ -170,6 +182,7 @@ export async function startBrowserHost(options: {
       void answer(message).then((text) => {
         inFlight -= 1
         deliver(ws, text)
+        options.onAnswered?.(String(message.channel))
       })
     })
   })
@@ -198,17 +211,17 @@ export async function startBrowserHost(options: {
   }
 
   /**
-   * Sends unless the socket's peer has stopped reading: with more than MAX_BUFFERED_BYTES
+   * Sends unless the socket's peer has stopped reading: with more than the buffered limit
    * still queued, the socket is closed instead of buffering without bound.
    */
   function deliver(ws: WebSocket, text: string): void {
     if (ws.readyState !== ws.OPEN) return
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+    if (ws.bufferedAmount > maxBuffered) {
       log.warn('closed a WebSocket that does not read its messages', {
         bufferedBytes: ws.bufferedAmount,
-        limitBytes: MAX_BUFFERED_BYTES,
+        limitBytes: maxBuffered,
       })
-      ws.close(TRY_AGAIN_LATER, `too slow: over ${MAX_BUFFERED_BYTES >> 20} MiB unread`)
+      ws.close(TRY_AGAIN_LATER, `too slow: over ${maxBuffered >> 20} MiB unread`)
       return
     }
     ws.send(text)

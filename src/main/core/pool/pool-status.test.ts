@@ -43,6 +43,19 @@ describe('apply', () => {
     expect(await codeOf(pool.session('c'))).toBe('not_found')
   })
 
+  it('holds new connections until told to connect, listing them as connecting meanwhile', async () => {
+    const { pool, waitForState } = testPool()
+    let release!: () => void
+    pool.holdConnects(new Promise<void>((resolve) => (release = resolve)))
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(pool.status('a').state).toBe('connecting')
+    expect(pool.pids()).toEqual([])
+    release()
+    await waitForState('a', 'ready')
+    expect(pool.pids()).toHaveLength(1)
+  })
+
   it('uses the given hashes to decide what changed', async () => {
     const { pool } = testPool()
     const a = stdioFixture('a', 'stdio-server.mjs')

@@ -58,6 +58,8 @@ export class ConnectionPool {
   private readonly options: PoolOptions
   private readonly clock: Clock
   private applying: Promise<unknown> = Promise.resolve()
+  /** While set, new connections wait for it before connecting (see {@link holdConnects}). */
+  private hold: Promise<unknown> | null = null
   private disposed = false
 
   constructor(private readonly deps: PoolDeps) {
@@ -81,6 +83,21 @@ export class ConnectionPool {
   /** Resolves once every {@link apply} asked for so far has been made. */
   async idle(): Promise<void> {
     await this.applying
+  }
+
+  /**
+   * New connections are listed (as connecting) but start connecting only once `until` settles:
+   * the browser host serves its first page before 200 servers compete with it for the CPU.
+   */
+  holdConnects(until: Promise<unknown>): void {
+    const hold = until.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.hold = hold
+    void hold.then(() => {
+      if (this.hold === hold) this.hold = null
+    })
   }
 
   /** {@link apply} for a registry as the config module produces it. */
@@ -131,7 +148,15 @@ export class ConnectionPool {
       starting.push(connection)
     }
     await Promise.all(closing)
-    for (const connection of starting) connection.start()
+    const hold = this.hold
+    if (!hold) for (const connection of starting) connection.start()
+    else {
+      void hold.then(() => {
+        // Removed or replaced meanwhile: the connection that replaced it starts itself.
+        for (const c of starting)
+          if (!this.disposed && this.connections.get(c.serverId) === c) c.start()
+      })
+    }
     return diff
   }
 

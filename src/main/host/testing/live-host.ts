@@ -26,7 +26,11 @@ export interface LiveHost {
  * the test output. `handlers` replaces the contract's handlers built from the core.
  */
 export async function startLiveHost(
-  options: { openEntry?: OpenKeychainEntry; handlers?: (core: Core) => Handlers } = {},
+  options: {
+    openEntry?: OpenKeychainEntry
+    handlers?: (core: Core) => Handlers
+    maxBufferedBytes?: number
+  } = {},
 ): Promise<LiveHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-host-'))
   const configPath = join(dataDir, 'rag-mcp.json')
@@ -46,6 +50,7 @@ export async function startLiveHost(
     core,
     rendererDir: dirname(builtFile('renderer/index.html')),
     handlers: options.handlers?.(core),
+    ...(options.maxBufferedBytes ? { maxBufferedBytes: options.maxBufferedBytes } : {}),
   })
   return {
     core,

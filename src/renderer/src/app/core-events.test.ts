@@ -1,5 +1,5 @@
-import { QueryClient } from '@tanstack/react-query'
-import { describe, expect, it } from 'vitest'
+import { QueryClient, QueryObserver } from '@tanstack/react-query'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProfilesState } from '../../../shared/ipc/profiles'
 import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistrySource } from '../../../shared/model/registry'
@@ -9,6 +9,7 @@ import { LOG_KEEP, workbenchKeys } from '../features/workbench/queries'
 import type { EvalRunSummary } from '../../../shared/model/evaluation'
 import { addRunningRun, evalKeys } from '../features/evaluation/queries'
 import type { NoticeInput, Panel } from '../state/store'
+import { coalescedInvalidation } from './coalesced-invalidation'
 import { applyCoreEvent, describeDiff } from './core-events'
 
 const source: RegistrySource = {
@@ -30,6 +31,7 @@ function setup() {
       queryClient,
       notify: (n: NoticeInput) => void notices.push(n),
       showPanel: (panel: Panel) => void panels.push(panel),
+      invalidateSoon: coalescedInvalidation(queryClient),
     },
   }
 }
@@ -51,6 +53,9 @@ const profile = (id: string, name: string): Profile => ({
 })
 
 describe('core events', () => {
+  vi.useFakeTimers()
+  afterEach(() => vi.clearAllTimers())
+
   it('marks the running registry invalid at once when the file on disk breaks', () => {
     const { queryClient, context } = setup()
     queryClient.setQueryData(['registry', 'view'], view())
@@ -179,6 +184,7 @@ describe('core events', () => {
     applyCoreEvent('server:status', { server: 'kb', status }, context)
     const list = queryClient.getQueryData<{ id: string; status: unknown }[]>(['servers', 'list'])
     expect(list?.map((s) => s.status)).toEqual([status, summary.status])
+    vi.runAllTimers()
     expect(queryClient.getQueryState(['servers', 'list'])?.isInvalidated).toBe(true)
   })
 
@@ -192,6 +198,7 @@ describe('core events', () => {
     )
     expect(queryClient.getQueryState(['discovery'])?.isInvalidated).toBe(false)
     applyCoreEvent('server:status', { server: 'kb', status: { state: 'ready', since: 2 } }, context)
+    vi.runAllTimers()
     expect(queryClient.getQueryState(['discovery'])?.isInvalidated).toBe(true)
   })
 
@@ -215,6 +222,37 @@ describe('core events', () => {
     queryClient.setQueryData(['servers', 'list'], [{ id: 'wiki' }])
     applyCoreEvent('auth:changed', { serverId: 'wiki', state: 'signing_in' }, context)
     expect(queryClient.getQueryState(['servers', 'list'])?.isInvalidated).toBe(true)
+  })
+
+  it('reads the server list and the data sources once for a burst of 200 servers connecting', async () => {
+    const { queryClient, context } = setup()
+    const fetches = { list: 0, discovery: 0 }
+    const watch = (queryKey: string[], count: () => void) =>
+      new QueryObserver(queryClient, {
+        queryKey,
+        queryFn: () => {
+          count()
+          return []
+        },
+      }).subscribe(() => undefined)
+    const stop = [
+      watch(['servers', 'list'], () => fetches.list++),
+      watch(['discovery', 'admin'], () => fetches.discovery++),
+    ]
+    await vi.runAllTimersAsync()
+    fetches.list = fetches.discovery = 0
+    for (let i = 0; i < 200; i++) {
+      const server = `s${i}`
+      applyCoreEvent(
+        'server:status',
+        { server, status: { state: 'connecting', since: 1, attempt: 1 } },
+        context,
+      )
+      applyCoreEvent('server:status', { server, status: { state: 'ready', since: 2 } }, context)
+    }
+    await vi.runAllTimersAsync()
+    stop.forEach((unsubscribe) => unsubscribe())
+    expect(fetches).toEqual({ list: 1, discovery: 1 })
   })
 
   it('shows app notices with a tone matching their level', () => {

@@ -14,13 +14,19 @@ import { serverKeys } from '../features/servers/queries'
 import { signInTabs } from '../features/servers/sign-in-tabs'
 import { appendLog } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
+import type { InvalidateSoon } from './coalesced-invalidation'
 
 /** What an event handler may touch: the query cache, the notices, and which panel is shown. */
 export interface CoreEventContext {
   queryClient: QueryClient
   notify: (notice: NoticeInput) => void
   showPanel: (panel: Panel) => void
+  /** Invalidation for events that come in bursts (a whole registry connecting). */
+  invalidateSoon: InvalidateSoon
 }
+
+/** Re-asking every server for its sources is costly: once a second at most while they connect. */
+const DISCOVERY_COALESCE_MS = 1000
 
 type CoreEventHandlers = {
   [E in EventName]: (payload: EventMap[E], context: CoreEventContext) => void
@@ -111,16 +117,14 @@ export const coreEventHandlers: CoreEventHandlers = {
       }
     }
   },
-  'server:status': ({ server, status }, { queryClient }) => {
+  'server:status': ({ server, status }, { queryClient, invalidateSoon }) => {
     // The badge changes at once; the refetch brings latency, tools and dialect.
     queryClient.setQueryData<ServerSummary[]>(serverKeys.list(), (list) =>
       list?.map((summary) => (summary.id === server ? { ...summary, status } : summary)),
     )
-    void queryClient.invalidateQueries({ queryKey: serverKeys.all })
+    invalidateSoon(serverKeys.all)
     // A server that just connected can now say which sources it has.
-    if (status.state === 'ready') {
-      void queryClient.invalidateQueries({ queryKey: serverKeys.discovery() })
-    }
+    if (status.state === 'ready') invalidateSoon(serverKeys.discovery(), DISCOVERY_COALESCE_MS)
   },
   'selection:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })

@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { EVENT_NAMES } from '../../../shared/ipc/events'
 import { subscribe } from '../api'
 import { postNotice, useUiStore } from '../state/store'
+import { coalescedInvalidation } from './coalesced-invalidation'
 import { applyCoreEvent } from './core-events'
 
 /**
@@ -16,6 +17,7 @@ export function useCoreEvents(): void {
       queryClient,
       notify: postNotice,
       showPanel: useUiStore.getState().navigationRequested,
+      invalidateSoon: coalescedInvalidation(queryClient),
     }
     const unsubscribers = EVENT_NAMES.map((name) =>
       subscribe(name, (payload) => applyCoreEvent(name, payload, context)),

@@ -1,15 +1,23 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
+import type { ServerHealth } from '../../../../shared/model/server'
 import { Banner, EmptyState, Select, Spinner } from '../../ui'
 import { ReloadHistory } from '../config/ReloadHistory'
 import { serverQueries } from '../servers/queries'
+import { ServerFilterBar } from '../servers/ServerFilterBar'
+import { useServerGrouping } from '../servers/use-server-grouping'
 import { HealthOverview } from './HealthOverview'
 import { isCharted, timeAxis } from './health-view'
 import { ServerHealthSection } from './ServerHealthSection'
 import './HealthPanel.css'
 
+const NO_HEALTH: ServerHealth[] = []
+const serverOf = (health: ServerHealth): string => health.server
+
 /** Health is measured continuously in main; the panel reads it this often while shown. */
 const POLL_MS = 5000
+/** Past this many servers in view, charts are drawn for the one picked only (200 would be 800 charts). */
+const CHARTED_SERVERS = 6
 
 /**
  * Per server and operation: latency p50/p95/p99 over time, error rate by code, uptime, last
@@ -18,11 +26,12 @@ const POLL_MS = 5000
 export function HealthPanel(): React.JSX.Element {
   const health = useQuery({ ...serverQueries.health(), refetchInterval: POLL_MS })
   const [server, setServer] = useState<string>('')
-
-  const shown = useMemo(
-    () => (health.data ?? []).filter((h) => !server || h.server === server),
-    [health.data, server],
-  )
+  const { groups, bar } = useServerGrouping(health.data ?? NO_HEALTH, serverOf)
+  const listed = useMemo(() => groups.flatMap((group) => group.items), [groups])
+  const shown = useMemo(() => {
+    if (server) return listed.filter((h) => h.server === server)
+    return listed.length <= CHARTED_SERVERS ? listed : []
+  }, [listed, server])
   // Every chart on one axis, so a spike on one server lines up with the others in time.
   const axis = useMemo(
     () =>
@@ -43,6 +52,11 @@ export function HealthPanel(): React.JSX.Element {
           every {POLL_MS / 1000} s.
         </p>
         <span className="health__spacer" />
+        <ServerFilterBar
+          label="Filter servers"
+          filter={bar.filter}
+          onFilterChange={bar.onFilterChange}
+        />
         <Select
           label="Server"
           inline
@@ -66,7 +80,17 @@ export function HealthPanel(): React.JSX.Element {
         </EmptyState>
       ) : (
         <>
-          <HealthOverview servers={health.data} onSelect={setServer} />
+          {listed.length === 0 ? (
+            <EmptyState icon="health" title="No server matches the filter" />
+          ) : (
+            <HealthOverview servers={listed} onSelect={setServer} />
+          )}
+          {!server && listed.length > CHARTED_SERVERS && (
+            <p className="muted health__charts-hint" role="note">
+              Charts are drawn for one server at a time with {listed.length} servers listed: pick
+              one in the table or under Server, or narrow the filter to {CHARTED_SERVERS} or fewer.
+            </p>
+          )}
           {shown.map((h) => (
             <ServerHealthSection key={h.server} health={h} axis={axis} />
           ))}

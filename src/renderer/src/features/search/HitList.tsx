@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useMemo, useRef } from 'react'
 import type { Hit } from '../../../../shared/model/rag'
 import { cx, EmptyState } from '../../ui'
 import { hitKey } from './hit-key'
@@ -74,7 +74,11 @@ export function HitList({
     estimateSize: () => HIT_ROW_HEIGHT,
     overscan: 12,
   })
-  const selectedIndex = selectedKey === null ? -1 : hits.findIndex((h) => hitKey(h) === selectedKey)
+  // Once per list and selection, not on every scroll frame (50,000 keys to build).
+  const selectedIndex = useMemo(
+    () => (selectedKey === null ? -1 : hits.findIndex((h) => hitKey(h) === selectedKey)),
+    [hits, selectedKey],
+  )
 
   useEffect(() => {
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })

@@ -1,3 +1,5 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { Badge, EmptyState } from '../../ui'
@@ -38,7 +40,31 @@ function ColumnHead({ result, overlap }: { result: ServerSearchResult; overlap: 
   )
 }
 
-/** Each provider's own ranking side by side, with what it shares with the others. */
+/** A column is at least this wide; rows at least this tall (they share the height when all fit). */
+const MIN_COLUMN = 320
+const MIN_ROW = 220
+const GAP = 10
+
+/** The box's size, read before the first paint and whenever it changes. */
+function useBoxSize(ref: React.RefObject<HTMLElement | null>): { width: number; height: number } {
+  const [size, setSize] = useState({ width: 0, height: 0 })
+  useLayoutEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const read = (): void => setSize({ width: element.clientWidth, height: element.clientHeight })
+    read()
+    const observer = new ResizeObserver(read)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [ref])
+  return size
+}
+
+/**
+ * Each provider's own ranking side by side, with what it shares with the others. The grid is
+ * virtualized by rows: with 500 providers only the rows in view hold columns (each column a
+ * virtualized list itself).
+ */
 export function ProviderColumns({
   servers,
   overlap,
@@ -46,35 +72,85 @@ export function ProviderColumns({
   onSelect,
   judging,
 }: ProviderColumnsProps): React.JSX.Element {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const box = useBoxSize(scrollRef)
+  // Providers with hits first (those are compared), then empty ones, then failures; by name.
+  const ordered = useMemo(() => {
+    const group = (r: ServerSearchResult): number => (!r.ok ? 2 : r.hits.length === 0 ? 1 : 0)
+    return [...servers].sort((a, b) => group(a) - group(b) || a.server.localeCompare(b.server))
+  }, [servers])
+  const perRow = Math.max(1, Math.floor((box.width + GAP) / (MIN_COLUMN + GAP)))
+  const rowCount = Math.ceil(ordered.length / perRow)
+  const fitting = rowCount > 0 ? Math.floor((box.height - GAP * (rowCount - 1)) / rowCount) : 0
+  const rowHeight = Math.max(MIN_ROW, fitting)
+  // The virtualizer re-renders this grid on scroll by design; cells get plain values only.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight + GAP,
+    overscan: 1,
+  })
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, perRow])
+
   if (servers.length === 0) {
     return <EmptyState icon="servers" title="No server has answered yet" />
   }
-  // Providers with hits first (those are compared), then empty ones, then failures; by name.
-  const group = (r: ServerSearchResult): number => (!r.ok ? 2 : r.hits.length === 0 ? 1 : 0)
-  const ordered = [...servers].sort(
-    (a, b) => group(a) - group(b) || a.server.localeCompare(b.server),
-  )
   return (
-    <div className="providers">
-      {ordered.map((result) => (
-        <section key={result.server} className="provider" aria-label={`Hits from ${result.server}`}>
-          <ColumnHead result={result} overlap={overlap} />
-          <HitList
-            label={`${result.server} hits`}
-            hits={result.hits}
-            overlap={overlap}
-            selectedKey={selectedKey}
-            onSelect={onSelect}
-            showServer={false}
-            judging={judging}
-            empty={
-              <p className="provider__empty">
-                {result.ok ? 'No hits.' : (result.error?.message ?? 'The search failed here.')}
-              </p>
-            }
-          />
-        </section>
-      ))}
+    <div ref={scrollRef} className="providers">
+      <div className="providers__sizer" style={{ height: virtualizer.getTotalSize() - GAP }}>
+        {virtualizer.getVirtualItems().map((item) => (
+          <div
+            key={item.key}
+            className="providers__row"
+            style={{
+              height: rowHeight,
+              transform: `translateY(${item.start}px)`,
+              gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
+            }}
+          >
+            {ordered.slice(item.index * perRow, (item.index + 1) * perRow).map((result) => (
+              <ProviderColumn
+                key={result.server}
+                result={result}
+                overlap={overlap}
+                selectedKey={selectedKey}
+                onSelect={onSelect}
+                judging={judging}
+              />
+            ))}
+          </div>
+        ))}
+      </div>
     </div>
   )
 }
+
+/** One provider's column; memoized, so scrolling the grid re-renders only the rows it mounts. */
+const ProviderColumn = memo(function ProviderColumn({
+  result,
+  overlap,
+  selectedKey,
+  onSelect,
+  judging,
+}: Omit<ProviderColumnsProps, 'servers'> & { result: ServerSearchResult }): React.JSX.Element {
+  return (
+    <section className="provider" aria-label={`Hits from ${result.server}`}>
+      <ColumnHead result={result} overlap={overlap} />
+      <HitList
+        label={`${result.server} hits`}
+        hits={result.hits}
+        overlap={overlap}
+        selectedKey={selectedKey}
+        onSelect={onSelect}
+        showServer={false}
+        judging={judging}
+        empty={
+          <p className="provider__empty">
+            {result.ok ? 'No hits.' : (result.error?.message ?? 'The search failed here.')}
+          </p>
+        }
+      />
+    </section>
+  )
+})

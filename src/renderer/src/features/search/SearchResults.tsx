@@ -75,6 +75,13 @@ export function SearchResults({
   const servers = useMemo(() => run?.servers ?? [], [run?.servers])
   const overlap = useMemo(() => overlapIndex(servers), [servers])
   const allHits = useMemo(() => servers.flatMap((s) => s.hits), [servers])
+  // Each hit's rank in its own server's list, looked up per visible row.
+  const ownRank = useMemo(() => {
+    const ranks = new Map<Hit, number>()
+    for (const s of servers) s.hits.forEach((hit, index) => ranks.set(hit, index + 1))
+    return ranks
+  }, [servers])
+  const answerHits = useMemo(() => [...(merged ?? []), ...allHits], [merged, allHits])
   const totals = overlapTotals(overlap)
   const answered = servers.length
   const expected = Math.max(answered, run?.expected.length ?? 0)
@@ -105,7 +112,7 @@ export function SearchResults({
         label="All hits"
         hits={allHits}
         {...shared}
-        rankOf={(hit) => servers.find((s) => s.server === hit.server)!.hits.indexOf(hit) + 1}
+        rankOf={(hit) => ownRank.get(hit) ?? 0}
         empty={<EmptyState icon="search" title="No hits yet" />}
       />
     ),
@@ -114,7 +121,7 @@ export function SearchResults({
         query={run?.draft.query ?? query}
         topK={run?.draft.topK ?? topK}
         selection={selection}
-        hits={[...(merged ?? []), ...allHits]}
+        hits={answerHits}
         onOpenHit={onSelect}
       />
     ),

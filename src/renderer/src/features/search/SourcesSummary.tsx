@@ -1,6 +1,9 @@
 import { listNames, plural } from '../../lib/format'
 import { useServersRequested } from '../../state/store'
 import { Badge, Button, Popover, Spinner } from '../../ui'
+import { ServerFilterBar } from '../servers/ServerFilterBar'
+import type { ItemGroup } from '../servers/server-groups'
+import { useServerGrouping } from '../servers/use-server-grouping'
 import { takesPart, type ServerSources } from './sources'
 
 export interface SourcesSummaryProps {
@@ -55,55 +58,143 @@ export function SourcesSummary({
         label="Sources of this search"
         className="search-sources__popover"
       >
-        <ul className="search-sources__list">
-          {servers.map((entry) => {
-            const active = takesPart(entry)
-            return (
-              <li key={entry.server}>
-                <label className="search-sources__server">
-                  <input
-                    type="checkbox"
-                    checked={active && !excluded.has(entry.server)}
-                    disabled={!active}
-                    onChange={(event) => {
-                      const next = new Set(excluded)
-                      if (event.target.checked) next.delete(entry.server)
-                      else next.add(entry.server)
-                      onExcludedChange(next)
-                    }}
-                  />
-                  <code>{entry.server}</code>
-                </label>
-                <span
-                  className="search-sources__names muted"
-                  title={entry.selected.map((s) => s.name).join(', ')}
-                >
-                  {entry.error
-                    ? entry.error.message
-                    : entry.total === 0
-                      ? 'the whole server'
-                      : entry.selected.length === 0
-                        ? 'nothing selected'
-                        : `${listNames(
-                            entry.selected.map((s) => s.name),
-                            2,
-                          )} (${entry.selected.length}/${entry.total})`}
-                </span>
-                <Button
-                  variant="ghost"
-                  onClick={() => serversRequested(entry.server)}
-                  aria-label={`Adjust the sources of ${entry.server}`}
-                >
-                  Adjust…
-                </Button>
-              </li>
-            )
-          })}
-        </ul>
+        <SourcePicker servers={servers} excluded={excluded} onExcludedChange={onExcludedChange} />
         <p className="muted search-sources__hint">
           Leaving a server out applies to this panel only; the toggles on Servers are kept.
         </p>
       </Popover>
     </span>
+  )
+}
+
+const serverOf = (entry: ServerSources): string => entry.server
+
+/**
+ * The servers of the search, filtered and grouped like the Servers panel, each group with
+ * "Include all" and "Leave out all" for its servers.
+ */
+function SourcePicker({
+  servers,
+  excluded,
+  onExcludedChange,
+}: Pick<SourcesSummaryProps, 'servers' | 'excluded' | 'onExcludedChange'>): React.JSX.Element {
+  const { groups, groupBy, bar } = useServerGrouping(
+    servers,
+    serverOf,
+    servers.length > 12 ? 'groups' : 'none',
+  )
+
+  const setAll = (group: ItemGroup<ServerSources>, include: boolean): void => {
+    const next = new Set(excluded)
+    for (const entry of group.items) {
+      if (include) next.delete(entry.server)
+      else if (takesPart(entry)) next.add(entry.server)
+    }
+    onExcludedChange(next)
+  }
+  const toggle = (server: string, include: boolean): void => {
+    const next = new Set(excluded)
+    if (include) next.delete(server)
+    else next.add(server)
+    onExcludedChange(next)
+  }
+
+  return (
+    <>
+      {servers.length > 6 && (
+        <ServerFilterBar label="Filter servers" {...bar} className="search-sources__filter" />
+      )}
+      <div className="search-sources__scroll">
+        {groups.length === 0 && <p className="muted">No server matches the filter.</p>}
+        {groups.map((group) => {
+          const taking = group.items.filter((e) => takesPart(e) && !excluded.has(e.server))
+          return (
+            <section key={group.key} aria-label={`Servers in ${group.label}`}>
+              {groupBy !== 'none' && (
+                <div className="search-sources__group">
+                  <h3>{group.label}</h3>
+                  <span className="muted">
+                    {taking.length} of {plural(group.items.length, 'server')} in this search
+                  </span>
+                  <span className="search-sources__spacer" />
+                  <Button
+                    variant="ghost"
+                    onClick={() => setAll(group, true)}
+                    aria-label={`Include every server in ${group.label}`}
+                  >
+                    All
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    onClick={() => setAll(group, false)}
+                    aria-label={`Leave out every server in ${group.label}`}
+                  >
+                    None
+                  </Button>
+                </div>
+              )}
+              <ul className="search-sources__list">
+                {group.items.map((entry) => (
+                  <SourceRow
+                    key={entry.server}
+                    entry={entry}
+                    excluded={excluded}
+                    onToggle={toggle}
+                  />
+                ))}
+              </ul>
+            </section>
+          )
+        })}
+      </div>
+    </>
+  )
+}
+
+function SourceRow({
+  entry,
+  excluded,
+  onToggle,
+}: {
+  entry: ServerSources
+  excluded: ReadonlySet<string>
+  onToggle: (server: string, include: boolean) => void
+}): React.JSX.Element {
+  const serversRequested = useServersRequested()
+  const active = takesPart(entry)
+  return (
+    <li>
+      <label className="search-sources__server">
+        <input
+          type="checkbox"
+          checked={active && !excluded.has(entry.server)}
+          disabled={!active}
+          onChange={(event) => onToggle(entry.server, event.target.checked)}
+        />
+        <code>{entry.server}</code>
+      </label>
+      <span
+        className="search-sources__names muted"
+        title={entry.selected.map((s) => s.name).join(', ')}
+      >
+        {entry.error
+          ? entry.error.message
+          : entry.total === 0
+            ? 'the whole server'
+            : entry.selected.length === 0
+              ? 'nothing selected'
+              : `${listNames(
+                  entry.selected.map((s) => s.name),
+                  2,
+                )} (${entry.selected.length}/${entry.total})`}
+      </span>
+      <Button
+        variant="ghost"
+        onClick={() => serversRequested(entry.server)}
+        aria-label={`Adjust the sources of ${entry.server}`}
+      >
+        Adjust…
+      </Button>
+    </li>
   )
 }

@@ -52,4 +52,26 @@ describe('overlap', () => {
   it('falls back to the hit itself when it is not in the index', () => {
     expect(providersOf(overlapIndex([]), hit('z', '1'))).toEqual(['z'])
   })
+
+  it("works out each hit's identity once, however often the index is rebuilt", () => {
+    // A search over 500 servers rebuilds the index on every arriving server: parsing every
+    // link again each time made it quadratic.
+    let reads = 0
+    const hits = Array.from({ length: 50 }, (_, i) => {
+      const h = hit('a', `d${i}`)
+      Object.defineProperty(h, 'uri', {
+        enumerable: true,
+        get: () => {
+          reads++
+          return `https://docs.example/d${i}?sig=x`
+        },
+      })
+      return h
+    })
+    overlapIndex([result('a', hits)])
+    const once = reads
+    overlapIndex([result('a', hits)])
+    overlapIndex([result('a', hits), result('b', [])])
+    expect(reads).toBe(once)
+  })
 })

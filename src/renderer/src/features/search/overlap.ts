@@ -2,6 +2,17 @@ import { dedupeKey } from '../../../../shared/model/hit-identity'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 
+/**
+ * Each hit's identity, worked out once: the index is rebuilt whenever a server's answer arrives,
+ * and parsing every link again each time made a search over 500 servers quadratic.
+ */
+const keys = new WeakMap<Hit, string>()
+function keyOf(hit: Hit): string {
+  let key = keys.get(hit)
+  if (key === undefined) keys.set(hit, (key = dedupeKey(hit)))
+  return key
+}
+
 /** Which providers returned each document: dedupe key → server ids, in answer order. */
 export type OverlapIndex = ReadonlyMap<string, readonly string[]>
 
@@ -10,7 +21,7 @@ export function overlapIndex(results: readonly ServerSearchResult[]): OverlapInd
   const index = new Map<string, string[]>()
   for (const result of results) {
     for (const hit of result.hits) {
-      const key = dedupeKey(hit)
+      const key = keyOf(hit)
       const servers = index.get(key)
       if (!servers) index.set(key, [result.server])
       else if (!servers.includes(result.server)) servers.push(result.server)
@@ -21,7 +32,7 @@ export function overlapIndex(results: readonly ServerSearchResult[]): OverlapInd
 
 /** The providers that returned `hit` (at least its own server). */
 export function providersOf(index: OverlapIndex, hit: Hit): readonly string[] {
-  return index.get(dedupeKey(hit)) ?? [hit.server]
+  return index.get(keyOf(hit)) ?? [hit.server]
 }
 
 /** Per provider: how many of its distinct documents others returned too, and how many only it. */
@@ -31,10 +42,10 @@ export interface ProviderOverlap {
 }
 
 export function providerOverlap(index: OverlapIndex, result: ServerSearchResult): ProviderOverlap {
-  const keys = new Set(result.hits.map(dedupeKey))
+  const own = new Set(result.hits.map(keyOf))
   let shared = 0
-  for (const key of keys) if ((index.get(key)?.length ?? 1) > 1) shared++
-  return { shared, only: keys.size - shared }
+  for (const key of own) if ((index.get(key)?.length ?? 1) > 1) shared++
+  return { shared, only: own.size - shared }
 }
 
 /** Across all providers: distinct documents, and how many more than one provider returned. */

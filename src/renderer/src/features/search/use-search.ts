@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef } from 'react'
 import type { Selection } from '../../../../shared/model/operations'
 import { call, subscribe } from '../../api'
+import { batched } from '../../lib/batch'
 import { useSessionData } from '../../lib/use-session-data'
 import { searchKeys } from './queries'
 import {
@@ -47,13 +48,19 @@ export function useSearch(): SearchControls {
     [dispatch],
   )
 
-  useEffect(
-    () =>
-      subscribe('search:progress', ({ searchId, result }) =>
-        dispatch({ type: 'progress', searchId, result }),
-      ),
-    [dispatch],
-  )
+  useEffect(() => {
+    // Servers answering together land in one update, not one re-render each.
+    const progress = batched<SearchRunAction>((actions) =>
+      update((previous) => actions.reduce(searchRunReducer, previous)),
+    )
+    const unsubscribe = subscribe('search:progress', ({ searchId, result }) =>
+      progress.push({ type: 'progress', searchId, result }),
+    )
+    return () => {
+      unsubscribe()
+      progress.cancel()
+    }
+  }, [update])
 
   const start = useCallback<SearchControls['start']>(
     (draft, selection, expected) => {

@@ -1,30 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
-import type { ServerState } from '../../../../shared/model/server'
+import { useMemo, useState } from 'react'
+import type { ServerState, ServerSummary } from '../../../../shared/model/server'
 import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useNavigationRequested, useSecretsRequested, useServersFocus } from '../../state/store'
-import {
-  Banner,
-  Button,
-  EmptyState,
-  Spinner,
-  STATUSES,
-  StatusBadge,
-  TextField,
-  Toggle,
-} from '../../ui'
+import { Banner, Button, EmptyState, Spinner, STATUSES, StatusBadge } from '../../ui'
 import { profileQueries } from '../profiles/queries'
 import { DeleteSecretDialog } from '../secrets/DeleteSecretDialog'
 import { secretQueries } from '../secrets/queries'
 import type { SecretTarget } from '../secrets/SecretsPanel'
 import { SecretValueDialog } from '../secrets/SecretValueDialog'
 import { DoctorDialog } from './DoctorDialog'
+import { GroupedServerList } from './GroupedServerList'
 import { LogDialog } from './LogDialog'
 import { serverKeys, serverQueries } from './queries'
 import { ServerCard } from './ServerCard'
-import { needsAttention, type Remedy } from './server-view'
+import { ServerFilterBar } from './ServerFilterBar'
+import { connectProgress } from './server-groups'
+import type { Remedy } from './server-view'
 import { ToolsDialog } from './ToolsDialog'
+import { useServerGrouping } from './use-server-grouping'
 import { ALL_SERVERS, useDoctor } from './use-doctor'
 import { useServerActions } from './use-server-actions'
 import './ServersPanel.css'
@@ -60,8 +55,6 @@ export function ServersPanel(): React.JSX.Element {
   const secretsRequested = useSecretsRequested()
   const navigationRequested = useNavigationRequested()
   const actions = useServerActions()
-  const [filter, setFilter] = useState('')
-  const [onlyTrouble, setOnlyTrouble] = useState(false)
   const [tools, setTools] = useState<string | null>(null)
   const [log, setLog] = useState<string | null>(null)
   const doctor = useDoctor()
@@ -69,20 +62,11 @@ export function ServersPanel(): React.JSX.Element {
   const [giving, setGiving] = useState<SecretTarget | null>(null)
   const [clearing, setClearing] = useState<SecretTarget | null>(null)
 
-  useEffect(() => {
-    if (focus) document.getElementById(cardId(focus))?.scrollIntoView({ block: 'nearest' })
-  }, [focus, list.data])
-
-  const servers = useMemo(() => {
-    const needle = filter.trim().toLowerCase()
-    return (list.data ?? []).filter(
-      (s) =>
-        (!needle ||
-          s.id.toLowerCase().includes(needle) ||
-          (s.description ?? '').toLowerCase().includes(needle)) &&
-        (!onlyTrouble || needsAttention(s)),
-    )
-  }, [list.data, filter, onlyTrouble])
+  const { groups, groupBy, bar } = useServerGrouping(list.data ?? NO_SERVERS, idOf)
+  const discovered = useMemo(
+    () => new Map((discovery.data?.servers ?? []).map((d) => [d.server, d])),
+    [discovery.data],
+  )
 
   if (list.isPending) return <Spinner label="Loading the servers…" className="servers__loading" />
   if (list.isError) {
@@ -95,6 +79,8 @@ export function ServersPanel(): React.JSX.Element {
     )
   }
 
+  const shown = groups.reduce((sum, group) => sum + group.items.length, 0)
+  const progress = connectProgress(list.data)
   const counts = new Map<ServerState, number>()
   for (const s of list.data) counts.set(s.status.state, (counts.get(s.status.state) ?? 0) + 1)
 
@@ -114,7 +100,11 @@ export function ServersPanel(): React.JSX.Element {
       <div className="servers__head">
         <h1 tabIndex={-1}>Servers</h1>
         <p className="servers__counts" aria-label="Servers by status">
-          <span className="muted">{plural(list.data.length, 'server')}</span>
+          <span className="muted">
+            {shown === list.data.length
+              ? plural(list.data.length, 'server')
+              : `${shown} of ${plural(list.data.length, 'server')} shown`}
+          </span>
           {STATE_ORDER.filter((state) => counts.has(state)).map((state) => (
             <StatusBadge
               key={state}
@@ -123,16 +113,13 @@ export function ServersPanel(): React.JSX.Element {
             />
           ))}
         </p>
+        <span className="servers__progress muted" role="status">
+          {progress.done
+            ? `${progress.tried} of ${progress.total} connected or tried`
+            : `Connecting ${progress.tried} of ${progress.total}…`}
+        </span>
         <span className="servers__spacer" />
-        <Toggle checked={onlyTrouble} onChange={setOnlyTrouble} label="Only needing attention" />
-        <TextField
-          label="Filter servers"
-          inline
-          type="search"
-          value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-          fieldClassName="servers__filter"
-        />
+        <ServerFilterBar label="Filter servers" {...bar} />
         <Button
           icon="refresh"
           busy={discovery.isFetching || rediscover.isPending}
@@ -163,7 +150,7 @@ export function ServersPanel(): React.JSX.Element {
           {(rediscover.error ?? discovery.error)?.message}
         </Banner>
       )}
-      {servers.length === 0 ? (
+      {shown === 0 ? (
         <EmptyState
           icon="servers"
           title={
@@ -175,13 +162,16 @@ export function ServersPanel(): React.JSX.Element {
             : null}
         </EmptyState>
       ) : (
-        <div className="servers__list">
-          {servers.map((server) => (
+        <GroupedServerList
+          groups={groups}
+          headers={groupBy !== 'none'}
+          focus={focus}
+          renderServer={(server) => (
             <ServerCard
               key={server.id}
               id={cardId(server.id)}
               server={server}
-              discovery={discovery.data?.servers.find((d) => d.server === server.id)}
+              discovery={discovered.get(server.id)}
               discovering={discovery.isFetching || rediscover.isPending}
               remembered={selection.data?.[server.id]}
               sessionTokens={tokensOf(server.id)}
@@ -207,8 +197,8 @@ export function ServersPanel(): React.JSX.Element {
                   setClearing({ server: server.id, name, kind: 'session', present: true }),
               }}
             />
-          ))}
-        </div>
+          )}
+        />
       )}
       <ToolsDialog server={tools} onClose={() => setTools(null)} />
       <LogDialog server={log} onClose={() => setLog(null)} />
@@ -230,4 +220,6 @@ export function ServersPanel(): React.JSX.Element {
   )
 }
 
+const NO_SERVERS: ServerSummary[] = []
+const idOf = (server: ServerSummary): string => server.id
 const cardId = (server: string): string => `server-${encodeURIComponent(server)}`
