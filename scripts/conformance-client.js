@@ -23,6 +23,11 @@ function command() {
   if (scenario === 'sse-retry') return ['call', '--url', url, '--tool', 'test_reconnection']
   // Step-up: the server asks for more scope only when a tool is called.
   if (scenario === 'auth/scope-step-up') return ['call', '--url', url, '--tool', 'test-tool']
+  // SEP-1034: the server asks for a form whose fields all have defaults; accept them.
+  if (scenario === 'elicitation-sep1034-client-defaults') {
+    const tool = ['--tool', 'test_client_elicitation_defaults']
+    return ['call', '--url', url, ...tool, '--elicit', 'accept-defaults']
+  }
   return ['tools', '--url', url]
 }
 

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // `npm run conformance`: the official MCP conformance suite's client scenarios against the
-// built `rag-console` CLI (scripts/conformance-client.js). Required: initialize, tools_call,
-// sse-retry and the auth suite, i.e. every scenario of spec versions 2025-06-18 / 2025-11-25
-// except elicitation, which the console does not offer. The others (2025-03-26 back-compat,
-// draft, extensions) are run and reported. One scenario at a time: sse-retry measures the
+// built `rag-console` CLI (scripts/conformance-client.js). Required: every scenario of spec
+// versions 2025-06-18 / 2025-11-25 (initialize, tools_call, sse-retry, elicitation defaults and
+// the auth suite). The others (2025-03-26 back-compat, draft, extensions) are run and reported. One scenario at a time: sse-retry measures the
 // client's reconnect delay, which parallel runs on two cores distort.
 // Writes test-results/conformance.json and a markdown table; exits 1 when a required one fails.
 import { spawnSync } from 'node:child_process'
@@ -16,7 +15,7 @@ const cli = join(root, 'node_modules/.bin/conformance')
 const out = join(root, 'test-results', 'conformance')
 const REQUIRED_VERSIONS = ['2025-06-18', '2025-11-25']
 /** Client capabilities the console does not declare: run, reported, not required. */
-const NOT_OFFERED = { 'elicitation-sep1034-client-defaults': 'the console offers no elicitation' }
+const NOT_OFFERED = {}
 
 if (!existsSync(join(root, 'out/main/cli.js'))) {
   console.error('out/main/cli.js is missing: run `npm run build` first')

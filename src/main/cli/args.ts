@@ -28,6 +28,7 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   oauth: { type: 'string' },
   log: { type: 'boolean' },
+  elicit: { type: 'string' },
   'metrics-port': { type: 'string' },
   interval: { type: 'string' },
   profile: { type: 'string', multiple: true },
@@ -68,8 +69,9 @@ export const COMMAND_OPTIONS = {
     'args',
     'log',
     'connect-timeout',
+    'elicit',
   ],
-  tools: ['server', 'url', 'transport', 'stdio', 'header', 'oauth'],
+  tools: ['server', 'url', 'transport', 'stdio', 'header', 'oauth', 'elicit'],
   resources: ['server', 'url', 'transport', 'stdio', 'header', 'oauth'],
   prompts: ['server', 'url', 'transport', 'stdio', 'header', 'oauth'],
   watch: [],
@@ -114,6 +116,7 @@ export interface Invocation {
     name?: string
     header?: string[]
     log?: boolean
+    elicit?: string
     'connect-timeout'?: string
     'metrics-port'?: string
     interval?: string

@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../shared/model/registry'
 import type { ActingUser } from '../../shared/model/user'
 import { createCore, type Core, type CoreOptions } from '../core/core'
 import type { MonitoringOptions } from '../core/monitoring/monitoring'
+import type { ElicitationHandler } from '../core/pool/elicitation'
 import { actingUser } from '../core/services/targets'
 import type { GlobalOptions } from './args'
 import { EXIT, type ExitCode } from './exit-codes'
@@ -27,6 +28,8 @@ export interface OpenOptions {
   probeIntervalMs?: number
   /** Metrics, OTLP and canaries, started before the servers connect (`monitor`). */
   monitor?: MonitoringOptions
+  /** Answers servers' forms (`--elicit`); without it the pool offers no elicitation. */
+  elicit?: ElicitationHandler
 }
 
 /**
@@ -45,6 +48,7 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     logToStderr: null,
   }
   if (options.monitor) coreOptions.monitor = options.monitor
+  if (options.elicit) coreOptions.elicit = options.elicit
   if (ctx.global.configPath) coreOptions.configPath = ctx.global.configPath
   if (Object.keys(ctx.global.actingUser).length > 0) coreOptions.actingUser = ctx.global.actingUser
   const core = await createCore(coreOptions)

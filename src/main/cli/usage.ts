@@ -14,11 +14,12 @@ commands:
   verify --server ID [--segment UID] [--url URL]
                                          does this citation (the link clicked) open for
                                          the acting user?
-  call TARGET --tool NAME [--args JSON] [--log] [--connect-timeout MS]
+  call TARGET --tool NAME [--args JSON] [--log] [--connect-timeout MS] [--elicit MODE]
                                          one raw tool call to any MCP server (--log: the
                                          JSON-RPC traffic on stderr; --connect-timeout:
                                          connecting alone, default --timeout)
-  tools TARGET                           the server's tools with their input schemas
+  tools TARGET [--elicit MODE]           the server's tools with their input schemas
+
   resources TARGET                       its resources and resource templates
   prompts TARGET                         its prompts and their arguments
   watch                                  one line per registry reload and status change
@@ -43,6 +44,8 @@ commands:
 
 TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... [--oauth JSON]
         | --stdio "CMD"        (--oauth: the server's oauth block, e.g. '{"clientId": "…"}')
+MODE (--elicit): ask | accept-defaults | decline | cancel: who answers a form the server asks
+        for (default: ask at a terminal, else the console offers none)
 
 global options:
   --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)

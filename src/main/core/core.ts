@@ -20,6 +20,7 @@ import { PRODUCT_NAME, defaultDataDir } from './paths'
 import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
 import { OAuthService } from './auth/oauth-service'
+import type { ElicitationHandler } from './pool/elicitation'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
@@ -80,6 +81,11 @@ export interface CoreOptions {
    * fails; the caller starts the canaries ({@link Monitoring.startCanaries}). Default: none.
    */
   monitor?: boolean | MonitoringOptions
+  /**
+   * Whoever answers servers' forms (`elicitation/create`): the CLI's `--elicit`. Without it
+   * the pool offers no elicitation.
+   */
+  elicit?: ElicitationHandler
 }
 
 /**
@@ -178,6 +184,7 @@ export class Core {
       registered: (id) => this.registry.server(id),
       observe: this.calls.emit,
       ...(options.pool ? { options: options.pool } : {}),
+      ...(options.elicit ? { elicit: options.elicit } : {}),
     })
     this.secrets.onChanged((change) => {
       this.events.emit('secrets:changed', change)

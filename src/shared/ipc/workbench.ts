@@ -9,7 +9,8 @@ export type ProtocolDirection =
   /** A line the server process wrote to stderr (stdio servers). */
   | 'stderr'
 
-export type ProtocolKind = 'request' | 'response' | 'error' | 'notification' | 'stderr'
+/** `note`: a remark of the console's own (why it declined a server's form). */
+export type ProtocolKind = 'request' | 'response' | 'error' | 'notification' | 'stderr' | 'note'
 
 /** One JSON-RPC message (or stderr line) on a server's connection, redacted. */
 export interface ProtocolEntry {

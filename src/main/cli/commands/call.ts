@@ -15,8 +15,10 @@ import { dialectJudges } from '../../core/dialects/registry'
 import type { RawToolResult, ServerSession } from '../../core/pool/types'
 import { AD_HOC_ORIGIN } from '../../core/auth/oauth-service'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
+import type { ElicitationHandler } from '../../core/pool/elicitation'
 import { integer, jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
+import { cliElicitation } from '../elicit'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 
 /** The id an ad-hoc server (`--url`, `--stdio`) gets in the pool, its log and its errors. */
@@ -37,14 +39,15 @@ interface CallOptions extends TargetOptions {
   tool?: string
   args?: string
   log?: boolean
+  elicit?: string
   'connect-timeout'?: string
 }
 
 /**
- * `call TARGET --tool NAME [--args JSON] [--connect-timeout MS] [--log]`: one `tools/call` to
- * any MCP server, printed as received. `--timeout` bounds the connect and the call;
- * `--connect-timeout` bounds the connect alone (a stdio server can take long to start and
- * still answer its calls at once).
+ * `call TARGET --tool NAME [--args JSON] [--connect-timeout MS] [--log] [--elicit MODE]`: one
+ * `tools/call` to any MCP server, printed as received. `--timeout` bounds the connect and the
+ * call; `--connect-timeout` bounds the connect alone (a stdio server can take long to start and
+ * still answer its calls at once). `--elicit` says who answers the server's forms.
  */
 export async function callCommand(
   ctx: CliContext,
@@ -55,6 +58,7 @@ export async function callCommand(
   const tool = options.tool
   if (!tool) throw new UsageError('call needs --tool NAME')
   const args = options.args === undefined ? {} : jsonObject('--args', options.args)
+  const elicit = cliElicitation(ctx, options.elicit)
   const connectText = options['connect-timeout']
   const connectMs =
     connectText === undefined
@@ -75,7 +79,7 @@ export async function callCommand(
         if (options.log) printProtocolLog(ctx, core.pool.protocol(server).list())
       }
     },
-    connectMs,
+    { timeoutMs: connectMs, ...(elicit ? { elicit } : {}) },
   )
 }
 
@@ -92,6 +96,14 @@ export function checkTarget(command: string, options: TargetOptions): void {
   if (options.oauth !== undefined && !options.url) throw new UsageError('--oauth goes with --url')
 }
 
+/** How {@link withTarget} opens the server. */
+export interface TargetSetup {
+  /** The ad-hoc server's `timeoutMs` (default: `--timeout`). */
+  timeoutMs?: number | undefined
+  /** Answers the server's forms; without it none are offered. */
+  elicit?: ElicitationHandler
+}
+
 /**
  * Runs `body` with the named server in the pool: a registry server (the registry must be
  * valid), or an ad-hoc one from the command line (no registry needed; its credential-looking
@@ -101,10 +113,16 @@ export function withTarget(
   ctx: CliContext,
   options: TargetOptions,
   body: (core: Core, server: string) => Promise<ExitCode>,
-  adHocTimeoutMs = ctx.global.timeoutMs,
+  setup: TargetSetup = {},
 ): Promise<ExitCode> {
-  const adHoc = options.server ? undefined : adHocServer(options, adHocTimeoutMs)
-  return withCore(ctx, { demoKeys: !adHoc, registry: !adHoc }, async (core) => {
+  const timeoutMs = 'timeoutMs' in setup ? setup.timeoutMs : ctx.global.timeoutMs
+  const adHoc = options.server ? undefined : adHocServer(options, timeoutMs)
+  const open = {
+    demoKeys: !adHoc,
+    registry: !adHoc,
+    ...(setup.elicit ? { elicit: setup.elicit } : {}),
+  }
+  return withCore(ctx, open, async (core) => {
     let server: string
     if (adHoc) {
       registerHeaderSecrets(core.redactor, adHoc.headers)
@@ -137,7 +155,7 @@ export function describeEntry(entry: ProtocolEntry): string {
     ARROWS[entry.direction],
     entry.kind,
   ]
-  if (entry.kind === 'stderr') return `${parts.join(' ')} ${entry.text}`
+  if (entry.kind === 'stderr' || entry.kind === 'note') return `${parts.join(' ')} ${entry.text}`
   if (entry.method) parts.push(entry.method)
   if (entry.id !== undefined) parts.push(`#${entry.id}`)
   if (entry.level) parts.push(`[${entry.level}]`)

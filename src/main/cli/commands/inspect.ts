@@ -3,7 +3,8 @@ import type { Core } from '../../core/core'
 import { cliError, type CliContext } from '../context'
 import { EXIT, isUnreached, type ExitCode } from '../exit-codes'
 import { table } from '../output'
-import { checkTarget, withTarget, type TargetOptions } from './call'
+import { cliElicitation } from '../elicit'
+import { checkTarget, withTarget, type TargetOptions, type TargetSetup } from './call'
 
 type Row = Record<string, unknown>
 
@@ -16,26 +17,32 @@ function inspect(
   ctx: CliContext,
   options: TargetOptions,
   list: (core: Core, server: string) => Promise<{ json: Row; text: string }>,
+  setup: TargetSetup = {},
 ): Promise<ExitCode> {
   checkTarget(command, options)
-  return withTarget(ctx, options, async (core, server) => {
-    const timeoutMs = ctx.global.timeoutMs
-    try {
-      await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
-    } catch (failure) {
-      ctx.out.error(cliError(core, toErrorInfo(failure))!)
-      return isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed
-    }
-    try {
-      const { json, text } = await list(core, server)
-      if (ctx.out.json) ctx.out.result({ server, ...json })
-      else ctx.out.text(text)
-      return EXIT.ok
-    } catch (failure) {
-      ctx.out.error(cliError(core, toErrorInfo(failure))!)
-      return EXIT.failed
-    }
-  })
+  return withTarget(
+    ctx,
+    options,
+    async (core, server) => {
+      const timeoutMs = ctx.global.timeoutMs
+      try {
+        await core.pool.session(server, timeoutMs ? { timeoutMs } : {})
+      } catch (failure) {
+        ctx.out.error(cliError(core, toErrorInfo(failure))!)
+        return isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed
+      }
+      try {
+        const { json, text } = await list(core, server)
+        if (ctx.out.json) ctx.out.result({ server, ...json })
+        else ctx.out.text(text)
+        return EXIT.ok
+      } catch (failure) {
+        ctx.out.error(cliError(core, toErrorInfo(failure))!)
+        return EXIT.failed
+      }
+    },
+    setup,
+  )
 }
 
 /** Names of a JSON Schema's properties, required ones marked `*`. */
@@ -47,28 +54,38 @@ function parameters(schema: unknown): string {
     .join(', ')
 }
 
-/** `tools TARGET`: the tools with their input schemas. */
+/**
+ * `tools TARGET [--elicit MODE]`: the tools with their input schemas. A server may ask for a
+ * form while it lists them; `--elicit` says who answers.
+ */
 export function toolsCommand(
   ctx: CliContext,
   _words: string[],
-  options: TargetOptions,
+  options: TargetOptions & { elicit?: string },
 ): Promise<ExitCode> {
-  return inspect('tools', ctx, options, async (core, server) => {
-    const { tools } = await core.pool.tools(server)
-    const rows = tools.map((t) => ({
-      name: t.name,
-      description: t.description ?? null,
-      inputSchema: t.inputSchema ?? null,
-    }))
-    return {
-      json: { tools: rows },
-      text: table(rows, [
-        { header: 'TOOL', cell: (t) => t.name },
-        { header: 'PARAMETERS (* required)', cell: (t) => parameters(t.inputSchema), max: 60 },
-        { header: 'DESCRIPTION', cell: (t) => t.description, max: 60 },
-      ]),
-    }
-  })
+  const elicit = cliElicitation(ctx, options.elicit)
+  return inspect(
+    'tools',
+    ctx,
+    options,
+    async (core, server) => {
+      const { tools } = await core.pool.tools(server)
+      const rows = tools.map((t) => ({
+        name: t.name,
+        description: t.description ?? null,
+        inputSchema: t.inputSchema ?? null,
+      }))
+      return {
+        json: { tools: rows },
+        text: table(rows, [
+          { header: 'TOOL', cell: (t) => t.name },
+          { header: 'PARAMETERS (* required)', cell: (t) => parameters(t.inputSchema), max: 60 },
+          { header: 'DESCRIPTION', cell: (t) => t.description, max: 60 },
+        ]),
+      }
+    },
+    elicit ? { elicit } : {},
+  )
 }
 
 /** `resources TARGET`: every resource (all pages) and resource template. */

@@ -20,6 +20,7 @@ import { classifyError } from './classify'
 import type { Clock } from './clock'
 import { removedError, unavailableError } from './connection-errors'
 import { Connector } from './connector'
+import type { ElicitationHandler } from './elicitation'
 import { Exchanger } from './exchange'
 import { listTools } from './handshake'
 import { HealthTracker } from './health'
@@ -46,6 +47,8 @@ export interface ConnectionDeps {
   observe?: CallObserver
   /** OAuth for HTTP / SSE servers that use it. */
   auth?: PoolAuth
+  /** Answers servers' forms (`elicitation/create`); without it the Client offers none. */
+  elicit?: ElicitationHandler
 }
 
 /** Protocol log entries kept per server. */
@@ -166,6 +169,7 @@ export class ServerConnection {
       log: this.log,
       protocol: this.protocol,
       ...(deps.auth ? { auth: deps.auth } : {}),
+      ...(deps.elicit ? { elicit: deps.elicit } : {}),
       signal: this.lifetime.signal,
       timeoutMs: this.timeoutMs,
       newContext: () => this.exchanger.context('connect'),

@@ -5,6 +5,7 @@ import type { PoolAuth } from '../auth/pool-auth'
 import type { ResolvedConnection, SecretResolver } from '../secrets/types'
 import type { CallContext, CallTracker } from './call-context'
 import type { Clock } from './clock'
+import type { ElicitationHandler } from './elicitation'
 import { missingSecretsError, removedError } from './connection-errors'
 import { handshake, rejectsInitialize } from './handshake'
 import { LaunchedServer } from './launcher'
@@ -23,6 +24,7 @@ export interface ConnectorDeps {
   log: ServerLog
   protocol?: ProtocolLog
   auth?: PoolAuth
+  elicit?: ElicitationHandler
   /** Aborted when the server leaves the pool: every wait gives up. */
   signal: AbortSignal
   timeoutMs: number
@@ -124,6 +126,7 @@ export class Connector {
       clientInfo: deps.clientInfo,
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
+      ...(deps.elicit ? { elicit: deps.elicit } : {}),
     })
   }
 

@@ -13,6 +13,7 @@ import { oauthAwareFetch, type PoolAuth } from '../auth/pool-auth'
 import type { Challenge } from '../auth/provider'
 import type { ResolvedConnection } from '../secrets/types'
 import type { CallContext, CallTracker } from './call-context'
+import { answerElicitations, ELICITATION_CAPABILITY, type ElicitationHandler } from './elicitation'
 import { createHttpFetch } from './http-fetch'
 import { ObservedTransport } from './observed-transport'
 import type { ProtocolLog } from './protocol-log'
@@ -56,6 +57,8 @@ export interface CreateClientOptions {
   protocol?: ProtocolLog
   /** OAuth for HTTP / SSE servers that use it. */
   auth?: PoolAuth
+  /** Someone who answers the server's forms: only then is elicitation declared. */
+  elicit?: ElicitationHandler
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -114,9 +117,15 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     options.protocol,
   )
   const client = new Client(options.clientInfo, {
-    capabilities: {},
+    capabilities: options.elicit ? ELICITATION_CAPABILITY : {},
     jsonSchemaValidator: sharedValidator(),
   })
+  if (options.elicit) {
+    answerElicitations(client, config.id, options.elicit, (text) => {
+      options.protocol?.note(text)
+      hooks.onNote(text)
+    })
+  }
   return {
     client,
     transport,

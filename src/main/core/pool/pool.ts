@@ -18,6 +18,7 @@ import type { Redactor, SecretResolver } from '../secrets/types'
 import type { CallObserver } from './call-observer'
 import { systemClock, type Clock } from './clock'
 import { ServerConnection } from './connection'
+import type { ElicitationHandler } from './elicitation'
 import { notConnectedError } from './connection-errors'
 import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
 import type { ProtocolLog } from './protocol-log'
@@ -45,6 +46,11 @@ export interface PoolDeps {
   observe?: CallObserver
   /** OAuth for HTTP / SSE servers that use it. */
   auth?: PoolAuth
+  /**
+   * Whoever answers servers' forms (`elicitation/create`). Clients declare the elicitation
+   * capability only when it is set; servers that ask anyway get a "method not found" error.
+   */
+  elicit?: ElicitationHandler
 }
 
 /**
@@ -143,6 +149,7 @@ export class ConnectionPool {
         ...(this.deps.redactor ? { redactor: this.deps.redactor } : {}),
         ...(this.deps.observe ? { observe: this.deps.observe } : {}),
         ...(this.deps.auth ? { auth: this.deps.auth } : {}),
+        ...(this.deps.elicit ? { elicit: this.deps.elicit } : {}),
       })
       this.connections.set(config.id, connection)
       starting.push(connection)

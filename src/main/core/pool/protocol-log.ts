@@ -62,6 +62,11 @@ export class ProtocolLog {
     this.push({ direction: 'stderr', kind: 'stderr' }, this.redact(text), Buffer.byteLength(text))
   }
 
+  /** Something the console did about the traffic that no message shows (a declined form). */
+  note(text: string): void {
+    this.push({ direction: 'out', kind: 'note' }, this.redact(text), Buffer.byteLength(text))
+  }
+
   /** Puts the HTTP status and added headers on the latest outgoing entry they belong to. */
   http(exchange: HttpExchange): void {
     for (let i = this.entries.length - 1; i >= 0; i--) {

@@ -85,7 +85,9 @@ export function ProtocolLog({ server }: { server: string }) {
           {e.method ?? e.kind}
           {e.id !== undefined && <span className="muted"> #{e.id}</span>}
           {e.level && <span className="muted"> [{e.level}]</span>}
-          {e.kind === 'stderr' && <span className="muted"> {e.text.slice(0, 80)}</span>}
+          {(e.kind === 'stderr' || e.kind === 'note') && (
+            <span className="muted"> {e.text.slice(0, 80)}</span>
+          )}
           {e.truncated && <span className="muted"> (preview)</span>}
         </button>
       ),

@@ -1,0 +1,125 @@
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { ElicitationHandler, ElicitationRequest } from './elicitation'
+import { defaultsOf } from './elicitation-form'
+import { serverConfig, stdioFixture, textOf, useTestScope } from './fixtures/helpers'
+
+// A stdio server that sends `elicitation/create` with a named form, declared or not.
+const asker = stdioFixture('asker', 'elicit-stdio-server.mjs')
+
+const testPool = useTestScope().pool
+
+/** Calls the fixture's `ask` tool and returns what its elicitation came back with. */
+async function ask(handler: ElicitationHandler | undefined, form: string) {
+  const { pool } = testPool({}, {}, undefined, handler ? { elicit: handler } : {})
+  await pool.apply([asker])
+  const session = await pool.session('asker', { timeoutMs: 20_000 })
+  const result = await session.callTool('ask', { form }, { operation: 'call' })
+  return { answer: JSON.parse(textOf(result)) as Record<string, unknown>, pool }
+}
+
+const acceptDefaults: ElicitationHandler = async (request) => ({
+  action: 'accept',
+  content: defaultsOf(request.fields),
+})
+
+describe('elicitation over a real stdio server', () => {
+  it('answers a form with its defaults when the handler accepts them', async () => {
+    const asked: ElicitationRequest[] = []
+    const { answer } = await ask(async (request, signal) => {
+      asked.push(request)
+      return acceptDefaults(request, signal)
+    }, 'defaults')
+    expect(answer).toEqual({
+      action: 'accept',
+      content: { name: 'John Doe', age: 30, score: 95.5, status: 'active', verified: true },
+    })
+    expect(asked[0]).toMatchObject({
+      serverId: 'asker',
+      message: 'Please fill in the defaults form',
+    })
+  })
+
+  it('passes a decline on to the server', async () => {
+    const { answer } = await ask(async () => ({ action: 'decline' }), 'defaults')
+    expect(answer).toEqual({ action: 'decline' })
+  })
+
+  it('declines a form that is not flat primitives and says why in the protocol log', async () => {
+    let asked = false
+    const { answer, pool } = await ask(async () => {
+      asked = true
+      return { action: 'cancel' }
+    }, 'nested')
+    expect(answer).toEqual({ action: 'decline' })
+    expect(asked).toBe(false)
+    const notes = pool
+      .protocol('asker')
+      .list()
+      .filter((e) => e.kind === 'note')
+    expect(notes.map((e) => e.text)).toEqual([
+      expect.stringMatching(/declined the elicitation of asker: property "address": type "object"/),
+    ])
+  })
+
+  it('declines an accepted answer that leaves out a required field', async () => {
+    const { answer, pool } = await ask(acceptDefaults, 'required')
+    expect(answer).toEqual({ action: 'decline' })
+    const notes = pool
+      .protocol('asker')
+      .list()
+      .filter((e) => e.kind === 'note')
+    expect(notes[0]?.text).toMatch(/does not fit the form: "name" is required/)
+  })
+
+  it('offers no elicitation without a handler: a server that asks anyway gets an error at once', async () => {
+    const { answer, pool } = await ask(undefined, 'defaults')
+    expect(answer).toEqual({
+      error: { code: -32601, message: expect.stringMatching(/not found/i) },
+    })
+    const initialize = pool
+      .protocol('asker')
+      .list()
+      .find((e) => e.method === 'initialize')
+    expect(JSON.parse(initialize!.text).params.capabilities).toEqual({})
+  })
+})
+
+describe('elicitation with server-everything over stdio', () => {
+  const everything = join(
+    dirname(
+      createRequire(import.meta.url).resolve(
+        '@modelcontextprotocol/server-everything/package.json',
+      ),
+    ),
+    'dist/index.js',
+  )
+  const config = serverConfig({
+    id: 'everything',
+    command: process.execPath,
+    args: [everything, 'stdio'],
+    timeoutMs: 10_000,
+  })
+
+  async function toolNames(handler?: ElicitationHandler) {
+    const { pool } = testPool({}, {}, undefined, handler ? { elicit: handler } : {})
+    await pool.apply([config])
+    const session = await pool.session('everything', { timeoutMs: 20_000 })
+    return { session, names: session.tools.map((t) => t.name) }
+  }
+
+  it('declares form elicitation only with a handler (its elicitation tool shows up then)', async () => {
+    expect((await toolNames()).names).not.toContain('trigger-elicitation-request')
+    const { session, names } = await toolNames(async (request) => ({
+      action: 'accept',
+      content: { ...defaultsOf(request.fields), name: 'Ada' },
+    }))
+    expect(names).toContain('trigger-elicitation-request')
+    const result = await session.callTool('trigger-elicitation-request', {}, { operation: 'call' })
+    const text = JSON.stringify(result.content)
+    expect(text).toMatch(/User provided the requested information/)
+    expect(text).toMatch(/Name: Ada/)
+    expect(text).toMatch(/Favorite Integer: 42/)
+  })
+})
