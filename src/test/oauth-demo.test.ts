@@ -118,6 +118,56 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
     }
   })
 
+  it('takes the authorization server from authorizationServerUrl, not from the resource metadata', async () => {
+    // An authorization server of our own: the demo's metadata under its own issuer, its token
+    // endpoint a pass-through to the demo's. The resource's metadata still names the demo.
+    const demoOrigin = new URL(demo.url).origin
+    const metadata = (await (
+      await fetch(`${demoOrigin}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>
+    const tokenRequests: string[] = []
+    const issuer = createServer((req, res) => {
+      const origin = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`
+      if (req.method === 'GET' && req.url === '/.well-known/oauth-authorization-server') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ ...metadata, issuer: origin, token_endpoint: `${origin}/token` }))
+        return
+      }
+      if (req.method !== 'POST' || req.url !== '/token') {
+        res.writeHead(404).end()
+        return
+      }
+      let body = ''
+      req.setEncoding('utf8')
+      req.on('data', (chunk: string) => (body += chunk))
+      req.on('end', () => {
+        tokenRequests.push(new URLSearchParams(body).get('grant_type') ?? '')
+        void fetch(`${demoOrigin}/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        }).then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' })
+          res.end(await answer.text())
+        })
+      })
+    })
+    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve))
+    try {
+      server = uniqueServerId('oauth-issuer')
+      const authorizationServerUrl = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`
+      live = await startCore(
+        { [server]: { url: demo.url, oauth: { authorizationServerUrl } } },
+        { env: OPENER },
+      )
+      expect(await live.core.auth.login(server)).toMatchObject({ state: 'signed_in' })
+      expect(tokenRequests).toEqual(['authorization_code'])
+    } finally {
+      issuer.closeAllConnections()
+      issuer.close()
+    }
+  })
+
   it('keeps tokens per acting profile for a per-user server, and finds them after a restart', async () => {
     server = uniqueServerId('oauth-profile')
     const registry = { [server]: { url: demo.url, oauth: { perProfile: true } } }

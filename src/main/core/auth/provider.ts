@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import {
   auth,
+  discoverAuthorizationServerMetadata,
   discoverOAuthServerInfo,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
@@ -233,13 +234,16 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     const info = await discoverOAuthServerInfo(this.options.serverUrl, {
       fetchFn: this.options.fetch,
     }).catch(() => undefined)
+    // A configured authorization server is asked for its own metadata: the one the resource
+    // names may be another (or none).
+    const configured = config?.authorizationServerUrl
+    const metadata = configured
+      ? await discoverAuthorizationServerMetadata(configured, { fetchFn: this.options.fetch })
+      : info?.authorizationServerMetadata
     await this.saveDiscoveryState({
-      authorizationServerUrl:
-        config?.authorizationServerUrl ?? info?.authorizationServerUrl ?? overrides,
+      authorizationServerUrl: configured ?? info?.authorizationServerUrl ?? overrides,
       ...(info?.resourceMetadata ? { resourceMetadata: info.resourceMetadata } : {}),
-      ...(info?.authorizationServerMetadata
-        ? { authorizationServerMetadata: info.authorizationServerMetadata }
-        : {}),
+      ...(metadata ? { authorizationServerMetadata: metadata } : {}),
     })
     return this.options.discovery.state
   }
