@@ -139,6 +139,8 @@ export class SecretRedactor implements Redactor {
     const known = this.knownRe(mode)
     if (known && testOnce(known, text)) return true
     if (mode !== 'all') return false
+    // Most strings hold no header or scheme at all: rule those out without building a copy.
+    if (!testOnce(HEADER_TEXT_RE, text) && !testOnce(BEARER_TEXT_RE, text)) return false
     return this.text(text, mode) !== text
   }
 
