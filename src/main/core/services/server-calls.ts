@@ -134,9 +134,10 @@ export class ServerCalls {
     }
   }
 
-  /** Resolves once every audit line of the operations run so far is written. */
+  /** Resolves once every audit line of the operations run so far is written (flushed). */
   async idle(): Promise<void> {
     while (this.pendingAudit.size > 0) await Promise.allSettled([...this.pendingAudit])
+    this.deps.audit.flush?.()
   }
 
   private audit(

@@ -26,20 +26,38 @@ export class RotatingFile {
   }
 
   append(text: string): void {
+    this.appendAll([text])
+  }
+
+  /**
+   * Appends several texts (each one or more whole lines) with as few writes as the size limit
+   * allows: rotation still happens between texts, never inside one.
+   */
+  appendAll(texts: string[]): void {
     // The CLI and the app may append to the same file: trust the disk, not a counter. One
-    // descriptor serves the size, the last byte and the write (a line per call: few syscalls).
+    // descriptor serves the size, the last byte and the write.
     let fd = openSync(this.path, 'a+')
     try {
       let size = fstatSync(fd).size
-      if (size > 0 && size + Buffer.byteLength(text) > this.options.maxBytes) {
-        closeSync(fd)
-        fd = -1
-        this.rotate()
-        fd = openSync(this.path, 'a+')
-        size = 0
+      // A torn last line is ended first; the size counts it from the next text on.
+      let chunk = size > 0 && !endsWithNewline(fd, size) ? '\n' : ''
+      let pending = false
+      for (const text of texts) {
+        const bytes = Buffer.byteLength(text)
+        if (size > 0 && size + bytes > this.options.maxBytes) {
+          if (pending) writeAll(fd, chunk)
+          closeSync(fd)
+          fd = -1
+          this.rotate()
+          fd = openSync(this.path, 'a+')
+          size = 0
+          chunk = ''
+        }
+        size += bytes + (pending ? 0 : chunk.length)
+        chunk += text
+        pending = true
       }
-      const line = size > 0 && !endsWithNewline(fd, size) ? `\n${text}` : text
-      writeAll(fd, Buffer.from(line))
+      if (pending) writeAll(fd, chunk)
     } finally {
       if (fd !== -1) closeSync(fd)
     }
@@ -62,8 +80,9 @@ export class RotatingFile {
   }
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done)
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done)
 }
 
 function endsWithNewline(fd: number, size: number): boolean {
