@@ -41,6 +41,12 @@ const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
 
 const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
 
+/**
+ * A word every pattern above and every sensitive key holds. Text without one (and without a
+ * registered value) has nothing to redact. `u`: case folding as wide as `toLowerCase` (`K`).
+ */
+const CREDENTIAL_WORD_RE = /authorization|api[-_]?key|token|secret|password|bearer|basic|cookie/iu
+
 /** `stored`: registered values except those written in rag-mcp.json itself. */
 type Mode = 'all' | 'values' | 'stored'
 
@@ -108,6 +114,16 @@ export class SecretRedactor implements Redactor {
   /** {@link redactValues} without the values added by {@link addFromFile}. */
   redactStoredValues<T>(value: T): T {
     return this.apply(value, 'stored')
+  }
+
+  /**
+   * {@link redact} for a value whose JSON text is at hand (a protocol message): one search of
+   * the text rules out most values without walking them.
+   */
+  redactJson<T>(value: T, json: string): T {
+    const known = this.knownRe('all')
+    if (!(known && testOnce(known, json)) && !CREDENTIAL_WORD_RE.test(json)) return value
+    return this.redact(value)
   }
 
   /** {@link redact} for one string. */
