@@ -156,6 +156,11 @@ export class ServerCalls {
     void pending.finally(() => this.pendingAudit.delete(pending))
   }
 
+  /** How long the server's last successful `operation` call took; undefined when unknown. */
+  lastLatency(server: string, operation: string): number | undefined {
+    return this.deps.pool.lastLatency?.(server, operation)
+  }
+
   /** A server's connection state now; an unknown server reads as `disabled` (not in use). */
   state(config: ServerConfig | undefined): ServerState {
     if (!config) return 'disabled'
