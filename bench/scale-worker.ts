@@ -45,6 +45,9 @@ export interface ScaleReport {
   /** End to end, per search: over `fanout` servers, and over its slowest server alone. */
   fanoutMs: number[]
   aloneMs: number[]
+  /** The console process's own CPU time (user + system) per search, same pairs. */
+  fanoutCpuMs: number[]
+  aloneCpuMs: number[]
   slowest: string
   errors: string[]
 }
@@ -109,6 +112,7 @@ function registryOf(demos: DemoProcess[], plan: ScalePlan) {
 }
 
 async function search(live: LiveCore, searchId: string, ids: string[], errors: string[]) {
+  const cpu = process.cpuUsage()
   const started = now()
   const result = await live.core.services.search.run({
     searchId,
@@ -117,8 +121,9 @@ async function search(live: LiveCore, searchId: string, ids: string[], errors: s
     selection: demoSelection(ids),
   })
   const elapsed = now() - started
+  const { user, system } = process.cpuUsage(cpu)
   errors.push(...searchErrors(result, ids))
-  return elapsed
+  return { elapsed, cpuMs: (user + system) / 1000 }
 }
 
 /**
@@ -177,12 +182,16 @@ export async function runScaleWorker(): Promise<number> {
       const errors: string[] = []
       const fanoutMs: number[] = []
       const aloneMs: number[] = []
+      const fanoutCpuMs: number[] = []
+      const aloneCpuMs: number[] = []
       for (let i = 0; i < plan.searches + 2; i++) {
         const all = await search(live, `scale-fanout-${i}`, fanout, errors)
         const one = await search(live, `scale-alone-${i}`, [slowest], errors)
         if (i < 2) continue // warm-up
-        fanoutMs.push(all)
-        aloneMs.push(one)
+        fanoutMs.push(all.elapsed)
+        aloneMs.push(one.elapsed)
+        fanoutCpuMs.push(all.cpuMs)
+        aloneCpuMs.push(one.cpuMs)
       }
       const report: ScaleReport = {
         servers: ids.length,
@@ -195,6 +204,8 @@ export async function runScaleWorker(): Promise<number> {
         bulk,
         fanoutMs,
         aloneMs,
+        fanoutCpuMs,
+        aloneCpuMs,
         slowest,
         errors,
       }

@@ -136,6 +136,9 @@ export const scaleBenchmark: Benchmark = {
           'ms',
           report.aloneMs,
         ),
+        // CPU time does not grow with other processes' load the way wall time does.
+        summarize(`console CPU per search over ${plan.fanout} servers`, 'ms', report.fanoutCpuMs),
+        summarize('console CPU per search over the slowest alone', 'ms', report.aloneCpuMs),
       ],
       comparisons: [
         {

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs'
+import { readFileSync, readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../../demo/testing'
 import {
@@ -18,6 +19,14 @@ import {
 
 const BOB = ['--user', 'bob@example.com', '--tags', '["department:engineering"]']
 const sorted = (value: object): string[] => Object.keys(value).sort()
+/** Every line of the CLI's audit log so far, parsed. */
+const auditLines = (): Record<string, unknown>[] => {
+  const files = readdirSync(home, { recursive: true, encoding: 'utf8' })
+  const file = files.find((name) => name.endsWith('audit.jsonl'))
+  if (!file) return []
+  const text = readFileSync(join(home, file), 'utf8').trim()
+  return text ? text.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : []
+}
 
 let demo: DemoProcess
 let home: string
@@ -198,6 +207,19 @@ describe('search', () => {
     expect(companyDocs).toMatchObject({ ok: false, error: { code: 'unauthorized' } })
     expect(sorted(companyDocs.error as object)).toEqual(['code', 'message'])
     expect(result.servers.find((s) => s.server === 'productCatalog')).toMatchObject({ ok: true })
+  })
+
+  it('leaves one audit line per server called in the audit log once it has exited', async () => {
+    const before = auditLines().length
+    const run = await cli(['--json', ...BOB, 'search', 'vpn', '--server', 'knowledgeSearch'])
+    expect(run.code).toBe(0)
+    const added = auditLines().slice(before)
+    expect(added).toHaveLength(1)
+    expect(added[0]).toMatchObject({
+      server: 'knowledgeSearch',
+      operation: 'search',
+      outcome: 'ok',
+    })
   })
 
   it('puts a per-source refusal in that server’s entry and exits 1', async () => {

@@ -241,6 +241,11 @@ export class ServerConnection {
     return this.health.snapshot(this.keeper.current)
   }
 
+  /** See {@link HealthTracker.lastLatency} (cheap: no health snapshot). */
+  lastLatency(operation: string): number | undefined {
+    return this.health.lastLatency(operation)
+  }
+
   /** What the server last said about its rate limit (cheap: no health snapshot). */
   rateLimit(): RateLimitInfo | undefined {
     return this.health.rateLimitInfo

@@ -104,6 +104,8 @@ export class HealthTracker {
   /** When the server's state was first known (first connect or first failure). */
   private knownSince: number | undefined
   private upMs = 0
+  /** operation → the latency of its last successful call. */
+  private readonly lastOk = new Map<string, number>()
   private upSince: number | undefined
   private connectedSince: number | undefined
   /** Samples that count for degradation, and the number of the last failed or slow one. */
@@ -138,6 +140,7 @@ export class HealthTracker {
     }
     stats.add(sample, this.options.maxSamples)
     this.overall.add(sample, this.options.maxSamples)
+    if (!error) this.lastOk.set(operation, ms)
     this.recentSamples.push({ at, operation, ms: round(ms), ok: !error })
     if (this.recentSamples.length > this.options.recent) this.recentSamples.shift()
     // Counted like assess() counts: successes and the server's own failures.
@@ -145,6 +148,11 @@ export class HealthTracker {
     if (error && !fault) return
     this.recorded++
     if (fault || ms >= this.degraded.p95Ms) this.lastTrouble = this.recorded
+  }
+
+  /** How long the last successful call of `operation` took (ms); undefined before one. */
+  lastLatency(operation: string): number | undefined {
+    return this.lastOk.get(operation)
   }
 
   /** Records a status change, for uptime and `connectedSince`. */

@@ -231,6 +231,11 @@ export class ConnectionPool {
     return [...this.connections.values()].map((c) => c.healthSnapshot())
   }
 
+  /** How long a server's last successful `operation` call took; undefined when unknown. */
+  lastLatency(serverId: string, operation: string): number | undefined {
+    return this.connections.get(serverId)?.lastLatency(operation)
+  }
+
   /** A server's last `X-RateLimit-*` values; undefined when unknown or not in the pool. */
   rateLimit(serverId: string): RateLimitInfo | undefined {
     return this.connections.get(serverId)?.rateLimit()

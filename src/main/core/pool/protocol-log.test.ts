@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createRedactor } from '../secrets/redactor'
 import { PREVIEW_CHARS, ProtocolLog } from './protocol-log'
 
@@ -76,5 +76,24 @@ describe('ProtocolLog', () => {
     log.out(request(1, 'super-secret-token'))
     log.stderr('token is super-secret-token')
     expect(JSON.stringify(log.list())).not.toContain('super-secret-token')
+  })
+
+  it('walks a message for secrets only when its text could hold one', () => {
+    const redactor = createRedactor()
+    redactor.add('k-0123456789')
+    const walks = vi.spyOn(redactor, 'redact')
+    const log = new ProtocolLog({ max: 10, now: () => 0, redactor })
+    const hits = { hits: Array.from({ length: 10 }, (_, n) => ({ id: n, text: 'vpn setup' })) }
+    log.in({ jsonrpc: '2.0', id: 1, result: hits })
+    expect(walks).not.toHaveBeenCalled()
+    log.in({ jsonrpc: '2.0', id: 2, result: { note: 'key k-0123456789' } })
+    log.in({ jsonrpc: '2.0', id: 3, result: { headers: { Cookie: 'session=abc' } } })
+    log.in({ jsonrpc: '2.0', id: 4, result: { text: 'Authorization:\tBearer abcdefgh12345678' } })
+    log.in({ jsonrpc: '2.0', id: 5, result: { [`api\u212Aey`]: 'short' } })
+    expect(walks).toHaveBeenCalledTimes(4)
+    const text = JSON.stringify(log.list())
+    for (const secret of ['k-0123456789', 'session=abc', 'abcdefgh12345678', 'short']) {
+      expect(text).not.toContain(secret)
+    }
   })
 })

@@ -118,7 +118,8 @@ export class ProtocolLog {
       const level = (message as { params?: { level?: unknown } }).params?.level
       if (typeof level === 'string') fields.level = level
     }
-    const clean = this.redact(message)
+    const redactor = this.options.redactor
+    const clean = redactor?.redactJson ? redactor.redactJson(message, raw) : this.redact(message)
     const text = clean === message ? raw : JSON.stringify(clean)
     return this.push(fields, text, Buffer.byteLength(raw))
   }

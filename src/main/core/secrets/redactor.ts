@@ -41,6 +41,12 @@ const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
 
 const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
 
+/**
+ * A word every pattern above and every sensitive key holds. Text without one (and without a
+ * registered value) has nothing to redact. `u`: case folding as wide as `toLowerCase` (`K`).
+ */
+const CREDENTIAL_WORD_RE = /authorization|api[-_]?key|token|secret|password|bearer|basic|cookie/iu
+
 /** `stored`: registered values except those written in rag-mcp.json itself. */
 type Mode = 'all' | 'values' | 'stored'
 
@@ -110,6 +116,16 @@ export class SecretRedactor implements Redactor {
     return this.apply(value, 'stored')
   }
 
+  /**
+   * {@link redact} for a value whose JSON text is at hand (a protocol message): one search of
+   * the text rules out most values without walking them.
+   */
+  redactJson<T>(value: T, json: string): T {
+    const known = this.knownRe('all')
+    if (!(known && testOnce(known, json)) && !CREDENTIAL_WORD_RE.test(json)) return value
+    return this.redact(value)
+  }
+
   /** {@link redact} for one string. */
   redactText(text: string): string {
     return this.text(text, 'all')
@@ -139,6 +155,8 @@ export class SecretRedactor implements Redactor {
     const known = this.knownRe(mode)
     if (known && testOnce(known, text)) return true
     if (mode !== 'all') return false
+    // Most strings hold no header or scheme at all: rule those out without building a copy.
+    if (!testOnce(HEADER_TEXT_RE, text) && !testOnce(BEARER_TEXT_RE, text)) return false
     return this.text(text, mode) !== text
   }
 

@@ -1,9 +1,11 @@
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AuditEntry } from '../../../shared/model/operations'
 import { createRedactor } from '../secrets/redactor'
+import { RotatingFile } from '../util/rotating-file'
 import { AuditLog } from './audit'
 
 const entry = (n: number, over: Partial<AuditEntry> = {}): AuditEntry => ({
@@ -29,6 +31,7 @@ describe('AuditLog', () => {
     const { log, dir } = makeLog()
     log.record(entry(1))
     log.record(entry(2, { outcome: 'error', errorCode: 'timeout', resultCount: undefined }))
+    log.flush()
     const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')
     expect(lines).toHaveLength(2)
     expect(JSON.parse(lines[0]!)).toMatchObject({ server: 'docs', latencyMs: 12, resultCount: 3 })
@@ -38,6 +41,7 @@ describe('AuditLog', () => {
   it('writes only the audit fields, never arguments or raw text', () => {
     const { log, dir } = makeLog()
     log.record({ ...entry(1), query: 'secret plans', raw: { text: 'x' } } as unknown as AuditEntry)
+    log.flush()
     const text = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
     expect(text).not.toContain('secret plans')
     expect(text).not.toContain('raw')
@@ -49,12 +53,14 @@ describe('AuditLog', () => {
     redactor.add('tok-8f3a9c1d2e')
     const log = new AuditLog(dir, redactor)
     log.record(entry(1, { user: 'tok-8f3a9c1d2e' }))
+    log.flush()
     expect(readFileSync(join(dir, 'audit.jsonl'), 'utf8')).not.toContain('tok-8f3a9c1d2e')
   })
 
   it('rotates at the size limit, keeps the newest files, and reads across them', () => {
     const { log, dir } = makeLog({ maxBytes: 600, keep: 2 })
     for (let n = 0; n < 30; n += 1) log.record(entry(n))
+    log.flush()
     expect(readdirSync(dir).sort()).toEqual(['audit.jsonl', 'audit.jsonl.1', 'audit.jsonl.2'])
     const all = log.read({ limit: 100 }).entries
     expect(all[0]!.at).toBe(entry(29).at)
@@ -101,6 +107,7 @@ describe('AuditLog', () => {
     const log = new AuditLog(dir, createRedactor())
     log.record(entry(2, { server: 'after' }))
     log.record(entry(3, { server: 'later' }))
+    log.flush()
     const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').split('\n')
     expect(lines.slice(1)).toEqual([
       '{"at":"2026-01-0',
@@ -129,5 +136,50 @@ describe('AuditLog', () => {
     expect(page.skipped).toBe(3)
     expect(log.export('jsonl').skipped).toBe(3)
     expect(log.read({ limit: 1 }).skipped).toBe(0)
+  })
+
+  it('writes the lines recorded in one tick with one append once the tick ends', async () => {
+    const { log, dir } = makeLog()
+    const appends = vi.spyOn(RotatingFile.prototype, 'appendAll')
+    try {
+      for (let n = 0; n < 50; n += 1) log.record(entry(n))
+      await new Promise((resolve) => setImmediate(resolve))
+      const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')
+      expect(lines.map((line) => (JSON.parse(line) as AuditEntry).at)).toEqual(
+        Array.from({ length: 50 }, (_, n) => entry(n).at),
+      )
+      expect(appends).toHaveBeenCalledTimes(1)
+    } finally {
+      appends.mockRestore()
+    }
+  })
+
+  it('reads lines recorded in the same tick', () => {
+    const { log } = makeLog()
+    log.record(entry(1))
+    expect(log.read().entries).toHaveLength(1)
+  })
+
+  it('writes the lines of its last tick when the process exits right after recording them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rc-audit-'))
+    // A child that records and exits in the same tick (as a CLI calling process.exit would).
+    const script = `
+      const { createJiti } = require('jiti')
+      const jiti = createJiti(${JSON.stringify(__filename)})
+      jiti.import('./audit.ts').then(({ AuditLog }) =>
+        jiti.import('../secrets/redactor.ts').then(({ createRedactor }) => {
+          const log = new AuditLog(${JSON.stringify(dir)}, createRedactor())
+          log.record(${JSON.stringify(entry(1))})
+          log.record(${JSON.stringify(entry(2))})
+          process.exit(3)
+        }),
+      )`
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' })
+    expect(child.status, child.stderr).toBe(3)
+    const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n')
+    expect(lines.map((line) => (JSON.parse(line) as AuditEntry).at)).toEqual([
+      entry(1).at,
+      entry(2).at,
+    ])
   })
 })

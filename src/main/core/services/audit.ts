@@ -37,21 +37,32 @@ const CSV_COLUMNS: (keyof AuditEntry)[] = [
 /**
  * The audit log: one JSON line per tool call and per citation check (with its verdict), `<dataDir>/audit/audit.jsonl`, rotated at 10 MB
  * with 5 files kept. Lines are built from a fixed list of fields (never raw text or
- * arguments) and pass through the redactor, so no secret or token can land in it.
+ * arguments) and pass through the redactor, so no secret or token can land in it. Lines
+ * recorded in one tick are written together once it ends, each whole (or at exit, or when read).
  */
 export class AuditLog {
   private readonly file: RotatingFile
+  /** Lines recorded in this tick, written together when it ends (see {@link flush}). */
+  private pending: string[] = []
 
   constructor(
     dir: string,
     private readonly redactor: Redactor,
-    options: { maxBytes?: number; keep?: number } = {},
+    options: {
+      maxBytes?: number
+      keep?: number
+      /** A batch that could not be written (a full disk): reported, and the console goes on. */
+      onWriteError?: (error: unknown, lines: number) => void
+    } = {},
   ) {
+    this.onWriteError = options.onWriteError ?? reportWriteError
     this.file = new RotatingFile(join(dir, 'audit.jsonl'), {
       maxBytes: options.maxBytes ?? MAX_BYTES,
       keep: options.keep ?? KEEP,
     })
   }
+
+  private readonly onWriteError: (error: unknown, lines: number) => void
 
   record(entry: AuditEntry): void {
     const line: AuditEntry = {
@@ -68,7 +79,28 @@ export class AuditLog {
     if (entry.resultCount !== undefined) line.resultCount = entry.resultCount
     if (entry.verdict) line.verdict = entry.verdict
     if (entry.automatic) line.automatic = true
-    this.file.append(`${JSON.stringify(this.redactor.redact(line))}\n`)
+    this.pending.push(`${JSON.stringify(this.redactor.redact(line))}\n`)
+    // A fan-out settles many servers per tick: one write for all of them, after the tick.
+    if (this.pending.length === 1) flushSoon(this)
+  }
+
+  /** Writes the lines recorded so far (done by itself at the end of the tick and at exit). */
+  flush(): void {
+    if (this.pending.length === 0) return
+    const lines = this.pending
+    this.pending = []
+    unflushed.delete(this)
+    this.file.appendAll(lines)
+  }
+
+  /** {@link flush}, reporting a failure instead of throwing it. */
+  flushQuietly(): void {
+    const lines = this.pending.length
+    try {
+      this.flush()
+    } catch (error) {
+      this.onWriteError(error, lines)
+    }
   }
 
   /**
@@ -76,6 +108,7 @@ export class AuditLog {
    * unreadable lines passed over on the way (a torn write, a hand edit).
    */
   read(filter: AuditFilter = {}): AuditPage {
+    this.flush()
     const limit = filter.limit ?? 1000
     const entries: AuditEntry[] = []
     let skipped = 0
@@ -102,6 +135,26 @@ export class AuditLog {
     )
     return { text: [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n', skipped }
   }
+}
+
+/** Logs with lines not yet written: a process that exits before the tick ends writes them then. */
+const unflushed = new Set<AuditLog>()
+let exitHookInstalled = false
+
+function flushSoon(log: AuditLog): void {
+  if (!exitHookInstalled) {
+    process.once('exit', () => {
+      for (const pending of unflushed) pending.flushQuietly()
+    })
+    exitHookInstalled = true
+  }
+  unflushed.add(log)
+  setImmediate(() => log.flushQuietly())
+}
+
+function reportWriteError(error: unknown, lines: number): void {
+  const reason = error instanceof Error ? error.message : String(error)
+  process.emitWarning(`audit log: ${lines} line(s) could not be written: ${reason}`)
 }
 
 /** An entry, null for a blank line, `unreadable` for anything that is not an audit line. */

@@ -6,6 +6,8 @@ import type { CallOptions, RawToolResult, ServerSession } from '../pool/types'
 /** Where audit lines go (the {@link AuditLog} in the core). */
 export interface AuditSink {
   record(entry: AuditEntry): void
+  /** Writes what {@link record} may have held back (lines are batched per tick). */
+  flush?(): void
 }
 
 /** What one operation on one server is, for its audit lines. */

@@ -105,6 +105,25 @@ describe('visibility per profile', () => {
     })
   })
 
+  it('merges a server’s sources once until its discovery, toggles or profile change', async () => {
+    actAs(live.core, SALES)
+    await live.core.services.discovery.run()
+    const { discovery } = live.core.services
+    const config = live.core.registry.server('docs')!
+    const first = discovery.sourcesOf(config, SALES)
+    expect(discovery.sourcesOf(config, SALES)).toBe(first)
+    live.core.settings.setSelection(SALES.id, 'docs', { handbook: false })
+    const toggled = discovery.sourcesOf(config, SALES)
+    expect(toggled.sources.find((s) => s.id === 'handbook')?.selected).toBe(false)
+    const wider = { ...SALES, groups: [...SALES.groups, 'legal'] }
+    expect(discovery.sourcesOf(config, wider).sources.find((s) => s.id === 'legal')?.visible).toBe(
+      true,
+    )
+    await discovery.run()
+    expect(discovery.sourcesOf(config, SALES)).not.toBe(toggled)
+    live.core.settings.setSelection(SALES.id, 'docs', { handbook: true })
+  })
+
   it('refuses, in words, a server the profile may not see', async () => {
     actAs(live.core, SALES)
     const { servers } = await live.core.services.discovery.run({ servers: ['eng', 'nope'] })

@@ -37,6 +37,12 @@ export class DiscoveryService {
   /** server → acting-user key → the missing sources last announced. */
   private readonly announced = new Map<string, Map<string, string>>()
 
+  /** server → its last {@link sourcesOf} answer and what it was merged from. */
+  private readonly merged = new Map<
+    string,
+    { config: ServerConfig; discovered: Resource[] | null; inputs: string; merge: SourceMerge }
+  >()
+
   constructor(private readonly deps: DiscoveryServiceDeps) {}
 
   /**
@@ -68,12 +74,21 @@ export class DiscoveryService {
    * discovery in this session, else the config and the remembered toggles.
    */
   sourcesOf(config: ServerConfig, profile: Profile): SourceMerge {
-    return mergeSources({
+    const input = {
       config,
       discovered: this.known.get(config.id)?.get(userKey(profile))?.resources ?? null,
       remembered: this.deps.settings.selection(profile.id, config.id),
       user: actingUser(profile),
-    })
+    }
+    // Every search plans from this: merge again only when one of its inputs changed.
+    const inputs = JSON.stringify([input.remembered, input.user])
+    const last = this.merged.get(config.id)
+    if (last?.config === config && last.discovered === input.discovered && last.inputs === inputs) {
+      return last.merge
+    }
+    const merge = mergeSources(input)
+    this.merged.set(config.id, { config, discovered: input.discovered, inputs, merge })
+    return merge
   }
 
   /** Forgets what discovery learnt about these servers (their config changed or went away). */
@@ -81,6 +96,7 @@ export class DiscoveryService {
     for (const id of serverIds) {
       this.known.delete(id)
       this.announced.delete(id)
+      this.merged.delete(id)
     }
   }
 

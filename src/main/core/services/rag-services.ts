@@ -69,7 +69,17 @@ export class RagServices {
 
   constructor(private readonly deps: RagServicesDeps) {
     const profile = deps.profile ?? (() => deps.settings.active())
-    this.audit = new AuditLog(deps.auditDir, deps.redactor)
+    const log = deps.log
+    this.audit = new AuditLog(
+      deps.auditDir,
+      deps.redactor,
+      log
+        ? {
+            onWriteError: (error, lines) =>
+              log.error('audit log: lines could not be written', { lines, error: String(error) }),
+          }
+        : {},
+    )
     this.calls = new ServerCalls({ pool: deps.pool, audit: this.audit })
     this.servers = new ServersService({
       registry: deps.registry,

@@ -102,6 +102,28 @@ describe('search fan-out', () => {
     expect(result.servers.map((s) => s.server)).toEqual(['fast', 'medium', 'slow'])
   })
 
+  it('sends to the servers that answered slowest last time first, and reports in registry order', async () => {
+    const selection = { fast: [], medium: [], slow: [] }
+    await live.core.services.search.run({ searchId: 'learn-latency', query: 'vpn', selection })
+    const sent: string[] = []
+    const off = live.core.pool.onProtocol((server, entry) => {
+      // An HTTP request is announced again once its exchange is known: count it once.
+      if (entry.direction !== 'out' || entry.method !== 'tools/call') return
+      if (entry.httpStatus === undefined || !sent.includes(server)) sent.push(server)
+    })
+    try {
+      const result = await live.core.services.search.run({
+        searchId: 'slowest-first',
+        query: 'vpn',
+        selection,
+      })
+      expect(sent).toEqual(['slow', 'medium', 'fast'])
+      expect(result.servers.map((s) => s.server)).toEqual(['fast', 'medium', 'slow'])
+    } finally {
+      off()
+    }
+  })
+
   it('merges duplicates across servers and ranks them by reciprocal rank fusion', async () => {
     const result = await live.core.services.search.run({
       searchId: 'merge',

@@ -110,52 +110,53 @@ export class SearchService {
       }
       return result
     }
-    const servers = await Promise.all(
-      targets.map(async (target) => {
-        if (!target.config || target.problem) {
-          return emit(refused(target, this.deps.calls.state(target.config)))
-        }
-        const config = target.config
-        const outcome = await this.deps.calls.run(
-          config,
-          {
-            user,
-            operation: 'search',
-            sources: target.sources,
-            budgetMs: request.timeoutMs ?? config.timeoutMs,
-            signal,
-          },
-          async ({ session, adapter, options }) => {
-            const tokens = this.tokens(target)
-            const output = await adapter.search(
-              session,
-              {
-                query: request.query,
-                phrases,
-                topK,
-                sources: target.sources,
-                ...(request.filters ? { filters: request.filters } : {}),
-                ...(tokens ? { capabilityTokens: tokens } : {}),
-              },
-              options,
-            )
-            const hits = output.hits.slice(0, topK)
-            flagSuspicious(hits)
-            return {
-              value: {
-                hits,
-                violations: output.violations,
-                sourceErrors: output.sourceErrors,
-                ...(output.artifacts?.length ? { artifacts: output.artifacts } : {}),
-              },
-              resultCount: hits.length,
+    const search = async (target: Target): Promise<ServerSearchResult> => {
+      if (!target.config || target.problem) {
+        return emit(refused(target, this.deps.calls.state(target.config)))
+      }
+      const config = target.config
+      const outcome = await this.deps.calls.run(
+        config,
+        {
+          user,
+          operation: 'search',
+          sources: target.sources,
+          budgetMs: request.timeoutMs ?? config.timeoutMs,
+          signal,
+        },
+        async ({ session, adapter, options }) => {
+          const tokens = this.tokens(target)
+          const output = await adapter.search(
+            session,
+            {
+              query: request.query,
+              phrases,
+              topK,
+              sources: target.sources,
+              ...(request.filters ? { filters: request.filters } : {}),
+              ...(tokens ? { capabilityTokens: tokens } : {}),
+            },
+            options,
+          )
+          const hits = output.hits.slice(0, topK)
+          flagSuspicious(hits)
+          return {
+            value: {
+              hits,
+              violations: output.violations,
               sourceErrors: output.sourceErrors,
-            }
-          },
-        )
-        return emit(toResult(target, outcome))
-      }),
-    )
+              ...(output.artifacts?.length ? { artifacts: output.artifacts } : {}),
+            },
+            resultCount: hits.length,
+            sourceErrors: output.sourceErrors,
+          }
+        },
+      )
+      return emit(toResult(target, outcome))
+    }
+    // The slowest servers' calls leave first: the faster ones' replies are read while waiting.
+    const calls = new Map(this.slowestFirst(targets).map((target) => [target, search(target)]))
+    const servers = await Promise.all(targets.map((target) => calls.get(target)!))
     const merged = mergeResults(servers, fusion, topK)
     return {
       searchId: request.searchId,
@@ -168,6 +169,21 @@ export class SearchService {
       servers,
       hits: merged,
     }
+  }
+
+  /** Unknown latency counts as slowest (a server not asked yet may well be). */
+  private slowestFirst(targets: Target[]): Target[] {
+    const latency = new Map(
+      targets.map((target) => [
+        target,
+        this.deps.calls.lastLatency(target.server, 'search') ?? Infinity,
+      ]),
+    )
+    // Not a subtraction: Infinity − Infinity is NaN. Ties keep registry order (stable sort).
+    return [...targets].sort(
+      (a, b) =>
+        Number(latency.get(b)! > latency.get(a)!) - Number(latency.get(b)! < latency.get(a)!),
+    )
   }
 
   private tokens(target: Target): Record<string, string> | undefined {

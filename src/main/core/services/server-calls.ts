@@ -134,9 +134,10 @@ export class ServerCalls {
     }
   }
 
-  /** Resolves once every audit line of the operations run so far is written. */
+  /** Resolves once every audit line of the operations run so far is written (flushed). */
   async idle(): Promise<void> {
     while (this.pendingAudit.size > 0) await Promise.allSettled([...this.pendingAudit])
+    this.deps.audit.flush?.()
   }
 
   private audit(
@@ -153,6 +154,11 @@ export class ServerCalls {
     const pending = audited.settle(outcome)
     this.pendingAudit.add(pending)
     void pending.finally(() => this.pendingAudit.delete(pending))
+  }
+
+  /** How long the server's last successful `operation` call took; undefined when unknown. */
+  lastLatency(server: string, operation: string): number | undefined {
+    return this.deps.pool.lastLatency?.(server, operation)
   }
 
   /** A server's connection state now; an unknown server reads as `disabled` (not in use). */

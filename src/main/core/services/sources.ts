@@ -127,5 +127,11 @@ export function sourcesToSend(selected: string[]): string[] {
 }
 
 function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+  // Runs for every source of every server on every search: no intermediate arrays.
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const field = (value as Record<string, unknown>)[key]
+    if (field !== undefined) out[key] = field
+  }
+  return out as T
 }

@@ -23,6 +23,8 @@ export interface SessionPool {
   status(serverId: string): ServerStatus
   /** Health of one server (a one-element array) or of all. */
   health(serverId?: string): ServerHealth[]
+  /** How long a server's last successful call of `operation` took (ms), if known. */
+  lastLatency?(serverId: string, operation: string): number | undefined
   /** A server's last `X-RateLimit-*` values, without building a health snapshot. */
   rateLimit(serverId: string): RateLimitInfo | undefined
   /** Tools listed at connect time (empty before the first connect). */

@@ -25,4 +25,18 @@ describe('RotatingFile', () => {
     expect(readFileSync(path, 'utf8')).toBe('x\n')
     expect(readFileSync(`${path}.1`, 'utf8')).toBe('123456789\n')
   })
+
+  it('appends several lines in one call into the same files as one call per line', () => {
+    const lines = ['aaaa\n', 'bbbb\n', 'cccc\n', 'dddd\n', 'eeee\n', 'ffff\n', 'gggg\n']
+    const contents = (batched: boolean): string[] => {
+      const path = join(mkdtempSync(join(tmpdir(), 'rc-rot-')), 'x.log')
+      const file = new RotatingFile(path, { maxBytes: 12, keep: 2 })
+      file.append('torn')
+      if (batched) file.appendAll(lines)
+      else for (const line of lines) file.append(line)
+      return file.files().map((name) => readFileSync(name, 'utf8'))
+    }
+    expect(contents(true)).toEqual(contents(false))
+    expect(contents(false)).toHaveLength(3)
+  })
 })

@@ -1,13 +1,13 @@
 import {
-  appendFileSync,
   closeSync,
   existsSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readSync,
   renameSync,
   rmSync,
-  statSync,
+  writeSync,
 } from 'node:fs'
 import { dirname } from 'node:path'
 
@@ -26,13 +26,41 @@ export class RotatingFile {
   }
 
   append(text: string): void {
-    // The CLI and the app may append to the same file: trust the disk, not a counter.
-    let size = existsSync(this.path) ? statSync(this.path).size : 0
-    if (size > 0 && size + Buffer.byteLength(text) > this.options.maxBytes) {
-      this.rotate()
-      size = 0
+    this.appendAll([text])
+  }
+
+  /**
+   * Appends several texts (each one or more whole lines) with as few writes as the size limit
+   * allows: rotation still happens between texts, never inside one.
+   */
+  appendAll(texts: string[]): void {
+    // The CLI and the app may append to the same file: trust the disk, not a counter. One
+    // descriptor serves the size, the last byte and the write.
+    let fd = openSync(this.path, 'a+')
+    try {
+      let size = fstatSync(fd).size
+      // A torn last line is ended first; the size counts it from the next text on.
+      let chunk = size > 0 && !endsWithNewline(fd, size) ? '\n' : ''
+      let pending = false
+      for (const text of texts) {
+        const bytes = Buffer.byteLength(text)
+        if (size > 0 && size + bytes > this.options.maxBytes) {
+          if (pending) writeAll(fd, chunk)
+          closeSync(fd)
+          fd = -1
+          this.rotate()
+          fd = openSync(this.path, 'a+')
+          size = 0
+          chunk = ''
+        }
+        size += bytes + (pending ? 0 : chunk.length)
+        chunk += text
+        pending = true
+      }
+      if (pending) writeAll(fd, chunk)
+    } finally {
+      if (fd !== -1) closeSync(fd)
     }
-    appendFileSync(this.path, size > 0 && !endsWithNewline(this.path, size) ? `\n${text}` : text)
   }
 
   /** Current file first, then `.1`, `.2`, … (newest to oldest). */
@@ -52,13 +80,13 @@ export class RotatingFile {
   }
 }
 
-function endsWithNewline(path: string, size: number): boolean {
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text)
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done)
+}
+
+function endsWithNewline(fd: number, size: number): boolean {
   const last = Buffer.alloc(1)
-  const fd = openSync(path, 'r')
-  try {
-    readSync(fd, last, 0, 1, size - 1)
-  } finally {
-    closeSync(fd)
-  }
+  readSync(fd, last, 0, 1, size - 1)
   return last[0] === 0x0a
 }

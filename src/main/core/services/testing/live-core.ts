@@ -43,6 +43,8 @@ export async function startCore(
   })
   const auditDir = join(dir, 'data', 'audit')
   const auditText = (): string => {
+    // The file as a reader would see it: lines held back until the end of the tick included.
+    core.services.audit.flush()
     let files: string[]
     try {
       files = readdirSync(auditDir)
