@@ -1,4 +1,4 @@
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../demo/testing'
@@ -21,6 +21,29 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
+}
+
+/** Passes a token request on to the demo's token endpoint, noting its grant type. */
+function forwardToken(
+  req: IncomingMessage,
+  res: ServerResponse,
+  demoOrigin: string,
+  grants: string[],
+): void {
+  let body = ''
+  req.setEncoding('utf8')
+  req.on('data', (chunk: string) => (body += chunk))
+  req.on('end', () => {
+    grants.push(new URLSearchParams(body).get('grant_type') ?? '')
+    void fetch(`${demoOrigin}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    }).then(async (answer) => {
+      res.writeHead(answer.status, { 'content-type': 'application/json' })
+      res.end(await answer.text())
+    })
+  })
 }
 
 const signInRequired = (status: ServerStatus): boolean =>
@@ -87,20 +110,7 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
     // A pass-through in front of the demo's token endpoint, counting what it forwards.
     const forwarded: string[] = []
     const proxy = createServer((req, res) => {
-      let body = ''
-      req.setEncoding('utf8')
-      req.on('data', (chunk: string) => (body += chunk))
-      req.on('end', () => {
-        forwarded.push(new URLSearchParams(body).get('grant_type') ?? '')
-        void fetch(`${new URL(demo.url).origin}/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body,
-        }).then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': 'application/json' })
-          res.end(await answer.text())
-        })
-      })
+      forwardToken(req, res, new URL(demo.url).origin, forwarded)
     })
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
     try {
@@ -137,20 +147,7 @@ describeWithKeyring('OAuth sign-in in the pool, against the demo OAuth server', 
         res.writeHead(404).end()
         return
       }
-      let body = ''
-      req.setEncoding('utf8')
-      req.on('data', (chunk: string) => (body += chunk))
-      req.on('end', () => {
-        tokenRequests.push(new URLSearchParams(body).get('grant_type') ?? '')
-        void fetch(`${demoOrigin}/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body,
-        }).then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': 'application/json' })
-          res.end(await answer.text())
-        })
-      })
+      forwardToken(req, res, demoOrigin, tokenRequests)
     })
     await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', resolve))
     try {
