@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '../main/core/pool/fixtures/helpers'
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it). */
 const BINARY = process.env.PROMETHEUS_BIN ?? 'prometheus'
@@ -13,17 +13,6 @@ export interface PrometheusProcess {
   /** Instant query through the HTTP API: the result vector. */
   query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>
   stop(): Promise<void>
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /**
