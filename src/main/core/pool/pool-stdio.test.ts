@@ -112,7 +112,7 @@ describe('pool over stdio', () => {
 })
 
 describe('stdio faults', () => {
-  it('rejects an in-flight call within a second when the child is killed -9, then restarts it', async () => {
+  it('rejects an in-flight call when the child is killed -9, long before its 10 s sleep ends, then restarts it', async () => {
     const { pool, statuses, waitForState } = testPool()
     await pool.apply([stdioFixture('kb', 'stdio-server.mjs')])
     await pool.session('kb')
@@ -127,7 +127,8 @@ describe('stdio faults', () => {
     const killedAt = Date.now()
     process.kill(pid!, 'SIGKILL')
     const error = await rejection(call)
-    expect(Date.now() - killedAt).toBeLessThan(1000)
+    // Far from the 10 s the call would otherwise sleep: the exit, not the reply, ended it.
+    expect(Date.now() - killedAt).toBeLessThan(5000)
     expect(error.code).toBe('unreachable')
     expect(error.origin).toBe('local')
     expect(error.message).toMatch(/SIGKILL/)
@@ -185,7 +186,6 @@ describe('stdio faults', () => {
       stdioFixture('hung', 'raw-stdio-server.mjs'),
       stdioFixture('fine', 'stdio-server.mjs'),
     ])
-    const started = Date.now()
     const [hung, fine] = await Promise.allSettled([
       pool.callTool('hung', 'hang', {}, { operation: 'search', timeoutMs: 300 }),
       pool.callTool('fine', 'echo', { text: 'fine' }, { operation: 'search' }),
@@ -194,7 +194,7 @@ describe('stdio faults', () => {
     const error = (hung as PromiseRejectedResult).reason as ConsoleError
     expect(error.code).toBe('timeout')
     expect(error.origin).toBe('local')
-    expect(Date.now() - started).toBeLessThan(3000)
+    expect(error.message).toMatch(/300 ms/)
     expect(fine.status).toBe('fulfilled')
     expect(pool.status('fine').state).toBe('ready')
   })
@@ -251,11 +251,10 @@ describe('stdio protocol repairs', () => {
   it('fails a malformed reply at once as a protocol error from the server', async () => {
     const { pool } = testPool()
     await pool.apply([stdioFixture('raw', 'raw-stdio-server.mjs', ['--malformed-tool'])])
-    const started = Date.now()
     const error = await rejection(pool.callTool('raw', 'broken', {}, { operation: 'call' }))
+    // `protocol`, not `timeout`: the malformed reply itself failed the call.
     expect(error.code).toBe('protocol')
     expect(error.origin).toBe('server')
-    expect(Date.now() - started).toBeLessThan(2000)
   })
 
   it('talks to a server that rejects initialize without the handshake', async () => {
