@@ -67,6 +67,16 @@ describeWithKeyring('rag-console auth, against the demo OAuth server and the rea
     expect(tools.stdout + tools.stderr).toContain(`rag-console auth login --server ${server}`)
   })
 
+  it('a --url server that needs sign-in exits 4 with advice that works for a URL', async () => {
+    const tools = await cli(['--json', 'tools', '--url', demo.url])
+    expect(tools.code).toBe(4)
+    const said = tools.stdout + tools.stderr
+    // `auth login` takes registry ids only: naming the ad-hoc id would send people nowhere.
+    expect(said).not.toContain('--server command-line')
+    expect(said).toMatch(/at a terminal without --json/)
+    expect(said).toMatch(/add it to rag-mcp\.json/)
+  })
+
   it('auth login prints the URL, waits for the browser and keeps the tokens in the keychain only', async () => {
     // The test plays the person's browser: it opens the printed URL, which comes back to the
     // CLI's loopback redirect.

@@ -393,6 +393,7 @@ export class OAuthService implements PoolAuth {
     return {
       serverId: config.id,
       serverUrl,
+      commandLine: config.origin === AD_HOC_ORIGIN,
       config: config.oauth,
       vault: this.vault(config),
       discovery,

@@ -13,6 +13,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { OAuthConfig } from '../../../shared/config/schema'
+import type { ConsoleError } from '../../../shared/errors'
 import { signInRequiredError, type SignInRequest } from './sign-in-error'
 import type { OAuthVault } from './vault'
 
@@ -45,6 +46,8 @@ export type ProviderMode =
 
 export interface ProviderOptions {
   serverId: string
+  /** Given on the command line (`--url`), not in the registry. */
+  commandLine?: boolean
   serverUrl: string
   config: OAuthConfig | undefined
   vault: OAuthVault
@@ -183,7 +186,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL): Promise<void> {
     if (this.mode.kind === 'interactive') return this.mode.onRedirect(url)
     const scope = url.searchParams.get('scope')
-    throw signInRequiredError(this.options.serverId, scope ? { scope } : {})
+    throw this.signInRequired(scope ? { scope } : {})
   }
 
   async saveCodeVerifier(verifier: string): Promise<void> {
@@ -253,6 +256,10 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     return /^\s*bearer\b/i.test(mode.challenge()?.header ?? '')
   }
 
+  private signInRequired(request: SignInRequest): ConsoleError {
+    return signInRequiredError(this.options.serverId, request, this.options.commandLine)
+  }
+
   private async mustBeAbleToSignIn(mode: Extract<ProviderMode, { kind: 'pool' }>): Promise<void> {
     const challenge = mode.challenge()
     const params = challengeParams(challenge?.header)
@@ -261,13 +268,13 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
       ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}),
     }
     if (challenge?.status === 403 && params.error === 'insufficient_scope') {
-      throw signInRequiredError(this.options.serverId, request)
+      throw this.signInRequired(request)
     }
     // Not an OAuth server: the 401 stands as the refusal it is.
     if (!this.knownOAuth(mode))
       throw new Error(`HTTP ${challenge?.status ?? 401} without an OAuth challenge`)
     if (this.clientCredentials || (await this.options.vault.tokens())) return
-    throw signInRequiredError(this.options.serverId, request)
+    throw this.signInRequired(request)
   }
 
   private withOverrides(state: OAuthDiscoveryState): OAuthDiscoveryState {

@@ -8,14 +8,25 @@ export interface SignInRequest {
   resourceMetadataUrl?: string
 }
 
-/** The server uses OAuth and no usable token is at hand: only a person signing in helps. */
-export function signInRequiredError(server: string, request: SignInRequest = {}): ConsoleError {
+/**
+ * The server uses OAuth and no usable token is at hand: only a person signing in helps. A
+ * server given on the command line (`--url`) has no registry id that `auth login` could take,
+ * so its advice differs.
+ */
+export function signInRequiredError(
+  server: string,
+  request: SignInRequest = {},
+  commandLine = false,
+): ConsoleError {
   const why = request.scope ? ` with scope "${request.scope}"` : ''
+  const how = commandLine
+    ? 'run the command at a terminal without --json to sign in, or add it to rag-mcp.json and run `rag-console auth login --server ID`'
+    : `use Sign in on its card in Servers, or run \`rag-console auth login --server ${server}\``
   return new ConsoleError({
     code: 'action_required',
     origin: 'local',
     server,
-    message: `server ${server} needs you to sign in${why} (OAuth): use Sign in on its card in Servers, or run \`rag-console auth login --server ${server}\``,
+    message: `${commandLine ? 'the server given by --url' : `server ${server}`} needs you to sign in${why} (OAuth): ${how}`,
     details: { signInRequired: true, ...request },
   })
 }
