@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../../../demo/testing'
 import { KeychainStore } from '../../core/secrets/keychain-store'
+import { freePort } from '../../core/pool/fixtures/helpers'
 import { describeWithKeyring, uniqueServerId } from '../../core/secrets/testing/keyring'
 import {
   cliEnv,
@@ -26,6 +27,7 @@ function filesText(dir: string): string {
 describeWithKeyring('rag-console auth, against the demo OAuth server and the real keychain', () => {
   const server = uniqueServerId('cli-oauth')
   const lazy = uniqueServerId('cli-oauth-lazy')
+  const gone = uniqueServerId('cli-oauth-gone')
   const keychain = new KeychainStore()
   const runs: CliRun[] = []
   let demo: DemoProcess
@@ -45,11 +47,13 @@ describeWithKeyring('rag-console auth, against the demo OAuth server and the rea
     config = writeRegistry(home, {
       [server]: { url: demo.url, oauth: {} },
       [lazy]: { url: demo.url },
+      // Nothing listens there: the sign-in cannot reach it.
+      [gone]: { url: `http://127.0.0.1:${await freePort()}/mcp`, oauth: {} },
     })
   })
 
   afterAll(async () => {
-    for (const id of [server, lazy]) {
+    for (const id of [server, lazy, gone]) {
       for (const name of ['oauth.tokens', 'oauth.client', 'oauth.verifier']) {
         await keychain.delete(id, name)
       }
@@ -75,6 +79,13 @@ describeWithKeyring('rag-console auth, against the demo OAuth server and the rea
     expect(said).not.toContain('--server command-line')
     expect(said).toMatch(/at a terminal without --json/)
     expect(said).toMatch(/add it to rag-mcp\.json/)
+  })
+
+  it('a sign-in that cannot reach the server says unreachable and exits 4', async () => {
+    const login = await cli(['--json', 'auth', 'login', '--server', gone], fetchOpener)
+    expect(login.code).toBe(4)
+    expect(json(login)).toMatchObject({ error: { code: 'unreachable' } })
+    expect(login.stdout).toMatch(/connection refused \(ECONNREFUSED\)/)
   })
 
   it('auth login prints the URL, waits for the browser and keeps the tokens in the keychain only', async () => {

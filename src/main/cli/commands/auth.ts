@@ -1,7 +1,7 @@
 import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { Core } from '../../core/core'
 import { printOpener, withCore, type CliContext } from '../context'
-import { EXIT, UsageError, type ExitCode } from '../exit-codes'
+import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 import { table } from '../output'
 
 interface AuthOptions {
@@ -52,7 +52,7 @@ function report(ctx: CliContext, core: Core, action: string, status: OAuthStatus
         message: status.error?.message ?? `sign-in to ${status.serverId} failed`,
       }),
     )
-    return EXIT.failed
+    return isUnreached(status.error) ? EXIT.unreachable : EXIT.failed
   }
   if (ctx.out.json) ctx.out.result(statusJson(status))
   else if (action === 'login') {

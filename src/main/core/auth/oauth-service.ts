@@ -9,6 +9,7 @@ import type { ServerStatus } from '../../../shared/model/server'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import type { KeychainStore } from '../secrets/keychain-store'
+import { networkFailure } from '../pool/classify'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
 import { accountOf } from './account'
 import { LoopbackRedirect } from './loopback'
@@ -415,6 +416,15 @@ export class OAuthService implements PoolAuth {
 
 function failureInfo(server: string, error: unknown): ErrorInfo {
   if (error instanceof ConsoleError) return error.toInfo()
+  const network = networkFailure(error)
+  if (network) {
+    return {
+      code: 'unreachable',
+      origin: 'local',
+      server,
+      message: `sign-in to server ${server} failed: cannot reach the server or its authorization server: ${network}`,
+    }
+  }
   const text = error instanceof Error ? error.message : String(error)
   return {
     code: 'unauthorized',

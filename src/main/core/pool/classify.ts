@@ -270,6 +270,17 @@ const NETWORK_WORDS: Record<string, string> = {
 
 const CHECK_RUNNING = 'Check that it is running and that its "url" in rag-mcp.json is right'
 
+/**
+ * Why a request outside a server call (an OAuth sign-in's fetches) got no response, when that
+ * is what failed: fetch's TypeError with a system error code as its cause. Else undefined.
+ */
+export function networkFailure(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause
+  return error instanceof TypeError && typeof cause?.code === 'string'
+    ? networkReason(error).reason
+    : undefined
+}
+
 /** Why a request got no response, and what to check. */
 function networkReason(error: unknown): { reason: string; next: string } {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
