@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import packageJson from '../../../package.json'
 import type { ServerConfig } from '../../shared/config/schema'
 import { plaintextSecretValues } from '../../shared/config/plaintext-secrets'
-import type { AppInfo, AppNotice } from '../../shared/ipc/app'
+import type { AppInfo, AppNotice, MetricsState } from '../../shared/ipc/app'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
 import { resolveRegistrySource } from './config/lookup'
 import { RegistryStore } from './config/store'
@@ -29,7 +29,7 @@ import { SessionTokens } from './secrets/session-tokens'
 import type { ActingUser } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
 import { loadDemoGoldenSet } from './services/eval/demo-set'
-import { SettingsStore } from './services/settings'
+import { SettingsStore, type MetricsSettings } from './services/settings'
 import { WorkbenchService } from './services/workbench-service'
 
 export interface CoreOptions {
@@ -257,6 +257,34 @@ export class Core {
       throw error
     }
     return core
+  }
+
+  /** The opt-in `/metrics` endpoint as settings.json has it, and where it serves. */
+  metricsState(): MetricsState {
+    const url = this.monitoring?.endpoint?.url
+    return { ...this.settings.metrics(), ...(url ? { url } : {}) }
+  }
+
+  /**
+   * Turns the opt-in `/metrics` endpoint on (at `port`) or off while running. The choice is
+   * saved only when it took; a port in use is reported and what was served stays as it was.
+   */
+  async setMetrics(metrics: MetricsSettings): Promise<MetricsState> {
+    const monitoring = this.monitoring
+    if (!monitoring) {
+      return { ...this.metricsState(), error: 'this console runs without monitoring' }
+    }
+    try {
+      await monitoring.serveMetrics(metrics.enabled ? metrics.port : undefined)
+    } catch (error) {
+      return {
+        ...this.metricsState(),
+        error: error instanceof Error ? error.message : String(error),
+      }
+    }
+    this.settings.setMetrics(metrics)
+    if (monitoring.endpoint) this.log.info('serving metrics', { url: monitoring.endpoint.url })
+    return this.metricsState()
   }
 
   /** Starts monitoring as settings.json says; a metrics port in use is a notice, not fatal. */

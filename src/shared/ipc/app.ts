@@ -21,15 +21,34 @@ export interface AppNotice {
   at: number
 }
 
+/** The opt-in Prometheus endpoint (`metrics` in settings.json) and whether it serves. */
+export interface MetricsState {
+  enabled: boolean
+  /** The loopback port asked for (0: any free one). */
+  port: number
+  /** Where it serves, while it does. */
+  url?: string
+  /** Why the last change did not take (e.g. the port is in use); the setting was kept. */
+  error?: string
+}
+
 export const appRequests = {
   'app:info': z.undefined(),
   /** Opens an http(s) URL in the system browser (the preload demands a user click first). */
   'app:open-external': z.object({ url: z.string().max(8192) }),
+  'metrics:get': z.undefined(),
+  /** Serves `/metrics` on 127.0.0.1:`port` (0: any free one) or stops; saved when it took. */
+  'metrics:set': z.object({
+    enabled: z.boolean(),
+    port: z.number().int().min(0).max(65_535),
+  }),
 }
 
 export interface AppResults {
   'app:info': AppInfo
   'app:open-external': { opened: boolean }
+  'metrics:get': MetricsState
+  'metrics:set': MetricsState
 }
 
 export interface AppEvents {

@@ -32,6 +32,8 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'metrics:get': () => core.metricsState(),
+    'metrics:set': (metrics) => core.setMetrics(metrics),
     'secrets:list': (request) => core.secrets.list(request?.server),
     'secrets:set': async ({ server, name, value }) => {
       await core.secrets.set(server, name, value)

@@ -68,3 +68,34 @@ it('starts without metrics and says why when their port is taken', async () => {
     busy.close()
   }
 })
+
+it('turns /metrics on and off while running, saving the choice only when it took', async () => {
+  const live = await startCore(registry, { dir, monitor: true })
+  const busy: Server = createServer()
+  try {
+    expect(live.core.metricsState()).toEqual({ enabled: false, port: 9470 })
+    const on = await live.core.setMetrics({ enabled: true, port: 0 })
+    expect(on.enabled).toBe(true)
+    expect(on.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+    await whenState(live.core, ['kb'])
+    expect(await (await fetch(on.url!)).text()).toContain('rag_console_server_up{server="kb"} 1')
+    expect(settings().metrics()).toEqual({ enabled: true, port: 0 })
+
+    // A port someone else holds: a clear error, the endpoint that was serving is kept as it was.
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', () => resolve()))
+    const port = (busy.address() as { port: number }).port
+    const taken = await live.core.setMetrics({ enabled: true, port })
+    expect(taken.error).toContain(`metrics port ${port} on 127.0.0.1 is in use`)
+    expect(taken.url).toBe(on.url)
+    expect(settings().metrics()).toEqual({ enabled: true, port: 0 })
+    expect((await fetch(on.url!)).status).toBe(200)
+
+    const off = await live.core.setMetrics({ enabled: false, port: 0 })
+    expect(off).toEqual({ enabled: false, port: 0 })
+    expect(settings().metrics()).toEqual({ enabled: false, port: 0 })
+    await expect(fetch(on.url!)).rejects.toThrow()
+  } finally {
+    await live.close()
+    busy.close()
+  }
+})

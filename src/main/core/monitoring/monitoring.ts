@@ -25,31 +25,26 @@ export interface MonitoringOptions {
  */
 export class Monitoring {
   private constructor(
-    readonly metrics: ConsoleMetrics | undefined,
-    readonly endpoint: MetricsEndpoint | undefined,
+    private served: { metrics: ConsoleMetrics; endpoint: MetricsEndpoint } | undefined,
     readonly telemetry: Telemetry | undefined,
     readonly canaries: CanaryMonitor | undefined,
     private readonly core: Core,
   ) {}
 
+  /** Collected only while someone can scrape them. */
+  get metrics(): ConsoleMetrics | undefined {
+    return this.served?.metrics
+  }
+
+  get endpoint(): MetricsEndpoint | undefined {
+    return this.served?.endpoint
+  }
+
   static async start(core: Core, options: MonitoringOptions): Promise<Monitoring> {
-    // Collected only where someone can scrape them.
-    const metrics =
-      options.metricsPort === undefined
-        ? undefined
-        : new ConsoleMetrics({
-            calls: core.calls,
-            events: core.events,
-            statuses: () => core.pool.statuses(),
-            health: () => core.pool.health(),
-          })
-    let endpoint: MetricsEndpoint | undefined
+    let served: Monitoring['served']
     let telemetry: Telemetry | undefined
     try {
-      if (metrics && options.metricsPort !== undefined) {
-        endpoint = await serveMetrics(() => metrics.exposition(), options.metricsPort)
-        core.ownPorts.add(endpoint.port)
-      }
+      if (options.metricsPort !== undefined) served = await serve(core, options.metricsPort)
       const env = options.otelEnv
       if (env && (otlpTargets(env).traces || otlpTargets(env).metrics)) {
         telemetry = new Telemetry({
@@ -60,11 +55,12 @@ export class Monitoring {
         })
       }
     } catch (error) {
-      metrics?.dispose()
-      await endpoint?.close()
+      await stopServing(core, served)
       throw error
     }
     let canaries: CanaryMonitor | undefined
+    // The monitor reads `metrics` at each report: metrics may be turned on and off meanwhile.
+    const self: { monitoring?: Monitoring } = {}
     if (options.canaryIntervalMs !== undefined) {
       canaries = new CanaryMonitor({
         registry: core.registry,
@@ -74,13 +70,25 @@ export class Monitoring {
           verify: (target) => core.services.access.check(target, { refresh: true }),
         },
         onReport: (report) => {
-          metrics?.canary(report)
+          self.monitoring?.metrics?.canary(report)
           options.onCanary?.(report)
         },
         intervalMs: options.canaryIntervalMs,
       })
     }
-    return new Monitoring(metrics, endpoint, telemetry, canaries, core)
+    self.monitoring = new Monitoring(served, telemetry, canaries, core)
+    return self.monitoring
+  }
+
+  /**
+   * Serves `/metrics` on this loopback port from now on, or stops serving (undefined). A port
+   * that cannot be had throws and leaves what was served as it was.
+   */
+  async serveMetrics(port: number | undefined): Promise<void> {
+    if (port !== undefined && port !== 0 && port === this.served?.endpoint.port) return
+    const next = port === undefined ? undefined : await serve(this.core, port)
+    await stopServing(this.core, this.served)
+    this.served = next
   }
 
   /**
@@ -93,13 +101,41 @@ export class Monitoring {
 
   async dispose(): Promise<void> {
     this.canaries?.dispose()
-    if (this.endpoint) {
-      this.core.ownPorts.delete(this.endpoint.port)
-      await this.endpoint.close()
-    }
+    await stopServing(this.core, this.served)
+    this.served = undefined
     await this.telemetry?.dispose()
-    this.metrics?.dispose()
   }
+}
+
+/** Collects metrics and serves them on 127.0.0.1:`port`; nothing is left running on failure. */
+async function serve(
+  core: Core,
+  port: number,
+): Promise<{ metrics: ConsoleMetrics; endpoint: MetricsEndpoint }> {
+  const metrics = new ConsoleMetrics({
+    calls: core.calls,
+    events: core.events,
+    statuses: () => core.pool.statuses(),
+    health: () => core.pool.health(),
+  })
+  try {
+    const endpoint = await serveMetrics(() => metrics.exposition(), port)
+    core.ownPorts.add(endpoint.port)
+    return { metrics, endpoint }
+  } catch (error) {
+    metrics.dispose()
+    throw error
+  }
+}
+
+async function stopServing(
+  core: Core,
+  served: { metrics: ConsoleMetrics; endpoint: MetricsEndpoint } | undefined,
+): Promise<void> {
+  if (!served) return
+  core.ownPorts.delete(served.endpoint.port)
+  await served.endpoint.close()
+  served.metrics.dispose()
 }
 
 /** What a span says a server speaks: its configured dialect, else the one its tools show. */
