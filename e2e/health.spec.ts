@@ -148,3 +148,41 @@ test('an invalid external edit shows diagnostics while searches keep working', a
   await expect(newest).toContainText(/line \d+/)
   await screenshots(page, 'health-invalid-edit')
 })
+
+test('serves Prometheus metrics from a switch in Health, moves them off a taken port, and stops', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await start(launch)
+  await page.goto(host.url)
+  await openHealth(page)
+  const metrics = page.getByRole('form', { name: 'Prometheus metrics' })
+  await expect(metrics.getByText('Not served')).toBeVisible()
+  const serve = metrics.getByRole('switch', { name: 'Serve /metrics' })
+  await expect(serve).toHaveAttribute('aria-checked', 'false')
+
+  // Port 0: any free one, so the test never collides with another console.
+  await metrics.getByRole('textbox', { name: 'Port on 127.0.0.1' }).fill('0')
+  await serve.click()
+  await expect(serve).toHaveAttribute('aria-checked', 'true')
+  const url = (await metrics.locator('code').textContent())!
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+  await expect
+    .poll(async () => (await fetch(url)).text())
+    .toContain('rag_console_server_up{server="knowledgeSearch"} 1')
+  await page.getByRole('heading', { name: 'Metrics for Prometheus' }).scrollIntoViewIfNeeded()
+  await screenshots(page, 'health-metrics')
+
+  // A port that is taken (the host's own): said so, and the endpoint keeps serving where it was.
+  const taken = new URL(host.url).port
+  await metrics.getByRole('textbox', { name: 'Port on 127.0.0.1' }).fill(taken)
+  await metrics.getByRole('button', { name: `Move to port ${taken}` }).click()
+  await expect(metrics.getByText(`metrics port ${taken} on 127.0.0.1 is in use`)).toBeVisible()
+  await expect(metrics.locator('code')).toHaveText(url)
+  expect((await fetch(url)).status).toBe(200)
+
+  await serve.click()
+  await expect(serve).toHaveAttribute('aria-checked', 'false')
+  await expect(metrics.getByText('Not served')).toBeVisible()
+  await expect(fetch(url)).rejects.toThrow()
+})

@@ -39,7 +39,9 @@ export function ReloadHistory(): React.JSX.Element {
   return (
     <div className="history">
       <p className="muted">
-        The last {history.data.length} reloads, newest first. Open one to see what it changed.
+        {history.data.length === 1
+          ? 'One reload so far. Open it to see what it changed.'
+          : `The last ${history.data.length} reloads, newest first. Open one to see what it changed.`}
       </p>
       <ol className="history__list" aria-label="Reload history">
         {history.data.map((event) => (

@@ -8,6 +8,7 @@ import { ServerFilterBar } from '../servers/ServerFilterBar'
 import { useServerGrouping } from '../servers/use-server-grouping'
 import { HealthOverview } from './HealthOverview'
 import { isCharted, timeAxis } from './health-view'
+import { MetricsSettings } from './MetricsSettings'
 import { ServerHealthSection } from './ServerHealthSection'
 import './HealthPanel.css'
 
@@ -96,6 +97,15 @@ export function HealthPanel(): React.JSX.Element {
           ))}
         </>
       )}
+      <section className="health__metrics" aria-label="Metrics for Prometheus">
+        <h2>Metrics for Prometheus</h2>
+        <p className="muted">
+          The same series as <code>rag-console monitor</code> (calls by outcome, latency, up/down,
+          canaries, reloads), served on this machine only for a Prometheus scrape. Port 0 picks any
+          free one.
+        </p>
+        <MetricsSettings />
+      </section>
       <section className="health__history" aria-label="Reload history">
         <h2>Reload history</h2>
         <ReloadHistory />

@@ -7,6 +7,7 @@ import {
   formatUptime,
   headroom,
   latencyColumns,
+  parsePort,
   sortOperations,
   timeAxis,
 } from './health-view'
@@ -106,5 +107,19 @@ describe('sortOperations', () => {
         (o) => o.operation,
       ),
     ).toEqual(['search', 'ping', 'connect'])
+  })
+})
+
+describe('parsePort', () => {
+  it('takes whole numbers 0–65535 as typed, spaces around them allowed', () => {
+    expect(parsePort('9470')).toBe(9470)
+    expect(parsePort(' 0 ')).toBe(0)
+    expect(parsePort('65535')).toBe(65_535)
+  })
+
+  it('refuses anything else', () => {
+    for (const text of ['', '65536', '-1', '94.7', '9e3', '0x10', 'abc', '123456']) {
+      expect(parsePort(text)).toBeUndefined()
+    }
   })
 })

@@ -131,3 +131,11 @@ export function sortOperations(operations: readonly OperationHealth[]): Operatio
 
 /** Whether an operation gets a latency chart: connects are too few to draw (the table has them). */
 export const isCharted = (operation: OperationHealth): boolean => operation.operation !== 'connect'
+
+/** A port as typed: a whole number 0–65535, else undefined. */
+export function parsePort(text: string): number | undefined {
+  const trimmed = text.trim()
+  if (!/^\d{1,5}$/.test(trimmed)) return undefined
+  const port = Number(trimmed)
+  return port <= 65_535 ? port : undefined
+}
