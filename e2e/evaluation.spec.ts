@@ -198,3 +198,133 @@ test('a set written in the editor runs with progress, and Cancel stops the run',
   await expect(history.getByRole('row').nth(1)).toContainText('cancelled')
   await expect(launcher.getByRole('button', { name: 'Run Slow one' })).toBeEnabled()
 })
+
+/** Chooses `files` in the dialog's file picker labelled `label` (as a person would). */
+async function chooseFile(
+  page: Page,
+  label: string,
+  file: { name: string; text: string },
+): Promise<void> {
+  const chooser = page.waitForEvent('filechooser')
+  await page
+    .getByRole('dialog', { name: 'New golden set' })
+    .getByRole('button', { name: label })
+    .click()
+  await (
+    await chooser
+  ).setFiles({ name: file.name, mimeType: 'text/plain', buffer: Buffer.from(file.text) })
+}
+
+test('golden sets are imported from TREC qrels with topics and from a golden set file', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({})
+  await page.goto(host.url)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Evaluation' })
+    .click()
+  const dialog = page.getByRole('dialog', { name: 'New golden set' })
+
+  await evaluation(page).getByRole('button', { name: 'New set' }).click()
+  await dialog.getByRole('combobox', { name: 'Start from' }).selectOption('qrels')
+  await chooseFile(page, 'Qrels file', {
+    name: 'support-qrels.txt',
+    text: 'q1 0 uri:https://kb.example/vpn 2\nq1 0 uri:https://kb.example/sso 1\nq2 0 id:doc-7 3\nnot a qrels line\n',
+  })
+  await chooseFile(page, 'Topics file (optional)', {
+    name: 'topics.txt',
+    text: 'q1\tvpn setup\nq2\tpassword reset\n',
+  })
+  // Named after the file unless a name was typed.
+  await expect(dialog.getByRole('textbox', { name: 'Name' })).toHaveValue('support-qrels')
+  await screenshots(page, 'evaluation-import-qrels')
+  await dialog.getByRole('button', { name: 'Import set' }).click()
+  await expect(dialog).toBeHidden()
+  const sets = evaluation(page).getByRole('table', { name: 'Golden sets' })
+  await expect(sets.getByRole('row', { name: /support-qrels/ })).toContainText('23')
+  await expect(
+    page.getByText('1 line of support-qrels.txt could not be read and was skipped'),
+  ).toBeVisible()
+  await expect(evaluation(page).getByRole('textbox', { name: 'Query' }).first()).toHaveValue(
+    'vpn setup',
+  )
+
+  // A golden set file: a wrong field is named, then a right one imports under the name typed.
+  await evaluation(page).getByRole('button', { name: 'New set' }).click()
+  await dialog.getByRole('combobox', { name: 'Start from' }).selectOption('json')
+  await chooseFile(page, 'Golden set file', {
+    name: 'broken.json',
+    text: JSON.stringify({ version: 1, id: 'broken', name: 'Broken', queries: 'none' }),
+  })
+  await dialog.getByRole('button', { name: 'Import set' }).click()
+  await expect(dialog.getByText('Cannot import broken.json')).toBeVisible()
+  await expect(dialog.getByText(/^queries: .*expected array/)).toBeVisible()
+  await screenshots(page, 'evaluation-import-error')
+  await chooseFile(page, 'Golden set file', {
+    name: 'handbook.json',
+    text: JSON.stringify({
+      version: 1,
+      id: 'handbook',
+      name: 'From elsewhere',
+      queries: [
+        {
+          id: 'pto',
+          query: 'how do I request paid time off',
+          judgments: [{ docKey: 'id:doc-pto', grade: 3 }],
+        },
+      ],
+    }),
+  })
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Handbook questions')
+  await dialog.getByRole('button', { name: 'Import set' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(sets.getByRole('row', { name: /Handbook questions/ })).toContainText('11')
+})
+
+test('a TREC run from elsewhere is imported into a set and measured like a run of its own', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({})
+  await page.goto(host.url)
+  await invoke(page, 'eval:set:save', {
+    version: 1,
+    id: 'kb',
+    name: 'KB questions',
+    queries: [
+      { id: 'q1', query: 'vpn setup', judgments: [{ docKey: 'id:vpn', grade: 3 }] },
+      { id: 'q2', query: 'password reset', judgments: [{ docKey: 'id:pw', grade: 2 }] },
+    ],
+  })
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Evaluation' })
+    .click()
+  await evaluation(page).getByRole('tab', { name: /Runs/ }).click()
+  const chooser = page.waitForEvent('filechooser')
+  await evaluation(page).getByRole('button', { name: 'Import TREC run…' }).click()
+  await (
+    await chooser
+  ).setFiles({
+    name: 'bm25.run',
+    mimeType: 'text/plain',
+    // q1 finds its document first, q2 second; the last line is not TREC.
+    buffer: Buffer.from(
+      'q1 Q0 id:vpn 1 9.1 bm25\nq2 Q0 id:other 1 8.0 bm25\nq2 Q0 id:pw 2 7.5 bm25\nrubbish\n',
+    ),
+  })
+  const history = evaluation(page).getByRole('table', { name: 'Run history' })
+  await expect(history.getByText('imported')).toBeVisible()
+  await expect(page.getByText('1 line of bm25.run could not be read and was skipped')).toBeVisible()
+  // MRR of the imported list: (1 + 1/2) / 2.
+  await expect(
+    evaluation(page)
+      .getByRole('table', { name: /metric/i })
+      .first(),
+  ).toContainText('0.750')
+  // No call was made: no latency columns.
+  await expect(evaluation(page).getByRole('columnheader', { name: 'p50' })).toBeHidden()
+  await screenshots(page, 'evaluation-import-run')
+})

@@ -127,7 +127,8 @@ export function EvaluationPanel(): React.JSX.Element {
           }
         >
           A golden set holds queries and which documents are relevant to each. Judge hits in Search
-          (“Judge into”), create one here, or add the demo set.
+          (“Judge into”), create one here or import it from a golden set or TREC qrels file, or add
+          the demo set.
         </EmptyState>
       ) : (
         <>

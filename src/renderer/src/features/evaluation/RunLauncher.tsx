@@ -5,6 +5,7 @@ import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useEvaluationRunSelected } from '../../state/store'
 import { Button, Select } from '../../ui'
+import { ImportRunButton } from './ImportRunButton'
 import { profileQueries } from '../profiles/queries'
 import { searchQueries } from '../search/queries'
 import { searchSelection, serverSources, takesPart } from '../search/sources'
@@ -124,6 +125,7 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
                 Starting: finding each profile's sources…
               </span>
             )}
+            <ImportRunButton set={set} />
             <Button
               type="submit"
               variant="primary"

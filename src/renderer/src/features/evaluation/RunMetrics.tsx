@@ -28,6 +28,8 @@ const METRIC_NAMES: Record<QualityMetric, (k: number) => string> = {
   hitRate: (k) => `Hit rate@${k}`,
 }
 
+const LATENCY: ReadonlySet<string> = new Set(['latencyP50Ms', 'latencyP95Ms'])
+
 /** A finished run's metric table, per-list bars and per-query heatmap. */
 export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element {
   const metrics = useQuery({
@@ -62,7 +64,11 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
         </Banner>
       )}
       <ProfilePicker metrics={metrics.data} profile={profile} onChange={setProfile} />
-      <MetricTable metrics={metrics.data} profile={profile || undefined} />
+      <MetricTable
+        metrics={metrics.data}
+        profile={profile || undefined}
+        imported={run.imported === true}
+      />
       <div className="eval-charts">
         <ListBars metrics={metrics.data} profile={profile || undefined} />
         <QueryHeatmap metrics={metrics.data} profile={profile || undefined} texts={texts} />
@@ -101,17 +107,21 @@ function ProfilePicker({
 function MetricTable({
   metrics,
   profile,
+  imported,
 }: {
   metrics: EvalMetrics
   profile: string | undefined
+  /** A TREC run read from a file: no call was made, so there is no latency to show. */
+  imported: boolean
 }): React.JSX.Element {
   const rows = sortMetricRows(metrics.rows.filter((row) => row.profileId === profile))
+  const columns = imported ? METRIC_COLUMNS.filter((c) => !LATENCY.has(c.id)) : METRIC_COLUMNS
   return (
     <Table label="Metrics" className="eval-metric-table">
       <thead>
         <tr>
           <th scope="col">List</th>
-          {METRIC_COLUMNS.map((column) => (
+          {columns.map((column) => (
             <th key={column.id} scope="col" className="num" title={column.title(metrics.k)}>
               {column.label(metrics.k)}
             </th>
@@ -130,7 +140,7 @@ function MetricTable({
               <th scope="row" className="eval-list-name">
                 {name}
               </th>
-              {METRIC_COLUMNS.map((column) => (
+              {columns.map((column) => (
                 <td key={column.id} className="num">
                   {column.text(row.values)}
                 </td>

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { goldenSetFrom, nameFromFile } from './set-import'
+
+const idFor = (name: string): string => `${name.toLowerCase()}-new`
+
+describe('nameFromFile', () => {
+  it('drops the extensions golden sets and TREC files come with', () => {
+    expect(nameFromFile('support.json')).toBe('support')
+    expect(nameFromFile('robust04.qrels')).toBe('robust04')
+    expect(nameFromFile('topics.v2.TXT')).toBe('topics.v2')
+    expect(nameFromFile('notes.md')).toBe('notes.md')
+  })
+})
+
+describe('goldenSetFrom', () => {
+  it('keeps the file’s own id when it is free, and takes the name typed', () => {
+    const read = goldenSetFrom(
+      { name: 'a.json', text: '{"version":1,"id":"support","name":"Old","queries":[]}' },
+      'Support',
+      idFor,
+      new Set(['other']),
+    )
+    expect(read).toEqual({ set: { version: 1, id: 'support', name: 'Support', queries: [] } })
+  })
+
+  it('never replaces a set: a taken or missing id gets a new one', () => {
+    const taken = goldenSetFrom(
+      { name: 'a.json', text: '{"version":1,"id":"support","queries":[]}' },
+      'Support',
+      idFor,
+      new Set(['support']),
+    )
+    expect(taken).toMatchObject({ set: { id: 'support-new' } })
+    const missing = goldenSetFrom({ name: 'a.json', text: '{"queries":[]}' }, 'X', idFor, new Set())
+    expect(missing).toMatchObject({ set: { id: 'x-new' } })
+  })
+
+  it('says what is wrong with a file that is not a set object', () => {
+    expect(goldenSetFrom({ name: 'a.json', text: '{oops' }, 'A', idFor, new Set())).toEqual({
+      error: expect.stringMatching(/^a\.json is not JSON: /),
+    })
+    for (const text of ['[]', 'null', '"set"', '3']) {
+      expect(goldenSetFrom({ name: 'b.json', text }, 'B', idFor, new Set())).toEqual({
+        error: 'b.json is not a golden set: it must hold one JSON object',
+      })
+    }
+  })
+})
