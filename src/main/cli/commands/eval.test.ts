@@ -1,10 +1,19 @@
-import { rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GoldenSet, MetricRow, MetricDelta } from '../../../shared/model/evaluation'
 import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../../../test/eval-demo'
 import { loadDemoGoldenSet } from '../../core/services/eval/demo-set'
-import { cliHome, json, runCli, writeRegistry, type CliRun } from '../testing/run-cli'
+import { fixtureEntry } from '../../core/services/testing/live'
+import {
+  cliEnv,
+  cliHome,
+  json,
+  runCli,
+  spawnCli,
+  writeRegistry,
+  type CliRun,
+} from '../testing/run-cli'
 
 /** `rag-console eval` through the built CLI against the demo servers, as Carol. */
 
@@ -131,5 +140,44 @@ describe('eval', () => {
     const run = await cli(['eval', bad])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/is not a valid golden set: queries\.0\.id/)
+  })
+})
+
+describe('eval interrupted', () => {
+  it('Ctrl-C cancels the run, keeps it as cancelled with the queries done, and exits 1', async () => {
+    const slowHome = cliHome()
+    try {
+      // Every search takes 700 ms: twelve queries four at a time leave time to interrupt.
+      const slowConfig = writeRegistry(slowHome, {
+        slow: fixtureEntry(['--name', 'slow', '--delay', '700']),
+      })
+      const child = spawnCli(['--config', slowConfig, 'eval', setFile], cliEnv(slowHome))
+      let stderr = ''
+      const progressed = new Promise<void>((resolve) =>
+        child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk
+          if (/\d+\/12 /.test(stderr)) resolve()
+        }),
+      )
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+      await progressed
+      child.kill('SIGINT')
+      expect(await exited).toBe(1)
+      const id = /stored as run (\S+) \(cancelled\)/.exec(stderr)?.[1]
+      expect(id, stderr).toBeDefined()
+      const summary = readdirSync(slowHome, { recursive: true, encoding: 'utf8' }).find(
+        (name) => name.includes(id!) && name.endsWith('.json') && !name.includes('summary'),
+      )
+      expect(summary).toBeDefined()
+      const stored = JSON.parse(readFileSync(join(slowHome, summary!), 'utf8')) as {
+        summary: { status: string; done: number; total: number }
+      }
+      expect(stored.summary.status).toBe('cancelled')
+      expect(stored.summary.total).toBe(12)
+      expect(stored.summary.done).toBeGreaterThan(0)
+      expect(stored.summary.done).toBeLessThan(12)
+    } finally {
+      rmSync(slowHome, { recursive: true, force: true })
+    }
   })
 })

@@ -67,7 +67,22 @@ export async function evalCommand(
       ...(selection ? { selection } : {}),
       ...(options.profile ? { profiles: options.profile } : {}),
     })
-    const run = await started.done.finally(stop)
+    // Ctrl-C (or SIGTERM) cancels: the run is stored as cancelled with the queries done.
+    const cancel = (): void => void core.services.evaluation.runner.cancel(runId)
+    process.once('SIGINT', cancel)
+    process.once('SIGTERM', cancel)
+    const run = await started.done.finally(() => {
+      stop()
+      process.off('SIGINT', cancel)
+      process.off('SIGTERM', cancel)
+    })
+    if (run.summary.status === 'cancelled') {
+      ctx.out.error({
+        code: 'cancelled',
+        message: `interrupted after ${run.summary.done}/${run.summary.total} queries: stored as run ${run.summary.id} (cancelled); nothing was gated`,
+      })
+      return EXIT.failed
+    }
     const tables = new Map<number, EvalMetrics>()
     const metricsAt = (at: number): EvalMetrics => {
       if (!tables.has(at)) tables.set(at, runMetrics(run, at))
