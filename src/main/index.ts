@@ -51,6 +51,8 @@ const startCore = (configPath: string | undefined): Promise<Core> =>
     dataDir,
     connect: true,
     monitor: true,
+    // Forms servers send are answered in the window (the elicitation dialog).
+    elicit: 'windows',
     versions: { electron: process.versions.electron, chrome: process.versions.chrome },
     ...(configPath ? { configPath } : {}),
   })

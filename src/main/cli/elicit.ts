@@ -10,7 +10,7 @@ import {
   problemOf,
   type ElicitContent,
   type ElicitField,
-} from '../core/pool/elicitation-form'
+} from '../../shared/model/elicitation'
 import type { CliContext } from './context'
 import { UsageError } from './exit-codes'
 

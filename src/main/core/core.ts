@@ -29,6 +29,7 @@ import { SessionTokens } from './secrets/session-tokens'
 import type { ActingUser } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
 import { loadDemoGoldenSet } from './services/eval/demo-set'
+import { ElicitationBroker } from './services/elicitation-broker'
 import { SettingsStore, type MetricsSettings } from './services/settings'
 import { WorkbenchService } from './services/workbench-service'
 
@@ -82,10 +83,11 @@ export interface CoreOptions {
    */
   monitor?: boolean | MonitoringOptions
   /**
-   * Whoever answers servers' forms (`elicitation/create`): the CLI's `--elicit`. Without it
-   * the pool offers no elicitation.
+   * Whoever answers servers' forms (`elicitation/create`): the CLI's `--elicit`, or `windows`
+   * (the hosts): the app's windows, through {@link Core.elicitation}. Without it the pool
+   * offers no elicitation.
    */
-  elicit?: ElicitationHandler
+  elicit?: ElicitationHandler | 'windows'
 }
 
 /**
@@ -123,6 +125,8 @@ export class Core {
   monitoring: Monitoring | undefined
   /** OAuth sign-in of HTTP / SSE servers; tokens in the keychain. */
   readonly auth: OAuthService
+  /** Forms servers ask people to fill in, answered in the app's windows (hosts only). */
+  readonly elicitation: ElicitationBroker | undefined
   private readonly notices: AppNotice[] = []
   /** Effective-config hashes whose plaintext secrets the redactor already knows. */
   private readonly scannedForSecrets = new Set<string>()
@@ -175,6 +179,8 @@ export class Core {
       redactor: this.redactor,
       logger: this.log.child({ module: 'auth' }),
     })
+    if (options.elicit === 'windows') this.elicitation = new ElicitationBroker(this.events)
+    const elicit = options.elicit === 'windows' ? this.elicitation?.handler : options.elicit
     this.pool = new ConnectionPool({
       auth: this.auth,
       events: this.events,
@@ -184,7 +190,7 @@ export class Core {
       registered: (id) => this.registry.server(id),
       observe: this.calls.emit,
       ...(options.pool ? { options: options.pool } : {}),
-      ...(options.elicit ? { elicit: options.elicit } : {}),
+      ...(elicit ? { elicit } : {}),
     })
     this.secrets.onChanged((change) => {
       this.events.emit('secrets:changed', change)
@@ -400,6 +406,7 @@ export class Core {
     this.disposed = true
     await this.monitoring?.dispose()
     this.auth.dispose()
+    this.elicitation?.dispose()
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()

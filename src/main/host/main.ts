@@ -31,6 +31,8 @@ async function main(): Promise<void> {
   const core = await createCore({
     connect: true,
     monitor: true,
+    // Forms servers send are answered in the page (the elicitation dialog).
+    elicit: 'windows',
     connectAfter: firstPage,
     ...(values.config ? { configPath: values.config } : {}),
   })

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { appRequests, type AppResults } from './app'
 import { authRequests, type AuthResults } from './auth'
 import { doctorRequests, type DoctorResults } from './doctor'
+import { elicitationRequests, type ElicitationResults } from './elicitation'
 import { evaluationRequests, type EvaluationResults } from './evaluation'
 import { registryRequests, type RegistryResults } from './registry'
 import { profilesRequests, type ProfilesResults } from './profiles'
@@ -29,6 +30,7 @@ export const invokeRequests = {
   ...doctorRequests,
   ...evaluationRequests,
   ...authRequests,
+  ...elicitationRequests,
 }
 
 export interface InvokeResults
@@ -42,7 +44,8 @@ export interface InvokeResults
     WorkbenchResults,
     DoctorResults,
     EvaluationResults,
-    AuthResults {}
+    AuthResults,
+    ElicitationResults {}
 
 export type InvokeChannel = keyof typeof invokeRequests
 export type InvokeRequest<C extends InvokeChannel> = z.input<(typeof invokeRequests)[C]>

@@ -1,6 +1,7 @@
 import type { AppEvents } from './app'
 import type { AuthEvents } from './auth'
 import type { DoctorEvents } from './doctor'
+import type { ElicitationEvents } from './elicitation'
 import type { EvaluationEvents } from './evaluation'
 import type { RegistryEvents } from './registry'
 import type { ProfilesEvents } from './profiles'
@@ -21,7 +22,8 @@ export interface EventMap
     WorkbenchEvents,
     DoctorEvents,
     EvaluationEvents,
-    AuthEvents {}
+    AuthEvents,
+    ElicitationEvents {}
 
 export type EventName = keyof EventMap
 
@@ -45,6 +47,8 @@ export const EVENT_NAMES = Object.keys({
   'eval:run-finished': true,
   'eval:sets-changed': true,
   'auth:changed': true,
+  'elicit:request': true,
+  'elicit:closed': true,
 } satisfies Record<EventName, true>) as EventName[]
 
 export function isEventName(value: unknown): value is EventName {

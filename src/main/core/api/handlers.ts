@@ -32,6 +32,10 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'elicit:pending': () => core.elicitation?.list() ?? [],
+    'elicit:answer': ({ id, answer }) => ({
+      answered: core.elicitation?.answer(id, answer) ?? false,
+    }),
     'metrics:get': () => core.metricsState(),
     'metrics:set': (metrics) => core.setMetrics(metrics),
     'secrets:list': (request) => core.secrets.list(request?.server),

@@ -1,19 +1,19 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js'
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CancelledNotificationSchema,
+  type ElicitResult,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { checkAnswer, parseForm, type ElicitContent, type ElicitField } from './elicitation-form'
+import {
+  checkAnswer,
+  parseForm,
+  type ElicitationAnswer,
+  type ElicitationRequest,
+} from '../../../shared/model/elicitation'
 
-/** A form a server asks a person to fill in (`elicitation/create`, form mode), checked. */
-export interface ElicitationRequest {
-  serverId: string
-  message: string
-  fields: ElicitField[]
-}
-
-/** What the person did with the form. */
-export type ElicitationAnswer =
-  { action: 'accept'; content: ElicitContent } | { action: 'decline' } | { action: 'cancel' }
+export type { ElicitationAnswer, ElicitationRequest }
 
 /**
  * Answers the forms servers send; `signal` aborts when the server gives up on the request.
@@ -49,25 +49,47 @@ export function answerElicitations(
     note(`declined the elicitation of ${serverId}: ${why}`)
     return { action: 'decline' }
   }
+  // The SDK ignores a cancellation of request id 0 (it tests the id for truth), and 0 is the
+  // first id a server uses: that form would wait for an answer no one reads. Forms in flight
+  // are cancelled here instead; the client has no other long-running request handler.
+  const inFlight = new Map<RequestId, AbortController>()
+  Protocol.prototype.setNotificationHandler.call(
+    client,
+    CancelledNotificationSchema,
+    ({ params }) => void inFlight.get(params.requestId ?? '')?.abort(params.reason),
+  )
   Protocol.prototype.setRequestHandler.call(
     client,
     ANY_ELICITATION,
     async ({ params = {} }, extra): Promise<ElicitResult> => {
-      if ((params.mode ?? 'form') !== 'form') {
-        return decline(`mode ${JSON.stringify(params.mode)} is not offered (form mode only)`)
-      }
-      const form = parseForm(params.requestedSchema)
-      if (!form.ok) return decline(form.error)
-      const message = typeof params.message === 'string' ? params.message : ''
-      let answer: ElicitationAnswer
+      const cancelled = new AbortController()
+      inFlight.set(extra.requestId, cancelled)
       try {
-        answer = await handler({ serverId, message, fields: form.value }, extra.signal)
-      } catch (error) {
-        return decline(error instanceof Error ? error.message : String(error))
+        return await answer(params, AbortSignal.any([extra.signal, cancelled.signal]))
+      } finally {
+        inFlight.delete(extra.requestId)
       }
-      if (answer.action !== 'accept') return { action: answer.action }
-      const problem = checkAnswer(form.value, answer.content)
-      return problem ? decline(`the answer does not fit the form: ${problem}`) : answer
     },
   )
+
+  async function answer(
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
+    if ((params.mode ?? 'form') !== 'form') {
+      return decline(`mode ${JSON.stringify(params.mode)} is not offered (form mode only)`)
+    }
+    const form = parseForm(params.requestedSchema)
+    if (!form.ok) return decline(form.error)
+    const message = typeof params.message === 'string' ? params.message : ''
+    let answered: ElicitationAnswer
+    try {
+      answered = await handler({ serverId, message, fields: form.value }, signal)
+    } catch (error) {
+      return decline(error instanceof Error ? error.message : String(error))
+    }
+    if (answered.action !== 'accept') return { action: answered.action }
+    const problem = checkAnswer(form.value, answered.content)
+    return problem ? decline(`the answer does not fit the form: ${problem}`) : answered
+  }
 }

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationHandler, ElicitationRequest } from './elicitation'
-import { defaultsOf } from './elicitation-form'
+import { defaultsOf } from '../../../shared/model/elicitation'
 import { serverConfig, stdioFixture, textOf, useTestScope } from './fixtures/helpers'
 
 // A stdio server that sends `elicitation/create` with a named form, declared or not.
@@ -71,6 +71,26 @@ describe('elicitation over a real stdio server', () => {
       .list()
       .filter((e) => e.kind === 'note')
     expect(notes[0]?.text).toMatch(/does not fit the form: "name" is required/)
+  })
+
+  it('stops waiting for an answer when the server cancels its form, even its first request (id 0)', async () => {
+    let aborted = false
+    const { pool } = testPool({}, {}, undefined, {
+      elicit: (_request, signal) =>
+        new Promise((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted = true
+            resolve({ action: 'cancel' })
+          }),
+        ),
+    })
+    await pool.apply([asker])
+    const session = await pool.session('asker', { timeoutMs: 20_000 })
+    // The call times out; the fixture's form is tied to it, so the server cancels the form.
+    await expect(
+      session.callTool('ask', { form: 'required' }, { operation: 'call', timeoutMs: 500 }),
+    ).rejects.toThrow(/did not answer/)
+    await expect.poll(() => aborted, { timeout: 5_000 }).toBe(true)
   })
 
   it('offers no elicitation without a handler: a server that asks anyway gets an error at once', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { usePanel, usePanelFocus } from '../state/store'
+import { ElicitationDialog } from '../features/elicitation/ElicitationDialog'
 import { AppToasts } from './AppToasts'
 import { InvalidRegistryBanner } from './InvalidRegistryBanner'
 import { NavBar } from './NavBar'
@@ -50,6 +51,7 @@ export function App(): React.JSX.Element {
       <StatusBar />
       <NavigationGuard />
       <AppToasts />
+      <ElicitationDialog />
     </div>
   )
 }

@@ -1,11 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { AppInfo } from '../../../shared/ipc/app'
+import type { PendingElicitation } from '../../../shared/ipc/elicitation'
 import type { EventMap, EventName } from '../../../shared/ipc/events'
 import type { ProfilesState } from '../../../shared/ipc/profiles'
 import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistryDiff } from '../../../shared/model/registry'
 import type { ServerSummary } from '../../../shared/model/server'
 import { appKeys } from '../features/app/queries'
+import { elicitKeys } from '../features/elicitation/queries'
 import { applyRunFinished, applyRunProgress, evalKeys } from '../features/evaluation/queries'
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
@@ -128,6 +130,17 @@ export const coreEventHandlers: CoreEventHandlers = {
   },
   'selection:changed': (_change, { queryClient }) => {
     void queryClient.invalidateQueries({ queryKey: profileKeys.selection() })
+  },
+  // A server's form waits in the elicitation dialog until answered here or elsewhere.
+  'elicit:request': (form, { queryClient }) => {
+    queryClient.setQueryData<PendingElicitation[]>(elicitKeys.pending(), (list) =>
+      list?.some((f) => f.id === form.id) ? list : [...(list ?? []), form],
+    )
+  },
+  'elicit:closed': ({ id }, { queryClient }) => {
+    queryClient.setQueryData<PendingElicitation[]>(elicitKeys.pending(), (list) =>
+      list?.filter((f) => f.id !== id),
+    )
   },
   // Progress belongs to the search or check that asked for it; the panel running it listens.
   'search:progress': () => undefined,

@@ -1,3 +1,7 @@
+/**
+ * Elicitation forms (`elicitation/create`, form mode): what a server may ask, checked on both
+ * sides: by the pool before and after a person answers, by the app's form as they type.
+ */
 /** One choice of an enum field: the value sent back and what a person reads. */
 export interface ElicitOption {
   value: string
@@ -38,6 +42,17 @@ export type ElicitField = FieldBase &
 
 /** What a form answer holds: one value per answered field. */
 export type ElicitContent = Record<string, string | number | boolean | string[]>
+
+/** A form a server asks a person to fill in (`elicitation/create`, form mode), checked. */
+export interface ElicitationRequest {
+  serverId: string
+  message: string
+  fields: ElicitField[]
+}
+
+/** What the person did with the form. */
+export type ElicitationAnswer =
+  { action: 'accept'; content: ElicitContent } | { action: 'decline' } | { action: 'cancel' }
 
 const FORMATS = ['email', 'uri', 'date', 'date-time'] as const
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkAnswer, defaultsOf, parseForm, type ElicitField } from './elicitation-form'
+import { checkAnswer, defaultsOf, parseForm, type ElicitField } from './elicitation'
 
 /** The conformance suite's SEP-1034 form. */
 const SEP_1034 = {
