@@ -1,8 +1,8 @@
 import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
-import { plural } from '../../lib/format'
 import { useEvaluationRunSelected, useNoticePosted } from '../../state/store'
 import { Button } from '../../ui'
+import { skippedNotice } from './set-import'
 import { useEvalAction } from './use-eval-action'
 import { useTextFile } from './use-text-file'
 
@@ -28,7 +28,7 @@ export function ImportRunButton({ set }: { set: GoldenSetSummary }): React.JSX.E
         if (imported.skipped > 0) {
           notify({
             tone: 'warn',
-            message: `${plural(imported.skipped, 'line')} of ${file.name} could not be read and ${imported.skipped === 1 ? 'was' : 'were'} skipped.`,
+            message: skippedNotice(imported.skipped, file.name),
           })
         }
       }),

@@ -2,12 +2,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { GoldenSet } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
-import { plural } from '../../lib/format'
 import { useNoticePosted } from '../../state/store'
 import { Banner, Button, Dialog, Field, Select, TextField } from '../../ui'
 import { setIdFor } from './grades'
 import { evalKeys, evalQueries } from './queries'
-import { goldenSetFrom, nameFromFile, type PickedFile, type SetOrigin } from './set-import'
+import {
+  goldenSetFrom,
+  nameFromFile,
+  skippedNotice,
+  type PickedFile,
+  type SetOrigin,
+} from './set-import'
 import { useTextFile } from './use-text-file'
 
 export interface NewSetDialogProps {
@@ -73,7 +78,7 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
         if (imported.kind === 'qrels' && imported.skipped > 0) {
           notify({
             tone: 'warn',
-            message: `${plural(imported.skipped, 'line')} of ${file!.name} could not be read and ${imported.skipped === 1 ? 'was' : 'were'} skipped.`,
+            message: skippedNotice(imported.skipped, file!.name),
           })
         }
       }

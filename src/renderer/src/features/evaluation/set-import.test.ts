@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { goldenSetFrom, nameFromFile } from './set-import'
+import { goldenSetFrom, nameFromFile, skippedNotice } from './set-import'
 
 const idFor = (name: string): string => `${name.toLowerCase()}-new`
 
@@ -44,5 +44,14 @@ describe('goldenSetFrom', () => {
         error: 'b.json is not a golden set: it must hold one JSON object',
       })
     }
+  })
+})
+
+describe('skippedNotice', () => {
+  it('counts the lines in words that agree with the number', () => {
+    expect(skippedNotice(1, 'a.qrels')).toBe('1 line of a.qrels could not be read and was skipped.')
+    expect(skippedNotice(3, 'a.qrels')).toBe(
+      '3 lines of a.qrels could not be read and were skipped.',
+    )
   })
 })

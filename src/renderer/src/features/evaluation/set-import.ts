@@ -10,6 +10,11 @@ export interface PickedFile {
   text: string
 }
 
+/** The notice an import that skipped unreadable lines gives. */
+export function skippedNotice(skipped: number, fileName: string): string {
+  return `${skipped} line${skipped === 1 ? '' : 's'} of ${fileName} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped.`
+}
+
 /** A set name from a file name: `support-qrels.txt` → `support-qrels`. */
 export function nameFromFile(fileName: string): string {
   return fileName.replace(/\.(json|jsonc|qrels|txt|tsv|trec)$/i, '').slice(0, 200)
