@@ -196,7 +196,12 @@ export class Core {
       this.events.emit('secrets:changed', change)
       this.pool.secretChanged(change)
     })
-    this.settings = new SettingsStore(join(this.dataDir, 'settings.json'))
+    this.settings = new SettingsStore(join(this.dataDir, 'settings.json'), undefined, (aside) =>
+      this.notice(
+        'warning',
+        `settings.json was edited by hand and cannot be read; it is kept as ${aside} and the console's settings were saved in its place`,
+      ),
+    )
     if (this.settings.recovered) {
       this.log.warn('settings.json was unreadable; kept aside, started with defaults', {
         keptAt: this.settings.recovered,

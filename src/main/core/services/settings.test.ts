@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Profile } from '../../../shared/model/user'
 import { defaultProfile, SettingsStore } from './settings'
@@ -133,5 +133,44 @@ describe('isVisibleTo', () => {
     expect(isVisibleTo(['sales', 'x'], sales)).toBe(true)
     expect(isVisibleTo(['legal'], sales)).toBe(false)
     expect(isVisibleTo(['legal'], { ...sales, groups: ['*'] })).toBe(true)
+  })
+})
+
+describe('SettingsStore and edits made by hand while it runs', () => {
+  const handEdit = (path: string, edit: (settings: Record<string, unknown>) => void): void => {
+    const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+    edit(settings)
+    writeFileSync(path, JSON.stringify(settings))
+  }
+
+  it('keeps a profile added by hand when the console saves a change of its own', () => {
+    const path = file()
+    const store = new SettingsStore(path)
+    store.setLinkPolicy({ allowHosts: [], denyHosts: ['10.0.0.0/8'] })
+    handEdit(path, (s) => (s.profiles as Profile[]).push(sales))
+    // The console sees the edit, and its next save keeps it.
+    expect(store.profiles().map((p) => p.id)).toEqual(['admin', 'sales'])
+    store.setActive('sales')
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { profiles: Profile[] }
+    expect(saved.profiles.map((p) => p.id)).toEqual(['admin', 'sales'])
+    expect(new SettingsStore(path).active().id).toBe('sales')
+    expect(new SettingsStore(path).linkPolicy().denyHosts).toEqual(['10.0.0.0/8'])
+  })
+
+  it('keeps a hand edit it cannot read aside instead of overwriting it, and says where', () => {
+    const path = file()
+    const told: string[] = []
+    const store = new SettingsStore(path, undefined, (aside) => told.push(aside))
+    store.setActive('admin')
+    writeFileSync(path, '{ "version": 1, "profiles": [ oops')
+    store.setMetrics({ enabled: true, port: 0 })
+    const aside = readdirSync(dirname(path)).filter((name) => name.includes('.unreadable-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(dirname(path), aside[0]!), 'utf8')).toBe(
+      '{ "version": 1, "profiles": [ oops',
+    )
+    expect(new SettingsStore(path).metrics()).toEqual({ enabled: true, port: 0 })
+    expect(store.keptAside()).toEqual([join(dirname(path), aside[0]!)])
+    expect(told).toEqual(store.keptAside())
   })
 })

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync } from 'node:fs'
+import { existsSync, readFileSync, renameSync, statSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { z } from 'zod'
 import { ConsoleError } from '../../../shared/errors'
@@ -74,6 +74,16 @@ export function defaultProfile(): Profile {
 }
 
 /** Settings saved under the former default name get the name that says what it does. */
+/** What changes when the file is written or replaced: size, time and inode. */
+function stampOf(file: string): string | undefined {
+  try {
+    const stat = statSync(file)
+    return `${stat.size}:${stat.mtimeMs}:${stat.ino}`
+  } catch {
+    return undefined
+  }
+}
+
 function renameFormerDefault(settings: Settings): Settings {
   for (const profile of settings.profiles) {
     if (profile.id === 'admin' && profile.name === FORMER_DEFAULT_NAME) {
@@ -90,8 +100,12 @@ function renameFormerDefault(settings: Settings): Settings {
  * atomically on every change; a corrupt file is kept aside, never overwritten silently.
  */
 export class SettingsStore {
-  private settings: Settings
+  private state: Settings
   private readonly listeners = new Set<() => void>()
+  /** The file's text as last read or written, and its stat then: a hand edit differs. */
+  private seen: { text: string; stamp: string } | undefined
+  /** Hand edits that could not be read, moved aside instead of overwritten. */
+  private readonly aside: string[] = []
   /** Set when the file on disk could not be read and was moved aside. */
   readonly recovered: string | undefined
   /** No settings file existed: nothing the user chose yet (a first run). */
@@ -100,19 +114,25 @@ export class SettingsStore {
   constructor(
     private readonly file: string,
     seed: () => Profile[] = () => [defaultProfile()],
+    /** Told when a hand edit that cannot be read is moved aside while running. */
+    private readonly onKeptAside: (path: string) => void = () => undefined,
   ) {
     const loaded = this.load()
     this.recovered = loaded.recovered
     this.fresh = !loaded.settings && !loaded.recovered
-    this.settings = loaded.settings ?? {
+    this.state = loaded.settings ?? {
       version: 1,
       profiles: seed(),
       activeProfileId: '',
       selections: {},
     }
-    if (!this.settings.profiles.some((p) => p.id === this.settings.activeProfileId)) {
-      this.settings.activeProfileId = this.settings.profiles[0]!.id
-    }
+    this.fixActive()
+  }
+
+  /** The settings, with an edit made to the file by hand meanwhile taken in first. */
+  private get settings(): Settings {
+    this.refresh(false)
+    return this.state
   }
 
   profiles(): Profile[] {
@@ -133,6 +153,7 @@ export class SettingsStore {
   }
 
   setActive(id: string): Profile {
+    this.refresh(true)
     this.require(id)
     this.settings.activeProfileId = id
     this.commit()
@@ -157,6 +178,7 @@ export class SettingsStore {
 
   /** Creates or replaces a profile (matched by id). */
   saveProfile(profile: Profile): Profile {
+    this.refresh(true)
     const parsed = profileSchema.parse(profile)
     const index = this.settings.profiles.findIndex((p) => p.id === parsed.id)
     if (index >= 0) this.settings.profiles[index] = parsed
@@ -166,6 +188,7 @@ export class SettingsStore {
   }
 
   deleteProfile(id: string): void {
+    this.refresh(true)
     this.require(id)
     if (this.settings.profiles.length === 1) {
       throw new ConsoleError({
@@ -191,6 +214,7 @@ export class SettingsStore {
   }
 
   setSelection(profileId: string, server: string, changes: Record<string, boolean>): void {
+    this.refresh(true)
     this.require(profileId)
     const byServer = (this.settings.selections[profileId] ??= {})
     byServer[server] = { ...byServer[server], ...changes }
@@ -203,6 +227,7 @@ export class SettingsStore {
   }
 
   setLinkPolicy(policy: LinkPolicySettings): void {
+    this.refresh(true)
     this.settings.linkPolicy = linkPolicySchema.parse(policy)
     this.commit()
   }
@@ -213,6 +238,7 @@ export class SettingsStore {
   }
 
   setMetrics(metrics: Partial<MetricsSettings>): MetricsSettings {
+    this.refresh(true)
     this.settings.metrics = metricsSchema.parse({ ...this.settings.metrics, ...metrics })
     this.commit()
     return this.metrics()
@@ -229,21 +255,72 @@ export class SettingsStore {
     }
   }
 
+  /** Hand edits of settings.json that could not be read, kept aside under these names. */
+  keptAside(): string[] {
+    return [...this.aside]
+  }
+
+  private fixActive(): void {
+    if (!this.state.profiles.some((p) => p.id === this.state.activeProfileId)) {
+      this.state.activeProfileId = this.state.profiles[0]!.id
+    }
+  }
+
   private commit(): void {
     this.fresh = false
-    writeFileAtomicSync(this.file, `${JSON.stringify(this.settings, null, 2)}\n`)
+    const text = `${JSON.stringify(this.state, null, 2)}\n`
+    writeFileAtomicSync(this.file, text)
+    this.seen = { text, stamp: stampOf(this.file) ?? '' }
     for (const listener of this.listeners) listener()
+  }
+
+  /**
+   * Takes in settings.json as edited by hand since it was last read or written: a readable
+   * edit replaces what is held; one that cannot be read is moved aside (the next save would
+   * overwrite it) and what is held stays. `force` reads the text even when the file's stat
+   * looks unchanged (before a change, so a save never drops an edit made in the same tick).
+   */
+  private refresh(force: boolean): void {
+    const stamp = stampOf(this.file)
+    if (stamp === undefined || (!force && stamp === this.seen?.stamp)) return
+    let text: string
+    try {
+      text = readFileSync(this.file, 'utf8')
+    } catch {
+      return
+    }
+    if (text === this.seen?.text) {
+      this.seen = { text, stamp }
+      return
+    }
+    const read = this.parse(text)
+    if (!read) return
+    this.state = read
+    this.fixActive()
+    this.seen = { text, stamp }
+    for (const listener of this.listeners) listener()
+  }
+
+  /** Valid settings from the file's text, or undefined after moving the file aside. */
+  private parse(text: string): Settings | undefined {
+    try {
+      return renameFormerDefault(settingsSchema.parse(JSON.parse(text)))
+    } catch {
+      const aside = `${this.file}.unreadable-${Date.now()}`
+      renameSync(this.file, aside)
+      this.aside.push(aside)
+      this.seen = undefined
+      if (this.state) this.onKeptAside(aside)
+      return undefined
+    }
   }
 
   private load(): { settings?: Settings; recovered?: string } {
     if (!existsSync(this.file)) return {}
-    try {
-      const settings = settingsSchema.parse(JSON.parse(readFileSync(this.file, 'utf8')))
-      return { settings: renameFormerDefault(settings) }
-    } catch {
-      const aside = `${this.file}.unreadable-${Date.now()}`
-      renameSync(this.file, aside)
-      return { recovered: aside }
-    }
+    const text = readFileSync(this.file, 'utf8')
+    const settings = this.parse(text)
+    if (!settings) return { recovered: this.aside.pop()! }
+    this.seen = { text, stamp: stampOf(this.file)! }
+    return { settings }
   }
 }
