@@ -1,7 +1,11 @@
 import type { Page } from '@playwright/test'
-import { expect, screenshots, test } from './console'
+import { RAW_SEARCHES } from '../src/main/core/services/raw-payloads'
+import type { ServerSearchResult } from '../src/shared/model/operations'
+import type { Hit } from '../src/shared/model/rag'
+import { expect, invoke, recordFrames, screenshots, test, type Entry } from './console'
 import {
   DEMO_SERVER_IDS,
+  RAG_FIXTURE,
   brokenServer,
   demoRegistry,
   openSearch,
@@ -166,4 +170,83 @@ test('Check access on a hit opens the Access panel with that hit', async ({ page
   await expect(page.getByRole('group', { name: 'Verdict classes' })).toBeVisible({
     timeout: 20_000,
   })
+})
+
+/** A stdio fixture server answering `hits` hits after `delayMs`. */
+const fixtureServer = (name: string, delayMs: number, hits: number): Entry => ({
+  ...slowServer(name, delayMs),
+  args: [RAG_FIXTURE, '--name', name, '--delay', String(delayMs), '--hits', String(hits)],
+})
+
+interface Frame {
+  event?: { name: string; payload: { searchId: string; result: ServerSearchResult } }
+  response?: { ok: boolean; value?: { searchId?: string; servers?: object[]; hits?: Hit[] } }
+}
+
+test('each hit reaches the page once, without its raw payload, and every one is listed', async ({
+  page,
+  launch,
+}) => {
+  const frames = recordFrames(page)
+  // The late server's progress event is the last thing the page gets before the reply.
+  const { host } = await launch({
+    early: fixtureServer('early', 0, 40),
+    late: fixtureServer('late', 500, 25),
+  })
+  await openSearch(page, host.url)
+  await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
+  await page.getByLabel('Query').fill('vpn')
+  await page.getByLabel('Top k').selectOption('50')
+  await page.getByRole('button', { name: 'Run' }).click()
+  await expect(page.getByRole('status').filter({ hasText: /merged hits? in/ })).toBeVisible()
+  await page.getByRole('tab', { name: /^All hits/ }).click()
+  const all = page.getByRole('listbox', { name: 'All hits' })
+  await expect(all.getByRole('option').first()).toHaveAttribute('aria-setsize', '65')
+
+  const messages = frames.map((text) => JSON.parse(text) as Frame)
+  const progress = messages.flatMap((m) =>
+    m.event?.name === 'search:progress' ? [m.event.payload.result] : [],
+  )
+  expect(progress.map((p) => [p.server, p.hits.length])).toEqual([
+    ['early', 40],
+    ['late', 25],
+  ])
+  const reply = messages.find((m) => m.response?.value?.searchId)!.response!.value!
+  expect(reply.servers).toHaveLength(2)
+  for (const part of reply.servers!) {
+    expect(part).toMatchObject({ streamed: true })
+    expect(part).not.toHaveProperty('hits')
+  }
+  const hits = [...progress.flatMap((p) => p.hits), ...reply.hits!]
+  expect(hits.filter((hit) => 'raw' in hit)).toEqual([])
+})
+
+test('the inspector fetches a hit’s raw reply, and says so once the console no longer holds it', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+  await merged.getByRole('option', { name: /VPN setup for remote staff/ }).click()
+  await expect(inspector.getByLabel('Raw reply', { exact: true })).toContainText(
+    '"segment_uid": "broken-1"',
+  )
+
+  // Searches from elsewhere (another window) push this one out of what main holds.
+  for (let i = 0; i < RAW_SEARCHES; i++) {
+    await invoke(page, 'search:run', { searchId: `elsewhere-${i}`, query: 'printer' })
+  }
+  await merged.getByRole('option', { name: /Printer vendor notes/ }).click()
+  const note = inspector.getByRole('region', { name: 'Raw reply' }).getByRole('note')
+  await expect(note).toContainText('No longer held')
+  await expect(note).toContainText('Run the search again')
+  await screenshots(page, 'search-inspector-raw-evicted')
+
+  await page.getByRole('button', { name: 'Run' }).click()
+  await merged.getByRole('option', { name: /Printer vendor notes/ }).click()
+  await expect(inspector.getByLabel('Raw reply', { exact: true })).toContainText('"segment_uid"')
 })

@@ -18,6 +18,18 @@ describe('batched', () => {
     expect(flushes[1]).toEqual([500])
   })
 
+  it('hands what waits over at once on flush, and nothing more when its timer comes', () => {
+    const flushes: number[][] = []
+    const batch = batched<number>((items) => flushes.push(items))
+    batch.push(1)
+    batch.push(2)
+    batch.flush()
+    expect(flushes).toEqual([[1, 2]])
+    vi.runAllTimers()
+    batch.flush()
+    expect(flushes).toEqual([[1, 2]])
+  })
+
   it('hands nothing over once cancelled', () => {
     const flush = vi.fn()
     const batch = batched<number>(flush)

@@ -1,6 +1,8 @@
 /** Items collected and handed over together (see {@link batched}). */
 export interface Batch<T> {
   push: (item: T) => void
+  /** Hands over what is waiting now (something that must come after it is about to happen). */
+  flush: () => void
   /** Drops what is waiting; nothing is handed over afterwards. */
   cancel: () => void
 }
@@ -13,16 +15,19 @@ export interface Batch<T> {
 export function batched<T>(flush: (items: T[]) => void, delayMs = 50): Batch<T> {
   let waiting: T[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
+  const handOver = (): void => {
+    clearTimeout(timer)
+    timer = undefined
+    const items = waiting
+    waiting = []
+    if (items.length > 0) flush(items)
+  }
   return {
     push(item) {
       waiting.push(item)
-      timer ??= setTimeout(() => {
-        timer = undefined
-        const items = waiting
-        waiting = []
-        flush(items)
-      }, delayMs)
+      timer ??= setTimeout(handOver, delayMs)
     },
+    flush: handOver,
     cancel() {
       clearTimeout(timer)
       timer = undefined
