@@ -1,11 +1,10 @@
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { RAW_SEARCHES } from '../src/main/core/services/raw-payloads'
 import type { ServerSearchResult } from '../src/shared/model/operations'
 import type { Hit } from '../src/shared/model/rag'
-import { expect, invoke, recordFrames, screenshots, test, type Entry } from './console'
+import { expect, invoke, recordFrames, screenshots, test, type Launch } from './console'
 import {
   DEMO_SERVER_IDS,
-  RAG_FIXTURE,
   brokenServer,
   demoRegistry,
   openSearch,
@@ -16,6 +15,15 @@ import {
 const demo = useDemoServers()
 
 const waterfall = (page: Page) => page.getByRole('table', { name: 'Latency by server' })
+
+/** Searches the server with broken replies for "vpn"; resolves with the merged list. */
+async function searchBroken(page: Page, launch: Launch): Promise<Locator> {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  return page.getByRole('listbox', { name: 'Merged hits' })
+}
 
 test('a search across every demo server shows each provider, the waterfall and the merged list', async ({
   page,
@@ -87,12 +95,7 @@ test('the inspector shows the violations and the raw JSON of a broken reply', as
   page,
   launch,
 }) => {
-  const { host } = await launch({ broken: brokenServer() })
-  await openSearch(page, host.url)
-  await page.getByLabel('Query').fill('vpn')
-  await page.keyboard.press('ControlOrMeta+Enter')
-
-  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  const merged = await searchBroken(page, launch)
   const long = merged.getByRole('option', { name: /A headline that goes on/ })
   await expect(long).toContainText(/violations?/)
   await expect(merged.getByRole('option', { name: /Printer vendor notes/ })).toContainText(
@@ -135,14 +138,8 @@ test('the inspector shows the violations and the raw JSON of a broken reply', as
 })
 
 test('Check access on a hit opens the Access panel with that hit', async ({ page, launch }) => {
-  const { host } = await launch({ broken: brokenServer() })
-  await openSearch(page, host.url)
-  await page.getByLabel('Query').fill('vpn')
-  await page.keyboard.press('ControlOrMeta+Enter')
-  await page
-    .getByRole('listbox', { name: 'Merged hits' })
-    .getByRole('option', { name: /VPN setup for remote staff/ })
-    .click()
+  const merged = await searchBroken(page, launch)
+  await merged.getByRole('option', { name: /VPN setup for remote staff/ }).click()
   await page
     .getByRole('complementary', { name: 'Hit inspector' })
     .getByRole('button', { name: 'Check access' })
@@ -172,12 +169,6 @@ test('Check access on a hit opens the Access panel with that hit', async ({ page
   })
 })
 
-/** A stdio fixture server answering `hits` hits after `delayMs`. */
-const fixtureServer = (name: string, delayMs: number, hits: number): Entry => ({
-  ...slowServer(name, delayMs),
-  args: [RAG_FIXTURE, '--name', name, '--delay', String(delayMs), '--hits', String(hits)],
-})
-
 interface Frame {
   event?: { name: string; payload: { searchId: string; result: ServerSearchResult } }
   response?: { ok: boolean; value?: { searchId?: string; servers?: object[]; hits?: Hit[] } }
@@ -190,8 +181,8 @@ test('each hit reaches the page once, without its raw payload, and every one is 
   const frames = recordFrames(page)
   // The late server's progress event is the last thing the page gets before the reply.
   const { host } = await launch({
-    early: fixtureServer('early', 0, 40),
-    late: fixtureServer('late', 500, 25),
+    early: slowServer('early', 0, 40),
+    late: slowServer('late', 500, 25),
   })
   await openSearch(page, host.url)
   await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
@@ -225,11 +216,7 @@ test('the inspector fetches a hit’s raw reply, and says so once the console no
   page,
   launch,
 }) => {
-  const { host } = await launch({ broken: brokenServer() })
-  await openSearch(page, host.url)
-  await page.getByLabel('Query').fill('vpn')
-  await page.keyboard.press('ControlOrMeta+Enter')
-  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  const merged = await searchBroken(page, launch)
   const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
   await merged.getByRole('option', { name: /VPN setup for remote staff/ }).click()
   await expect(inspector.getByLabel('Raw reply', { exact: true })).toContainText(

@@ -2,30 +2,16 @@ import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SearchReply } from '../../../../shared/ipc/rag'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
-import type { Hit } from '../../../../shared/model/rag'
+import { testHit, testPart } from '../../../../shared/model/testing/hits'
 import { searchKeys } from './queries'
 import { searchFeed } from './run-feed'
 import type { SearchRun } from './search-run'
 
-const hit = (server: string, id: string): Hit => ({
-  server,
-  id,
-  title: id,
-  snippet: '',
-  derived: { title: false, summary: false },
-  flags: [],
-  violations: [],
-})
-const part = (server: string, ids: string[]): ServerSearchResult => ({
-  server,
-  ok: true,
-  status: 'ready',
-  latencyMs: 5,
-  count: ids.length,
-  hits: ids.map((id) => hit(server, id)),
-  violations: [],
-  sourceErrors: [],
-})
+const part = (server: string, ids: string[]): ServerSearchResult =>
+  testPart(
+    server,
+    ids.map((id) => testHit(server, id)),
+  )
 const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }
 
 describe('searchFeed', () => {

@@ -3,28 +3,11 @@ import { fuseHits } from '../../../../shared/model/fusion'
 import type { SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
 import type { SearchResult, ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
+import { testHit as hit, testPart } from '../../../../shared/model/testing/hits'
 import { mergedHits, searchRunReducer, waterfallRows, type SearchRun } from './search-run'
 
 const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }
-const part = (server: string, count = 1): ServerSearchResult => ({
-  server,
-  ok: true,
-  status: 'ready',
-  latencyMs: 5,
-  count,
-  hits: [],
-  violations: [],
-  sourceErrors: [],
-})
-const hit = (server: string, id: string): Hit => ({
-  server,
-  id,
-  title: id,
-  snippet: '',
-  derived: { title: false, summary: false },
-  flags: [],
-  violations: [],
-})
+const part = (server: string, count = 1): ServerSearchResult => testPart(server, [], { count })
 const summary = (server: string, count: number): StreamedPart => ({
   server,
   ok: true,
