@@ -1,5 +1,8 @@
-import type { Page } from '@playwright/test'
-import { expect, screenshots, test } from './console'
+import type { Locator, Page } from '@playwright/test'
+import { RAW_SEARCHES } from '../src/main/core/services/raw-payloads'
+import type { ServerSearchResult } from '../src/shared/model/operations'
+import type { Hit } from '../src/shared/model/rag'
+import { expect, invoke, recordFrames, screenshots, test, type Launch } from './console'
 import {
   DEMO_SERVER_IDS,
   brokenServer,
@@ -12,6 +15,15 @@ import {
 const demo = useDemoServers()
 
 const waterfall = (page: Page) => page.getByRole('table', { name: 'Latency by server' })
+
+/** Searches the server with broken replies for "vpn"; resolves with the merged list. */
+async function searchBroken(page: Page, launch: Launch): Promise<Locator> {
+  const { host } = await launch({ broken: brokenServer() })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  return page.getByRole('listbox', { name: 'Merged hits' })
+}
 
 test('a search across every demo server shows each provider, the waterfall and the merged list', async ({
   page,
@@ -83,12 +95,7 @@ test('the inspector shows the violations and the raw JSON of a broken reply', as
   page,
   launch,
 }) => {
-  const { host } = await launch({ broken: brokenServer() })
-  await openSearch(page, host.url)
-  await page.getByLabel('Query').fill('vpn')
-  await page.keyboard.press('ControlOrMeta+Enter')
-
-  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  const merged = await searchBroken(page, launch)
   const long = merged.getByRole('option', { name: /A headline that goes on/ })
   await expect(long).toContainText(/violations?/)
   await expect(merged.getByRole('option', { name: /Printer vendor notes/ })).toContainText(
@@ -131,14 +138,8 @@ test('the inspector shows the violations and the raw JSON of a broken reply', as
 })
 
 test('Check access on a hit opens the Access panel with that hit', async ({ page, launch }) => {
-  const { host } = await launch({ broken: brokenServer() })
-  await openSearch(page, host.url)
-  await page.getByLabel('Query').fill('vpn')
-  await page.keyboard.press('ControlOrMeta+Enter')
-  await page
-    .getByRole('listbox', { name: 'Merged hits' })
-    .getByRole('option', { name: /VPN setup for remote staff/ })
-    .click()
+  const merged = await searchBroken(page, launch)
+  await merged.getByRole('option', { name: /VPN setup for remote staff/ }).click()
   await page
     .getByRole('complementary', { name: 'Hit inspector' })
     .getByRole('button', { name: 'Check access' })
@@ -166,4 +167,73 @@ test('Check access on a hit opens the Access panel with that hit', async ({ page
   await expect(page.getByRole('group', { name: 'Verdict classes' })).toBeVisible({
     timeout: 20_000,
   })
+})
+
+interface Frame {
+  event?: { name: string; payload: { searchId: string; result: ServerSearchResult } }
+  response?: { ok: boolean; value?: { searchId?: string; servers?: object[]; hits?: Hit[] } }
+}
+
+test('each hit reaches the page once, without its raw payload, and every one is listed', async ({
+  page,
+  launch,
+}) => {
+  const frames = recordFrames(page)
+  // The late server's progress event is the last thing the page gets before the reply.
+  const { host } = await launch({
+    early: slowServer('early', 0, 40),
+    late: slowServer('late', 500, 25),
+  })
+  await openSearch(page, host.url)
+  await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
+  await page.getByLabel('Query').fill('vpn')
+  await page.getByLabel('Top k').selectOption('50')
+  await page.getByRole('button', { name: 'Run' }).click()
+  await expect(page.getByRole('status').filter({ hasText: /merged hits? in/ })).toBeVisible()
+  await page.getByRole('tab', { name: /^All hits/ }).click()
+  const all = page.getByRole('listbox', { name: 'All hits' })
+  await expect(all.getByRole('option').first()).toHaveAttribute('aria-setsize', '65')
+
+  const messages = frames.map((text) => JSON.parse(text) as Frame)
+  const progress = messages.flatMap((m) =>
+    m.event?.name === 'search:progress' ? [m.event.payload.result] : [],
+  )
+  expect(progress.map((p) => [p.server, p.hits.length])).toEqual([
+    ['early', 40],
+    ['late', 25],
+  ])
+  const reply = messages.find((m) => m.response?.value?.searchId)!.response!.value!
+  expect(reply.servers).toHaveLength(2)
+  for (const part of reply.servers!) {
+    expect(part).toMatchObject({ streamed: true })
+    expect(part).not.toHaveProperty('hits')
+  }
+  const hits = [...progress.flatMap((p) => p.hits), ...reply.hits!]
+  expect(hits.filter((hit) => 'raw' in hit)).toEqual([])
+})
+
+test('the inspector fetches a hit’s raw reply, and says so once the console no longer holds it', async ({
+  page,
+  launch,
+}) => {
+  const merged = await searchBroken(page, launch)
+  const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+  await merged.getByRole('option', { name: /VPN setup for remote staff/ }).click()
+  await expect(inspector.getByLabel('Raw reply', { exact: true })).toContainText(
+    '"segment_uid": "broken-1"',
+  )
+
+  // Searches from elsewhere (another window) push this one out of what main holds.
+  for (let i = 0; i < RAW_SEARCHES; i++) {
+    await invoke(page, 'search:run', { searchId: `elsewhere-${i}`, query: 'printer' })
+  }
+  await merged.getByRole('option', { name: /Printer vendor notes/ }).click()
+  const note = inspector.getByRole('region', { name: 'Raw reply' }).getByRole('note')
+  await expect(note).toContainText('No longer held')
+  await expect(note).toContainText('Run the search again')
+  await screenshots(page, 'search-inspector-raw-evicted')
+
+  await page.getByRole('button', { name: 'Run' }).click()
+  await merged.getByRole('option', { name: /Printer vendor notes/ }).click()
+  await expect(inspector.getByLabel('Raw reply', { exact: true })).toContainText('"segment_uid"')
 })

@@ -309,7 +309,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       ok: true
       value: {
         servers: { server: string; ok: boolean; error?: { message: string } }[]
-        hits: { server: string; id: string }[]
+        hits: { server: string; id: string; sourceId?: string }[]
       }
     }
     // The key was accepted (hits came back), so it really was sent.
@@ -319,6 +319,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     const echoed = search.value.servers.find((s) => s.server === ECHO)!
     expect(echoed.ok).toBe(false)
     expect(echoed.error!.message).toContain(REDACTED)
+    // The hit's raw payload, fetched as the Hit inspector does.
+    const { sourceId } = hit
+    expect(
+      await ipc('search:raw', { searchId: 's1', server: RS, hitId: hit.id, sourceId }),
+    ).toMatchObject({ ok: true, value: { held: true } })
     // A call that times out: the error names the timeout, never the credentials it carried.
     const hung = (await ipc('search:run', {
       searchId: 's-hang',

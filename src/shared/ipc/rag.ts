@@ -75,6 +75,23 @@ export interface AccessHistoryEntry {
   profileId?: string
 }
 
+/** A server's part of a `streamed` search's reply: its hits went out as `search:progress`. */
+export type StreamedPart = Pick<
+  ServerSearchResult,
+  'server' | 'ok' | 'status' | 'error' | 'latencyMs' | 'count'
+> & { streamed: true }
+
+/** `search:run`'s reply: each server's part in full, or a summary of one already streamed. */
+export interface SearchReply extends Omit<SearchResult, 'servers'> {
+  servers: (ServerSearchResult | StreamedPart)[]
+}
+
+/**
+ * A hit's raw payload as its server sent it (secrets redacted), or `held: false` once main no
+ * longer keeps it (it keeps those of its last searches, up to a size cap).
+ */
+export type RawPayload = { held: true; raw: unknown } | { held: false }
+
 export const ragRequests = {
   /** Every configured server as the active profile sees it: config, status, dialect, secrets. */
   'servers:list': z.undefined(),
@@ -96,6 +113,21 @@ export const ragRequests = {
     selection: selectionSchema.optional(),
     filters: z.record(z.string(), z.unknown()).optional(),
     timeoutMs: budgetSchema.optional(),
+    /**
+     * The caller folds the `search:progress` events: the reply then carries a
+     * {@link StreamedPart} (no hits) for every server part that went out as an event.
+     */
+    streamed: z.boolean().optional(),
+  }),
+  /**
+   * A hit's raw server payload: search results cross IPC without it; main holds those of its
+   * recent searches (see {@link RawPayload}).
+   */
+  'search:raw': z.object({
+    searchId: z.string().min(1).max(128),
+    server: id,
+    sourceId: z.string().min(1).max(1024).optional(),
+    hitId: z.string().min(1).max(4096),
   }),
   /** Stops a running search: its in-flight calls are aborted, it resolves with what arrived. */
   'search:cancel': z.object({ searchId: z.string().min(1).max(128) }),
@@ -136,7 +168,8 @@ export const ragRequests = {
 export interface RagResults {
   'servers:list': ServerSummary[]
   'discovery:run': DiscoveryResult
-  'search:run': SearchResult
+  'search:run': SearchReply
+  'search:raw': RawPayload
   'search:cancel': { cancelled: boolean }
   'synthesis:run': { query: string; elapsedMs: number; answers: ServerAnswer[] }
   'access:check': AccessCheck

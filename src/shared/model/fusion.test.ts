@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Hit } from './rag'
 import { dedupeKey, fuseHits, RRF_K } from './fusion'
-
-const hit = (server: string, id: string, over: Partial<Hit> = {}): Hit => ({
-  server,
-  id,
-  title: id,
-  snippet: '',
-  derived: { title: false, summary: false },
-  flags: [],
-  violations: [],
-  raw: {},
-  ...over,
-})
+import { testHit as hit } from './testing/hits'
 
 describe('fuseHits (rrf)', () => {
   it('ranks by the sum of 1/(k + rank) over the lists a hit appears in', () => {

@@ -71,8 +71,11 @@ export interface Hit {
   flags: HitFlag[]
   /** The violations about this hit (they are also listed on the result that carries it). */
   violations: Violation[]
-  /** The hit exactly as the server sent it. */
-  raw: unknown
+  /**
+   * The hit exactly as the server sent it. Absent on hits sent to the renderer: main holds it,
+   * and the Hit inspector asks for it (`search:raw`).
+   */
+  raw?: unknown
 }
 
 export interface Citation {

@@ -2,6 +2,7 @@ import type { AccessTargetInput, RagResults } from '../../../shared/ipc/rag'
 import type { Handlers } from '../api/handlers'
 import type { AccessTarget } from './access-service'
 import type { RagServices } from './rag-services'
+import { streamedReply } from './search-service'
 
 /** A hit, a citation or a plain target, as the access check takes it. */
 export function toAccessTarget(input: AccessTargetInput): AccessTarget {
@@ -31,8 +32,18 @@ export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResu
   return {
     'servers:list': () => services.servers.list(),
     'discovery:run': (request) => services.discovery.run(request ?? {}),
-    'search:run': ({ selection, filters, phrases, topK, fusion, timeoutMs, ...rest }) =>
-      services.search.run({
+    // Raw payloads stay in main (the inspector asks for one); streamed hits are not sent twice.
+    'search:run': async ({
+      selection,
+      filters,
+      phrases,
+      topK,
+      fusion,
+      timeoutMs,
+      streamed,
+      ...rest
+    }) => {
+      const result = await services.search.run({
         ...rest,
         ...(selection ? { selection } : {}),
         ...(filters ? { filters } : {}),
@@ -40,7 +51,12 @@ export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResu
         ...(topK ? { topK } : {}),
         ...(fusion ? { fusion } : {}),
         ...(timeoutMs ? { timeoutMs } : {}),
-      }),
+        holdRaw: true,
+      })
+      return streamed ? streamedReply(result) : result
+    },
+    'search:raw': ({ searchId, server, sourceId, hitId }) =>
+      services.rawPayloads.get(searchId, { server, sourceId, id: hitId }),
     'search:cancel': ({ searchId }) => ({ cancelled: services.search.cancel(searchId) }),
     'synthesis:run': ({ query, topK, selection, timeoutMs }) =>
       services.synthesis.run({

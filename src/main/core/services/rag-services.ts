@@ -11,6 +11,7 @@ import { DiscoveryService } from './discovery-service'
 import { DoctorService } from './doctor/doctor-service'
 import { EvalService } from './eval/eval-service'
 import type { GoldenSet } from '../../../shared/model/evaluation'
+import { RawPayloads } from './raw-payloads'
 import { SearchService } from './search-service'
 import { ServerCalls } from './server-calls'
 import { ServersService, type SecretStatusSource } from './servers-service'
@@ -61,6 +62,8 @@ export class RagServices {
   readonly servers: ServersService
   readonly discovery: DiscoveryService
   readonly search: SearchService
+  /** The raw payloads of the hits of the renderer's recent searches. */
+  readonly rawPayloads = new RawPayloads()
   readonly synthesis: SynthesisService
   readonly access: AccessService
   readonly accessHistory: AccessHistory
@@ -105,6 +108,7 @@ export class RagServices {
       profile,
       events: deps.events,
       capabilityToken: (server, sourceId) => deps.secrets.sessionToken(server, sourceId),
+      rawPayloads: this.rawPayloads,
     })
     this.synthesis = new SynthesisService({ ...plan, calls: this.calls, profile })
     this.access = new AccessService({

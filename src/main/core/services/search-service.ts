@@ -1,4 +1,5 @@
 import { ConsoleError } from '../../../shared/errors'
+import type { SearchReply } from '../../../shared/ipc/rag'
 import type {
   FusionMode,
   SearchRequest,
@@ -16,6 +17,7 @@ import type { ServerCalls, ServerOutcome } from './server-calls'
 import { actingUser } from './targets'
 import type { ActiveProfile } from './types'
 import { CancellableRuns } from './cancellable-runs'
+import type { RawPayloads } from './raw-payloads'
 
 /** Hits per server and in the merged list when the request names no `topK`. */
 export const DEFAULT_TOP_K = 10
@@ -28,6 +30,8 @@ export interface SearchServiceDeps extends PlanDeps {
   events: EventBus
   /** A session-only capability token for a source (`authMode: capability`), if one was given. */
   capabilityToken?: (server: string, sourceId: string) => string | undefined
+  /** Where the raw payloads of a `holdRaw` search stay. */
+  rawPayloads?: RawPayloads
   now?: () => number
 }
 
@@ -39,6 +43,11 @@ export type SearchRun = SearchRequest & {
   profile?: Profile
   /** No `search:progress` events (an evaluation reports its own progress, per query). */
   quiet?: boolean
+  /**
+   * Hits leave (in events and in the result) without their raw payloads, which stay in
+   * `rawPayloads` for whoever asks (the renderer's Hit inspector).
+   */
+  holdRaw?: boolean
 }
 
 interface ServerHits {
@@ -104,7 +113,10 @@ export class SearchService {
     const fusion: FusionMode = request.fusion ?? 'rrf'
     const phrases = extraPhrases(request.query, request.phrases)
     const targets = planTargets(this.deps, profile, request.selection)
+    const raw = request.holdRaw ? this.deps.rawPayloads : undefined
+    raw?.begin(request.searchId)
     const emit = (result: ServerSearchResult): ServerSearchResult => {
+      if (raw) result.hits = raw.hold(request.searchId, result.hits)
       if (!request.quiet) {
         this.deps.events.emit('search:progress', { searchId: request.searchId, result })
       }
@@ -196,6 +208,27 @@ export class SearchService {
       if (token) tokens[sourceId] = token
     }
     return Object.keys(tokens).length > 0 ? tokens : undefined
+  }
+}
+
+/**
+ * A search's reply for a caller that folded its `search:progress` events: each server's part
+ * becomes a summary without hits. Every part went out as an event (a search that is not
+ * `quiet` emits each the moment it settles), so nothing is lost. The merged list stays: at most
+ * `topK` hits, in main's fusion.
+ */
+export function streamedReply(result: SearchResult): SearchReply {
+  return {
+    ...result,
+    servers: result.servers.map(({ server, ok, status, error, latencyMs, count }) => ({
+      server,
+      ok,
+      status,
+      ...(error ? { error } : {}),
+      latencyMs,
+      count,
+      streamed: true,
+    })),
   }
 }
 

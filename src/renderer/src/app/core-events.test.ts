@@ -8,6 +8,9 @@ import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import { LOG_KEEP, workbenchKeys } from '../features/workbench/queries'
 import type { EvalRunSummary } from '../../../shared/model/evaluation'
 import { addRunningRun, evalKeys } from '../features/evaluation/queries'
+import { searchKeys } from '../features/search/queries'
+import { searchFeed } from '../features/search/run-feed'
+import type { SearchRun } from '../features/search/search-run'
 import type { NoticeInput, Panel } from '../state/store'
 import { coalescedInvalidation } from './coalesced-invalidation'
 import { applyCoreEvent, describeDiff } from './core-events'
@@ -259,6 +262,25 @@ describe('core events', () => {
     const { context, notices } = setup()
     applyCoreEvent('app:notice', { level: 'warning', message: 'careful', at: 1 }, context)
     expect(notices[0]).toEqual({ tone: 'warn', message: 'careful' })
+  })
+
+  it("folds a search's progress into the run it belongs to, with no panel listening", () => {
+    const { queryClient, context } = setup()
+    const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }
+    searchFeed(queryClient).apply({ type: 'started', searchId: 's1', draft, expected: [], at: 0 })
+    const result = {
+      server: 'docs',
+      ok: true,
+      status: 'ready' as const,
+      latencyMs: 3,
+      count: 0,
+      hits: [],
+      violations: [],
+      sourceErrors: [],
+    }
+    applyCoreEvent('search:progress', { searchId: 's1', result }, context)
+    vi.runAllTimers()
+    expect(queryClient.getQueryData<SearchRun>(searchKeys.run())?.servers).toEqual([result])
   })
 
   it('opens the panel the desktop menu asks for', () => {

@@ -12,6 +12,7 @@ import { applyRunFinished, applyRunProgress, evalKeys } from '../features/evalua
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
+import { searchFeed } from '../features/search/run-feed'
 import { serverKeys } from '../features/servers/queries'
 import { signInTabs } from '../features/servers/sign-in-tabs'
 import { appendLog } from '../features/workbench/queries'
@@ -142,8 +143,9 @@ export const coreEventHandlers: CoreEventHandlers = {
       list?.filter((f) => f.id !== id),
     )
   },
-  // Progress belongs to the search or check that asked for it; the panel running it listens.
-  'search:progress': () => undefined,
+  // Folded into the run the Search panel shows, also while another panel is shown.
+  'search:progress': (event, { queryClient }) => searchFeed(queryClient).progress(event),
+  // Progress belongs to the check that asked for it; the panel running it listens.
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
   'eval:progress': (event, { queryClient }) => applyRunProgress(queryClient, event),

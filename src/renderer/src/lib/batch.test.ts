@@ -18,6 +18,48 @@ describe('batched', () => {
     expect(flushes[1]).toEqual([500])
   })
 
+  it('hands what waits over at once on flush, and nothing more when its timer comes', () => {
+    const flushes: number[][] = []
+    const batch = batched<number>((items) => flushes.push(items))
+    batch.push(1)
+    batch.push(2)
+    batch.flush()
+    expect(flushes).toEqual([[1, 2]])
+    vi.runAllTimers()
+    batch.flush()
+    expect(flushes).toEqual([[1, 2]])
+  })
+
+  it('waits longer after its timer came late (the page was busy), at most a second', () => {
+    let clock = 0
+    const flushes: number[][] = []
+    const batch = batched<number>(
+      (items) => flushes.push(items),
+      50,
+      () => clock,
+    )
+    batch.push(1)
+    // The page was busy: the timer due at 50 ms runs at 450 ms.
+    clock = 450
+    vi.advanceTimersByTime(50)
+    expect(flushes).toEqual([[1]])
+    batch.push(2)
+    vi.advanceTimersByTime(700)
+    expect(flushes).toHaveLength(1)
+    clock = 1250
+    vi.advanceTimersByTime(100)
+    expect(flushes).toEqual([[1], [2]])
+    // Far behind: still once a second.
+    batch.push(3)
+    clock = 5000
+    vi.advanceTimersByTime(800)
+    batch.push(4)
+    vi.advanceTimersByTime(999)
+    expect(flushes).toHaveLength(3)
+    vi.advanceTimersByTime(1)
+    expect(flushes).toEqual([[1], [2], [3], [4]])
+  })
+
   it('hands nothing over once cancelled', () => {
     const flush = vi.fn()
     const batch = batched<number>(flush)

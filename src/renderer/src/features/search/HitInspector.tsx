@@ -1,7 +1,9 @@
+import { useQuery, type UseQueryResult } from '@tanstack/react-query'
+import type { RawPayload } from '../../../../shared/ipc/rag'
 import type { MergedHit } from '../../../../shared/model/operations'
 import type { Artifact, Hit, Violation } from '../../../../shared/model/rag'
 import { postNotice, useAccessRequested } from '../../state/store'
-import { Badge, Button, IconButton } from '../../ui'
+import { Badge, Button, IconButton, Spinner } from '../../ui'
 import { ArtifactList } from '../answers/ArtifactList'
 import { GradeControl } from '../evaluation/GradeControl'
 import type { Judging } from '../evaluation/use-judging'
@@ -9,6 +11,7 @@ import { hitTarget } from './access-targets'
 import { formatScore } from './HitRow'
 import { JsonBlock } from './JsonBlock'
 import { prettyJson } from './json-text'
+import { searchQueries } from './queries'
 import './HitInspector.css'
 
 const isMerged = (hit: Hit): hit is MergedHit => 'foundIn' in hit
@@ -97,7 +100,29 @@ function ViolationList({ violations }: { violations: readonly Violation[] }): Re
   )
 }
 
+/** The hit's raw reply, fetched from main, which keeps those of its recent searches only. */
+function RawReply({ payload }: { payload: UseQueryResult<RawPayload> }): React.JSX.Element {
+  if (payload.data?.held) return <JsonBlock title="Raw reply" value={payload.data.raw} open />
+  return (
+    <section aria-label="Raw reply">
+      <h3>Raw reply</h3>
+      {payload.isPending ? (
+        <Spinner label="Loading the raw reply" />
+      ) : payload.isError ? (
+        <p role="alert">Cannot load the raw reply: {payload.error.message}</p>
+      ) : (
+        <p className="muted" role="note">
+          No longer held: the console keeps the raw replies of its most recent searches only. Run
+          the search again to see this one.
+        </p>
+      )}
+    </section>
+  )
+}
+
 export interface HitInspectorProps {
+  /** The search that found the hit (main holds its raw payloads under it). */
+  searchId: string
   hit: Hit
   /** Violations of the reply that carried the hit but are not about one hit (e.g. envelope). */
   replyViolations: readonly Violation[]
@@ -114,6 +139,7 @@ export interface HitInspectorProps {
  * as JSON. Server text is rendered as text only.
  */
 export function HitInspector({
+  searchId,
   hit,
   replyViolations,
   replyArtifacts = [],
@@ -121,8 +147,10 @@ export function HitInspector({
   judging,
 }: HitInspectorProps): React.JSX.Element {
   const accessRequested = useAccessRequested()
+  const payload = useQuery(searchQueries.raw(searchId, hit))
   const copy = (): void => {
-    navigator.clipboard.writeText(prettyJson(hit)).then(
+    const whole = payload.data?.held ? { ...hit, raw: payload.data.raw } : hit
+    navigator.clipboard.writeText(prettyJson(whole)).then(
       () => postNotice({ tone: 'ok', message: `Copied “${hit.title || hit.id}” as JSON.` }),
       (error: unknown) =>
         postNotice({
@@ -236,7 +264,7 @@ export function HitInspector({
         {hit.provenance !== undefined && (
           <JsonBlock title="Provenance" value={hit.provenance} open />
         )}
-        <JsonBlock title="Raw reply" value={hit.raw} open />
+        <RawReply payload={payload} />
         {replyArtifacts.length > 0 && (
           <section aria-label="Artifacts">
             <h3>Artifacts of the reply</h3>

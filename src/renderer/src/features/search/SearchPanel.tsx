@@ -147,9 +147,10 @@ export function SearchPanel(): React.JSX.Element {
             judging={judging}
           />
         </div>
-        {selected && (
+        {selected && run && (
           <HitInspector
             key={hitKey(selected)}
+            searchId={run.searchId}
             hit={selected}
             replyViolations={replyViolations}
             replyArtifacts={run?.servers.find((s) => s.server === selected.server)?.artifacts}

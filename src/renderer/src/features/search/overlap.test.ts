@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
+import { testHit } from '../../../../shared/model/testing/hits'
 import { overlapIndex, overlapTotals, providerOverlap, providersOf } from './overlap'
 
-const hit = (server: string, id: string, uri?: string): Hit => ({
-  server,
-  id,
-  title: id,
-  snippet: '',
-  derived: { title: false, summary: false },
-  flags: [],
-  violations: [],
-  raw: {},
-  ...(uri ? { uri } : {}),
-})
+const hit = (server: string, id: string, uri?: string): Hit =>
+  testHit(server, id, uri ? { uri } : {})
 
 const result = (server: string, hits: Hit[], ok = true): ServerSearchResult => ({
   server,

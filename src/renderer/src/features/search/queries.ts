@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import type { Hit } from '../../../../shared/model/rag'
 import { call } from '../../api'
 import { serverKeys } from '../servers/queries'
 
@@ -11,6 +12,9 @@ export const searchKeys = {
     [...serverKeys.all, 'discovery', profileId ?? ''] as const,
   /** The search the panel shows (written by the panel, never fetched). */
   run: () => ['search', 'run'] as const,
+  /** A hit's raw payload, which main holds for its recent searches. */
+  raw: (searchId: string, hit: Pick<Hit, 'server' | 'sourceId' | 'id'>) =>
+    ['search', 'raw', searchId, hit.server, hit.sourceId ?? '', hit.id] as const,
   /** The last answers compared on the panel (written by the panel, never fetched). */
   answers: () => ['search', 'answers'] as const,
 }
@@ -23,5 +27,18 @@ export const searchQueries = {
       queryFn: () => call('discovery:run', { automatic: true }),
       staleTime: 30_000,
       enabled: profileId !== undefined,
+    }),
+  /** Asked for when the inspector shows the hit; it does not change, but can be let go of. */
+  raw: (searchId: string, hit: Pick<Hit, 'server' | 'sourceId' | 'id'>) =>
+    queryOptions({
+      queryKey: searchKeys.raw(searchId, hit),
+      queryFn: () =>
+        call('search:raw', {
+          searchId,
+          server: hit.server,
+          ...(hit.sourceId ? { sourceId: hit.sourceId } : {}),
+          hitId: hit.id,
+        }),
+      staleTime: Infinity,
     }),
 }

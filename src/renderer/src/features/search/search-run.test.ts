@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import { fuseHits } from '../../../../shared/model/fusion'
+import type { SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
 import type { SearchResult, ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
+import { testHit as hit, testPart } from '../../../../shared/model/testing/hits'
 import { mergedHits, searchRunReducer, waterfallRows, type SearchRun } from './search-run'
 
 const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }
-const part = (server: string, count = 1): ServerSearchResult => ({
+const part = (server: string, count = 1): ServerSearchResult => testPart(server, [], { count })
+const summary = (server: string, count: number): StreamedPart => ({
   server,
   ok: true,
   status: 'ready',
   latencyMs: 5,
   count,
-  hits: [],
-  violations: [],
-  sourceErrors: [],
+  streamed: true,
 })
+const reply = (servers: SearchReply['servers']): SearchReply =>
+  ({ searchId: 's1', servers, hits: [], fusion: 'rrf' }) as unknown as SearchReply
 const start = (): SearchRun =>
   searchRunReducer(null, {
     type: 'started',
@@ -50,6 +53,33 @@ describe('searchRunReducer', () => {
     expect(run.servers).toHaveLength(2)
   })
 
+  it('keeps the hits that came as progress when the streamed reply sums their parts up', () => {
+    const withHits = { ...part('a', 1), hits: [hit('a', 'a1')] }
+    let run = searchRunReducer(start(), { type: 'progress', searchId: 's1', result: withHits })!
+    run = searchRunReducer(run, {
+      type: 'finished',
+      result: reply([summary('a', 1)]),
+    })!
+    expect(run.phase).toBe('done')
+    expect(run.servers[0]!.hits.map((h) => h.id)).toEqual(['a1'])
+    expect(run.result!.servers[0]!.hits.map((h) => h.id)).toEqual(['a1'])
+  })
+
+  it('fills in the hits of a server whose progress comes after the reply, and only those', () => {
+    let run = searchRunReducer(start(), {
+      type: 'finished',
+      result: reply([summary('a', 1)]),
+    })!
+    expect(run.servers[0]).toMatchObject({ server: 'a', count: 1, hits: [] })
+    const late = { ...part('a', 1), hits: [hit('a', 'a1')] }
+    run = searchRunReducer(run, { type: 'progress', searchId: 's1', result: late })!
+    expect(run.servers[0]!.hits.map((h) => h.id)).toEqual(['a1'])
+    expect(run.result!.servers[0]!.hits.map((h) => h.id)).toEqual(['a1'])
+    // Once filled in, the run takes no more parts.
+    const again = { ...part('a', 2), hits: [hit('a', 'a1'), hit('a', 'a2')] }
+    expect(searchRunReducer(run, { type: 'progress', searchId: 's1', result: again })).toBe(run)
+  })
+
   it('marks a cancel request only while running', () => {
     const run = searchRunReducer(start(), { type: 'cancelRequested', searchId: 's1' })!
     expect(run.cancelling).toBe(true)
@@ -69,17 +99,7 @@ describe('searchRunReducer', () => {
 })
 
 describe('mergedHits', () => {
-  const scored = (server: string, id: string, score: number): Hit => ({
-    server,
-    id,
-    title: id,
-    snippet: '',
-    score,
-    derived: { title: false, summary: false },
-    flags: [],
-    violations: [],
-    raw: {},
-  })
+  const scored = (server: string, id: string, score: number): Hit => ({ ...hit(server, id), score })
   const servers = [
     { ...part('a', 2), hits: [scored('a', 'a1', 0.2), scored('a', 'a2', 0.1)] },
     { ...part('b', 2), hits: [scored('b', 'b1', 9), scored('b', 'b2', 8)] },

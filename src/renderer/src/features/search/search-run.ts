@@ -1,3 +1,4 @@
+import type { SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
 import { mergeResults } from '../../../../shared/model/fusion'
 import type {
   FusionMode,
@@ -29,18 +30,21 @@ export interface SearchRun {
   error?: string
   /** The user pressed Cancel; the run resolves with what arrived. */
   cancelling: boolean
+  /** Servers the reply summed up whose progress event has not come yet (it fills them in). */
+  awaiting?: string[]
 }
 
 export type SearchRunAction =
   | { type: 'started'; searchId: string; draft: SearchDraft; expected: string[]; at: number }
   | { type: 'progress'; searchId: string; result: ServerSearchResult }
-  | { type: 'finished'; result: SearchResult }
+  | { type: 'finished'; result: SearchReply }
   | { type: 'failed'; searchId: string; message: string }
   | { type: 'cancelRequested'; searchId: string }
 
 /**
  * Folds the events of searches into the one the panel shows. Anything about another search id
- * (an older run still settling) is ignored; a server answering twice keeps its latest part.
+ * (an older run still settling) is ignored; a server answering twice keeps its latest part. The
+ * reply sums up the parts that came as progress events: their hits are taken from those.
  */
 export function searchRunReducer(run: SearchRun | null, action: SearchRunAction): SearchRun | null {
   if (action.type === 'started') {
@@ -58,19 +62,61 @@ export function searchRunReducer(run: SearchRun | null, action: SearchRunAction)
   if (!run || run.searchId !== id) return run
   switch (action.type) {
     case 'progress':
-      if (run.phase !== 'running') return run
-      return {
-        ...run,
-        servers: [...run.servers.filter((s) => s.server !== action.result.server), action.result],
+      if (run.phase === 'running') {
+        return {
+          ...run,
+          servers: [...run.servers.filter((s) => s.server !== action.result.server), action.result],
+        }
       }
+      return run.awaiting?.includes(action.result.server) ? lateProgress(run, action.result) : run
     case 'finished':
-      return { ...run, phase: 'done', servers: action.result.servers, result: action.result }
+      return finished(run, action.result)
     case 'failed':
       return { ...run, phase: 'failed', error: action.message }
     case 'cancelRequested':
       return run.phase === 'running' ? { ...run, cancelling: true } : run
   }
 }
+
+/** The run with the reply: each summed-up part takes the hits its progress event brought. */
+function finished(run: SearchRun, reply: SearchReply): SearchRun {
+  const arrived = new Map(run.servers.map((part) => [part.server, part]))
+  const awaiting: string[] = []
+  const servers = reply.servers.map((part): ServerSearchResult => {
+    if (!isStreamed(part)) return part
+    const streamed = arrived.get(part.server)
+    if (streamed) return streamed
+    // Its event has not come yet (no channel promises to order it before the reply).
+    awaiting.push(part.server)
+    const { streamed: _streamed, ...summary } = part
+    return { ...summary, hits: [], violations: [], sourceErrors: [] }
+  })
+  const result: SearchResult = { ...reply, servers }
+  return {
+    ...run,
+    phase: 'done',
+    servers,
+    result,
+    ...(awaiting.length > 0 ? { awaiting } : {}),
+  }
+}
+
+/** A server's part that came after the reply summed it up. */
+function lateProgress(run: SearchRun, part: ServerSearchResult): SearchRun {
+  const replace = (parts: ServerSearchResult[]): ServerSearchResult[] =>
+    parts.map((p) => (p.server === part.server ? part : p))
+  const awaiting = run.awaiting!.filter((server) => server !== part.server)
+  const { awaiting: _awaiting, ...rest } = run
+  return {
+    ...rest,
+    servers: replace(run.servers),
+    ...(run.result ? { result: { ...run.result, servers: replace(run.result.servers) } } : {}),
+    ...(awaiting.length > 0 ? { awaiting } : {}),
+  }
+}
+
+const isStreamed = (part: ServerSearchResult | StreamedPart): part is StreamedPart =>
+  'streamed' in part
 
 /** Servers listed in the waterfall: those that answered, then those still expected. */
 export function waterfallRows(

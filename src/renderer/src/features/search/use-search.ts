@@ -1,15 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
 import type { Selection } from '../../../../shared/model/operations'
-import { call, subscribe } from '../../api'
-import { batched } from '../../lib/batch'
+import { call } from '../../api'
 import { useSessionData } from '../../lib/use-session-data'
 import { searchKeys } from './queries'
-import {
-  searchRunReducer,
-  type SearchDraft,
-  type SearchRun,
-  type SearchRunAction,
-} from './search-run'
+import { searchFeed } from './run-feed'
+import type { SearchDraft, SearchRun } from './search-run'
 
 export interface SearchControls {
   run: SearchRun | null
@@ -20,16 +16,14 @@ export interface SearchControls {
 }
 
 /**
- * Runs `search:run` and folds its `search:progress` events into the run the panel shows. The
- * run lives in the query cache (it is server data), so it is still there when the user comes
- * back from another panel, and a search finishing meanwhile still lands.
+ * Runs `search:run`; its `search:progress` events are folded in by the app's event handling
+ * (see {@link searchFeed}), so the reply only sums up each server's part. The run lives in the
+ * query cache (it is server data), so it is still there when the user comes back from another
+ * panel, and a search finishing meanwhile still lands whole.
  */
 export function useSearch(): SearchControls {
-  const [run, update] = useSessionData<SearchRun>(searchKeys.run())
-  const dispatch = useCallback(
-    (action: SearchRunAction) => update((previous) => searchRunReducer(previous, action)),
-    [update],
-  )
+  const [run] = useSessionData<SearchRun>(searchKeys.run())
+  const feed = searchFeed(useQueryClient())
   // The latest run, for callbacks that must not change identity on every progress event.
   const latest = useRef(run)
   useEffect(() => {
@@ -39,62 +33,49 @@ export function useSearch(): SearchControls {
   const stop = useCallback(
     (searchId: string) =>
       call('search:cancel', { searchId }).catch((error: unknown) =>
-        dispatch({
+        feed.apply({
           type: 'failed',
           searchId,
           message: `Cancel failed: ${error instanceof Error ? error.message : String(error)}`,
         }),
       ),
-    [dispatch],
+    [feed],
   )
-
-  useEffect(() => {
-    // Servers answering together land in one update, not one re-render each.
-    const progress = batched<SearchRunAction>((actions) =>
-      update((previous) => actions.reduce(searchRunReducer, previous)),
-    )
-    const unsubscribe = subscribe('search:progress', ({ searchId, result }) =>
-      progress.push({ type: 'progress', searchId, result }),
-    )
-    return () => {
-      unsubscribe()
-      progress.cancel()
-    }
-  }, [update])
 
   const start = useCallback<SearchControls['start']>(
     (draft, selection, expected) => {
       // A search still running is replaced: stop it rather than let it use the servers.
       if (latest.current?.phase === 'running') void stop(latest.current.searchId)
       const searchId = crypto.randomUUID()
-      dispatch({ type: 'started', searchId, draft, expected, at: performance.now() })
+      feed.apply({ type: 'started', searchId, draft, expected, at: performance.now() })
       const phrases = draft.phrases.filter((phrase) => phrase.trim() !== '')
       call('search:run', {
         searchId,
         query: draft.query,
         topK: draft.topK,
         fusion: draft.fusion,
+        streamed: true,
         ...(phrases.length > 0 ? { phrases } : {}),
         ...(selection ? { selection } : {}),
       }).then(
-        (result) => dispatch({ type: 'finished', result }),
+        (result) => feed.apply({ type: 'finished', result }),
         (error: unknown) =>
-          dispatch({
+          feed.apply({
             type: 'failed',
             searchId,
             message: error instanceof Error ? error.message : String(error),
           }),
       )
     },
-    [dispatch, stop],
+    [feed, stop],
   )
 
   const cancel = useCallback(() => {
     const current = latest.current
     if (!current || current.phase !== 'running') return
-    dispatch({ type: 'cancelRequested', searchId: current.searchId })
+    feed.apply({ type: 'cancelRequested', searchId: current.searchId })
     void stop(current.searchId)
-  }, [dispatch, stop])
+  }, [feed, stop])
 
   return { run, start, cancel }
 }
