@@ -123,11 +123,11 @@ export function demoRegistry(demo: DemoServers): Record<string, Entry> {
   }
 }
 
-/** A stdio rag-tools-v1 fixture server answering after `delayMs` (e.g. to cancel it). */
-export const slowServer = (name: string, delayMs: number): Entry => ({
+/** A stdio rag-tools-v1 fixture server answering `hits` hits after `delayMs` (e.g. to cancel it). */
+export const slowServer = (name: string, delayMs: number, hits = 5): Entry => ({
   transport: 'stdio',
   command: process.execPath,
-  args: [RAG_FIXTURE, '--name', name, '--delay', String(delayMs), '--hits', '5'],
+  args: [RAG_FIXTURE, '--name', name, '--delay', String(delayMs), '--hits', String(hits)],
   dialect: 'rag-tools-v1',
   timeoutMs: 60_000,
 })
