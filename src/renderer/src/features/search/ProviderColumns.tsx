@@ -83,11 +83,15 @@ export function ProviderColumns({
     const group = (r: ServerSearchResult): number => (!r.ok ? 2 : r.hits.length === 0 ? 1 : 0)
     return [...servers].sort((a, b) => group(a) - group(b) || a.server.localeCompare(b.server))
   }, [servers])
-  // Once per answer that arrives, not once per column mounted while scrolling.
-  const counts = useMemo(
-    () => new Map(servers.map((r) => [r.server, providerOverlap(overlap, r)])),
-    [servers, overlap],
-  )
+  // Worked out for the columns that show, once per answer that arrives (not on every mount).
+  const countsOf = useMemo(() => {
+    const counts = new Map<ServerSearchResult, ProviderOverlap>()
+    return (result: ServerSearchResult): ProviderOverlap => {
+      let found = counts.get(result)
+      if (!found) counts.set(result, (found = providerOverlap(overlap, result)))
+      return found
+    }
+  }, [overlap])
   const perRow = Math.max(1, Math.floor((box.width + GAP) / (MIN_COLUMN + GAP)))
   const rowCount = Math.ceil(ordered.length / perRow)
   const fitting = rowCount > 0 ? Math.floor((box.height - GAP * (rowCount - 1)) / rowCount) : 0
@@ -108,30 +112,32 @@ export function ProviderColumns({
   return (
     <div ref={scrollRef} className="providers">
       <div className="providers__sizer" style={{ height: virtualizer.getTotalSize() - GAP }}>
-        {virtualizer.getVirtualItems().map((item) => (
-          <div
-            key={item.key}
-            className="providers__row"
-            style={{
-              height: rowHeight,
-              transform: `translateY(${item.start}px)`,
-              gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
-            }}
-          >
-            {ordered.slice(item.index * perRow, (item.index + 1) * perRow).map((result) => (
-              <ProviderColumn
-                key={result.server}
-                result={result}
-                counts={counts.get(result.server)!}
-                listHeight={rowHeight - COLUMN_CHROME}
-                overlap={overlap}
-                selectedKey={selectedKey}
-                onSelect={onSelect}
-                judging={judging}
-              />
-            ))}
-          </div>
-        ))}
+        {/* Until the box is measured (before the first paint) a layout would be a wrong guess. */}
+        {box.width > 0 &&
+          virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              className="providers__row"
+              style={{
+                height: rowHeight,
+                transform: `translateY(${item.start}px)`,
+                gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
+              }}
+            >
+              {ordered.slice(item.index * perRow, (item.index + 1) * perRow).map((result) => (
+                <ProviderColumn
+                  key={result.server}
+                  result={result}
+                  counts={countsOf(result)}
+                  listHeight={rowHeight - COLUMN_CHROME}
+                  overlap={overlap}
+                  selectedKey={selectedKey}
+                  onSelect={onSelect}
+                  judging={judging}
+                />
+              ))}
+            </div>
+          ))}
       </div>
     </div>
   )
