@@ -87,6 +87,11 @@ test('a provider column of 100 hits mounts only the rows in view, yet the keyboa
   await expect(last).toBeInViewport()
   await list.press('ArrowUp')
   await expect(list.getByRole('option', { selected: true })).toHaveAttribute('aria-posinset', '99')
+  // Back to the top: the column scrolls there again.
+  await list.press('Home')
+  const first = list.getByRole('option', { selected: true })
+  await expect(first).toHaveAttribute('aria-posinset', '1')
+  await expect(first).toBeInViewport()
   expect(await list.getByRole('option').count()).toBeLessThanOrEqual(10)
 })
 

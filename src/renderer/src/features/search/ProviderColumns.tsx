@@ -46,8 +46,11 @@ const MIN_ROW = 220
 const GAP = 10
 /** What a column spends above its rows: its head, the list's header row and borders. */
 const COLUMN_CHROME = 56
-/** A column shows four or five rows; a few more either side keep a fast wheel from showing gaps. */
-const COLUMN_OVERSCAN = 3
+/**
+ * A column shows four or five rows; one more either side is enough, as a scrolled list renders
+ * its new rows in the scroll event itself. Columns mount by the dozen while the grid scrolls.
+ */
+const COLUMN_OVERSCAN = 1
 
 /** The box's size, read before the first paint and whenever it changes. */
 function useBoxSize(ref: React.RefObject<HTMLElement | null>): { width: number; height: number } {
