@@ -69,6 +69,44 @@ test('a search across every demo server shows each provider, the waterfall and t
   await expect(page.getByRole('region', { name: 'Hits from knowledgeSearch' })).toBeVisible()
 })
 
+test('a provider column of 100 hits mounts only the rows in view, yet the keyboard reaches the last', async ({
+  page,
+  launch,
+}) => {
+  const ids = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6']
+  const { host } = await launch(Object.fromEntries(ids.map((id) => [id, slowServer(id, 0, 100)])))
+  await openSearch(page, host.url)
+  await expect(page.getByRole('button', { name: /^Sources: 6 servers/ })).toBeVisible()
+  await page.getByLabel('Query').fill('vpn')
+  await page.getByLabel('Top k').selectOption('100')
+  await page.getByRole('button', { name: 'Run' }).click()
+  await expect(page.getByRole('status').filter({ hasText: /merged hits? in/ })).toBeVisible()
+  await page.getByRole('tab', { name: /^By provider/ }).click()
+
+  const column = page.getByRole('region', { name: 'Hits from p1' })
+  const list = column.getByRole('listbox', { name: 'p1 hits' })
+  await expect(list.getByRole('option').first()).toHaveAttribute('aria-setsize', '100')
+  // Four or five rows show; a column mounts those and a few either side, not a screenful more.
+  expect(await list.getByRole('option').count()).toBeLessThanOrEqual(10)
+  await expect(column).toContainText('100 only')
+  await screenshots(page, 'search-providers-many')
+
+  await list.getByRole('option').first().click()
+  await expect(list.getByRole('option', { selected: true })).toHaveAttribute('aria-posinset', '1')
+  await list.press('End')
+  const last = list.getByRole('option', { selected: true })
+  await expect(last).toHaveAttribute('aria-posinset', '100')
+  await expect(last).toBeInViewport()
+  await list.press('ArrowUp')
+  await expect(list.getByRole('option', { selected: true })).toHaveAttribute('aria-posinset', '99')
+  // Back to the top: the column scrolls there again.
+  await list.press('Home')
+  const first = list.getByRole('option', { selected: true })
+  await expect(first).toHaveAttribute('aria-posinset', '1')
+  await expect(first).toBeInViewport()
+  expect(await list.getByRole('option').count()).toBeLessThanOrEqual(10)
+})
+
 test('cancel stops a slow server and keeps what already arrived', async ({ page, launch }) => {
   const { host } = await launch({ fast: slowServer('fast', 0), slow: slowServer('slow', 30_000) })
   await openSearch(page, host.url)

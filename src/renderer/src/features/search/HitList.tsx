@@ -6,6 +6,7 @@ import { hitKey } from './hit-key'
 import type { Judging } from '../evaluation/use-judging'
 import { gradeOfKey } from '../evaluation/grades'
 import { formatScore, HitRow } from './HitRow'
+import { observeSizeLazily, scrollLazily } from './observe-size'
 import type { OverlapIndex } from './overlap'
 import './HitList.css'
 
@@ -32,6 +33,13 @@ export interface HitListProps {
   className?: string
   /** Judging into a golden set: a grade column, and keys 0–3 / Delete judge the selected hit. */
   judging?: Judging | null
+  /** Rows rendered beyond each edge of the view. */
+  overscan?: number
+  /**
+   * The scroll box's height when its owner knows it in advance: the list then renders its first
+   * rows without reading the layout (see `observeSizeLazily`).
+   */
+  initialHeight?: number
 }
 
 /** The score column: its header, the header's tooltip and each row's text. */
@@ -63,6 +71,8 @@ export function HitList({
   empty,
   className,
   judging,
+  overscan = 12,
+  initialHeight,
 }: HitListProps): React.JSX.Element {
   const scrollRef = useRef<HTMLDivElement>(null)
   const id = useId()
@@ -72,7 +82,14 @@ export function HitList({
     count: hits.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => HIT_ROW_HEIGHT,
-    overscan: 12,
+    overscan,
+    ...(initialHeight === undefined
+      ? {}
+      : {
+          initialRect: { width: 0, height: initialHeight },
+          observeElementRect: observeSizeLazily,
+          scrollToFn: scrollLazily,
+        }),
   })
   // Once per list and selection, not on every scroll frame (50,000 keys to build).
   const selectedIndex = useMemo(

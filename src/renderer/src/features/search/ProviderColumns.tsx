@@ -5,7 +5,7 @@ import type { Hit } from '../../../../shared/model/rag'
 import { Badge, EmptyState } from '../../ui'
 import type { Judging } from '../evaluation/use-judging'
 import { HitList } from './HitList'
-import { providerOverlap, type OverlapIndex } from './overlap'
+import { providerOverlap, type OverlapIndex, type ProviderOverlap } from './overlap'
 import { formatMs } from './waterfall'
 import './HitList.css'
 
@@ -17,8 +17,8 @@ export interface ProviderColumnsProps {
   judging?: Judging | null
 }
 
-function ColumnHead({ result, overlap }: { result: ServerSearchResult; overlap: OverlapIndex }) {
-  const { shared, only } = providerOverlap(overlap, result)
+function ColumnHead({ result, counts }: { result: ServerSearchResult; counts: ProviderOverlap }) {
+  const { shared, only } = counts
   return (
     <div className="provider__head">
       <code className="provider__name">{result.server}</code>
@@ -44,6 +44,13 @@ function ColumnHead({ result, overlap }: { result: ServerSearchResult; overlap: 
 const MIN_COLUMN = 320
 const MIN_ROW = 220
 const GAP = 10
+/** What a column spends above its rows: its head, the list's header row and borders. */
+const COLUMN_CHROME = 56
+/**
+ * A column shows four or five rows; one more either side is enough, as a scrolled list renders
+ * its new rows in the scroll event itself. Columns mount by the dozen while the grid scrolls.
+ */
+const COLUMN_OVERSCAN = 1
 
 /** The box's size, read before the first paint and whenever it changes. */
 function useBoxSize(ref: React.RefObject<HTMLElement | null>): { width: number; height: number } {
@@ -79,6 +86,15 @@ export function ProviderColumns({
     const group = (r: ServerSearchResult): number => (!r.ok ? 2 : r.hits.length === 0 ? 1 : 0)
     return [...servers].sort((a, b) => group(a) - group(b) || a.server.localeCompare(b.server))
   }, [servers])
+  // Worked out for the columns that show, once per answer that arrives (not on every mount).
+  const countsOf = useMemo(() => {
+    const counts = new Map<ServerSearchResult, ProviderOverlap>()
+    return (result: ServerSearchResult): ProviderOverlap => {
+      let found = counts.get(result)
+      if (!found) counts.set(result, (found = providerOverlap(overlap, result)))
+      return found
+    }
+  }, [overlap])
   const perRow = Math.max(1, Math.floor((box.width + GAP) / (MIN_COLUMN + GAP)))
   const rowCount = Math.ceil(ordered.length / perRow)
   const fitting = rowCount > 0 ? Math.floor((box.height - GAP * (rowCount - 1)) / rowCount) : 0
@@ -99,28 +115,32 @@ export function ProviderColumns({
   return (
     <div ref={scrollRef} className="providers">
       <div className="providers__sizer" style={{ height: virtualizer.getTotalSize() - GAP }}>
-        {virtualizer.getVirtualItems().map((item) => (
-          <div
-            key={item.key}
-            className="providers__row"
-            style={{
-              height: rowHeight,
-              transform: `translateY(${item.start}px)`,
-              gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
-            }}
-          >
-            {ordered.slice(item.index * perRow, (item.index + 1) * perRow).map((result) => (
-              <ProviderColumn
-                key={result.server}
-                result={result}
-                overlap={overlap}
-                selectedKey={selectedKey}
-                onSelect={onSelect}
-                judging={judging}
-              />
-            ))}
-          </div>
-        ))}
+        {/* Until the box is measured (before the first paint) a layout would be a wrong guess. */}
+        {box.width > 0 &&
+          virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              className="providers__row"
+              style={{
+                height: rowHeight,
+                transform: `translateY(${item.start}px)`,
+                gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
+              }}
+            >
+              {ordered.slice(item.index * perRow, (item.index + 1) * perRow).map((result) => (
+                <ProviderColumn
+                  key={result.server}
+                  result={result}
+                  counts={countsOf(result)}
+                  listHeight={rowHeight - COLUMN_CHROME}
+                  overlap={overlap}
+                  selectedKey={selectedKey}
+                  onSelect={onSelect}
+                  judging={judging}
+                />
+              ))}
+            </div>
+          ))}
       </div>
     </div>
   )
@@ -129,14 +149,21 @@ export function ProviderColumns({
 /** One provider's column; memoized, so scrolling the grid re-renders only the rows it mounts. */
 const ProviderColumn = memo(function ProviderColumn({
   result,
+  counts,
+  listHeight,
   overlap,
   selectedKey,
   onSelect,
   judging,
-}: Omit<ProviderColumnsProps, 'servers'> & { result: ServerSearchResult }): React.JSX.Element {
+}: Omit<ProviderColumnsProps, 'servers'> & {
+  result: ServerSearchResult
+  counts: ProviderOverlap
+  /** The height the column's list gets, known before it is laid out. */
+  listHeight: number
+}): React.JSX.Element {
   return (
     <section className="provider" aria-label={`Hits from ${result.server}`}>
-      <ColumnHead result={result} overlap={overlap} />
+      <ColumnHead result={result} counts={counts} />
       <HitList
         label={`${result.server} hits`}
         hits={result.hits}
@@ -145,6 +172,8 @@ const ProviderColumn = memo(function ProviderColumn({
         onSelect={onSelect}
         showServer={false}
         judging={judging}
+        overscan={COLUMN_OVERSCAN}
+        initialHeight={listHeight}
         empty={
           <p className="provider__empty">
             {result.ok ? 'No hits.' : (result.error?.message ?? 'The search failed here.')}
