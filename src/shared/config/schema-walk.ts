@@ -14,6 +14,10 @@ interface SchemaDef {
 
 const defOf = (schema: z.ZodType): SchemaDef => schema._zod.def as unknown as SchemaDef
 
+/** The schema of a declared field; a key such as `valueOf` is not one (it is Object's). */
+const fieldOf = (shape: Record<string, z.ZodType>, key: string): z.ZodType | undefined =>
+  Object.hasOwn(shape, key) ? shape[key] : undefined
+
 /** A JSON object (not an array, not null). */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -46,7 +50,7 @@ export function unknownFields(
   if (def.type === 'object' && def.shape && isPlainObject(value)) {
     const known = Object.keys(def.shape)
     return Object.entries(value).flatMap(([key, child]) => {
-      const childSchema = def.shape![key]
+      const childSchema = fieldOf(def.shape!, key)
       return childSchema
         ? unknownFields(childSchema, child, [...path, key])
         : [{ path: [...path, key], known }]
@@ -64,7 +68,7 @@ export function stripUnknown<T>(schema: z.ZodType, value: T): T {
   if (def.type === 'object' && def.shape && isPlainObject(value)) {
     const out: Record<string, unknown> = {}
     for (const [key, child] of Object.entries(value)) {
-      const childSchema = def.shape[key]
+      const childSchema = fieldOf(def.shape, key)
       if (childSchema) out[key] = stripUnknown(childSchema, child)
     }
     return out as T
