@@ -45,8 +45,8 @@ describe('wireFetch', () => {
 
   it('follows a redirected POST through the fallback fetch', async () => {
     const url = await serve((req, res) => {
-      if (req.url === '/mcp') return res.writeHead(307, { location: '/moved' }).end()
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"at":"moved"}')
+      if (req.url === '/mcp') res.writeHead(307, { location: '/moved' }).end()
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"at":"moved"}')
     })
     const response = await wireFetch()(`${url}/mcp`, post())
     expect(await response.json()).toEqual({ at: 'moved' })
