@@ -1,4 +1,11 @@
-import { DEMO_KEY_ENV, FAMILIES, demoEntry, endpointUrls, stdioTarget } from '../src/demo/endpoints'
+import {
+  DEMO_KEY_ENV,
+  FAMILIES,
+  demoEntry,
+  endpointUrls,
+  planEndpoints,
+  stdioTarget,
+} from '../src/demo/endpoints'
 import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
 import { startChild, type Child } from '../src/test/start-child'
 import { actAsBenchUser, demoScript, demoSelection, searchErrors, whenReady } from './demo-servers'
@@ -15,10 +22,15 @@ const CONNECT_ALL_TIMEOUT_MS = 300_000
 
 /** What the parent asks the child to do (JSON after the flag). */
 export interface ScalePlan {
-  /** Backend latency (ms) of each demo process; each serves `endpointsEach` HTTP/SSE servers. */
+  /** Demo processes, each serving `endpointsEach` HTTP/SSE servers. */
+  processes: number
+  /**
+   * Backend latencies (ms) cycled over each process's endpoints, so every process serves every
+   * class: the slowest servers' replies do not queue behind one demo process's CPU.
+   */
   latencies: number[]
   endpointsEach: number
-  /** rag-tools-v1 stdio servers, answering after the first process's latency. */
+  /** rag-tools-v1 stdio servers, answering after the first latency. */
   stdio: number
   /** Single-server edits, then edits of `bulk` servers at once. */
   singleEdits: number
@@ -52,29 +64,25 @@ export interface ScaleReport {
   errors: string[]
 }
 
-interface DemoProcess {
-  child: Child<{ urls: Map<string, string>; docHost: string }>
-  latency: number
-}
+type DemoProcess = Child<{ urls: Map<string, string>; docHost: string }>
 
 async function startDemos(plan: ScalePlan): Promise<DemoProcess[]> {
   return Promise.all(
-    plan.latencies.map(async (latency) => {
-      const child = await startChild(
+    Array.from({ length: plan.processes }, () =>
+      startChild(
         [
           demoScript(),
           'all',
           ...['--port-base', '0', '--endpoints', String(plan.endpointsEach)],
-          ...['--latency', String(latency), '--rate-limit', '1000000000'],
+          ...['--latency', plan.latencies.join(','), '--rate-limit', '1000000000'],
         ],
         (lines) => {
           const ready = lines.map((line) => /^ready (\S+?)\/?$/.exec(line)?.[1]).find(Boolean)
           return ready ? { urls: endpointUrls(lines), docHost: ready } : undefined
         },
         60_000,
-      )
-      return { child, latency }
-    }),
+      ),
+    ),
   )
 }
 
@@ -87,26 +95,26 @@ const familyOf = (id: string) => FAMILIES.find((family) => id.startsWith(`${fami
 function registryOf(demos: DemoProcess[], plan: ScalePlan) {
   const registry: Record<string, Record<string, unknown>> = {}
   const latency = new Map<string, number>()
+  // Each process planned its endpoints the same way: the plan says each one's latency.
+  const planned = new Map(
+    planEndpoints(plan.endpointsEach, 0, plan.latencies).map((one) => [one.id, one.latencyMs]),
+  )
   let n = 0
   for (const demo of demos) {
-    for (const [id, url] of demo.child.ready.urls) {
+    for (const [id, url] of demo.ready.urls) {
       const family = familyOf(id)
       const key = `${family}-${n++}`
       registry[key] = demoEntry(family, { url })
-      latency.set(key, demo.latency)
+      latency.set(key, planned.get(id)!)
     }
   }
-  const first = demos[0]!
-  const target = stdioTarget(
-    process.execPath,
-    demoScript(),
-    first.child.ready.docHost,
-    first.latency,
-  )
+  const stdioLatency = plan.latencies[0]!
+  const docHost = demos[0]!.ready.docHost
+  const target = stdioTarget(process.execPath, demoScript(), docHost, stdioLatency)
   for (let i = 0; i < plan.stdio; i++) {
     const key = `rag-tools-stdio-${n++}`
     registry[key] = demoEntry('rag-tools-stdio', target)
-    latency.set(key, first.latency)
+    latency.set(key, stdioLatency)
   }
   return { registry, latency }
 }
@@ -214,7 +222,7 @@ export async function runScaleWorker(): Promise<number> {
       await live.close()
     }
   } finally {
-    await Promise.all(demos.map((demo) => demo.child.stop()))
+    await Promise.all(demos.map((demo) => demo.stop()))
   }
   return 0
 }

@@ -4,12 +4,37 @@ import { DEMO_KEY_ENV, endpointRegistry, endpointUrls, planEndpoints } from './e
 describe('planEndpoints', () => {
   it('cycles the HTTP/SSE families, one port each after the document host', () => {
     expect(planEndpoints(5, 50000)).toEqual([
-      { id: 'rag-search-0', family: 'rag-search', program: 'rag-search', port: 50001 },
-      { id: 'rag-tools-sse-1', family: 'rag-tools-sse', program: 'rag-tools-v1', port: 50002 },
-      { id: 'ragbox-2', family: 'ragbox', program: 'ragbox', port: 50003 },
-      { id: 'vtex-3', family: 'vtex', program: 'vtex', port: 50004 },
-      { id: 'rag-search-4', family: 'rag-search', program: 'rag-search', port: 50005 },
+      {
+        id: 'rag-search-0',
+        family: 'rag-search',
+        program: 'rag-search',
+        port: 50001,
+        latencyMs: 0,
+      },
+      {
+        id: 'rag-tools-sse-1',
+        family: 'rag-tools-sse',
+        program: 'rag-tools-v1',
+        port: 50002,
+        latencyMs: 0,
+      },
+      { id: 'ragbox-2', family: 'ragbox', program: 'ragbox', port: 50003, latencyMs: 0 },
+      { id: 'vtex-3', family: 'vtex', program: 'vtex', port: 50004, latencyMs: 0 },
+      {
+        id: 'rag-search-4',
+        family: 'rag-search',
+        program: 'rag-search',
+        port: 50005,
+        latencyMs: 0,
+      },
     ])
+  })
+
+  it('cycles a latency list over the endpoints, so every class is spread over the families', () => {
+    expect(planEndpoints(5, 0, [100, 150, 200]).map((endpoint) => endpoint.latencyMs)).toEqual([
+      100, 150, 200, 100, 150,
+    ])
+    expect(planEndpoints(2, 0).map((endpoint) => endpoint.latencyMs)).toEqual([0, 0])
   })
 
   it('puts every endpoint on a free port when the base is 0', () => {

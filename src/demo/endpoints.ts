@@ -27,16 +27,26 @@ export interface Endpoint {
   program: Exclude<HttpProgram, 'doc-host'>
   /** Wanted port (0 = any free port). */
   port: number
+  /** How long its tool calls take to answer. */
+  latencyMs: number
 }
 
 /**
  * `count` endpoints cycling through the HTTP/SSE families, endpoint i on `portBase + 1 + i`
  * (the document host keeps `portBase`); port base 0 puts every endpoint on a free port.
+ * Endpoint i answers after `latencies[i % latencies.length]` ms, so one process serves every
+ * latency class over every family.
  */
-export function planEndpoints(count: number, portBase: number): Endpoint[] {
+export function planEndpoints(count: number, portBase: number, latencies = [0]): Endpoint[] {
   return Array.from({ length: count }, (_, index) => {
     const { program, family } = ENDPOINT_CYCLE[index % ENDPOINT_CYCLE.length]!
-    return { id: `${family}-${index}`, family, program, port: portBase && portBase + 1 + index }
+    return {
+      id: `${family}-${index}`,
+      family,
+      program,
+      port: portBase && portBase + 1 + index,
+      latencyMs: latencies[index % latencies.length] ?? 0,
+    }
   })
 }
 

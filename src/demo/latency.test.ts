@@ -32,4 +32,17 @@ describe('--latency', () => {
     setLatency(0)
     expect(await dispatch(message('tools/call'), methods, {})).toMatchObject({ id: 1 })
   })
+
+  it('holds a tool call back for the latency its server instance was given', async () => {
+    vi.useFakeTimers()
+    let answered = false
+    const reply = dispatch(message('tools/call'), methods, {}, 200).then((r) => {
+      answered = true
+      return r
+    })
+    await vi.advanceTimersByTimeAsync(199)
+    expect(answered).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await reply).toMatchObject({ id: 1 })
+  })
 })

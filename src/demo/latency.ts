@@ -8,8 +8,11 @@ export function setLatency(ms: number): void {
   latencyMs = ms
 }
 
-/** Resolves after the configured backend latency (at once when there is none). */
-export function backendLatency(): Promise<void> | undefined {
-  if (latencyMs <= 0) return undefined
-  return new Promise((resolve) => setTimeout(resolve, latencyMs))
+/**
+ * Resolves after the backend latency: the server instance's own when it has one (an endpoint
+ * of `all --endpoints` with a `--latency` list), else the process's; at once when there is none.
+ */
+export function backendLatency(ms = latencyMs): Promise<void> | undefined {
+  if (ms <= 0) return undefined
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }

@@ -116,11 +116,11 @@ async function runEndpoints(options: DemoOptions, count: number): Promise<void> 
   const docs = await startProgram('doc-host', portOf('doc-host', options), options, options.docHost)
   closers.push(docs.close)
   const docHost = docs.url.replace(/\/$/, '')
-  const plan = planEndpoints(count, options.portBase)
+  const plan = planEndpoints(count, options.portBase, options.latencies)
   const started = await Promise.all(
     plan.map(async (endpoint) => {
       // rag-tools-v1 names itself after the endpoint, so each one is a distinct server.
-      const own = { ...options, name: options.name ?? endpoint.id }
+      const own = { ...options, name: options.name ?? endpoint.id, latencyMs: endpoint.latencyMs }
       const one = await startProgram(endpoint.program, endpoint.port, own, docHost)
       closers.push(one.close)
       return { ...endpoint, url: one.url, shared: one.shared }

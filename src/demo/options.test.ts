@@ -72,7 +72,13 @@ describe('demo.js options', () => {
       {},
     )
     expect(options).toMatchObject({ endpoints: 40, stdioServers: 20, registry: '/tmp/r.json' })
-    expect(parseOptions(['ragbox', '--latency', '120'], {}).latencyMs).toBe(120)
+    expect(parseOptions(['ragbox', '--latency', '120'], {})).toMatchObject({
+      latencyMs: 120,
+      latencies: [120],
+    })
+    expect(parseOptions(['all', '--endpoints', '6', '--latency', '100,150,200'], {})).toMatchObject(
+      { latencyMs: 100, latencies: [100, 150, 200] },
+    )
     expect(parseOptions(['all'], {})).toMatchObject({ endpoints: undefined, stdioServers: 0 })
   })
 
@@ -85,6 +91,12 @@ describe('demo.js options', () => {
     expect(() => parseOptions(['all', '--endpoints', '5000'], {})).toThrow(/at most 1000/)
     expect(() => parseOptions(['all', '--endpoints', '40', '--port-base', '65500'], {})).toThrow(
       /leaves no room for 40 endpoints/,
+    )
+    expect(() => parseOptions(['ragbox', '--latency', '100,200'], {})).toThrow(
+      /a --latency list applies to all --endpoints only/,
+    )
+    expect(() => parseOptions(['all', '--endpoints', '4', '--latency', '100,,x'], {})).toThrow(
+      /--latency must be an integer ≥ 0, got ""/,
     )
   })
 })

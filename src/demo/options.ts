@@ -56,6 +56,8 @@ export interface DemoOptions {
   registry?: string
   /** `--latency MS`: every tool call answers after this long, like a real backend. */
   latencyMs: number
+  /** `all --endpoints --latency A,B,…`: endpoint i answers after the (i mod n)th (`[latencyMs]`). */
+  latencies: number[]
   /** oauth: access token lifetime. */
   tokenTtlSeconds: number
   /** oauth: scope `tools/call` needs on top of `rag:read` (step-up). */
@@ -97,7 +99,9 @@ options:
   --registry FILE          all --endpoints: write a rag-mcp.json listing every endpoint (keys
                            from \${env:RAG_DEMO_SEARCH_KEY} and \${env:RAG_DEMO_RAGBOX_KEY})
   --stdio-servers N        all --endpoints: also list N rag-tools-v1 stdio servers in --registry
-  --latency MS             every tool call answers after MS milliseconds (a backend's latency)
+  --latency MS             every tool call answers after MS milliseconds (a backend's latency);
+                           all --endpoints takes a list A,B,… cycled over the endpoints (the
+                           registry's stdio servers get the first)
   --token-ttl SECONDS      oauth: access token lifetime (default 3600; short values test refresh)
   --require-scope SCOPE    oauth: tools/call needs SCOPE too (403 insufficient_scope, step-up)
   --approve-as USER        oauth: approve every sign-in as USER (default: consent page, or the
@@ -115,7 +119,7 @@ export class UsageError extends Error {}
 
 function int(name: string, value: string | undefined, fallback: number, min = 0): number {
   if (value === undefined) return fallback
-  const parsed = Number(value)
+  const parsed = value.trim() === '' ? NaN : Number(value)
   if (!Number.isInteger(parsed) || parsed < min)
     throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${value}"`)
   return parsed
@@ -193,6 +197,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     throw new UsageError(`--endpoints must be at most ${MAX_ENDPOINTS}, got ${endpoints}`)
   if (endpoints !== undefined && portBase !== 0 && portBase + endpoints > 65_535)
     throw new UsageError(`--port-base ${portBase} leaves no room for ${endpoints} endpoints`)
+  const latencies = (values.latency ?? '0').split(',').map((ms) => int('latency', ms, 0))
+  if (latencies.length > 1 && endpoints === undefined)
+    throw new UsageError('a --latency list applies to all --endpoints only')
   return {
     command: command as Command,
     port: values.port === undefined ? undefined : int('port', values.port, 0),
@@ -215,7 +222,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     endpoints,
     stdioServers: int('stdio-servers', values['stdio-servers'], 0),
     registry: values.registry,
-    latencyMs: int('latency', values.latency, 0),
+    latencyMs: latencies[0]!,
+    latencies,
     tokenTtlSeconds: int('token-ttl', values['token-ttl'], 3600, 1),
     requireScope: values['require-scope'],
     approveAs: values['approve-as'],

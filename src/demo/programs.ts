@@ -66,19 +66,21 @@ function handlerFor(program: HttpProgram, options: DemoOptions, docHost: string)
         ttlSeconds: options.ttlSeconds,
         secret: DOC_SIGNING_SECRET,
         maxSegments: options.maxSegments,
+        latencyMs: options.latencyMs,
       })
     case 'rag-tools-v1': {
       const { tools, name } = ragTools(options, docHost, false)
-      return sseHandler(tools, name)
+      return sseHandler(tools, name, options.latencyMs)
     }
     case 'ragbox':
       return ragboxHandler({
         rateLimit: options.rateLimit,
         queryRateLimit: options.queryRateLimit,
         rateWindowMs: options.rateWindowSeconds * 1000,
+        latencyMs: options.latencyMs,
       })
     case 'vtex':
-      return vtexHandler()
+      return vtexHandler(options.latencyMs)
     case 'oauth': {
       const { tools, name } = ragTools(options, docHost, false)
       return oauthHandler({

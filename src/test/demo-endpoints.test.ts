@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEMO_KEY_ENV, endpointUrls, planEndpoints } from '../demo/endpoints'
-import { startDemo, type DemoProcess } from '../demo/testing'
+import { postJson, startDemo, toolCallMessage, type DemoProcess } from '../demo/testing'
 import { startCore, waitFor, type LiveCore } from '../main/core/services/testing/live'
 import { demoProfile } from './demo-profiles'
 
@@ -41,5 +41,27 @@ describe('demo.js all --endpoints (built)', () => {
     const { servers } = await core.services.discovery.run()
     expect(servers.filter((server) => !server.ok).map((server) => server.server)).toEqual([])
     expect(servers).toHaveLength(10)
+  })
+
+  it('answers each endpoint after its own latency from a --latency list', async () => {
+    demo = await startDemo(['all', '--port-base', '0', '--endpoints', '8', '--latency', '0,400,0'])
+    const urls = endpointUrls(demo.output)
+    const call = async (id: string) => {
+      const started = performance.now()
+      const reply = await postJson(
+        `${urls.get(id)}/tools/call`,
+        toolCallMessage('search_documents', { query: 'webhooks', limit: 1 }),
+      )
+      expect(reply.status).toBe(200)
+      return { id, ms: performance.now() - started }
+    }
+    const finished: string[] = []
+    // vtex-3 is endpoint 3 (latency 0), vtex-7 endpoint 7 (latency 400): sent together,
+    // the one without a backend latency answers first, the other no sooner than 400 ms.
+    const [, slow] = await Promise.all(
+      ['vtex-3', 'vtex-7'].map((id) => call(id).then((done) => (finished.push(id), done))),
+    )
+    expect(finished).toEqual(['vtex-3', 'vtex-7'])
+    expect(slow!.ms).toBeGreaterThanOrEqual(400)
   })
 })

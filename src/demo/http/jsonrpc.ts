@@ -120,12 +120,14 @@ export function rpcError(id: JsonRpcId, error: RpcError): JsonRpcResponse {
 
 /**
  * Runs one message through the method table. Returns undefined for notifications (no id);
- * unknown methods answer -32601, unexpected exceptions -32603.
+ * unknown methods answer -32601, unexpected exceptions -32603. Tool calls wait `latencyMs`
+ * first (default: the process's `--latency`).
  */
 export async function dispatch<C>(
   message: JsonRpcMessage,
   methods: Methods<C>,
   ctx: C,
+  latencyMs?: number,
 ): Promise<JsonRpcResponse | undefined> {
   const id = message.id ?? null
   const handler = Object.hasOwn(methods, message.method) ? methods[message.method] : undefined
@@ -137,7 +139,7 @@ export async function dispatch<C>(
     if (broken('protocol.initialize') && message.method === 'initialize')
       throw new RpcError(RPC.METHOD_NOT_FOUND, 'Method not found: initialize')
     if (broken('protocol.ping') && message.method === 'ping') throw new Error('ping is broken')
-    if (message.method === 'tools/call') await backendLatency()
+    if (message.method === 'tools/call') await backendLatency(latencyMs)
     const result = await handler(message.params, ctx)
     if (broken('protocol.tools-list') && message.method === 'tools/list') {
       // A cursor that never ends the listing.

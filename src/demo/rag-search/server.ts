@@ -33,6 +33,8 @@ export interface RagSearchOptions {
   secret: string
   /** Segments per answer; the spec allows at most 20 (more makes a non-conforming server). */
   maxSegments: number
+  /** This instance's backend latency (default: the process's `--latency`). */
+  latencyMs?: number
 }
 
 /** Who is asking, from the headers spec 000 defines. */
@@ -205,7 +207,7 @@ export function ragSearchHandler(options: RagSearchOptions): Handler {
         groups: groupsFromSessionTags(tags),
         humanUid: header(req, 'x-human-uid'),
       }
-      const response = await dispatch(message, methods, caller)
+      const response = await dispatch(message, methods, caller, options.latencyMs)
       if (!response) return sendEmpty(res, 202)
       sendJson(res, 200, response)
     } catch (error) {

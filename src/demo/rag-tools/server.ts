@@ -37,7 +37,8 @@ function toResult(envelope: Envelope): CallToolResult {
 }
 
 /** An MCP server with the three rag-tools-v1 tools (specs 001/002). */
-export function createRagToolsServer(tools: RagTools, name: string): McpServer {
+/** `latencyMs`: this instance's backend latency (default: the process's `--latency`). */
+export function createRagToolsServer(tools: RagTools, name: string, latencyMs?: number): McpServer {
   const server = new McpServer({ name, version: '1.0.0' })
   server.registerTool(
     'rag_discover_resources',
@@ -57,7 +58,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
       },
     },
     async (args) => {
-      await backendLatency()
+      await backendLatency(latencyMs)
       return toResult(tools.discover({ ...args, username: args.username ?? '' }))
     },
   )
@@ -85,7 +86,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
       },
     },
     async (args) => {
-      await backendLatency()
+      await backendLatency(latencyMs)
       return toResult(tools.raw({ ...args, username: args.username ?? '' }))
     },
   )
@@ -111,7 +112,7 @@ export function createRagToolsServer(tools: RagTools, name: string): McpServer {
       },
     },
     async (args) => {
-      await backendLatency()
+      await backendLatency(latencyMs)
       return toResult(tools.synthesize({ ...args, username: args.username ?? '' }))
     },
   )
@@ -135,7 +136,7 @@ export async function serveStdio(tools: RagTools, name: string): Promise<void> {
  * Legacy HTTP+SSE transport: `GET /sse` opens a session stream whose first event names the
  * `POST /messages?sessionId=…` endpoint. One MCP server per session.
  */
-export function sseHandler(tools: RagTools, name: string): Handler {
+export function sseHandler(tools: RagTools, name: string, latencyMs?: number): Handler {
   const sessions = new Map<string, SSEServerTransport>()
   return async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x')
@@ -143,7 +144,7 @@ export function sseHandler(tools: RagTools, name: string): Handler {
       const transport = new SSEServerTransport('/messages', res)
       sessions.set(transport.sessionId, transport)
       res.on('close', () => sessions.delete(transport.sessionId))
-      await createRagToolsServer(tools, name).connect(transport)
+      await createRagToolsServer(tools, name, latencyMs).connect(transport)
       return
     }
     if (req.method === 'POST' && url.pathname === '/messages') {

@@ -44,6 +44,8 @@ export interface RagboxOptions {
   queryRateLimit: number
   /** Window of both limits; default a minute (shorter in tests that wait one out). */
   rateWindowMs?: number
+  /** This instance's backend latency (default: the process's `--latency`). */
+  latencyMs?: number
 }
 
 function apiKey(req: IncomingMessage): string | undefined {
@@ -125,7 +127,7 @@ export function ragboxHandler(options: RagboxOptions): Handler {
     const text = await readBody(req)
     let response: JsonRpcResponse | undefined
     try {
-      response = await dispatch(parseMessage(text), methods, { grant, key })
+      response = await dispatch(parseMessage(text), methods, { grant, key }, options.latencyMs)
     } catch (error) {
       if (error instanceof RpcError) return fail(idOf(text), error)
       throw error

@@ -98,7 +98,8 @@ function withStatus(response: JsonRpcResponse): JsonRpcResponse {
  * non-standard `handshake`, plain JSON responses, no sessions, no GET stream, no auth, and
  * `rag://` resources.
  */
-export function vtexHandler(): Handler {
+/** `latencyMs`: this instance's backend latency (default: the process's `--latency`). */
+export function vtexHandler(latencyMs?: number): Handler {
   const catalog = new VtexCatalog()
   const methods: Methods<undefined> = {
     handshake: (params) => {
@@ -171,7 +172,7 @@ export function vtexHandler(): Handler {
         ? withStatus(
             rpcError(message.id ?? null, new RpcError(RPC.METHOD_NOT_FOUND, 'Method not found')),
           )
-        : await dispatch(message, methods, undefined)
+        : await dispatch(message, methods, undefined, latencyMs)
     if (!response || message.method.startsWith('notifications/')) return sendEmpty(res, 204)
     sendJson(res, 200, withStatus(response))
   }

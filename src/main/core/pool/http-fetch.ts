@@ -7,6 +7,7 @@ import type { CallContext, CallTracker, RpcErrorPayload } from './call-context'
 import type { HttpExchange } from './protocol-log'
 import { malformedReply, repairMessage, type RepairOutcome } from './repair'
 import { repairEventStream } from './sse-repair'
+import { wireFetch } from './wire-fetch'
 
 /** What the pool's HTTP `fetch` needs to know about one server connection. */
 export interface HttpFetchOptions {
@@ -21,7 +22,7 @@ export interface HttpFetchOptions {
   onNote(note: string): void
   /** The status of every POST carrying a JSON-RPC message, with the headers the console added. */
   onExchange?(exchange: HttpExchange): void
-  /** The underlying fetch; `globalThis.fetch` by default. */
+  /** The underlying fetch; {@link wireFetch} by default. */
   fetch?: FetchLike
   now?: () => number
 }
@@ -61,7 +62,7 @@ type Layer = (next: Step) => Step
  * 6. per-method endpoints — `…/mcp` answering 404 but `…/mcp/tools/call` existing.
  */
 export function createHttpFetch(options: HttpFetchOptions): FetchLike {
-  const base = options.fetch ?? ((url, init) => fetch(url, init))
+  const base = options.fetch ?? wireFetch()
   const layers: Layer[] = [
     withCallContext(options),
     observe(options),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ActingUser } from '../../../shared/model/user'
 import { rejection, serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
 import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
@@ -295,6 +295,30 @@ describe('HTTP fetch layers', () => {
     )
     expect(result).toMatchObject({ status: 'success', segments: [{ segment_uid: 's1' }] })
   })
+  it.each([
+    { name: 'JSON', options: { json: true } },
+    { name: 'SSE-stream', options: {} },
+  ])(
+    'sends JSON-RPC POSTs on its own keep-alive agent, not the WHATWG fetch ($name replies)',
+    async ({ options }) => {
+      // The WHATWG fetch costs several times the CPU per call, paid once per server in a fan-out.
+      const server = await fixture({ transport: 'http', ...options })
+      const spy = vi.spyOn(globalThis, 'fetch')
+      scope.defer(async () => spy.mockRestore())
+      const { pool } = testPool()
+      await pool.apply([http('docs', server.url)])
+      const result = await pool.callTool(
+        'docs',
+        'echo',
+        { text: 'on the agent' },
+        { operation: 'search', user: user(1) },
+      )
+      expect(textOf(result)).toBe('on the agent')
+      const posts = spy.mock.calls.filter(([, init]) => init?.method === 'POST')
+      expect(posts).toEqual([])
+      expect(server.requests.filter((r) => r.rpcMethod === 'tools/call')).toHaveLength(1)
+    },
+  )
 })
 
 describe('HTTP protocol repairs', () => {
