@@ -75,15 +75,34 @@ describe('wireFetch', () => {
     await expect(reply).rejects.toBe(reason)
   })
 
-  it('hands GET streams and form bodies to the fallback', async () => {
+  it('hands other GETs and form bodies to the fallback', async () => {
     const seen: string[] = []
     const fallback = (url: string | URL, init?: RequestInit) => {
       seen.push(`${init?.method ?? 'GET'} ${String(url)}`)
       return Promise.resolve(new Response('{}'))
     }
     const form = { method: 'POST', body: new URLSearchParams({ grant_type: 'x' }) }
-    await wireFetch(fallback)('http://127.0.0.1:9/sse', { method: 'GET' })
+    await wireFetch(fallback)('http://127.0.0.1:9/.well-known/x', { method: 'GET' })
     await wireFetch(fallback)('http://127.0.0.1:9/token', form)
-    expect(seen).toEqual(['GET http://127.0.0.1:9/sse', 'POST http://127.0.0.1:9/token'])
+    expect(seen).toEqual(['GET http://127.0.0.1:9/.well-known/x', 'POST http://127.0.0.1:9/token'])
+  })
+
+  it('opens an event-stream GET itself and streams its events as they come', async () => {
+    let lastEventId: string | undefined
+    const url = await serve((req, res) => {
+      lastEventId = req.headers['last-event-id'] as string | undefined
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('id: 1\ndata: first\n\n')
+    })
+    const fallback = () => Promise.reject(new Error('the fallback must not be used'))
+    const response = await wireFetch(fallback)(url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'last-event-id': 'event-7' },
+    })
+    expect(response.headers.get('content-type')).toBe('text/event-stream')
+    const reader = response.body!.getReader()
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('id: 1\ndata: first\n\n')
+    expect(lastEventId).toBe('event-7')
+    await reader.cancel()
   })
 })

@@ -11,10 +11,11 @@ let agent: Agent | undefined
 const NULL_BODY = new Set([204, 205, 304])
 
 /**
- * The pool's base `fetch`. JSON-RPC POSTs (a string body to a plain http(s) URL) go out through
+ * The pool's base `fetch`. JSON-RPC POSTs (a string body to a plain http(s) URL) and event-stream
+ * GETs go out through
  * undici's `request` on one keep-alive agent and come back as a WHATWG Response: the WHATWG
  * fetch costs ~3× the CPU per call (Request objects, web streams, spec bookkeeping), paid once
- * per server in a fan-out. Everything else (GET streams, form bodies, redirects, URLs with
+ * per server in a fan-out. Everything else (other GETs, form bodies, redirects, URLs with
  * credentials) goes to `fallback`, so its behaviour stays the WHATWG fetch's.
  */
 export function wireFetch(fallback: FetchLike = (url, init) => fetch(url, init)): FetchLike {
@@ -23,11 +24,12 @@ export function wireFetch(fallback: FetchLike = (url, init) => fetch(url, init))
     if (!onTheWire(target, init)) return fallback(url, init)
     const signal = init.signal ?? undefined
     let reply: Dispatcher.ResponseData
+    const get = typeof init.body !== 'string'
     try {
       reply = await request(target, {
-        method: 'POST',
+        method: get ? 'GET' : 'POST',
         headers: requestHeaders(init.headers),
-        body: init.body as string,
+        ...(get ? {} : { body: init.body as string }),
         signal,
         dispatcher: (agent ??= new Agent()),
       })
@@ -60,14 +62,23 @@ export function wireFetch(fallback: FetchLike = (url, init) => fetch(url, init))
   }
 }
 
+/**
+ * JSON-RPC POSTs, and the GETs that open a server's event stream (standalone, or resuming with
+ * `Last-Event-ID`): the WHATWG fetch's first use costs tens of ms, and a stream opened that
+ * much later than the POSTs around it arrives out of the order the SDK sent them in.
+ */
 function onTheWire(url: URL, init: RequestInit): boolean {
-  return (
-    (init.method ?? 'GET').toUpperCase() === 'POST' &&
-    typeof init.body === 'string' &&
-    (url.protocol === 'http:' || url.protocol === 'https:') &&
-    !url.username &&
-    !url.password
-  )
+  const method = (init.method ?? 'GET').toUpperCase()
+  const plain =
+    (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password
+  if (!plain) return false
+  if (method === 'POST') return typeof init.body === 'string'
+  return method === 'GET' && init.body == null && acceptsEvents(init.headers)
+}
+
+function acceptsEvents(given: RequestInit['headers']): boolean {
+  const headers = given instanceof Headers ? given : new Headers(given)
+  return headers.get('accept')?.includes('text/event-stream') === true
 }
 
 /** The headers fetch would send: no compression asked for (nothing decodes it here). */
