@@ -37,11 +37,17 @@ describe('judging memory', () => {
     expect(heapSlopePerHour(leaking)).toBeCloseTo(6)
     expect(heapGrowth(leaking)).toBe(4)
   })
+
+  it('leaves the warm-up samples out of the growth', () => {
+    const warming = flat.map((s, i) => ({ ...s, heapMB: i < 2 ? 10 : 30 }))
+    expect(heapGrowth(warming)).toBe(20)
+    expect(heapGrowth(warming, 1_200_000)).toBe(0)
+  })
 })
 
 it('measures a real monitor over a few demo servers, every one up and no probe failing', async () => {
   const m = await measureMonitor(
-    { servers: 4, intervalMs: 300, durationMs: 1_500, sampleEveryMs: 500 },
+    { servers: 4, intervalMs: 300, durationMs: 1_500, sampleEveryMs: 500, warmupMs: 0 },
     { demo: builtFile('main/demo.js'), cli: builtFile('main/cli.js') },
   )
   expect(m.upServers).toBe(4)
