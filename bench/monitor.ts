@@ -29,7 +29,8 @@ export const FULL_PLAN: MonitorPlan = {
   intervalMs: 15_000,
   durationMs: 30 * 60_000,
   sampleEveryMs: 60_000,
-  warmupMs: 3 * 60_000,
+  // Covers the health window (5 min of samples per operation) filling up.
+  warmupMs: 5 * 60_000,
 }
 /** Quick: the same 200 servers probed every second for 20 s (15× the full run's probe rate). */
 export const QUICK_PLAN: MonitorPlan = {
