@@ -8,6 +8,14 @@ export function inspectorUrl(line: string): string | undefined {
   return LISTENING.exec(line)?.[1]
 }
 
+/** Lines Node's inspector itself prints on stderr, which are not the program's output. */
+const NOTICE =
+  /^(Debugger listening on |For help, see: https:\/\/nodejs\.org\/|Debugger attached\.|Waiting for the debugger to disconnect)/
+
+export function isInspectorNotice(line: string): boolean {
+  return NOTICE.test(line)
+}
+
 /** Memory of the inspected process right after a full garbage collection. */
 export interface CollectedMemory {
   heapUsedMB: number

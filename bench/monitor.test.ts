@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { builtFile } from '../src/test/built'
+import { inspectorUrl, isInspectorNotice } from './inspector'
 import { heapGrowth, heapSlopePerHour, measureMonitor, sampleValue, upCount } from './monitor'
 
 const exposition = [
@@ -21,6 +22,17 @@ describe('reading the monitor’s own metrics', () => {
 
   it('counts the servers that are up', () => {
     expect(upCount(exposition)).toBe(2)
+  })
+})
+
+describe('the monitor’s inspector', () => {
+  it('finds the DevTools URL and tells the inspector’s own lines from the program’s', () => {
+    const url = 'ws://127.0.0.1:40123/0f1e2d3c-aaaa-bbbb-cccc-111122223333'
+    expect(inspectorUrl(`Debugger listening on ${url}`)).toBe(url)
+    expect(inspectorUrl('warning: server kb is slow')).toBeUndefined()
+    expect(isInspectorNotice('Debugger attached.')).toBe(true)
+    expect(isInspectorNotice('For help, see: https://nodejs.org/en/docs/inspector')).toBe(true)
+    expect(isInspectorNotice('warning: server kb is slow')).toBe(false)
   })
 })
 

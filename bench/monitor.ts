@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { DEMO_KEY_ENV } from '../src/demo/endpoints'
 import { eachLine, startChild } from '../src/test/start-child'
 import { demoScript } from './demo-servers'
-import { Inspector, inspectorUrl } from './inspector'
+import { Inspector, inspectorUrl, isInspectorNotice } from './inspector'
 import { median, pause, type Benchmark, type BenchResult, type Check } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -160,10 +160,8 @@ export async function measureMonitor(
     if (line.event === 'probe') probes[line.ok ? 'ok' : 'failed']++
   })
   eachLine(monitor.stderr, (text) => {
-    const url = inspectorUrl(text)
-    if (url) debuggerUrl ??= url
-    else if (!text.startsWith('For help, see: https://nodejs.org/'))
-      process.stderr.write(`${text}\n`)
+    debuggerUrl ??= inspectorUrl(text)
+    if (!isInspectorNotice(text)) process.stderr.write(`${text}\n`)
   })
   const scrape = async (): Promise<string> => (await fetch(metricsUrl!)).text()
   let inspector: Inspector | undefined
