@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { builtFile } from '../src/test/built'
+import { inspectorUrl, isInspectorNotice } from './inspector'
 import { heapGrowth, heapSlopePerHour, measureMonitor, sampleValue, upCount } from './monitor'
 
 const exposition = [
@@ -24,6 +25,17 @@ describe('reading the monitor’s own metrics', () => {
   })
 })
 
+describe('the monitor’s inspector', () => {
+  it('finds the DevTools URL and tells the inspector’s own lines from the program’s', () => {
+    const url = 'ws://127.0.0.1:40123/0f1e2d3c-aaaa-bbbb-cccc-111122223333'
+    expect(inspectorUrl(`Debugger listening on ${url}`)).toBe(url)
+    expect(inspectorUrl('warning: server kb is slow')).toBeUndefined()
+    expect(isInspectorNotice('Debugger attached.')).toBe(true)
+    expect(isInspectorNotice('For help, see: https://nodejs.org/en/docs/inspector')).toBe(true)
+    expect(isInspectorNotice('warning: server kb is slow')).toBe(false)
+  })
+})
+
 describe('judging memory', () => {
   const flat = [0, 1, 2, 3, 4, 5].map((i) => ({ atMs: i * 600_000, heapMB: 30, rssMB: 100 }))
   const leaking = flat.map((s, i) => ({ ...s, heapMB: 30 + i }))
@@ -37,11 +49,17 @@ describe('judging memory', () => {
     expect(heapSlopePerHour(leaking)).toBeCloseTo(6)
     expect(heapGrowth(leaking)).toBe(4)
   })
+
+  it('leaves the warm-up samples out of the growth', () => {
+    const warming = flat.map((s, i) => ({ ...s, heapMB: i < 2 ? 10 : 30 }))
+    expect(heapGrowth(warming)).toBe(20)
+    expect(heapGrowth(warming, 1_200_000)).toBe(0)
+  })
 })
 
 it('measures a real monitor over a few demo servers, every one up and no probe failing', async () => {
   const m = await measureMonitor(
-    { servers: 4, intervalMs: 300, durationMs: 1_500, sampleEveryMs: 500 },
+    { servers: 4, intervalMs: 300, durationMs: 1_500, sampleEveryMs: 500, warmupMs: 0 },
     { demo: builtFile('main/demo.js'), cli: builtFile('main/cli.js') },
   )
   expect(m.upServers).toBe(4)

@@ -4,6 +4,7 @@ import type { ActingUser } from '../../shared/model/user'
 import { createCore, type Core, type CoreOptions } from '../core/core'
 import type { MonitoringOptions } from '../core/monitoring/monitoring'
 import type { ElicitationHandler } from '../core/pool/elicitation'
+import type { PoolOptionsInput } from '../core/pool/options'
 import { actingUser } from '../core/services/targets'
 import type { GlobalOptions } from './args'
 import { EXIT, type ExitCode } from './exit-codes'
@@ -24,8 +25,10 @@ export interface OpenOptions {
   watch?: boolean
   /** Put the demo servers' keys in place when running on the embedded registry. */
   demoKeys?: boolean
-  /** Health probe period while connected (default 0: no probes for one-shot commands). */
-  probeIntervalMs?: number
+  /**
+   * Pool tunables; the health probe period defaults to 0 (no probes for one-shot commands).
+   */
+  pool?: PoolOptionsInput
   /** Metrics, OTLP and canaries, started before the servers connect (`monitor`). */
   monitor?: MonitoringOptions
   /** Answers servers' forms (`--elicit`); without it the pool offers no elicitation. */
@@ -43,7 +46,7 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     connect: options.follow ?? false,
     demoKeys: options.demoKeys ?? false,
     // One-shot commands: no periodic probes keeping the process busy.
-    pool: { probeIntervalMs: options.probeIntervalMs ?? 0 },
+    pool: { probeIntervalMs: 0, ...options.pool },
     // The log file keeps everything; stderr gets the CLI's own warnings instead of JSON lines.
     logToStderr: null,
   }

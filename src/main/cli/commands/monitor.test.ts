@@ -1,9 +1,11 @@
 import { rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { createTestPool, stdioFixture, waitFor } from '../../core/pool/fixtures/helpers'
 import { fixtureEntry } from '../../core/services/testing/live'
 import { startMonitor } from '../testing/monitor-process'
 import { cliHome, runCli, writeRegistry } from '../testing/run-cli'
+import { monitorPool } from './monitor'
 
 /** `monitor` as a person or a service manager runs it: lines, metrics, signals, bad input. */
 let home: string
@@ -70,5 +72,19 @@ it('says which metrics port is taken and exits 1 instead of hanging', async () =
     expect(run.stderr).toContain(`metrics port ${port} on 127.0.0.1 is in use`)
   } finally {
     busy.close()
+  }
+})
+
+it('probes with a pool that keeps no protocol log, which nobody reads headless', async () => {
+  const { pool } = createTestPool(monitorPool(10))
+  try {
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
+    await pool.session('a')
+    await waitFor(
+      () => (pool.health('a')[0]?.operations.find((o) => o.operation === 'ping')?.calls ?? 0) >= 5,
+    )
+    expect(pool.protocol('a').list()).toEqual([])
+  } finally {
+    await pool.dispose()
   }
 })

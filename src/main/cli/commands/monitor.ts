@@ -1,6 +1,7 @@
 import type { CanaryReport } from '../../core/monitoring/canary-monitor'
 import { DEFAULT_METRICS_PORT } from '../../core/monitoring/metrics-server'
 import type { CallRecord } from '../../core/pool/call-observer'
+import type { PoolOptionsInput } from '../../core/pool/options'
 import { duration, integer, type Invocation } from '../args'
 import { openCore, type CliContext } from '../context'
 import { EXIT, type ExitCode } from '../exit-codes'
@@ -32,7 +33,7 @@ export async function monitorCommand(
     follow: true,
     watch: true,
     demoKeys: true,
-    probeIntervalMs: intervalMs,
+    pool: monitorPool(intervalMs),
     monitor: {
       metricsPort: port,
       canaryIntervalMs: intervalMs,
@@ -64,6 +65,14 @@ export async function monitorCommand(
   // Stops monitoring first (OTLP buffers flushed), then the servers.
   await core.dispose()
   return EXIT.ok
+}
+
+/**
+ * The pool of a headless monitor: probes every interval, and no protocol log, which nobody
+ * reads here and which would otherwise hold a thousand entries per server.
+ */
+export function monitorPool(intervalMs: number): PoolOptionsInput {
+  return { probeIntervalMs: intervalMs, protocolEntries: 0 }
 }
 
 function printProbe(print: Print, record: CallRecord): void {

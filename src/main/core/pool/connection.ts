@@ -51,9 +51,6 @@ export interface ConnectionDeps {
   elicit?: ElicitationHandler
 }
 
-/** Protocol log entries kept per server. */
-const PROTOCOL_ENTRIES = 1000
-
 interface Active extends OpenedClient {
   /** Set when the console itself closes it: its close is not a crash. */
   closing: boolean
@@ -77,7 +74,10 @@ const NEEDS_A_PERSON = new Set(['action_required', 'unauthorized', 'config'])
 export class ServerConnection {
   readonly serverId: string
   readonly session: ServerSession
-  /** Every JSON-RPC message both ways and the stderr lines, bounded and redacted. */
+  /**
+   * Every JSON-RPC message both ways and the stderr lines, bounded and redacted; stays empty
+   * when the pool keeps no protocol log (`protocolEntries: 0`).
+   */
   readonly protocol: ProtocolLog
   private readonly health: HealthTracker
   private readonly log: ServerLog
@@ -92,12 +92,15 @@ export class ServerConnection {
   private pending: Promise<Active> | undefined
   private closed = false
   private toolList: ToolInfo[] = []
+  private get keepsProtocol(): boolean {
+    return this.deps.options.protocolEntries > 0
+  }
   private info: ServerSession['serverInfo']
   /** What the transports report: output lines, repaired replies, rate limits, remarks. */
   private readonly hooks: WireHooks = {
     onLine: (stream, text) => {
       this.log.push(stream, text)
-      if (stream === 'stderr') this.protocol.stderr(text)
+      if (stream === 'stderr' && this.keepsProtocol) this.protocol.stderr(text)
     },
     onRepair: (outcome) => {
       if (outcome.problem) {
@@ -121,7 +124,7 @@ export class ServerConnection {
     this.health = new HealthTracker(config.id, options.health, now, options.degraded)
     this.log = new ServerLog(options.logLines, now, deps.redactor, deps.logger)
     this.protocol = new ProtocolLog({
-      max: PROTOCOL_ENTRIES,
+      max: options.protocolEntries,
       now,
       ...(deps.redactor ? { redactor: deps.redactor } : {}),
       ...(deps.onProtocol ? { onEntry: (entry) => deps.onProtocol!(config.id, entry) } : {}),
@@ -167,7 +170,7 @@ export class ServerConnection {
       tracker: this.tracker,
       hooks: this.hooks,
       log: this.log,
-      protocol: this.protocol,
+      ...(this.keepsProtocol ? { protocol: this.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
       signal: this.lifetime.signal,

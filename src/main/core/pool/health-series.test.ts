@@ -33,6 +33,38 @@ describe('LatencySeries', () => {
     expect(series.snapshot(60_000)).toEqual([])
   })
 
+  it('keeps at most maxPerBucket latencies per slice while counting every call', () => {
+    const series = new LatencySeries({ ...options, maxPerBucket: 10 })
+    for (let ms = 20; ms >= 1; ms--) series.add(5_000, ms)
+    const [slice] = series.snapshot(5_500)
+    expect(slice!.calls).toBe(20)
+    // The first ten kept: 20…11.
+    expect(slice!.latency).toEqual({ p50: 15.5, p95: 19.55, p99: 19.91 })
+  })
+
+  it('forgets what a reused slot held when the ring wraps', () => {
+    const series = new LatencySeries(options)
+    for (let i = 0; i < 6; i++) series.add(1_000, 100 + i)
+    series.add(1_000, 50, 'timeout')
+    series.add(2_000, 1)
+    series.add(3_000, 2)
+    series.add(4_000, 3)
+    expect(series.snapshot(4_500)).toEqual([
+      { at: 2_000, calls: 1, errors: {}, latency: { p50: 1, p95: 1, p99: 1 } },
+      { at: 3_000, calls: 1, errors: {}, latency: { p50: 2, p95: 2, p99: 2 } },
+      { at: 4_000, calls: 1, errors: {}, latency: { p50: 3, p95: 3, p99: 3 } },
+    ])
+  })
+
+  it('counts a call from a clock that stepped back in the newest slice', () => {
+    const series = new LatencySeries(options)
+    series.add(5_000, 1)
+    series.add(3_000, 3)
+    expect(series.snapshot(5_500)).toEqual([
+      { at: 5_000, calls: 2, errors: {}, latency: { p50: 2, p95: 2.9, p99: 2.98 } },
+    ])
+  })
+
   it('gives a slice where every call failed no latency', () => {
     const series = new LatencySeries(options)
     series.add(1_000, 30, 'unauthorized')

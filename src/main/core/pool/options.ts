@@ -19,6 +19,11 @@ export interface PoolOptions {
   degraded: DegradedThresholds
   /** Lines kept per server (stderr, launch output, pool notes). */
   logLines: number
+  /**
+   * Protocol log entries kept per server (the Workbench's traffic view); 0 keeps no protocol
+   * log at all, for a headless process nobody inspects.
+   */
+  protocolEntries: number
   clientInfo: { name: string; version: string }
   /** Source of jitter. */
   random: () => number
@@ -32,6 +37,7 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   health: DEFAULT_HEALTH,
   degraded: DEFAULT_DEGRADED,
   logLines: 500,
+  protocolEntries: 1000,
   clientInfo: { name: 'rag-console', version: '0.1.0' },
   random: Math.random,
 }

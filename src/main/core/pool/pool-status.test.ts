@@ -17,6 +17,10 @@ const codeOf = (promise: Promise<unknown>): Promise<unknown> =>
     (error: unknown) => (error instanceof ConsoleError ? error.code : error),
   )
 
+/** Health probes server `a` has answered so far. */
+const pingCalls = (pool: ReturnType<typeof testPool>['pool']): number =>
+  pool.health('a')[0]?.operations.find((o) => o.operation === 'ping')?.calls ?? 0
+
 describe('apply', () => {
   it('keeps unchanged servers, reconnects changed ones and closes removed ones', async () => {
     const { pool } = testPool()
@@ -197,6 +201,22 @@ describe('health', () => {
     })
     expect(health.lastCheckAt).toBeGreaterThan(0)
     expect(pool.status('a').state).toBe('ready')
+  })
+
+  it('keeps at most protocolEntries protocol log entries per server', async () => {
+    const { pool } = testPool({ probeIntervalMs: 10, protocolEntries: 5 })
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
+    await pool.session('a')
+    await waitFor(() => pingCalls(pool) >= 10)
+    expect(pool.protocol('a').list()).toHaveLength(5)
+  })
+
+  it('keeps no protocol log with protocolEntries 0, and probes all the same', async () => {
+    const { pool } = testPool({ probeIntervalMs: 10, protocolEntries: 0 })
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
+    await pool.session('a')
+    await waitFor(() => pingCalls(pool) >= 10)
+    expect(pool.protocol('a').list()).toEqual([])
   })
 
   it('marks a hung server down when its probe times out, and ready when it answers again', async () => {

@@ -53,6 +53,29 @@ describe('ProtocolLog', () => {
     expect(reply).toMatchObject({ kind: 'response', durationMs: 42 })
   })
 
+  it('forgets when unanswered requests went out once they leave the ring', () => {
+    // A server that never replies (timeouts, cancelled calls) must not grow the log for ever.
+    let now = 0
+    const log = new ProtocolLog({ max: 3, now: () => now })
+    for (let id = 1; id <= 5; id++) log.out(request(id))
+    now = 10
+    log.in({ jsonrpc: '2.0', id: 1, result: {} })
+    log.in({ jsonrpc: '2.0', id: 5, result: {} })
+    const replies = log.list().filter((e) => e.direction === 'in')
+    expect(replies.map((e) => [e.id, e.durationMs])).toEqual([
+      [1, undefined],
+      [5, 10],
+    ])
+  })
+
+  it('forgets unanswered requests when cleared', () => {
+    const log = new ProtocolLog({ max: 10, now: () => 0 })
+    log.out(request(1))
+    log.clear()
+    log.in({ jsonrpc: '2.0', id: 1, result: {} })
+    expect(log.list()[0]!.durationMs).toBeUndefined()
+  })
+
   it('announces a request again once its HTTP status and headers arrive', () => {
     // The request is announced when sent; the HTTP exchange completes later.
     const announced: { seq: number; httpStatus?: number }[] = []

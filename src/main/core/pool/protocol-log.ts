@@ -34,8 +34,11 @@ export class ProtocolLog {
   private readonly full = new Map<number, string>()
   private fullChars = 0
   private seq = 0
-  /** Request id → when it went out, for the reply's duration. */
-  private readonly sent = new Map<string, number>()
+  /**
+   * Request id → its entry, for the reply's duration; an unanswered request is forgotten when
+   * its entry leaves the ring.
+   */
+  private readonly sent = new Map<string, ProtocolEntry>()
 
   constructor(private readonly options: ProtocolLogOptions) {}
 
@@ -43,7 +46,7 @@ export class ProtocolLog {
   out(message: JSONRPCMessage): void {
     const entry = this.add('out', message)
     if (entry.kind === 'request' && entry.id !== undefined) {
-      this.sent.set(String(entry.id), entry.at)
+      this.sent.set(String(entry.id), entry)
     }
   }
 
@@ -51,9 +54,9 @@ export class ProtocolLog {
   in(message: JSONRPCMessage): void {
     const entry = this.add('in', message)
     if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== undefined) {
-      const sentAt = this.sent.get(String(entry.id))
+      const request = this.sent.get(String(entry.id))
       this.sent.delete(String(entry.id))
-      if (sentAt !== undefined) entry.durationMs = entry.at - sentAt
+      if (request) entry.durationMs = entry.at - request.at
     }
   }
 
@@ -99,6 +102,7 @@ export class ProtocolLog {
   clear(): number {
     const count = this.entries.length
     this.entries = []
+    this.sent.clear()
     this.full.clear()
     this.fullChars = 0
     return count
@@ -141,9 +145,16 @@ export class ProtocolLog {
     this.entries.push(entry)
     if (truncated) this.keepFull(entry.seq, text)
     // One at a time: V8 drops an array's head in place, where splice copies the whole ring.
-    while (this.entries.length > this.options.max) this.dropFull(this.entries.shift()!.seq)
+    while (this.entries.length > this.options.max) this.drop(this.entries.shift()!)
     this.options.onEntry?.(entry)
     return entry
+  }
+
+  private drop(entry: ProtocolEntry): void {
+    this.dropFull(entry.seq)
+    // Ids come again after a reconnect: only this entry's own record goes.
+    const key = String(entry.id)
+    if (entry.kind === 'request' && this.sent.get(key) === entry) this.sent.delete(key)
   }
 
   private keepFull(seq: number, text: string): void {
