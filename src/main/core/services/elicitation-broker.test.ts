@@ -103,10 +103,12 @@ describe('forms servers send, answered in the app', () => {
   it('withdraws a form from every window when the server stops waiting', async () => {
     const call = ask('required', 1_000).catch((error: Error) => error)
     const form = await nextRequest()
-    await expect.poll(() => closed, { timeout: 10_000 }).toContainEqual({
-      id: form.id,
-      reason: 'withdrawn',
-    })
+    await expect
+      .poll(() => closed, { timeout: 10_000 })
+      .toContainEqual({
+        id: form.id,
+        reason: 'withdrawn',
+      })
     expect(await ok('elicit:pending')).toEqual([])
     expect(await call).toBeInstanceOf(Error)
   })
