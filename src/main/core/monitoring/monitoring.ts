@@ -24,12 +24,30 @@ export interface MonitoringOptions {
  * {@link dispose} stops all of it; the core keeps running.
  */
 export class Monitoring {
+  readonly canaries: CanaryMonitor | undefined
+
   private constructor(
     private served: { metrics: ConsoleMetrics; endpoint: MetricsEndpoint } | undefined,
     readonly telemetry: Telemetry | undefined,
-    readonly canaries: CanaryMonitor | undefined,
     private readonly core: Core,
-  ) {}
+    options: MonitoringOptions,
+  ) {
+    if (options.canaryIntervalMs === undefined) return
+    this.canaries = new CanaryMonitor({
+      registry: core.registry,
+      poolIdle: () => core.pool.idle(),
+      services: {
+        search: (request) => core.services.search.run(request),
+        verify: (target) => core.services.access.check(target, { refresh: true }),
+      },
+      onReport: (report) => {
+        // Read at each report: metrics may be turned on and off meanwhile.
+        this.metrics?.canary(report)
+        options.onCanary?.(report)
+      },
+      intervalMs: options.canaryIntervalMs,
+    })
+  }
 
   /** Collected only while someone can scrape them. */
   get metrics(): ConsoleMetrics | undefined {
@@ -58,26 +76,7 @@ export class Monitoring {
       await stopServing(core, served)
       throw error
     }
-    let canaries: CanaryMonitor | undefined
-    // The monitor reads `metrics` at each report: metrics may be turned on and off meanwhile.
-    const self: { monitoring?: Monitoring } = {}
-    if (options.canaryIntervalMs !== undefined) {
-      canaries = new CanaryMonitor({
-        registry: core.registry,
-        poolIdle: () => core.pool.idle(),
-        services: {
-          search: (request) => core.services.search.run(request),
-          verify: (target) => core.services.access.check(target, { refresh: true }),
-        },
-        onReport: (report) => {
-          self.monitoring?.metrics?.canary(report)
-          options.onCanary?.(report)
-        },
-        intervalMs: options.canaryIntervalMs,
-      })
-    }
-    self.monitoring = new Monitoring(served, telemetry, canaries, core)
-    return self.monitoring
+    return new Monitoring(served, telemetry, core, options)
   }
 
   /**

@@ -130,32 +130,34 @@ export class SettingsStore {
   }
 
   /** The settings, with an edit made to the file by hand meanwhile taken in first. */
-  private get settings(): Settings {
+  private current(): Settings {
     this.refresh(false)
     return this.state
   }
 
   profiles(): Profile[] {
-    return structuredClone(this.settings.profiles)
+    const settings = this.current()
+    return structuredClone(settings.profiles)
   }
 
   active(): Profile {
+    const settings = this.current()
     return structuredClone(
-      this.settings.profiles.find((p) => p.id === this.settings.activeProfileId) ??
-        this.settings.profiles[0]!,
+      settings.profiles.find((p) => p.id === settings.activeProfileId) ?? settings.profiles[0]!,
     )
   }
 
   /** The saved profile `id`; `not_found` when there is none. */
   profile(id: string): Profile {
+    const settings = this.current()
     this.require(id)
-    return structuredClone(this.settings.profiles.find((p) => p.id === id)!)
+    return structuredClone(settings.profiles.find((p) => p.id === id)!)
   }
 
   setActive(id: string): Profile {
     this.refresh(true)
     this.require(id)
-    this.settings.activeProfileId = id
+    this.state.activeProfileId = id
     this.commit()
     return this.active()
   }
@@ -180,9 +182,9 @@ export class SettingsStore {
   saveProfile(profile: Profile): Profile {
     this.refresh(true)
     const parsed = profileSchema.parse(profile)
-    const index = this.settings.profiles.findIndex((p) => p.id === parsed.id)
-    if (index >= 0) this.settings.profiles[index] = parsed
-    else this.settings.profiles.push(parsed)
+    const index = this.state.profiles.findIndex((p) => p.id === parsed.id)
+    if (index >= 0) this.state.profiles[index] = parsed
+    else this.state.profiles.push(parsed)
     this.commit()
     return structuredClone(parsed)
   }
@@ -190,56 +192,59 @@ export class SettingsStore {
   deleteProfile(id: string): void {
     this.refresh(true)
     this.require(id)
-    if (this.settings.profiles.length === 1) {
+    if (this.state.profiles.length === 1) {
       throw new ConsoleError({
         code: 'invalid_argument',
         message: 'the last profile cannot be deleted',
       })
     }
-    this.settings.profiles = this.settings.profiles.filter((p) => p.id !== id)
-    delete this.settings.selections[id]
-    if (this.settings.activeProfileId === id)
-      this.settings.activeProfileId = this.settings.profiles[0]!.id
+    this.state.profiles = this.state.profiles.filter((p) => p.id !== id)
+    delete this.state.selections[id]
+    if (this.state.activeProfileId === id) this.state.activeProfileId = this.state.profiles[0]!.id
     this.commit()
   }
 
   /** Remembered toggles of one profile for one server; absent sources were never touched. */
   selection(profileId: string, server: string): Record<string, boolean> {
-    return { ...this.settings.selections[profileId]?.[server] }
+    const settings = this.current()
+    return { ...settings.selections[profileId]?.[server] }
   }
 
   /** Every remembered toggle of one profile, by server. */
   selections(profileId: string): Record<string, Record<string, boolean>> {
-    return structuredClone(this.settings.selections[profileId] ?? {})
+    const settings = this.current()
+    return structuredClone(settings.selections[profileId] ?? {})
   }
 
   setSelection(profileId: string, server: string, changes: Record<string, boolean>): void {
     this.refresh(true)
     this.require(profileId)
-    const byServer = (this.settings.selections[profileId] ??= {})
+    const byServer = (this.state.selections[profileId] ??= {})
     byServer[server] = { ...byServer[server], ...changes }
     this.commit()
   }
 
   /** The citation checker's address policy (allow any host, deny nothing extra, by default). */
   linkPolicy(): LinkPolicySettings {
-    return structuredClone(this.settings.linkPolicy ?? DEFAULT_LINK_POLICY)
+    const settings = this.current()
+    return structuredClone(settings.linkPolicy ?? DEFAULT_LINK_POLICY)
   }
 
   setLinkPolicy(policy: LinkPolicySettings): void {
     this.refresh(true)
-    this.settings.linkPolicy = linkPolicySchema.parse(policy)
+    this.state.linkPolicy = linkPolicySchema.parse(policy)
     this.commit()
   }
 
   /** Whether the app serves /metrics, and on which loopback port (off by default). */
   metrics(): MetricsSettings {
-    return metricsSchema.parse(this.settings.metrics ?? {})
+    const settings = this.current()
+    return metricsSchema.parse(settings.metrics ?? {})
   }
 
   setMetrics(metrics: Partial<MetricsSettings>): MetricsSettings {
     this.refresh(true)
-    this.settings.metrics = metricsSchema.parse({ ...this.settings.metrics, ...metrics })
+    this.state.metrics = metricsSchema.parse({ ...this.state.metrics, ...metrics })
     this.commit()
     return this.metrics()
   }
@@ -249,8 +254,9 @@ export class SettingsStore {
     return () => this.listeners.delete(listener)
   }
 
+  /** After a refresh: callers took in the file first. */
   private require(id: string): void {
-    if (!this.settings.profiles.some((p) => p.id === id)) {
+    if (!this.state.profiles.some((p) => p.id === id)) {
       throw new ConsoleError({ code: 'not_found', message: `no profile with id ${id}` })
     }
   }

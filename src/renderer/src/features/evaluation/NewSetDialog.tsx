@@ -57,7 +57,7 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
     setBusy(true)
     try {
       const taken = new Set(sets.data?.map((s) => s.id))
-      const id = setIdFor(trimmed, taken)
+      let id = setIdFor(trimmed, taken)
       if (origin === 'empty') {
         await call('eval:set:save', { version: 1, id, name: trimmed, queries: [] })
       } else if (origin === 'json') {
@@ -66,7 +66,7 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
         // Unchecked here: the console checks it against the golden set schema and says what is
         // wrong, field by field.
         await call('eval:set:save', read.set as unknown as GoldenSet)
-        return await done(String(read.set.id))
+        id = String(read.set.id)
       } else {
         const imported = await call('eval:import-trec', {
           kind: 'qrels',
@@ -82,7 +82,9 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
           })
         }
       }
-      await done(id)
+      await queryClient.invalidateQueries({ queryKey: evalKeys.sets() })
+      onCreated(id)
+      close()
     } catch (failure) {
       const message = failure instanceof Error ? failure.message : String(failure)
       if (origin === 'empty') setError(message)
@@ -91,11 +93,6 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
     } finally {
       setBusy(false)
     }
-  }
-  const done = async (id: string): Promise<void> => {
-    await queryClient.invalidateQueries({ queryKey: evalKeys.sets() })
-    onCreated(id)
-    close()
   }
   const picked = (next: PickedFile): void => {
     setFile(next)

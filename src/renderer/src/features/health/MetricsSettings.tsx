@@ -34,7 +34,6 @@ function MetricsForm({ saved }: { saved: MetricsState }): React.JSX.Element {
       setPortText(String(now.port))
     },
   })
-  const shown = apply.data ?? saved
   const portError = port === undefined ? 'A port is a number from 0 to 65535' : undefined
   return (
     <form
@@ -47,9 +46,9 @@ function MetricsForm({ saved }: { saved: MetricsState }): React.JSX.Element {
     >
       <Toggle
         label="Serve /metrics"
-        checked={shown.enabled}
-        disabled={apply.isPending || (!shown.enabled && port === undefined)}
-        onChange={(enabled) => apply.mutate({ enabled, port: port ?? shown.port })}
+        checked={saved.enabled}
+        disabled={apply.isPending || (!saved.enabled && port === undefined)}
+        onChange={(enabled) => apply.mutate({ enabled, port: port ?? saved.port })}
       />
       <TextField
         label="Port on 127.0.0.1"
@@ -61,22 +60,22 @@ function MetricsForm({ saved }: { saved: MetricsState }): React.JSX.Element {
         error={portError}
         onChange={(event) => setPortText(event.target.value)}
       />
-      {shown.enabled && port !== undefined && port !== shown.port && (
+      {saved.enabled && port !== undefined && port !== saved.port && (
         <Button type="submit" variant="secondary" disabled={apply.isPending}>
           Move to port {port}
         </Button>
       )}
-      {shown.url ? (
+      {saved.url ? (
         <span className="health__metrics-url">
-          Serving at <code>{shown.url}</code>
-          <CopyButton text={shown.url} label="Copy the metrics URL" />
+          Serving at <code>{saved.url}</code>
+          <CopyButton text={saved.url} label="Copy the metrics URL" />
         </span>
       ) : (
         <span className="muted">Not served: Prometheus cannot scrape this console.</span>
       )}
-      {(shown.error ?? apply.error?.message) && (
+      {(saved.error ?? apply.error?.message) && (
         <Banner tone="bad" title="The metrics endpoint did not change">
-          {shown.error ?? apply.error?.message}
+          {saved.error ?? apply.error?.message}
         </Banner>
       )}
     </form>
