@@ -12,11 +12,7 @@ async function openAccess(page: Page, launch: Launch, demo: RagSearchDemo) {
   const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
   await page.goto(host.url)
   await saveDemoProfiles(page)
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Access' })
-    .click()
-  return { form: page.getByRole('form', { name: 'Check access' }), host }
+  return { form: await showAccess(page), host }
 }
 
 async function showAccess(page: Page) {

@@ -1,3 +1,5 @@
+import { decodeSafely } from './text/decode'
+
 /** What a redacted secret reads as, wherever the console shows or keeps one. */
 export const REDACTED = '[redacted]'
 
@@ -6,10 +8,5 @@ export const REDACTED = '[redacted]'
  * longer opens as it is.
  */
 export function isRedactedLink(url: string): boolean {
-  if (url.includes(REDACTED)) return true
-  try {
-    return decodeURIComponent(url).includes(REDACTED)
-  } catch {
-    return false
-  }
+  return url.includes(REDACTED) || decodeSafely(url).includes(REDACTED)
 }

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import type { ProtocolEntry } from '../../shared/ipc/workbench'
@@ -13,8 +10,8 @@ import {
   type LiveCore,
   type Started,
 } from '../core/services/testing/live'
-import { startBrowserHost, type BrowserHost } from './server'
-import { closed, connect, failOnUncaught, request } from './testing/live-host'
+import type { BrowserHost } from './server'
+import { closed, connect, failOnUncaught, request, startWireHost } from './testing/live-host'
 
 /**
  * Who gets the protocol log's events over the host's WebSocket: only pages that asked for them
@@ -31,10 +28,7 @@ beforeAll(async () => {
     c: fixtureEntry(['--name', 'local', '--hits', '5']),
   })
   await whenState(live.core, ['a', 'c'])
-  host = await startBrowserHost({
-    core: live.core,
-    rendererDir: mkdtempSync(join(tmpdir(), 'rc-protocol-wire-')),
-  })
+  host = await startWireHost(live.core)
 })
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import { REDACTED } from '../../../shared/redacted'
+import { decodeSafely } from '../../../shared/text/decode'
 
 /**
  * Query parameters that make a link a credential: whoever holds it opens the document (S3 / GCS
@@ -34,12 +35,4 @@ export function redactSignedLinks(text: string): string {
       .join('&')
     return `${link.slice(0, at + 1)}${query}${link.slice(end)}`
   })
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }
