@@ -1,5 +1,7 @@
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { invoke, screenshots } from './console'
+import { launchHost } from './host'
 import { expect, findHit, saveDemoProfiles, test, type RagSearchDemo } from './demo-servers'
 
 const SERVER = 'knowledgeSearch'
@@ -10,11 +12,15 @@ async function openAccess(page: Page, launch: Launch, demo: RagSearchDemo) {
   const { host } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
   await page.goto(host.url)
   await saveDemoProfiles(page)
+  return { form: await showAccess(page), host }
+}
+
+async function showAccess(page: Page) {
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('button', { name: 'Access' })
     .click()
-  return { form: page.getByRole('form', { name: 'Check access' }), host }
+  return page.getByRole('form', { name: 'Check access' })
 }
 
 const card = (page: Page) => page.getByRole('region', { name: 'Verdict' })
@@ -361,4 +367,66 @@ test('an admin denies an address range in the link policy, and the next check ob
     .click()
   await page.getByRole('tab', { name: 'Link policy' }).click()
   await expect(policy.getByLabel('Denied hosts')).toHaveValue('intranet.example.com\n127.0.0.0/8')
+})
+
+test('a signed link is kept without its signature; after a restart the form asks for it again', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const { host, file, dir } = await launch({ [SERVER]: demo.entry }, { env: demo.env })
+  await page.goto(host.url)
+  await saveDemoProfiles(page)
+  let form = await showAccess(page)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  // Signed for Carol, valid for a while.
+  const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-overview')
+  const signature = new URL(hit.uri!).searchParams.get('sig')!
+
+  await form.getByLabel('Link').fill(hit.uri!)
+  await form.getByLabel('Link').press('Enter')
+  // The check just made shows its link whole; the history keeps it without its signature.
+  await expect(card(page).getByText('opens', { exact: true })).toBeVisible()
+  await expect(card(page).locator('dt:text-is("Link") + dd code')).toHaveText(hit.uri!)
+  const history = page.getByRole('table', { name: 'Recent checks' })
+  const row = history.getByRole('row').nth(1)
+  await expect(row.getByText(/docs\/lg-msa-overview/)).toHaveAttribute('title', /sig=\[redacted\]/)
+  await expect(history).not.toContainText(signature)
+  const plain = `${demo.docs}/docs/hb-pto-policy`
+  await form.getByLabel('Link').fill(plain)
+  await form.getByLabel('Link').press('Enter')
+  await expect(history.getByRole('row')).toHaveCount(3)
+
+  // A console started again on the same data folder has the check, not the signature.
+  await page.goto('about:blank')
+  await host.stop()
+  const again = await launchHost({
+    config: file,
+    dataDir: host.dataDir,
+    env: { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config'), ...demo.env },
+  })
+  try {
+    await page.goto(again.url)
+    form = await showAccess(page)
+    await history.getByRole('button', { name: /Show the check of .*lg-msa-overview/ }).click()
+    await expect(card(page).locator('dt:text-is("Link") + dd code')).toHaveText(
+      /lg-msa-overview\?u=carol%40example.com&exp=\[redacted\]&sig=\[redacted\]$/,
+    )
+    await expect(card(page)).toContainText('signature not saved')
+    await expect(form.getByLabel('Link')).toHaveValue(/sig=\[redacted\]/)
+    await expect(form).toContainText('paste the link again')
+    await form.getByLabel('Link').press('Enter')
+    await expect(page.getByText('The check could not run')).toBeVisible()
+    await expect(page.getByText(/the link was signed.*paste it again/)).toBeVisible()
+    await screenshots(page, 'access-signed-link-restart')
+    expect(await page.content()).not.toContain(signature)
+
+    await form.getByLabel('Link').fill(hit.uri!)
+    await form.getByLabel('Link').press('Enter')
+    await expect(page.getByText('The check could not run')).toHaveCount(0)
+    await expect(card(page).locator('dt:text-is("Link") + dd code')).toHaveText(hit.uri!)
+  } finally {
+    await page.goto('about:blank')
+    await again.stop()
+  }
 })

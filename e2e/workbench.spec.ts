@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, replaceEditorText, screenshots, test, type Entry } from './console'
+import { expect, invoke, replaceEditorText, screenshots, test, type Entry } from './console'
 import { demoRegistry, useDemoServers } from './demo'
 import { root } from './host'
 
@@ -536,4 +536,59 @@ test('copies a call as a CLI and cURL command without secrets, saves requests ac
   await chooseServer(page, 'knowledgeSearch')
   await main.getByRole('button', { name: 'Delete VPN search' }).click()
   await expect(main.getByRole('list', { name: 'Saved requests' })).toBeHidden()
+})
+
+test('the protocol log reaches the page only while the Workbench shows it, and catches up when opened again', async ({
+  page,
+  launch,
+}) => {
+  // Every protocol event frame the page's socket receives.
+  let frames = 0
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      if (String(payload).includes('"name":"workbench:protocol"')) frames += 1
+    }),
+  )
+  const { host } = await launch(registry(), { env: demo().env })
+  await openWorkbench(page, host.url, 'knowledgeSearch')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  await expect(main.getByRole('table', { name: 'Protocol log of knowledgeSearch' })).toBeVisible()
+
+  // A second page shows the log: it sees what the first one is not sent.
+  const watcher = await page.context().newPage()
+  await openWorkbench(watcher, host.url, 'knowledgeSearch')
+  const watched = watcher.getByRole('main', { name: 'Workbench' })
+  await watched.getByRole('tab', { name: 'Protocol log' }).click()
+  await watched.getByRole('searchbox', { name: 'Filter' }).fill('unseen-phrase-4711')
+
+  // Elsewhere in the console, a search logs traffic this page is not sent.
+  await page.keyboard.press('ControlOrMeta+2')
+  await expect(page.getByRole('main', { name: 'Search' })).toBeVisible()
+  const before = frames
+  await invoke(page, 'search:run', {
+    searchId: 'unseen',
+    query: 'unseen-phrase-4711',
+    selection: { knowledgeSearch: [] },
+  })
+  const watchedLog = watched.getByRole('table', { name: 'Protocol log of knowledgeSearch' })
+  await expect(watchedLog.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
+  await watcher.close()
+  // Sent to both pages at once: anything this page was sent came before this reply.
+  await invoke(page, 'app:info')
+  expect(frames).toBe(before)
+
+  // Shown again, the log has that search's call; new traffic arrives live.
+  await page.keyboard.press('ControlOrMeta+7')
+  const log = main.getByRole('table', { name: 'Protocol log of knowledgeSearch' })
+  await main.getByRole('searchbox', { name: 'Filter' }).fill('unseen-phrase-4711')
+  await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
+  await invoke(page, 'search:run', {
+    searchId: 'seen',
+    query: 'seen-phrase-4712',
+    selection: { knowledgeSearch: [] },
+  })
+  await main.getByRole('searchbox', { name: 'Filter' }).fill('seen-phrase-4712')
+  await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
+  expect(frames).toBeGreaterThan(before)
 })

@@ -3,7 +3,8 @@
  * `window.ragConsole`, carried over the host's token-protected WebSocket.
  */
 import { type IpcResponse, type RagConsoleApi } from '../shared/ipc/wire'
-import { isEventName, type EventMap, type EventName } from '../shared/ipc/events'
+import { isEventName } from '../shared/ipc/events'
+import { PageListeners } from '../shared/ipc/listeners'
 import { isExternalHttpUrl } from '../shared/csp'
 import { isErrorInfo } from '../shared/errors'
 
@@ -25,7 +26,10 @@ const pending = new Map<
   number,
   { channel: string; resolve: (response: IpcResponse<unknown>) => void }
 >()
-const listeners = new Map<EventName, Set<(payload: unknown) => void>>()
+/** Opt-in events go to the host whenever they change; a new socket gets them first. */
+const listeners = new PageListeners((events) => {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(subscription(events))
+})
 let queue: string[] = []
 let socket: WebSocket | null = null
 let nextId = 1
@@ -44,6 +48,8 @@ function connect(): void {
   ws.onopen = () => {
     everOpened = true
     retryMs = 250
+    const wanted = listeners.optedIn()
+    if (wanted.length > 0) ws.send(subscription(wanted))
     for (const text of queue) ws.send(text)
     queue = []
   }
@@ -72,7 +78,7 @@ const REPLY_ID = /^\{"id":(\d+)[,}]/
 function receive(text: string): void {
   const data = parseJson(text)
   if (isObject(data) && isObject(data.event) && isEventName(data.event.name)) {
-    for (const listener of listeners.get(data.event.name) ?? []) listener(data.event.payload)
+    listeners.emit(data.event.name, data.event.payload)
     return
   }
   if (isObject(data) && typeof data.id === 'number' && isResponse(data.response)) {
@@ -99,6 +105,8 @@ function settle(id: number, response: (channel: string) => IpcResponse<unknown>)
   pending.delete(id)
   call.resolve(response(call.channel))
 }
+
+const subscription = (events: string[]): string => JSON.stringify({ subscribe: events })
 
 function parseJson(text: string): unknown {
   try {
@@ -140,13 +148,7 @@ function send(channel: string, request: unknown): Promise<IpcResponse<unknown>> 
 
 const api: RagConsoleApi = {
   invoke: (channel, ...args) => send(channel, args[0]) as never,
-  on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void) {
-    if (!isEventName(event)) throw new Error(`unknown event ${String(event)}`)
-    let set = listeners.get(event)
-    if (!set) listeners.set(event, (set = new Set()))
-    set.add(listener as (payload: unknown) => void)
-    return () => set.delete(listener as (payload: unknown) => void)
-  },
+  on: (event, listener) => listeners.on(event, listener),
   async openExternal(url) {
     if (!navigator.userActivation.isActive || !isExternalHttpUrl(url)) return false
     // With noopener, window.open returns null even when the tab opened.

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
 import type { SearchReply } from '../../shared/ipc/rag'
@@ -13,8 +10,8 @@ import {
   type LiveCore,
   type Started,
 } from '../core/services/testing/live'
-import { startBrowserHost, type BrowserHost } from './server'
-import { connect, failOnUncaught, request } from './testing/live-host'
+import type { BrowserHost } from './server'
+import { connect, failOnUncaught, request, startWireHost } from './testing/live-host'
 
 /**
  * What a search sends a page over the host's WebSocket, against fixture servers: two over
@@ -34,10 +31,7 @@ beforeAll(async () => {
   })
   await whenState(live.core, ['a', 'b', 'c'])
   live.core.redactor.add(SECRET)
-  host = await startBrowserHost({
-    core: live.core,
-    rendererDir: mkdtempSync(join(tmpdir(), 'rc-wire-')),
-  })
+  host = await startWireHost(live.core)
 })
 
 afterAll(async () => {

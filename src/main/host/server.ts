@@ -6,12 +6,22 @@ import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { contentSecurityPolicy } from '../../shared/csp'
 import type { IpcEvent, IpcResponse } from '../../shared/ipc/contract'
+import {
+  OPT_IN_EVENTS,
+  pageWants,
+  parseSubscription,
+  type OptInEvent,
+} from '../../shared/ipc/events'
 import type { Core } from '../core/core'
 import { dispatch } from '../core/api/dispatch'
 import { createHandlers, type Handlers } from '../core/api/handlers'
 
-/** Messages on the host's WebSocket. */
-export type HostClientMessage = { id: number; channel: string; request?: unknown }
+/**
+ * Messages on the host's WebSocket. A page sends requests, and the opt-in events it wants
+ * (`OPT_IN_EVENTS`) whenever that set changes.
+ */
+export type HostRequest = { id: number; channel: string; request?: unknown }
+export type HostClientMessage = HostRequest | { subscribe: OptInEvent[] }
 export type HostServerMessage = { id: number; response: unknown } | { event: IpcEvent }
 
 export interface BrowserHost {
@@ -156,9 +166,10 @@ export async function startBrowserHost(options: {
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
   })
 
-  const clients = new Set<WebSocket>()
+  /** Each page's socket and the opt-in events it subscribed to. */
+  const clients = new Map<WebSocket, ReadonlySet<OptInEvent>>()
   wss.on('connection', (ws) => {
-    clients.add(ws)
+    clients.set(ws, new Set())
     options.onClient?.()
     let inFlight = 0
     ws.on('close', () => clients.delete(ws))
@@ -171,6 +182,10 @@ export async function startBrowserHost(options: {
       const message = parseClientMessage(data, isBinary)
       if (typeof message === 'string') {
         ws.close(UNSUPPORTED_DATA, message)
+        return
+      }
+      if ('subscribe' in message) {
+        clients.set(ws, new Set(message.subscribe))
         return
       }
       // Refused at once rather than queued: a page never has this many calls open.
@@ -188,7 +203,7 @@ export async function startBrowserHost(options: {
   })
 
   /** The reply to one request as wire text; a reply JSON cannot carry becomes an error. */
-  async function answer(message: HostClientMessage): Promise<string> {
+  async function answer(message: HostRequest): Promise<string> {
     try {
       const response = await dispatch(handlers, message.channel, message.request)
       return JSON.stringify({ id: message.id, response } satisfies HostServerMessage)
@@ -228,9 +243,12 @@ export async function startBrowserHost(options: {
   }
 
   const unsubscribe = core.events.onAny((name, payload) => {
+    const pages = [...clients].filter(([, subscribed]) => pageWants(subscribed, name))
+    // Nobody shows it: not even redacted and serialised.
+    if (pages.length === 0) return
     const safe = core.redactor.redactValues(payload)
     const text = JSON.stringify({ event: { name, payload: safe } } satisfies HostServerMessage)
-    for (const ws of clients) deliver(ws, text)
+    for (const [ws] of pages) deliver(ws, text)
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -249,7 +267,7 @@ export async function startBrowserHost(options: {
     async close() {
       core.ownPorts.delete(port)
       unsubscribe()
-      for (const ws of clients) ws.terminate()
+      for (const ws of clients.keys()) ws.terminate()
       wss.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       // Browsers keep idle HTTP connections open; don't wait for them.
@@ -284,7 +302,10 @@ function refuseUpgrade(socket: Socket, status: string): void {
   socket.destroy()
 }
 
-/** A request from the page, or why the message is not one (a close reason, ≤ 123 bytes). */
+/** The opt-in events a page may subscribe to, as the close reason for a bad subscription says. */
+const SUBSCRIBE_FORM = `{"subscribe": [${OPT_IN_EVENTS.map((name) => `"${name}"`).join(', ')}]}`
+
+/** A message from the page, or why it is not one (a close reason, ≤ 123 bytes). */
 function parseClientMessage(data: RawData, isBinary: boolean): HostClientMessage | string {
   if (isBinary) return 'binary messages are not supported: send JSON text'
   let message: unknown
@@ -293,13 +314,18 @@ function parseClientMessage(data: RawData, isBinary: boolean): HostClientMessage
   } catch {
     message = undefined
   }
-  const valid =
-    typeof message === 'object' &&
-    message !== null &&
-    !Array.isArray(message) &&
-    typeof (message as { id?: unknown }).id === 'number'
-  return valid
-    ? (message as HostClientMessage)
+  const object =
+    typeof message === 'object' && message !== null && !Array.isArray(message)
+      ? (message as Record<string, unknown>)
+      : undefined
+  if (object && 'subscribe' in object && !('id' in object)) {
+    const subscribe = parseSubscription(object.subscribe)
+    return subscribe
+      ? { subscribe: [...subscribe] }
+      : `invalid subscription: expected a list of opt-in events, e.g. ${SUBSCRIBE_FORM}`
+  }
+  return typeof object?.id === 'number'
+    ? (object as HostRequest)
     : 'invalid message: expected {"id": number, "channel": string, "request"?: any}'
 }
 

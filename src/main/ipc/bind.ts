@@ -1,5 +1,7 @@
-import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron'
+import type { BrowserWindow, IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron'
 import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/contract'
+import { pageWants, parseSubscription, type OptInEvent } from '../../shared/ipc/events'
+import { IPC_SUBSCRIBE_CHANNEL } from '../../shared/ipc/wire'
 import type { EventBus } from '../core/events'
 import type { SecretRedactor } from '../core/secrets/redactor'
 import { dispatch } from '../core/api/dispatch'
@@ -8,7 +10,7 @@ import type { Handlers } from '../core/api/handlers'
 /**
  * Binds the contract to Electron: one `ipcMain.handle` for the `rag:` prefix, accepting only
  * requests from the main frame of our own window showing our own page, and forwarding every
- * core event to that window.
+ * core event to that window (an opt-in event only while the page subscribes to it).
  */
 export function bindIpc(options: {
   ipcMain: IpcMain
@@ -21,7 +23,7 @@ export function bindIpc(options: {
   const { ipcMain, window, handlers, events, redactor, isAppUrl } = options
   const channel = `${IPC_PREFIX}invoke`
 
-  const trusted = (event: IpcMainInvokeEvent): boolean => {
+  const trusted = (event: IpcMainEvent | IpcMainInvokeEvent): boolean => {
     const frame = event.senderFrame
     return (
       event.sender === window.webContents &&
@@ -41,14 +43,22 @@ export function bindIpc(options: {
     return dispatch(handlers, name.slice(IPC_PREFIX.length), request)
   })
 
+  let subscribed: ReadonlySet<OptInEvent> = new Set()
+  // A malformed subscription (only a hostile page sends one) subscribes to nothing.
+  const onSubscribe = (event: IpcMainEvent, wanted: unknown): void => {
+    if (trusted(event)) subscribed = parseSubscription(wanted) ?? new Set()
+  }
+  ipcMain.on(IPC_SUBSCRIBE_CHANNEL, onSubscribe)
+
   const unsubscribe = events.onAny((name, payload) => {
-    if (window.isDestroyed()) return
+    if (window.isDestroyed() || !pageWants(subscribed, name)) return
     const message = { name, payload: redactor.redactValues(payload) } as IpcEvent
     window.webContents.send(IPC_EVENT_CHANNEL, message)
   })
 
   return () => {
     unsubscribe()
+    ipcMain.removeListener(IPC_SUBSCRIBE_CHANNEL, onSubscribe)
     ipcMain.removeHandler(channel)
   }
 }

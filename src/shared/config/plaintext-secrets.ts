@@ -1,3 +1,5 @@
+import { decodeSafely } from '../text/decode'
+
 /**
  * Heuristics that spot a credential written into rag-mcp.json in plain text. They only produce
  * warnings, and the warnings never repeat the value.
@@ -114,14 +116,6 @@ function urlSecrets(url: string): { value: string; reason: string }[] {
     if (reason) found.push({ value, reason: `${reason} in query parameter '${name}'` })
   }
   return found
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
 }
 
 /** What a masked value reads as in views sent to the renderer. */

@@ -54,3 +54,30 @@ export const EVENT_NAMES = Object.keys({
 export function isEventName(value: unknown): value is EventName {
   return typeof value === 'string' && (EVENT_NAMES as string[]).includes(value)
 }
+
+/**
+ * Events main sends only to the pages that asked for them: costly ones that one view shows (a
+ * search over 500 servers logs thousands of protocol messages). A page asks while it listens
+ * to one: its bridge sends main the whole set whenever it changes, and again on reconnecting.
+ */
+export const OPT_IN_EVENTS = ['workbench:protocol'] as const satisfies readonly EventName[]
+
+export type OptInEvent = (typeof OPT_IN_EVENTS)[number]
+
+export function isOptInEvent(name: string): name is OptInEvent {
+  return (OPT_IN_EVENTS as readonly string[]).includes(name)
+}
+
+/** The events a page's subscription names, or null when it is not a list of opt-in events. */
+export function parseSubscription(value: unknown): Set<OptInEvent> | null {
+  if (!Array.isArray(value) || value.length > OPT_IN_EVENTS.length) return null
+  const names = value.filter(
+    (name): name is OptInEvent => typeof name === 'string' && isOptInEvent(name),
+  )
+  return names.length === value.length ? new Set(names) : null
+}
+
+/** Whether a page subscribed to `subscribed` gets the event `name`. */
+export function pageWants(subscribed: ReadonlySet<OptInEvent>, name: EventName): boolean {
+  return !isOptInEvent(name) || subscribed.has(name)
+}

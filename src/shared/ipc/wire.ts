@@ -11,6 +11,8 @@ import type { EventMap, EventName } from './events'
 export const IPC_PREFIX = 'rag:'
 /** The single channel main uses to push events to the renderer. */
 export const IPC_EVENT_CHANNEL = 'rag:event'
+/** Where a page tells main which opt-in events it wants now (`OPT_IN_EVENTS`, a list). */
+export const IPC_SUBSCRIBE_CHANNEL = 'rag:subscribe'
 
 /** What crosses the wire for every invoke: errors keep their string code. */
 export type IpcResponse<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }

@@ -69,6 +69,8 @@ export async function runCanary(
       query: canary.query,
       topK,
       selection: { [server.id]: [] },
+      // Its hits (raw payloads and all) are for judging here: no page shows them.
+      quiet: true,
     })
     part = result.servers.find((s) => s.server === server.id)
   } catch (error) {

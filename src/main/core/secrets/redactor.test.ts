@@ -229,3 +229,32 @@ describe('redactor: credential patterns', () => {
     )
   })
 })
+
+describe('redactor: signed links (redactLinks)', () => {
+  const redactor = createRedactor()
+
+  it('blanks the signature, token and expiry of every link in a text, keeping the rest', () => {
+    const text =
+      'the link https://h.example/docs/a?u=carol&exp=1795652116&sig=0123abcd#p2 expired; the server issued https://h.example/b?token=t0k3n-value'
+    expect(redactor.redactLinks(text)).toBe(
+      `the link https://h.example/docs/a?u=carol&exp=${REDACTED}&sig=${REDACTED}#p2 expired; the server issued https://h.example/b?token=${REDACTED}`,
+    )
+  })
+
+  it('leaves links without signing parameters, and other text, as they were', () => {
+    const value = { url: 'https://h.example/docs/a?page=2&q=vpn', note: 'sig=abc is prose' }
+    expect(redactor.redactLinks(value)).toBe(value)
+  })
+
+  it('keeps applying the credential patterns', () => {
+    expect(redactor.redactLinks({ authorization: 'Bearer abcdefgh12345' })).toEqual({
+      authorization: `Bearer ${REDACTED}`,
+    })
+  })
+
+  it('leaves signed links to redactValues and redact, whose output must round-trip', () => {
+    const url = 'https://h.example/docs/a?sig=0123abcd'
+    expect(redactor.redactValues(url)).toBe(url)
+    expect(redactor.redact(url)).toBe(url)
+  })
+})

@@ -1,8 +1,9 @@
+import { REDACTED } from '../../../shared/redacted'
 import { isOnlyRefs } from './refs'
+import { redactSignedLinks } from './signed-links'
 import type { Redactor } from './types'
 
-/** What a redacted secret reads as. */
-export const REDACTED = '[redacted]'
+export { REDACTED }
 
 /**
  * Values shorter than this are not registered: they would blank out ordinary words and numbers
@@ -47,8 +48,15 @@ const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
  */
 const CREDENTIAL_WORD_RE = /authorization|api[-_]?key|token|secret|password|bearer|basic|cookie/iu
 
-/** `stored`: registered values except those written in rag-mcp.json itself. */
-type Mode = 'all' | 'values' | 'stored'
+/**
+ * `all`: registered values and credential-shaped text; `links`: those and the signatures of
+ * signed links; `values`: registered values only; `stored`: those except the ones written in
+ * rag-mcp.json itself.
+ */
+type Mode = 'all' | 'links' | 'values' | 'stored'
+
+/** Modes that apply the credential patterns, not only the registered values. */
+const withPatterns = (mode: Mode): boolean => mode === 'all' || mode === 'links'
 
 /**
  * Deeper than this, a value is not walked (a hostile reply nested 50,000 levels would overflow
@@ -111,6 +119,15 @@ export class SecretRedactor implements Redactor {
     return this.apply(value, 'values')
   }
 
+  /**
+   * {@link redact}, and every signed link's signature and token (`?sig=…`, `X-Amz-Signature=…`)
+   * replaced too: for what is kept on disk, where a link that opens for whoever holds it is a
+   * credential.
+   */
+  redactLinks<T>(value: T): T {
+    return this.apply(value, 'links')
+  }
+
   /** {@link redactValues} without the values added by {@link addFromFile}. */
   redactStoredValues<T>(value: T): T {
     return this.apply(value, 'stored')
@@ -140,7 +157,8 @@ export class SecretRedactor implements Redactor {
     let out = text
     const known = this.knownRe(mode)
     if (known) out = out.replace(known, REDACTED)
-    if (mode !== 'all') return out
+    if (!withPatterns(mode)) return out
+    if (mode === 'links') out = redactSignedLinks(out)
     out = out.replace(HEADER_TEXT_RE, (whole, key: string, sep: string, scheme = '', token) =>
       token.startsWith('${') || isJsonLiteralValue(sep, scheme)
         ? whole
@@ -154,9 +172,10 @@ export class SecretRedactor implements Redactor {
   private textNeeds(text: string, mode: Mode): boolean {
     const known = this.knownRe(mode)
     if (known && testOnce(known, text)) return true
-    if (mode !== 'all') return false
-    // Most strings hold no header or scheme at all: rule those out without building a copy.
-    if (!testOnce(HEADER_TEXT_RE, text) && !testOnce(BEARER_TEXT_RE, text)) return false
+    if (!withPatterns(mode)) return false
+    // Most strings hold no header, scheme or link at all: rule those out without building a copy.
+    const link = mode === 'links' && text.includes('://')
+    if (!link && !testOnce(HEADER_TEXT_RE, text) && !testOnce(BEARER_TEXT_RE, text)) return false
     return this.text(text, mode) !== text
   }
 
@@ -180,7 +199,7 @@ export class SecretRedactor implements Redactor {
       )
     }
     for (const [key, child] of Object.entries(value)) {
-      if (mode === 'all' && typeof child === 'string' && isSensitiveKey(key)) {
+      if (withPatterns(mode) && typeof child === 'string' && isSensitiveKey(key)) {
         if (this.keyValue(child) !== child) return true
       }
       if (this.needs(child, mode, seen, depth + 1)) return true
@@ -224,7 +243,7 @@ export class SecretRedactor implements Redactor {
     seen.set(value, copy)
     for (const [key, child] of Object.entries(value)) {
       copy[key] =
-        mode === 'all' && typeof child === 'string' && isSensitiveKey(key)
+        withPatterns(mode) && typeof child === 'string' && isSensitiveKey(key)
           ? this.keyValue(this.text(child, mode))
           : this.copy(child, mode, seen, depth + 1)
     }

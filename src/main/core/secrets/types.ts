@@ -31,6 +31,8 @@ export interface Redactor {
   /** Remembers a secret value so it is redacted from now on. */
   add(value: string): void
   redact<T>(value: T): T
+  /** {@link redact}, and the signatures and tokens of signed links: for what is kept on disk. */
+  redactLinks<T>(value: T): T
   /** {@link redact} for a value whose JSON text is `json`; may skip the walk when it is clean. */
   redactJson?<T>(value: T, json: string): T
 }

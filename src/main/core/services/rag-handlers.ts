@@ -66,7 +66,8 @@ export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResu
         ...(timeoutMs ? { timeoutMs } : {}),
       }),
     'access:check': async ({ target, refresh, profileId }) => {
-      const parts = toAccessTarget(target)
+      // Checked again from the history: its signed link whole, when this run still has it.
+      const parts = services.accessHistory.restore(toAccessTarget(target))
       const check = await services.access.check(parts, {
         refresh: refresh ?? false,
         ...(profileId ? { profile: services.profile(profileId) } : {}),

@@ -63,6 +63,11 @@ export async function startLiveHost(
   }
 }
 
+/** A host over a live core with an empty renderer folder, for tests of what its socket carries. */
+export function startWireHost(core: Core): Promise<BrowserHost> {
+  return startBrowserHost({ core, rendererDir: mkdtempSync(join(tmpdir(), 'rc-wire-')) })
+}
+
 /** Opens the host's WebSocket; rejects with `HTTP <status>` when the upgrade is refused. */
 export function connect(
   host: BrowserHost,

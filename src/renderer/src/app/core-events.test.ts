@@ -4,8 +4,6 @@ import type { ProfilesState } from '../../../shared/ipc/profiles'
 import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistrySource } from '../../../shared/model/registry'
 import type { Profile } from '../../../shared/model/user'
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
-import { LOG_KEEP, workbenchKeys } from '../features/workbench/queries'
 import type { EvalRunSummary } from '../../../shared/model/evaluation'
 import { addRunningRun, evalKeys } from '../features/evaluation/queries'
 import { searchKeys } from '../features/search/queries'
@@ -300,54 +298,6 @@ describe('describeDiff', () => {
         unchanged: [],
       }),
     ).toBe('added a, b, c and 2 more; removed z')
-  })
-})
-
-describe('workbench:protocol', () => {
-  const entry = (seq: number): ProtocolEntry => ({
-    seq,
-    at: seq,
-    direction: 'in',
-    kind: 'response',
-    size: 2,
-    text: '{}',
-    truncated: false,
-  })
-
-  it('appends new entries to a log the panel holds, once each', () => {
-    const { queryClient, context } = setup()
-    queryClient.setQueryData(workbenchKeys.log('kb'), [entry(1), entry(2)])
-    applyCoreEvent('workbench:protocol', { server: 'kb', entries: [entry(2), entry(3)] }, context)
-    const held = queryClient.getQueryData<ProtocolEntry[]>(workbenchKeys.log('kb'))
-    expect(held?.map((e) => e.seq)).toEqual([1, 2, 3])
-  })
-
-  it('replaces an entry the core announces again with its HTTP status and headers', () => {
-    const { queryClient, context } = setup()
-    queryClient.setQueryData(workbenchKeys.log('kb'), [entry(1), entry(2)])
-    const updated = { ...entry(1), httpStatus: 200, headers: { 'x-user-id': 'bob' } }
-    applyCoreEvent('workbench:protocol', { server: 'kb', entries: [updated] }, context)
-    const held = queryClient.getQueryData<ProtocolEntry[]>(workbenchKeys.log('kb'))
-    expect(held?.map((e) => [e.seq, e.httpStatus])).toEqual([
-      [1, 200],
-      [2, undefined],
-    ])
-  })
-
-  it('keeps nothing for a log no view has read', () => {
-    const { queryClient, context } = setup()
-    applyCoreEvent('workbench:protocol', { server: 'kb', entries: [entry(1)] }, context)
-    expect(queryClient.getQueryData(workbenchKeys.log('kb'))).toBeUndefined()
-  })
-
-  it('holds at most as many entries as the core keeps', () => {
-    const { queryClient, context } = setup()
-    queryClient.setQueryData(workbenchKeys.log('kb'), [entry(0)])
-    const burst = Array.from({ length: LOG_KEEP + 5 }, (_, i) => entry(i + 1))
-    applyCoreEvent('workbench:protocol', { server: 'kb', entries: burst }, context)
-    const held = queryClient.getQueryData<ProtocolEntry[]>(workbenchKeys.log('kb'))!
-    expect(held).toHaveLength(LOG_KEEP)
-    expect(held.at(-1)?.seq).toBe(LOG_KEEP + 5)
   })
 })
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { AppInfo } from '../../../shared/ipc/app'
 import type { PendingElicitation } from '../../../shared/ipc/elicitation'
-import type { EventMap, EventName } from '../../../shared/ipc/events'
+import type { EventMap, EventName, OptInEvent } from '../../../shared/ipc/events'
 import type { ProfilesState } from '../../../shared/ipc/profiles'
 import type { RegistryView } from '../../../shared/ipc/registry'
 import type { RegistryDiff } from '../../../shared/model/registry'
@@ -15,7 +15,6 @@ import { secretKeys } from '../features/secrets/queries'
 import { searchFeed } from '../features/search/run-feed'
 import { serverKeys } from '../features/servers/queries'
 import { signInTabs } from '../features/servers/sign-in-tabs'
-import { appendLog } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
 import type { InvalidateSoon } from './coalesced-invalidation'
 
@@ -31,8 +30,11 @@ export interface CoreEventContext {
 /** Re-asking every server for its sources is costly: once a second at most while they connect. */
 const DISCOVERY_COALESCE_MS = 1000
 
+/** Events every page gets; opt-in ones are handled by the view that subscribes to them. */
+export type AppEventName = Exclude<EventName, OptInEvent>
+
 type CoreEventHandlers = {
-  [E in EventName]: (payload: EventMap[E], context: CoreEventContext) => void
+  [E in AppEventName]: (payload: EventMap[E], context: CoreEventContext) => void
 }
 
 /** `+1 added (x) · 2 changed` — empty when nothing changed. */
@@ -49,7 +51,7 @@ export function describeDiff(diff: RegistryDiff): string {
 /**
  * How every event from main lands in the renderer: server data is invalidated or written into
  * the query cache, people are told what they did not cause themselves. The map is exhaustive:
- * a new event in the contract does not compile until it is handled here.
+ * a new event in the contract does not compile until it is handled here (or is opt-in).
  */
 export const coreEventHandlers: CoreEventHandlers = {
   'app:notice': ({ level, message }, { notify }) => {
@@ -171,12 +173,10 @@ export const coreEventHandlers: CoreEventHandlers = {
       detail: 'The selection is kept; it applies again if the server offers them later.',
     })
   },
-  'workbench:protocol': ({ server, entries }, { queryClient }) =>
-    appendLog(queryClient, server, entries),
 }
 
 /** Routes one event to its handler. */
-export function applyCoreEvent<E extends EventName>(
+export function applyCoreEvent<E extends AppEventName>(
   name: E,
   payload: EventMap[E],
   context: CoreEventContext,

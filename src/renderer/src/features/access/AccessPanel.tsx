@@ -54,10 +54,13 @@ export function AccessPanel(): React.JSX.Element {
   const check = useMutation({
     mutationFn: ({ target, refresh, profileId }: CheckRequest) =>
       call('access:check', { target, refresh, ...(profileId ? { profileId } : {}) }),
-    // Main recorded the check in the history; the card shows its newest entry.
-    onSuccess: async () => {
+    // Main recorded the check in the history (its newest entry). The card shows the check as
+    // it came back: the history keeps signed links without their signatures, so a fresh link
+    // opens only from here.
+    onSuccess: async (found, { target, profileId }) => {
       await queryClient.invalidateQueries({ queryKey: accessKeys.history() })
-      setPicked(null)
+      const newest = queryClient.getQueryData<HistoryEntry[]>(accessKeys.history())?.[0]
+      setPicked({ id: newest?.id, target, check: found, profileId })
     },
   })
   const { mutate } = check

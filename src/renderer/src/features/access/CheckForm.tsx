@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
+import { isRedactedLink } from '../../../../shared/redacted'
 import { Button, Kbd, Select, TextField } from '../../ui'
 import { CheckAsSelect, useCheckAs } from './CheckAsSelect'
 import { accessQueries } from './queries'
@@ -68,6 +69,11 @@ export function CheckForm({
         value={draft.url}
         onChange={(event) => edit('url', event.target.value)}
         error={errors.url ?? errors.form}
+        hint={
+          isRedactedLink(draft.url)
+            ? 'Signed link from the history, signature not saved: after a restart, paste the link again.'
+            : undefined
+        }
         fieldClassName="access-form__url"
         spellCheck={false}
         autoComplete="off"

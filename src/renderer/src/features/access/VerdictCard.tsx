@@ -1,4 +1,5 @@
 import type { AccessCheck, LinkCheck, LinkHop } from '../../../../shared/model/rag'
+import { isRedactedLink } from '../../../../shared/redacted'
 import { openExternal } from '../../api'
 import { formatAgo, formatTime } from '../../lib/format'
 import { Badge, Button, CopyButton, type Tone } from '../../ui'
@@ -76,6 +77,7 @@ export function VerdictCard({
               <code className="truncate" title={check.url}>
                 {check.url}
               </code>
+              {isRedactedLink(check.url) && <SignatureNotSaved />}
             </dd>
           </>
         ) : (
@@ -92,10 +94,16 @@ export function VerdictCard({
               <code className="truncate" title={fresh}>
                 {fresh}
               </code>
-              <Button variant="ghost" onClick={() => void openExternal(fresh)}>
-                Open it
-              </Button>
-              <CopyButton text={fresh} label="Copy the fresh link" />
+              {isRedactedLink(fresh) ? (
+                <SignatureNotSaved />
+              ) : (
+                <>
+                  <Button variant="ghost" onClick={() => void openExternal(fresh)}>
+                    Open it
+                  </Button>
+                  <CopyButton text={fresh} label="Copy the fresh link" />
+                </>
+              )}
             </dd>
           </>
         )}
@@ -206,5 +214,17 @@ function HopChain({
         </li>
       ))}
     </ol>
+  )
+}
+
+/** A signed link from the history: shown without its signature, which is never saved. */
+function SignatureNotSaved(): React.JSX.Element {
+  return (
+    <span
+      className="muted access-card__unsigned"
+      title="A signed link opens the document for whoever holds it: the console keeps it without its signature."
+    >
+      signature not saved
+    </span>
   )
 }

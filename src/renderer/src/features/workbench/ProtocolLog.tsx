@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { LOG_LEVELS, type LogLevelName, type ProtocolEntry } from '../../../../shared/ipc/workbench'
 import { call } from '../../api'
@@ -17,7 +17,8 @@ import {
 import { downloadText } from '../audit/download'
 import { formatSize } from '../search/json-text'
 import { ARROWS, NO_LOG_FILTER, toJsonl, visibleEntries, type LogFilter } from './protocol-view'
-import { workbenchKeys, workbenchQueries } from './queries'
+import { workbenchKeys } from './queries'
+import { useProtocolLog } from './use-protocol-log'
 
 const DIRECTIONS = [
   { value: 'all', label: 'All' },
@@ -30,7 +31,7 @@ const DIRECTIONS = [
 export function ProtocolLog({ server }: { server: string }) {
   const queryClient = useQueryClient()
   const notify = useNoticePosted()
-  const log = useQuery(workbenchQueries.log(server))
+  const log = useProtocolLog(server)
   const [filter, setFilter] = useState<LogFilter>(NO_LOG_FILTER)
   const [pinned, setPinned] = useState<ReadonlySet<number>>(new Set())
   const [open, setOpen] = useState<number | null>(null)

@@ -69,12 +69,16 @@ export const workbenchQueries = {
     paged(workbenchKeys.prompts(server), (cursor) =>
       call('workbench:prompts', { server, ...(cursor ? { cursor } : {}) }),
     ),
-  /** The protocol log; `workbench:protocol` events append to it (see {@link appendLog}). */
+  /**
+   * The protocol log; `workbench:protocol` events append to it (see {@link appendLog}) while a
+   * view shows it (`useProtocolLog`), and no longer: dropped once no view holds it.
+   */
   log: (server: string) =>
     queryOptions({
       queryKey: workbenchKeys.log(server),
       queryFn: async () => (await call('workbench:log', { server })).entries,
       staleTime: Infinity,
+      gcTime: 0,
     }),
   tried: () =>
     queryOptions({

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type WebSocket from 'ws'
+import type { ProtocolEntry } from '../../shared/ipc/workbench'
+import {
+  fixtureEntry,
+  startCore,
+  startHttpFixture,
+  waitFor,
+  whenState,
+  type LiveCore,
+  type Started,
+} from '../core/services/testing/live'
+import type { BrowserHost } from './server'
+import { closed, connect, failOnUncaught, request, startWireHost } from './testing/live-host'
+
+/**
+ * Who gets the protocol log's events over the host's WebSocket: only pages that asked for them
+ * (a page showing the log), against fixture servers over streamable HTTP and stdio.
+ */
+let live: LiveCore
+let fixture: Started
+let host: BrowserHost
+
+beforeAll(async () => {
+  fixture = await startHttpFixture(['--name', 'wire', '--hits', '10'])
+  live = await startCore({
+    a: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: 10_000 },
+    c: fixtureEntry(['--name', 'local', '--hits', '5']),
+  })
+  await whenState(live.core, ['a', 'c'])
+  host = await startWireHost(live.core)
+})
+
+afterAll(async () => {
+  await host?.close()
+  await live?.close()
+  await fixture?.stop()
+})
+
+failOnUncaught()
+
+/** A page's socket and the protocol events it received so far. */
+async function page(): Promise<{ ws: WebSocket; protocol: ProtocolEntry[][] }> {
+  const ws = await connect(host)
+  const protocol: ProtocolEntry[][] = []
+  ws.on('message', (data) => {
+    const { event } = JSON.parse(data.toString()) as {
+      event?: { name: string; payload: { entries: ProtocolEntry[] } }
+    }
+    if (event?.name === 'workbench:protocol') protocol.push(event.payload.entries)
+  })
+  return { ws, protocol }
+}
+
+const subscribe = (ws: WebSocket, events: string[]): void =>
+  ws.send(JSON.stringify({ subscribe: events }))
+
+let searches = 0
+async function search(ws: WebSocket): Promise<void> {
+  const response = await request(ws, 'search:run', { searchId: `s${++searches}`, query: 'vpn' })
+  expect(response).toMatchObject({ ok: true })
+}
+
+/** Resolves once the core has sent its next protocol event (to whichever pages get it). */
+function nextProtocolEvent(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = live.core.events.on('workbench:protocol', () => {
+      stop()
+      resolve()
+    })
+  })
+}
+
+describe('protocol log events on the wire', () => {
+  it('reach no page that did not subscribe to them, though a search logs many', async () => {
+    const quiet = await page()
+    const sent = nextProtocolEvent()
+    await search(quiet.ws)
+    await sent
+    // Anything the host sent this page before its reply has arrived by now.
+    await request(quiet.ws, 'app:info')
+    expect(quiet.protocol).toEqual([])
+    quiet.ws.close()
+  })
+
+  it('reach a page that subscribed, which fetches the log it missed first', async () => {
+    const watching = await page()
+    subscribe(watching.ws, ['workbench:protocol'])
+    const log = (await request(watching.ws, 'workbench:log', { server: 'a' })) as {
+      value: { entries: ProtocolEntry[] }
+    }
+    expect(log.value.entries.length).toBeGreaterThan(0)
+    await search(watching.ws)
+    await waitFor(() => watching.protocol.length > 0, 5_000, 'protocol events')
+    const seqs = watching.protocol.flat().map((entry) => entry.seq)
+    expect(Math.max(...seqs)).toBeGreaterThan(Math.max(...log.value.entries.map((e) => e.seq)))
+    watching.ws.close()
+  })
+
+  it('stop once the page unsubscribes, or its socket closes', async () => {
+    const leaving = await page()
+    const closing = await page()
+    subscribe(leaving.ws, ['workbench:protocol'])
+    subscribe(closing.ws, ['workbench:protocol'])
+    await search(leaving.ws)
+    await waitFor(() => leaving.protocol.length > 0, 5_000, 'protocol events')
+
+    subscribe(leaving.ws, [])
+    closing.ws.close()
+    await closed(closing.ws)
+    const before = leaving.protocol.length
+    const sent = nextProtocolEvent()
+    await search(leaving.ws)
+    await sent
+    await request(leaving.ws, 'app:info')
+    expect(leaving.protocol.length).toBe(before)
+    leaving.ws.close()
+  })
+
+  it.each([
+    ['not a list', { subscribe: 'workbench:protocol' }],
+    ['an event that is always sent', { subscribe: ['search:progress'] }],
+    ['an unknown event', { subscribe: ['nope'] }],
+  ])('closes a socket whose subscription names %s with 1003 and says why', async (_, body) => {
+    const { ws } = await page()
+    const close = closed(ws)
+    ws.send(JSON.stringify(body))
+    expect(await close).toEqual({
+      code: 1003,
+      reason: expect.stringContaining('{"subscribe": ["workbench:protocol"]}'),
+    })
+    const other = await page()
+    expect(await request(other.ws, 'app:info')).toMatchObject({ ok: true })
+    other.ws.close()
+  })
+})
