@@ -109,10 +109,8 @@ test('a provider column of 100 hits mounts only the rows in view, yet the keyboa
   expect(await list.getByRole('option').count()).toBeLessThanOrEqual(10)
 })
 
-test('the latency waterfall of 40 servers mounts only the rows in view, and scrolls to the last', async ({
-  page,
-  launch,
-}) => {
+/** 40 servers on one fixture (every hit returned by all 40), searched; ends the fixture. */
+async function searchFortyServers(page: Page, launch: Launch): Promise<() => Promise<void>> {
   const fixture = await startChild([RAG_FIXTURE, '--http', '--hits', '2'], (lines) =>
     lines.map((line) => /listening on (\S+)/.exec(line)?.[1]).find(Boolean),
   )
@@ -125,7 +123,19 @@ test('the latency waterfall of 40 servers mounts only the rows in view, and scro
     await page.getByLabel('Query').fill('vpn')
     await page.getByRole('button', { name: 'Run' }).click()
     await expect(page.getByRole('status').filter({ hasText: /merged hits? in/ })).toBeVisible()
+    return fixture.stop
+  } catch (error) {
+    await fixture.stop()
+    throw error
+  }
+}
 
+test('the latency waterfall of 40 servers mounts only the rows in view, and scrolls to the last', async ({
+  page,
+  launch,
+}) => {
+  const stop = await searchFortyServers(page, launch)
+  try {
     const table = waterfall(page)
     await expect(table).toHaveAttribute('aria-rowcount', '41')
     await expect(table.getByRole('row', { name: 's01' })).toContainText('ok')
@@ -140,7 +150,25 @@ test('the latency waterfall of 40 servers mounts only the rows in view, and scro
     await expect(last).toBeInViewport()
     expect(await table.getByRole('row').count()).toBeLessThan(25)
   } finally {
-    await fixture.stop()
+    await stop()
+  }
+})
+
+test('an overlap marker names the first few other providers and counts the rest', async ({
+  page,
+  launch,
+}) => {
+  const stop = await searchFortyServers(page, launch)
+  try {
+    await page.getByRole('tab', { name: /^By provider/ }).click()
+    const column = page.getByRole('region', { name: 'Hits from s01' })
+    const marker = column.getByRole('option').first().getByText('×40')
+    await expect(marker).toHaveAttribute(
+      'title',
+      'Also returned by: s02, s03, s04, s05, s06, s07, s08, s09 and 31 more',
+    )
+  } finally {
+    await stop()
   }
 })
 
