@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import { plural } from '../../lib/format'
-import { Badge, cx, Spinner, Table } from '../../ui'
+import { Badge, cx, SpacerRow, Spinner, Table, tableWindow } from '../../ui'
 import { waterfallRows, type SearchRun } from './search-run'
 import { barPercent, formatMs, waterfallScale } from './waterfall'
 import './LatencyWaterfall.css'
@@ -78,9 +78,7 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
     estimateSize: () => ROW_ESTIMATE,
     overscan: 8,
   })
-  const items = virtualizer.getVirtualItems()
-  const before = items[0]?.start ?? 0
-  const after = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0
+  const { items, before, after } = tableWindow(virtualizer)
   return (
     <div
       ref={scrollRef}
@@ -111,9 +109,7 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
           </tr>
         </thead>
         <tbody>
-          {before > 0 && (
-            <tr aria-hidden="true" className="ui-vtable__spacer" style={{ height: before }} />
-          )}
+          <SpacerRow height={before} />
           {items.map((item) => {
             const { server, result } = rows[item.index]!
             return (
@@ -148,9 +144,7 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
               </tr>
             )
           })}
-          {after > 0 && (
-            <tr aria-hidden="true" className="ui-vtable__spacer" style={{ height: after }} />
-          )}
+          <SpacerRow height={after} />
         </tbody>
       </Table>
     </div>
