@@ -2,9 +2,11 @@ import type { Locator, Page } from '@playwright/test'
 import { RAW_SEARCHES } from '../src/main/core/services/raw-payloads'
 import type { ServerSearchResult } from '../src/shared/model/operations'
 import type { Hit } from '../src/shared/model/rag'
+import { startChild } from '../src/test/start-child'
 import { expect, invoke, recordFrames, screenshots, test, type Launch } from './console'
 import {
   DEMO_SERVER_IDS,
+  RAG_FIXTURE,
   brokenServer,
   demoRegistry,
   openSearch,
@@ -105,6 +107,69 @@ test('a provider column of 100 hits mounts only the rows in view, yet the keyboa
   await expect(first).toHaveAttribute('aria-posinset', '1')
   await expect(first).toBeInViewport()
   expect(await list.getByRole('option').count()).toBeLessThanOrEqual(10)
+})
+
+/** 40 servers on one fixture (every hit returned by all 40), searched; ends the fixture. */
+async function searchFortyServers(page: Page, launch: Launch): Promise<() => Promise<void>> {
+  const fixture = await startChild([RAG_FIXTURE, '--http', '--hits', '2'], (lines) =>
+    lines.map((line) => /listening on (\S+)/.exec(line)?.[1]).find(Boolean),
+  )
+  try {
+    const ids = Array.from({ length: 40 }, (_, i) => `s${String(i + 1).padStart(2, '0')}`)
+    const entry = { url: fixture.ready, dialect: 'rag-tools-v1', timeoutMs: 60_000 }
+    const { host } = await launch(Object.fromEntries(ids.map((id) => [id, entry])))
+    await openSearch(page, host.url)
+    await expect(page.getByRole('button', { name: /^Sources: 40 servers/ })).toBeVisible()
+    await page.getByLabel('Query').fill('vpn')
+    await page.getByRole('button', { name: 'Run' }).click()
+    await expect(page.getByRole('status').filter({ hasText: /merged hits? in/ })).toBeVisible()
+    return fixture.stop
+  } catch (error) {
+    await fixture.stop()
+    throw error
+  }
+}
+
+test('the latency waterfall of 40 servers mounts only the rows in view, and scrolls to the last', async ({
+  page,
+  launch,
+}) => {
+  const stop = await searchFortyServers(page, launch)
+  try {
+    const table = waterfall(page)
+    await expect(table).toHaveAttribute('aria-rowcount', '41')
+    await expect(table.getByRole('row', { name: 's01' })).toContainText('ok')
+    // Six rows show in its box: the rest are not in the page until they scroll into view.
+    expect(await table.getByRole('row').count()).toBeLessThan(25)
+    const box = page.getByRole('group', { name: 'Latency by server, scrollable' })
+    await box.focus()
+    await box.press('End')
+    const last = table.getByRole('row', { name: 's40' })
+    await expect(last).toContainText(/\d+ ms/)
+    await expect(last).toHaveAttribute('aria-rowindex', '41')
+    await expect(last).toBeInViewport()
+    expect(await table.getByRole('row').count()).toBeLessThan(25)
+  } finally {
+    await stop()
+  }
+})
+
+test('an overlap marker names the first few other providers and counts the rest', async ({
+  page,
+  launch,
+}) => {
+  const stop = await searchFortyServers(page, launch)
+  try {
+    await page.getByRole('tab', { name: /^By provider/ }).click()
+    const column = page.getByRole('region', { name: 'Hits from s01' })
+    const marker = column.getByRole('option').first().getByText('×40')
+    await expect(marker).toHaveAttribute(
+      'title',
+      'Also returned by: s02, s03, s04, s05, s06, s07, s08, s09 and 31 more',
+    )
+  } finally {
+    await stop()
+  }
 })
 
 test('cancel stops a slow server and keeps what already arrived', async ({ page, launch }) => {

@@ -1,4 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { useVirtualizer, type VirtualItem, type Virtualizer } from '@tanstack/react-virtual'
 import { useRef } from 'react'
 import { cx } from './cx'
 import './Table.css'
@@ -31,6 +31,25 @@ export interface VirtualTableProps<T> {
 
 const ROW_ESTIMATE = 29
 
+/** The rows a table's virtualizer renders, and the heights of the spacer rows around them. */
+export function tableWindow(virtualizer: Virtualizer<HTMLDivElement, Element>): {
+  items: VirtualItem[]
+  before: number
+  after: number
+} {
+  const items = virtualizer.getVirtualItems()
+  const before = items[0]?.start ?? 0
+  const after = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0
+  return { items, before, after }
+}
+
+/** Stands in for the rows of a virtualized table that are not rendered (none when 0 px). */
+export function SpacerRow({ height }: { height: number }): React.JSX.Element | null {
+  return height > 0 ? (
+    <tr aria-hidden="true" className="ui-vtable__spacer" style={{ height }} />
+  ) : null
+}
+
 /**
  * A dense table that renders only the rows in view (plus a margin), so thousands of rows
  * scroll smoothly. It keeps real table semantics: the header stays, `aria-rowcount` and
@@ -56,9 +75,7 @@ export function VirtualTable<T>({
     estimateSize: () => ROW_ESTIMATE,
     overscan: 12,
   })
-  const items = virtualizer.getVirtualItems()
-  const before = items[0]?.start ?? 0
-  const after = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0
+  const { items, before, after } = tableWindow(virtualizer)
   return (
     <div
       ref={scrollRef}
@@ -93,9 +110,7 @@ export function VirtualTable<T>({
               <td colSpan={columns.length}>{empty ?? 'Nothing to show'}</td>
             </tr>
           )}
-          {before > 0 && (
-            <tr aria-hidden="true" className="ui-vtable__spacer" style={{ height: before }} />
-          )}
+          <SpacerRow height={before} />
           {items.map((item) => {
             const row = rows[item.index]!
             return (
@@ -114,9 +129,7 @@ export function VirtualTable<T>({
               </tr>
             )
           })}
-          {after > 0 && (
-            <tr aria-hidden="true" className="ui-vtable__spacer" style={{ height: after }} />
-          )}
+          <SpacerRow height={after} />
         </tbody>
       </table>
     </div>

@@ -3,7 +3,7 @@ import type { Grade } from '../../../../shared/model/evaluation'
 import type { Hit } from '../../../../shared/model/rag'
 import { Badge, cx } from '../../ui'
 import { GradeControl } from '../evaluation/GradeControl'
-import { providersOf, type OverlapIndex } from './overlap'
+import { alsoReturnedBy, providersOf, type OverlapIndex } from './overlap'
 
 export interface HitRowProps {
   id: string
@@ -102,10 +102,7 @@ export const HitRow = memo(function HitRow({
       )}
       <span className="hit-row__flags">
         {found.length > 1 ? (
-          <Badge
-            tone="info"
-            title={`Also returned by: ${found.filter((s) => s !== hit.server).join(', ')}`}
-          >
+          <Badge tone="info" title={alsoReturnedBy(found, hit.server)}>
             ×{found.length}
           </Badge>
         ) : null}

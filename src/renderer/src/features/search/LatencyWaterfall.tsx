@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, useState } from 'react'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import { plural } from '../../lib/format'
-import { Badge, cx, Spinner, Table } from '../../ui'
+import { Badge, cx, SpacerRow, Spinner, Table, tableWindow } from '../../ui'
 import { waterfallRows, type SearchRun } from './search-run'
 import { barPercent, formatMs, waterfallScale } from './waterfall'
 import './LatencyWaterfall.css'
@@ -53,62 +54,99 @@ function StatusCell({ result }: { result: ServerSearchResult }): React.JSX.Eleme
   )
 }
 
-/** One bar per server: when it answered, how many hits, and its status or error. */
+/** A row's height before it is measured (the table's 28 px rows and their border). */
+const ROW_ESTIMATE = 29
+
+/**
+ * One bar per server: when it answered, how many hits, and its status or error. Its box shows a
+ * handful of rows; only those in view (and a few either side) are in the page, so a search over
+ * 500 servers does not keep 500 rows to lay out and repaint while the results scroll.
+ */
 export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element {
+  const scrollRef = useRef<HTMLDivElement>(null)
   const elapsed = useElapsed(run)
   const rows = waterfallRows(run)
   const scale = waterfallScale([
     ...run.servers.map((s) => s.latencyMs),
     ...(run.phase === 'running' ? [elapsed] : []),
   ])
+  // The virtualizer re-renders this table on scroll by design; nothing here relies on memoising.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 8,
+  })
+  const { items, before, after } = tableWindow(virtualizer)
   return (
-    <Table label="Latency by server" className="waterfall">
-      <thead>
-        <tr>
-          <th className="waterfall__server">Server</th>
-          <th className="waterfall__track-head" aria-label="Latency">
-            {scale.ticks.map((tick) => (
-              <span
-                key={tick}
-                className="waterfall__tick"
-                style={{ left: `${(tick / scale.maxMs) * 100}%` }}
-              >
-                {formatMs(tick)}
-              </span>
-            ))}
-          </th>
-          <th className="num waterfall__time">Time</th>
-          <th className="num waterfall__hits">Hits</th>
-          <th>Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ server, result }) => (
-          <tr key={server} aria-label={server}>
-            <td className="waterfall__server">
-              <code>{server}</code>
-            </td>
-            <td className="waterfall__track">
-              <span
-                className={cx(
-                  'waterfall__bar',
-                  !result
-                    ? 'waterfall__bar--pending'
-                    : result.error?.code === 'cancelled'
-                      ? 'waterfall__bar--cancelled'
-                      : !result.ok && 'waterfall__bar--bad',
-                )}
-                style={{ width: `${barPercent(result ? result.latencyMs : elapsed, scale)}%` }}
-              />
-            </td>
-            <td className="num">{result ? formatMs(result.latencyMs) : '…'}</td>
-            <td className="num">{result ? result.hits.length : ''}</td>
-            <td className="waterfall__status-cell">
-              {result ? <StatusCell result={result} /> : <Spinner size={12} label="waiting" />}
-            </td>
+    <div
+      ref={scrollRef}
+      className="latency-waterfall"
+      // The box scrolls: it must be reachable by keyboard to scroll without a mouse.
+      tabIndex={0}
+      role="group"
+      aria-label="Latency by server, scrollable"
+    >
+      <Table label="Latency by server" className="waterfall" aria-rowcount={rows.length + 1}>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th className="waterfall__server">Server</th>
+            <th className="waterfall__track-head" aria-label="Latency">
+              {scale.ticks.map((tick) => (
+                <span
+                  key={tick}
+                  className="waterfall__tick"
+                  style={{ left: `${(tick / scale.maxMs) * 100}%` }}
+                >
+                  {formatMs(tick)}
+                </span>
+              ))}
+            </th>
+            <th className="num waterfall__time">Time</th>
+            <th className="num waterfall__hits">Hits</th>
+            <th>Status</th>
           </tr>
-        ))}
-      </tbody>
-    </Table>
+        </thead>
+        <tbody>
+          <SpacerRow height={before} />
+          {items.map((item) => {
+            const { server, result } = rows[item.index]!
+            return (
+              <tr
+                key={server}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                aria-rowindex={item.index + 2}
+                aria-label={server}
+              >
+                <td className="waterfall__server">
+                  <code>{server}</code>
+                </td>
+                <td className="waterfall__track">
+                  <span
+                    className={cx(
+                      'waterfall__bar',
+                      !result
+                        ? 'waterfall__bar--pending'
+                        : result.error?.code === 'cancelled'
+                          ? 'waterfall__bar--cancelled'
+                          : !result.ok && 'waterfall__bar--bad',
+                    )}
+                    style={{ width: `${barPercent(result ? result.latencyMs : elapsed, scale)}%` }}
+                  />
+                </td>
+                <td className="num">{result ? formatMs(result.latencyMs) : '…'}</td>
+                <td className="num">{result ? result.hits.length : ''}</td>
+                <td className="waterfall__status-cell">
+                  {result ? <StatusCell result={result} /> : <Spinner size={12} label="waiting" />}
+                </td>
+              </tr>
+            )
+          })}
+          <SpacerRow height={after} />
+        </tbody>
+      </Table>
+    </div>
   )
 }

@@ -128,11 +128,7 @@ export function SearchPanel(): React.JSX.Element {
         }}
       >
         <div className="search-panel__main">
-          {run && run.expected.length + run.servers.length > 0 && (
-            <div className="search-panel__waterfall">
-              <LatencyWaterfall run={run} />
-            </div>
-          )}
+          {run && run.expected.length + run.servers.length > 0 && <LatencyWaterfall run={run} />}
           <SearchResults
             run={run}
             merged={merged}

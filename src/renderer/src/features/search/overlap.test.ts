@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { testHit } from '../../../../shared/model/testing/hits'
-import { overlapIndex, overlapTotals, providerOverlap, providersOf } from './overlap'
+import {
+  alsoReturnedBy,
+  overlapIndex,
+  overlapTotals,
+  providerOverlap,
+  providersOf,
+} from './overlap'
 
 const hit = (server: string, id: string, uri?: string): Hit =>
   testHit(server, id, uri ? { uri } : {})
@@ -39,6 +45,14 @@ describe('overlap', () => {
     expect(providerOverlap(index, a)).toEqual({ shared: 1, only: 1 })
     expect(providerOverlap(index, b)).toEqual({ shared: 1, only: 1 })
     expect(overlapTotals(index)).toEqual({ documents: 3, shared: 1 })
+  })
+
+  it('names the first eight other providers of a hit and counts the rest', () => {
+    const found = Array.from({ length: 500 }, (_, i) => `r${i + 1}`)
+    expect(alsoReturnedBy(found, 'r3')).toBe(
+      'Also returned by: r1, r2, r4, r5, r6, r7, r8, r9 and 491 more',
+    )
+    expect(alsoReturnedBy(['a', 'b', 'c'], 'b')).toBe('Also returned by: a, c')
   })
 
   it('falls back to the hit itself when it is not in the index', () => {

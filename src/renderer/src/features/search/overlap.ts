@@ -35,6 +35,24 @@ export function providersOf(index: OverlapIndex, hit: Hit): readonly string[] {
   return index.get(keyOf(hit)) ?? [hit.server]
 }
 
+/** Names a tooltip lists before it counts the rest. */
+const NAMED = 8
+
+/**
+ * The overlap marker's tooltip: the other providers that returned a hit, the first few by name.
+ * Listing all 499 others of a 500-server search cost every row a long string to build and set.
+ */
+export function alsoReturnedBy(found: readonly string[], own: string): string {
+  const named: string[] = []
+  for (const server of found) {
+    if (named.length === NAMED) break
+    if (server !== own) named.push(server)
+  }
+  const others = found.length - (found.includes(own) ? 1 : 0)
+  const rest = others - named.length
+  return `Also returned by: ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`
+}
+
 /** Per provider: how many of its distinct documents others returned too, and how many only it. */
 export interface ProviderOverlap {
   shared: number
