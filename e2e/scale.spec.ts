@@ -101,6 +101,12 @@ test('the source picker filters, groups and includes or leaves out a whole group
   const before = Number(
     /Sources: (\d+) servers/.exec((await trigger.getAttribute('aria-label')) ?? '')?.[1],
   )
+  // Closed, the picker keeps none of its 200 rows in the page (each message from main that
+  // re-rendered the panel used to re-render them too).
+  const rows = page
+    .getByRole('dialog', { name: 'Sources of this search', includeHidden: true })
+    .getByRole('checkbox', { includeHidden: true })
+  await expect(rows).toHaveCount(0)
   await trigger.click()
   const picker = page.getByRole('dialog', { name: 'Sources of this search' })
   // 200 servers: grouped by their groups from the start.
@@ -119,6 +125,9 @@ test('the source picker filters, groups and includes or leaves out a whole group
   await picker.getByRole('button', { name: 'Include every server in legal, users' }).click()
   await expect(page.getByRole('button', { name: /^Sources: / })).not.toContainText('left out')
   expect(before).toBeGreaterThan(150)
+  await page.keyboard.press('Escape')
+  await expect(picker).toBeHidden()
+  await expect(rows).toHaveCount(0)
 })
 
 test('Health lists 200 servers, filters to those needing attention, and charts one at a time', async ({
