@@ -11,6 +11,7 @@ import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
 import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
 import { ConnectionPool } from '../src/main/core/pool/pool'
 import { listeningUrl, startChild } from '../src/test/start-child'
+import { benchLayout, pin } from './affinity'
 import {
   median,
   now,
@@ -77,9 +78,27 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
   return now() - started
 }
 
+/** One side's sequential calls: wall time (ms) and the bench process's CPU time (µs) of each. */
+interface Side {
+  wall: number[]
+  cpu: number[]
+}
+
+const side = (): Side => ({ wall: [], cpu: [] })
+
+async function measured(fn: () => Promise<unknown>, into: Side): Promise<void> {
+  const cpu = process.cpuUsage()
+  into.wall.push(await timed(fn))
+  const used = process.cpuUsage(cpu)
+  into.cpu.push(used.user + used.system)
+}
+
 interface Samples {
-  bare: number[]
-  pool: number[]
+  bare: Side
+  pool: Side
+  /** Per block: pool over bare, median wall time and total CPU time. */
+  blockRatios: number[]
+  cpuRatios: number[]
   bareBursts: number[]
   poolBursts: number[]
 }
@@ -89,7 +108,9 @@ interface Plan {
   rounds: number
   /** Too few calls to judge: report the ratio without a verdict. */
   quick: boolean
-  iterations: number
+  /** Blocks per round, and interleaved call pairs per block. */
+  blocks: number
+  pairs: number
   bursts: number
 }
 
@@ -120,37 +141,90 @@ async function profileOneSide(name: string, call: () => Promise<unknown>, calls:
   process.stderr.write(`${name}: ${wall.toFixed(3)} ms/call, CPU ${cpuUs.toFixed(1)} µs/call\n`)
 }
 
+/**
+ * Short blocks of strictly alternating calls, the side that goes first swapped every block: drift
+ * in the machine's load hits both sides alike, and neither side always follows the other (a
+ * server process just used answers faster). Each block gives its own ratio.
+ */
+async function blocks(
+  bareCall: () => Promise<unknown>,
+  poolCall: () => Promise<unknown>,
+  plan: Plan,
+  into: Samples,
+): Promise<void> {
+  for (let b = 0; b < plan.blocks; b++) {
+    const bare = side()
+    const pool = side()
+    for (let i = 0; i < plan.pairs; i++) {
+      if (b % 2 === 0) {
+        await measured(bareCall, bare)
+        await measured(poolCall, pool)
+      } else {
+        await measured(poolCall, pool)
+        await measured(bareCall, bare)
+      }
+    }
+    into.blockRatios.push(median(pool.wall) / median(bare.wall))
+    into.cpuRatios.push(sum(pool.cpu) / sum(bare.cpu))
+    into.bare.wall.push(...bare.wall)
+    into.bare.cpu.push(...bare.cpu)
+    into.pool.wall.push(...pool.wall)
+    into.pool.cpu.push(...pool.cpu)
+  }
+}
+
+const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0)
+
+/**
+ * Each stdio side has a child of its own: both children go on the same CPU and the bench on the
+ * others, so neither side's wake-ups cross cores more often than the other's. Unpinned, two
+ * identical bare Clients measured 0.98–1.18 against each other; pinned, 0.99–1.00.
+ */
+function pinChildren(pids: (number | undefined)[], layout: Layout | undefined): boolean {
+  if (!layout) return false
+  return pids.every((pid) => pid !== undefined && pin(pid, layout.servers))
+}
+
+type Layout = ReturnType<typeof benchLayout>
+
 /** One round: a new bare Client and a new pool, interleaved calls, then 100-call bursts. */
-async function round(variant: Variant, url: string | undefined, plan: Plan, into: Samples) {
+async function round(
+  variant: Variant,
+  url: string | undefined,
+  plan: Plan,
+  into: Samples,
+  layout: Layout,
+): Promise<boolean> {
   const client = new Client({ name: 'bench-bare', version: '1' })
   const pool = new ConnectionPool({ events: new EventBus(), secrets: new EnvSecretResolver() })
   try {
-    await client.connect(bareTransport(variant, url))
+    const bare = bareTransport(variant, url)
+    await client.connect(bare)
     await pool.apply([poolConfig(variant, url)])
     const session = await pool.session('bench')
+    const pinned =
+      variant.transport === 'stdio' &&
+      pinChildren([(bare as StdioClientTransport).pid ?? undefined, ...pool.pids()], layout)
     const bareCall = () => client.callTool(ECHO)
     const poolCall = () => session.callTool(ECHO.name, ECHO.arguments, { operation: 'bench' })
     const profiled = profileSide()
     if (profiled) {
       const call = profiled.side === 'bare' ? bareCall : poolCall
-      return await profileOneSide(`${variant.name} ${profiled.side}`, call, profiled.calls)
+      await profileOneSide(`${variant.name} ${profiled.side}`, call, profiled.calls)
+      return pinned
     }
-    for (let i = 0; i < Math.min(50, plan.iterations); i++) {
+    for (let i = 0; i < 50; i++) {
       await bareCall()
       await poolCall()
     }
-    // Strictly alternating: drift in the machine's load hits both sides alike, and every call
-    // follows one to the other side (a server process just used answers faster).
-    for (let i = 0; i < plan.iterations; i++) {
-      into.bare.push(await timed(bareCall))
-      into.pool.push(await timed(poolCall))
-    }
+    await blocks(bareCall, poolCall, plan, into)
     const burst = (call: () => Promise<unknown>) =>
       timed(() => Promise.all(Array.from({ length: 100 }, call)))
     for (let i = 0; i < plan.bursts; i++) {
       into.bareBursts.push(await burst(bareCall))
       into.poolBursts.push(await burst(poolCall))
     }
+    return pinned
   } finally {
     await client.close().catch(() => {})
     await pool.dispose()
@@ -160,19 +234,39 @@ async function round(variant: Variant, url: string | undefined, plan: Plan, into
 async function runVariant(
   variant: Variant,
   plan: Plan,
-): Promise<{ metrics: Metric[]; comparison: Comparison }> {
+): Promise<{ metrics: Metric[]; comparisons: Comparison[]; pinned: boolean }> {
   const server = variant.httpArgs ? await startHttpServer(variant.httpArgs) : undefined
-  const samples: Samples = { bare: [], pool: [], bareBursts: [], poolBursts: [] }
+  const samples: Samples = {
+    bare: side(),
+    pool: side(),
+    blockRatios: [],
+    cpuRatios: [],
+    bareBursts: [],
+    poolBursts: [],
+  }
+  const layout = variant.transport === 'stdio' ? benchLayout() : undefined
+  let pinned = true
   try {
-    for (let r = 0; r < plan.rounds; r++) await round(variant, server?.url, plan, samples)
+    if (layout) pin(process.pid, layout.bench)
+    for (let r = 0; r < plan.rounds; r++) {
+      pinned = (await round(variant, server?.url, plan, samples, layout)) && pinned
+    }
   } finally {
+    if (layout) pin(process.pid, layout.before)
     await server?.stop()
   }
-  const ratio = median(samples.pool) / median(samples.bare)
+  const ratio = median(samples.pool.wall) / median(samples.bare.wall)
+  const blockRatio = median(samples.blockRatios)
+  const verdict = (value: number) => (plan.quick ? {} : { pass: value <= TARGET_RATIO })
+  const target = `≤ ${TARGET_RATIO.toFixed(2)}`
+  const blockCount = `${samples.blockRatios.length} blocks of ${plan.pairs} pairs`
   return {
+    pinned: pinned && layout !== undefined,
     metrics: [
-      summarize(`${variant.name}: bare SDK Client call`, 'ms', samples.bare),
-      summarize(`${variant.name}: console pool call`, 'ms', samples.pool),
+      summarize(`${variant.name}: bare SDK Client call`, 'ms', samples.bare.wall),
+      summarize(`${variant.name}: console pool call`, 'ms', samples.pool.wall),
+      summarize(`${variant.name}: bare SDK Client call, bench CPU`, 'µs', samples.bare.cpu),
+      summarize(`${variant.name}: console pool call, bench CPU`, 'µs', samples.pool.cpu),
       summarize(
         `${variant.name}: 100 concurrent calls, bare Client (wall)`,
         'ms',
@@ -184,13 +278,27 @@ async function runVariant(
         samples.poolBursts,
       ),
     ],
-    comparison: {
-      name: `pool-call-${variant.name}`,
-      description: `console pool call vs bare SDK Client call (${variant.name}), medians`,
-      ratio,
-      target: `≤ ${TARGET_RATIO.toFixed(2)}`,
-      ...(plan.quick ? {} : { pass: ratio <= TARGET_RATIO }),
-    },
+    comparisons: [
+      {
+        name: `pool-call-${variant.name}`,
+        description: `console pool call vs bare SDK Client call (${variant.name}), medians`,
+        ratio,
+        target,
+        ...verdict(ratio),
+      },
+      {
+        name: `pool-call-blocks-${variant.name}`,
+        description: `console pool call vs bare SDK Client call (${variant.name}), median of per-block ratios (${blockCount})`,
+        ratio: blockRatio,
+        target,
+        ...verdict(blockRatio),
+      },
+      {
+        name: `pool-cpu-${variant.name}`,
+        description: `bench process CPU per call, pool vs bare Client (${variant.name}), median of per-block ratios`,
+        ratio: median(samples.cpuRatios),
+      },
+    ],
   }
 }
 
@@ -203,10 +311,11 @@ export const poolBenchmark: Benchmark = {
   name: 'pool',
   async run({ quick }): Promise<BenchResult> {
     const plan: Plan = quick
-      ? { quick, rounds: 1, iterations: 30, bursts: 1 }
-      : { quick, rounds: 10, iterations: 150, bursts: 1 }
+      ? { quick, rounds: 1, blocks: 2, pairs: 15, bursts: 1 }
+      : { quick, rounds: 10, blocks: 10, pairs: 15, bursts: 1 }
     const metrics: Metric[] = []
     const comparisons: Comparison[] = []
+    const pinned: string[] = []
     const profiled = profileSide()
     // One side alone gives no ratio to judge.
     if (profiled) Object.assign(plan, { rounds: 1, quick: true })
@@ -214,7 +323,8 @@ export const poolBenchmark: Benchmark = {
       if (profiled && !variant.name.startsWith(profiled.variant)) continue
       const result = await runVariant(variant, plan)
       metrics.push(...result.metrics)
-      comparisons.push(result.comparison)
+      comparisons.push(...result.comparisons)
+      if (result.pinned) pinned.push(variant.name)
     }
     return {
       name: 'pool',
@@ -222,7 +332,11 @@ export const poolBenchmark: Benchmark = {
       metrics,
       comparisons,
       notes: [
-        `${plan.rounds} rounds, each with a fresh bare Client and pool (a fresh stdio child each): ${plan.iterations} interleaved sequential calls per side after a warm-up, then 100-call bursts ×${plan.bursts}.`,
+        `${plan.rounds} rounds, each with a fresh bare Client and pool (a fresh stdio child each): after a warm-up, ${plan.blocks} blocks of ${plan.pairs} interleaved sequential call pairs (the side that goes first swapped every block), then 100-call bursts ×${plan.bursts}.`,
+        pinned.length > 0
+          ? `CPU affinity (${pinned.join(', ')}): both sides' server processes on CPU ${benchLayout()?.servers}, the bench process on the others (restored afterwards).`
+          : 'CPU affinity: not pinned (needs Linux, taskset and 2 cores).',
+        'Bench CPU: user + system time of the bench process during each call (process.cpuUsage), the pool’s own work per call with the server’s excluded.',
         'The pool caps calls in flight per server at 8 by default, so its 100-call burst queues by design.',
       ],
     }

@@ -18,43 +18,41 @@ export function runBounded<T>(
   const controller = new AbortController()
   const { signal } = controller
   context.signal = signal
-  // One promise settled by whichever comes first (cheaper per call than racing two).
+  // One promise settled by whichever comes first (cheaper per call than racing two), without a
+  // listener on our own signal: whoever aborts it also rejects.
   return new Promise<T>((resolve, reject) => {
+    let settled = false
+    const settle = (): boolean => {
+      if (settled) return false
+      settled = true
+      clock.clearTimeout(timer)
+      outside?.removeEventListener('abort', onOutsideAbort)
+      return true
+    }
+    const abort = (reason: unknown): void => {
+      if (!settled) controller.abort(reason)
+      if (settle()) reject(signal.reason)
+    }
     const onOutsideAbort = (): void => {
       if (!context.timedOut) context.cancelled = true
-      controller.abort(new Error('cancelled'))
+      abort(new Error('cancelled'))
     }
     const timer = clock.setTimeout(() => {
       if (!context.cancelled) context.timedOut = true
-      controller.abort(new Error('timed out'))
+      abort(new Error('timed out'))
     }, timeoutMs)
-    const settle = (): void => {
-      clock.clearTimeout(timer)
-      outside?.removeEventListener('abort', onOutsideAbort)
-    }
-    signal.addEventListener(
-      'abort',
-      () => {
-        settle()
-        reject(signal.reason)
-      },
-      { once: true },
-    )
+    if (outside?.aborted) return onOutsideAbort()
+    outside?.addEventListener('abort', onOutsideAbort, { once: true })
     // Whatever ended the call, nothing it started (an HTTP request) may linger.
-    const fail = (error: unknown): void => controller.abort(error)
-    if (outside?.aborted) onOutsideAbort()
-    else outside?.addEventListener('abort', onOutsideAbort, { once: true })
-    if (signal.aborted) return
     let running: Promise<T>
     try {
       running = fn(signal)
     } catch (error) {
-      fail(error)
+      abort(error)
       return
     }
     running.then((value) => {
-      settle()
-      resolve(value)
-    }, fail)
+      if (settle()) resolve(value)
+    }, abort)
   })
 }

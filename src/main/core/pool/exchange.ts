@@ -76,15 +76,22 @@ export class Exchanger {
         timeoutMs,
         options.signal,
         this.deps.clock,
-        async (signal) => {
-          if (how.limit) {
-            release = this.deps.limiter.tryAcquire() ?? (await this.deps.limiter.acquire(signal))
+        (signal) => {
+          const send = (connection: OpenedClient): Promise<unknown> => {
+            used = connection
+            started = performance.now()
+            return rawRequest(connection, context, method, params, signal, timeoutMs)
           }
-          // A connection that is ready comes as is: no await, no extra turn of the event loop.
-          const connection = how.connection()
-          used = connection instanceof Promise ? await connection : connection
-          started = performance.now()
-          return rawRequest(used, context, method, params, signal, timeoutMs)
+          // A free slot and a ready connection come as they are: no async step, no extra turns
+          // of the event loop before the request is written.
+          if (how.limit) release = this.deps.limiter.tryAcquire()
+          if (how.limit && !release) {
+            return this.deps.limiter.acquire(signal).then((granted) => {
+              release = granted
+              return this.connected(how.connection(), send)
+            })
+          }
+          return this.connected(how.connection(), send)
         },
       )
       const isError = method === 'tools/call' && (result as RawToolResult | null)?.isError === true
@@ -111,6 +118,13 @@ export class Exchanger {
       release?.()
       this.deps.tracker.release(context)
     }
+  }
+
+  private connected(
+    connection: OpenedClient | Promise<OpenedClient>,
+    send: (connection: OpenedClient) => Promise<unknown>,
+  ): Promise<unknown> {
+    return connection instanceof Promise ? connection.then(send) : send(connection)
   }
 
   /** Records a finished call in the server's health and tells the observer. */

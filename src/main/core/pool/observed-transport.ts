@@ -51,8 +51,13 @@ export class ObservedTransport implements Transport {
       const call = this.tracker.sender
       if (call) this.tracker.bind(message.id, call)
     }
-    this.protocol?.out(message)
-    return this.inner.send(message, options)
+    // The wire first: the server starts on the request while the console logs it (a transport's
+    // send writes synchronously before its first await).
+    try {
+      return this.inner.send(message, options)
+    } finally {
+      this.protocol?.out(message)
+    }
   }
 
   close(): Promise<void> {

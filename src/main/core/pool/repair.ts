@@ -37,8 +37,7 @@ export function repairMessage(value: unknown): RepairOutcome {
   const id = isId(value.id) ? value.id : undefined
 
   if ('result' in value || 'error' in value) {
-    const extra = Object.keys(value).filter((key) => !RESPONSE_KEYS.has(key))
-    if (extra.length > 0) fixes.push(`extra top-level keys: ${extra.join(', ')}`)
+    noteExtraKeys(value, RESPONSE_KEYS, fixes)
     if (value.error !== undefined && value.error !== null) {
       const error = normaliseError(value.error, fixes)
       const message = (
@@ -56,8 +55,7 @@ export function repairMessage(value: unknown): RepairOutcome {
   }
 
   if (typeof value.method === 'string') {
-    const extra = Object.keys(value).filter((key) => !REQUEST_KEYS.has(key))
-    if (extra.length > 0) fixes.push(`extra top-level keys: ${extra.join(', ')}`)
+    noteExtraKeys(value, REQUEST_KEYS, fixes)
     const message: Record<string, unknown> = { jsonrpc: '2.0', method: value.method }
     if (id !== undefined) message.id = id
     if (isObject(value.params)) message.params = value.params
@@ -86,6 +84,13 @@ export function malformedReply(id: string | number, problem: string): JSONRPCMes
     id,
     error: { code: MALFORMED_REPLY_CODE, message: `malformed reply: ${problem}` },
   } as JSONRPCMessage
+}
+
+/** Notes keys outside `known`; a clean message allocates nothing (this runs on every reply). */
+function noteExtraKeys(value: Record<string, unknown>, known: Set<string>, fixes: string[]): void {
+  let extra: string[] | undefined
+  for (const key in value) if (!known.has(key)) (extra ??= []).push(key)
+  if (extra) fixes.push(`extra top-level keys: ${extra.join(', ')}`)
 }
 
 function malformed(id: string | number, problem: string, fixes: string[]): RepairOutcome {
