@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ServerConfig } from '../src/shared/config/schema'
 import { EventBus } from '../src/main/core/events'
 import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
+import { createRedactor } from '../src/main/core/secrets/redactor'
 import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
 import { ConnectionPool } from '../src/main/core/pool/pool'
 import { listeningUrl, startChild } from '../src/test/start-child'
@@ -196,7 +197,12 @@ async function round(
   layout: Layout,
 ): Promise<boolean> {
   const client = new Client({ name: 'bench-bare', version: '1' })
-  const pool = new ConnectionPool({ events: new EventBus(), secrets: new EnvSecretResolver() })
+  // With the redactor the app gives it: every protocol-log message is checked for secrets.
+  const pool = new ConnectionPool({
+    events: new EventBus(),
+    secrets: new EnvSecretResolver(),
+    redactor: createRedactor(),
+  })
   try {
     const bare = bareTransport(variant, url)
     await client.connect(bare)
