@@ -6,7 +6,8 @@ import type { CallContext } from './call-context'
  * aborts the signal `fn` receives (which the HTTP layer passes to `fetch`, so the request is
  * really cancelled) and settles the result at once, even if `fn` ignores its signal. The
  * context records which of the two it was, so the error is ours, not the server's. A call that
- * fails for any other reason has its signal aborted too.
+ * fails for any other reason has its signal aborted too. While the context is held
+ * (`context.hold`: a person answers the server's form) the deadline stands still.
  */
 export function runBounded<T>(
   context: CallContext,
@@ -37,10 +38,29 @@ export function runBounded<T>(
       if (!context.timedOut) context.cancelled = true
       abort(new Error('cancelled'))
     }
-    const timer = clock.setTimeout(() => {
+    const expire = (): void => {
       if (!context.cancelled) context.timedOut = true
       abort(new Error('timed out'))
-    }, timeoutMs)
+    }
+    let timer = clock.setTimeout(expire, timeoutMs)
+    let left = timeoutMs
+    let since = clock.now()
+    let holds = 0
+    context.hold = () => {
+      if (settled) return () => {}
+      if (holds++ === 0) {
+        clock.clearTimeout(timer)
+        left -= clock.now() - since
+      }
+      let released = false
+      return () => {
+        if (released || settled) return
+        released = true
+        if (--holds > 0) return
+        since = clock.now()
+        timer = clock.setTimeout(expire, Math.max(0, left))
+      }
+    }
     if (outside?.aborted) return onOutsideAbort()
     outside?.addEventListener('abort', onOutsideAbort, { once: true })
     // Whatever ended the call, nothing it started (an HTTP request) may linger.

@@ -22,6 +22,11 @@ export interface CallContext {
   signal?: AbortSignal
   /** JSON-RPC ids this call sent. */
   requestIds: (string | number)[]
+  /**
+   * Stops the call's deadline until the function it returns is called: the server waits on a
+   * person (a form it sent), and that time is theirs. Set by the pool while the call runs.
+   */
+  hold?: () => () => void
   /** Set by the pool before it aborts the call. */
   timedOut?: boolean
   cancelled?: boolean
@@ -90,6 +95,14 @@ export class CallTracker {
 
   get(id: string | number | undefined): CallContext | undefined {
     return id === undefined ? undefined : this.calls.get(String(id))
+  }
+
+  /** Holds the deadline of every call in flight here; the function returned releases them. */
+  holdAll(): () => void {
+    const releases = [...new Set(this.calls.values())].map((context) => context.hold?.())
+    return () => {
+      for (const release of releases) release?.()
+    }
   }
 
   /** Forgets every id of a finished call. */

@@ -44,6 +44,8 @@ export function answerElicitations(
   serverId: string,
   handler: ElicitationHandler,
   note: (text: string) => void,
+  /** Holds the deadlines of the calls in flight while a form waits (see `CallContext.hold`). */
+  hold?: () => () => void,
 ): void {
   const decline = (why: string): ElicitResult => {
     note(`declined the elicitation of ${serverId}: ${why}`)
@@ -64,9 +66,11 @@ export function answerElicitations(
     async ({ params = {} }, extra): Promise<ElicitResult> => {
       const cancelled = new AbortController()
       inFlight.set(extra.requestId, cancelled)
+      const release = hold?.()
       try {
         return await answer(params, AbortSignal.any([extra.signal, cancelled.signal]))
       } finally {
+        release?.()
         inFlight.delete(extra.requestId)
       }
     },

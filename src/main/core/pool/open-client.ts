@@ -121,10 +121,17 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     jsonSchemaValidator: sharedValidator(),
   })
   if (options.elicit) {
-    answerElicitations(client, config.id, options.elicit, (text) => {
-      options.protocol?.note(text)
-      hooks.onNote(text)
-    })
+    const { tracker } = options
+    answerElicitations(
+      client,
+      config.id,
+      options.elicit,
+      (text) => {
+        options.protocol?.note(text)
+        hooks.onNote(text)
+      },
+      () => tracker.holdAll(),
+    )
   }
   return {
     client,

@@ -75,22 +75,39 @@ describe('elicitation over a real stdio server', () => {
 
   it('stops waiting for an answer when the server cancels its form, even its first request (id 0)', async () => {
     let aborted = false
+    const call = new AbortController()
     const { pool } = testPool({}, {}, undefined, {
       elicit: (_request, signal) =>
-        new Promise((resolve) =>
+        new Promise((resolve) => {
           signal.addEventListener('abort', () => {
             aborted = true
             resolve({ action: 'cancel' })
-          }),
-        ),
+          })
+          // Whoever started the call gives up on it while the form waits.
+          call.abort()
+        }),
     })
     await pool.apply([asker])
     const session = await pool.session('asker', { timeoutMs: 20_000 })
-    // The call times out; the fixture's form is tied to it, so the server cancels the form.
+    // The fixture's form is tied to the call, so the server cancels the form.
     await expect(
-      session.callTool('ask', { form: 'required' }, { operation: 'call', timeoutMs: 500 }),
-    ).rejects.toThrow(/did not answer/)
+      session.callTool('ask', { form: 'required' }, { operation: 'call', signal: call.signal }),
+    ).rejects.toThrow(/cancel/i)
     await expect.poll(() => aborted, { timeout: 5_000 }).toBe(true)
+  })
+
+  it("holds the call's deadline while a person answers its form", async () => {
+    // The person takes longer than the whole call may: the time is theirs, not the server's.
+    const { pool } = testPool({}, {}, undefined, {
+      elicit: async (request, signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 5_000))
+        return acceptDefaults(request, signal)
+      },
+    })
+    await pool.apply([{ ...asker, timeoutMs: 2_000 }])
+    const session = await pool.session('asker')
+    const result = await session.callTool('ask', { form: 'defaults' }, { operation: 'call' })
+    expect(JSON.parse(textOf(result))).toMatchObject({ action: 'accept' })
   })
 
   it('offers no elicitation without a handler: a server that asks anyway gets an error at once', async () => {

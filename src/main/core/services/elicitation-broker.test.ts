@@ -21,12 +21,12 @@ async function ok<C extends InvokeChannel>(channel: C, request?: unknown) {
 }
 
 /** Calls the fixture's `ask` tool; resolves with what its elicitation came back with. */
-async function ask(form: string, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+async function ask(form: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const result = await live.core.pool.callTool(
     'asker',
     'ask',
     { form },
-    { operation: 'call', timeoutMs },
+    { operation: 'call', timeoutMs: 20_000, ...(signal ? { signal } : {}) },
   )
   const block = (result.content as { type: string; text: string }[])[0]!
   return JSON.parse(block.text) as Record<string, unknown>
@@ -101,8 +101,11 @@ describe('forms servers send, answered in the app', () => {
   })
 
   it('withdraws a form from every window when the server stops waiting', async () => {
-    const call = ask('required', 1_000).catch((error: Error) => error)
+    const caller = new AbortController()
+    const call = ask('required', caller.signal).catch((error: Error) => error)
     const form = await nextRequest()
+    // The call is cancelled; the fixture's form is tied to it, so the server withdraws it.
+    caller.abort()
     await expect
       .poll(() => closed, { timeout: 10_000 })
       .toContainEqual({
