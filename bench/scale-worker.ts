@@ -16,6 +16,7 @@ import {
   processCpuMs,
   type SearchTimeline,
 } from './fanout-timeline'
+import { pickFanout } from './fanout-pick'
 import { now } from './harness'
 import { sampleMemory, type MemorySample } from './memory-worker'
 import { workerPlan } from './worker'
@@ -67,6 +68,8 @@ export interface ScaleReport {
   fanoutCpuMs: number[]
   aloneCpuMs: number[]
   slowest: string
+  /** How many servers of each family the fan-out covers. */
+  fanoutMix: string
   errors: string[]
 }
 
@@ -190,9 +193,10 @@ export async function runScaleWorker(): Promise<number> {
         )
         bulk.push(await editServers(live, registry, edited, { stamp: 1000 + i, atomic: true }))
       }
-      // Every other server: all families, every demo process, stdio included.
-      const step = Math.max(1, Math.floor(ids.length / plan.fanout))
-      const fanout = ids.filter((_, index) => index % step === 0).slice(0, plan.fanout)
+      const fanout = pickFanout(ids, plan.fanout, familyOf)
+      const fanoutMix = FAMILIES.map(
+        (family) => `${fanout.filter((id) => familyOf(id) === family).length} ${family}`,
+      ).join(', ')
       const slowest = fanout.reduce((a, b) => (latency.get(b)! > latency.get(a)! ? b : a))
       await live.core.services.discovery.run()
       const errors: string[] = []
@@ -255,6 +259,7 @@ export async function runScaleWorker(): Promise<number> {
         fanoutCpuMs,
         aloneCpuMs,
         slowest,
+        fanoutMix,
         errors,
       }
       process.stdout.write(`${JSON.stringify(report)}\n`)
