@@ -200,7 +200,7 @@ export const scaleBenchmark: Benchmark = {
       ],
       notes: [
         `A child process (node --expose-gc) holds the console; memory is sampled after two forced collections with an empty registry and again once all ${servers} servers are connected (stdio servers are children, outside its RSS). Each demo process's endpoints answer tools after ${plan.latencies.join(' / ')} ms in turn (a retrieval backend's latency; every process serves every class); stdio servers after ${plan.latencies[0]} ms.`,
-        `${report.single.length} single-server edits (alternately in place and atomic), then ${report.bulk.length} edits of ${plan.bulk} servers at once; reconnects counted from server:status events. The fan-out search covers ${plan.fanout} servers, each family in its share of the registry, spread over every demo process and latency class (${report.fanoutMix}); ${plan.searches} pairs after 2 warm-up pairs.`,
+        `${report.single.length} single-server edits (alternately in place and atomic), then ${report.bulk.length} edits of ${plan.bulk} servers at once; reconnects counted from server:status events. The fan-out search covers ${plan.fanout} servers, each family in its share of the registry, spread evenly over that family's servers (${report.fanoutMix}); ${plan.searches} pairs after 2 warm-up pairs.`,
         ...(report.errors.length
           ? [`errors seen: ${[...new Set(report.errors)].slice(0, 5).join('; ')}`]
           : []),
