@@ -10,6 +10,13 @@ import { startCore, type LiveCore } from '../src/main/core/services/testing/live
 import { startChild, type Child } from '../src/test/start-child'
 import { actAsBenchUser, demoScript, demoSelection, searchErrors, whenReady } from './demo-servers'
 import { editServers, type EditOutcome } from './edits'
+import {
+  FanoutTimeline,
+  describeTimelines,
+  processCpuMs,
+  type SearchTimeline,
+} from './fanout-timeline'
+import { pickFanout } from './fanout-pick'
 import { now } from './harness'
 import { sampleMemory, type MemorySample } from './memory-worker'
 import { workerPlan } from './worker'
@@ -61,6 +68,8 @@ export interface ScaleReport {
   fanoutCpuMs: number[]
   aloneCpuMs: number[]
   slowest: string
+  /** How many servers of each family the fan-out covers. */
+  fanoutMix: string
   errors: string[]
 }
 
@@ -95,6 +104,7 @@ const familyOf = (id: string) => FAMILIES.find((family) => id.startsWith(`${fami
 function registryOf(demos: DemoProcess[], plan: ScalePlan) {
   const registry: Record<string, Record<string, unknown>> = {}
   const latency = new Map<string, number>()
+  const origins = new Map<string, string>()
   // Each process planned its endpoints the same way: the plan says each one's latency.
   const planned = new Map(
     planEndpoints(plan.endpointsEach, 0, plan.latencies).map((one) => [one.id, one.latencyMs]),
@@ -106,6 +116,7 @@ function registryOf(demos: DemoProcess[], plan: ScalePlan) {
       const key = `${family}-${n++}`
       registry[key] = demoEntry(family, { url })
       latency.set(key, planned.get(id)!)
+      origins.set(new URL(url).origin, key)
     }
   }
   const stdioLatency = plan.latencies[0]!
@@ -116,7 +127,7 @@ function registryOf(demos: DemoProcess[], plan: ScalePlan) {
     registry[key] = demoEntry('rag-tools-stdio', target)
     latency.set(key, stdioLatency)
   }
-  return { registry, latency }
+  return { registry, latency, origins }
 }
 
 async function search(live: LiveCore, searchId: string, ids: string[], errors: string[]) {
@@ -142,7 +153,7 @@ export async function runScaleWorker(): Promise<number> {
   const plan = workerPlan<ScalePlan>(SCALE_WORKER_FLAG)
   const demos = await startDemos(plan)
   try {
-    const { registry, latency } = registryOf(demos, plan)
+    const { registry, latency, origins } = registryOf(demos, plan)
     const ids = Object.keys(registry)
     const live = await startCore({}, { env: { ...DEMO_KEY_ENV }, watch: true })
     try {
@@ -182,9 +193,10 @@ export async function runScaleWorker(): Promise<number> {
         )
         bulk.push(await editServers(live, registry, edited, { stamp: 1000 + i, atomic: true }))
       }
-      // Every other server: all families, every demo process, stdio included.
-      const step = Math.max(1, Math.floor(ids.length / plan.fanout))
-      const fanout = ids.filter((_, index) => index % step === 0).slice(0, plan.fanout)
+      const fanout = pickFanout(ids, plan.fanout, familyOf)
+      const fanoutMix = FAMILIES.map(
+        (family) => `${fanout.filter((id) => familyOf(id) === family).length} ${family}`,
+      ).join(', ')
       const slowest = fanout.reduce((a, b) => (latency.get(b)! > latency.get(a)! ? b : a))
       await live.core.services.discovery.run()
       const errors: string[] = []
@@ -192,14 +204,46 @@ export async function runScaleWorker(): Promise<number> {
       const aloneMs: number[] = []
       const fanoutCpuMs: number[] = []
       const aloneCpuMs: number[] = []
+      // SCALE_TIMELINE=1: where a fan-out's time goes, printed on stderr (not in the report).
+      const timeline = process.env.SCALE_TIMELINE
+        ? new FanoutTimeline(live.core, origins, latency)
+        : undefined
+      const timelines: SearchTimeline[] = []
+      const aloneTimelines: SearchTimeline[] = []
+      const demoCpu = () => demos.reduce((total, demo) => total + processCpuMs(demo.pid), 0)
+      let demoCpuBefore = 0
       for (let i = 0; i < plan.searches + 2; i++) {
+        if (i === 2 && timeline) demoCpuBefore = demoCpu()
+        timeline?.begin()
         const all = await search(live, `scale-fanout-${i}`, fanout, errors)
+        const allTimeline = timeline?.end()
+        timeline?.begin()
         const one = await search(live, `scale-alone-${i}`, [slowest], errors)
+        const oneTimeline = timeline?.end()
         if (i < 2) continue // warm-up
+        if (allTimeline && oneTimeline) {
+          timelines.push(allTimeline)
+          aloneTimelines.push(oneTimeline)
+        }
         fanoutMs.push(all.elapsed)
         aloneMs.push(one.elapsed)
         fanoutCpuMs.push(all.cpuMs)
         aloneCpuMs.push(one.cpuMs)
+      }
+      if (timeline) {
+        const remote = new Set(origins.values())
+        const served = plan.searches * (fanout.filter((id) => remote.has(id)).length + 1)
+        timeline.dispose()
+        process.stderr.write(
+          [
+            'fan-out timeline:',
+            ...describeTimelines(timelines),
+            'slowest alone:',
+            ...describeTimelines(aloneTimelines),
+            `demo processes' CPU per HTTP/SSE reply: ${((demoCpu() - demoCpuBefore) / served).toFixed(2)} ms`,
+            '',
+          ].join('\n'),
+        )
       }
       const report: ScaleReport = {
         servers: ids.length,
@@ -215,6 +259,7 @@ export async function runScaleWorker(): Promise<number> {
         fanoutCpuMs,
         aloneCpuMs,
         slowest,
+        fanoutMix,
         errors,
       }
       process.stdout.write(`${JSON.stringify(report)}\n`)

@@ -31,7 +31,6 @@ const FULL: ScalePlan = {
 /** CI's smoke run: the same path at a tenth of the size. */
 const QUICK: ScalePlan = {
   processes: 2,
-  // An odd count: the fan-out takes every second server, and still meets every class.
   latencies: [100, 150, 200],
   endpointsEach: 8,
   stdio: 4,
@@ -201,7 +200,7 @@ export const scaleBenchmark: Benchmark = {
       ],
       notes: [
         `A child process (node --expose-gc) holds the console; memory is sampled after two forced collections with an empty registry and again once all ${servers} servers are connected (stdio servers are children, outside its RSS). Each demo process's endpoints answer tools after ${plan.latencies.join(' / ')} ms in turn (a retrieval backend's latency; every process serves every class); stdio servers after ${plan.latencies[0]} ms.`,
-        `${report.single.length} single-server edits (alternately in place and atomic), then ${report.bulk.length} edits of ${plan.bulk} servers at once; reconnects counted from server:status events. The fan-out search covers every ${Math.max(1, Math.floor(servers / plan.fanout))}th server (every family and process); ${plan.searches} pairs after 2 warm-up pairs.`,
+        `${report.single.length} single-server edits (alternately in place and atomic), then ${report.bulk.length} edits of ${plan.bulk} servers at once; reconnects counted from server:status events. The fan-out search covers ${plan.fanout} servers, each family in its share of the registry, spread evenly over that family's servers (${report.fanoutMix}); ${plan.searches} pairs after 2 warm-up pairs.`,
         ...(report.errors.length
           ? [`errors seen: ${[...new Set(report.errors)].slice(0, 5).join('; ')}`]
           : []),

@@ -9,6 +9,8 @@ export interface Child<T> {
   ready: T
   /** Every stdout/stderr line so far; it keeps growing while the program runs. */
   lines: string[]
+  /** Its process id (a benchmark reads its CPU time from /proc). */
+  pid: number
   stop(): Promise<void>
 }
 
@@ -55,7 +57,7 @@ export function startChild<T>(
         if (value !== undefined) {
           settled = true
           clearTimeout(timer)
-          resolve({ ready: value, lines, stop })
+          resolve({ ready: value, lines, pid: child.pid!, stop })
         }
       })
     }

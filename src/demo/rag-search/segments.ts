@@ -34,7 +34,7 @@ function headline(hit: ChunkHit): string | undefined {
 }
 
 /** A two-sentence summary: where the segment comes from, then its most relevant sentence. */
-function summary(hit: ChunkHit, terms: string[]): string {
+function summary(hit: ChunkHit, terms: readonly string[]): string {
   const where = hit.chunk.heading ? `Section "${hit.chunk.heading}" of` : 'From'
   const title = hit.doc.title || hit.doc.fileName
   const origin = `${where} ${title} (${SOURCE_NAMES[hit.doc.source]}, updated ${hit.doc.updated.slice(0, 10)}).`

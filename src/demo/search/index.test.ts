@@ -44,6 +44,20 @@ describe('ChunkIndex', () => {
     expect(fused.some((id) => id.startsWith('it-vpn-') && !alone.includes(id))).toBe(true)
   })
 
+  it('answers a query asked again the same way, with the new filter applied', () => {
+    const first = index.searchPhrases(['vpn setup', 'GlobalProtect'], () => true, 20)
+    const again = index.searchPhrases(['vpn setup', 'GlobalProtect'], () => true, 20)
+    expect(again).toEqual(first)
+    const filtered = index.searchPhrases(
+      ['vpn setup', 'GlobalProtect'],
+      (doc) => doc.lang !== 'ja',
+      20,
+    )
+    expect(filtered.length).toBeGreaterThan(0)
+    expect(filtered.every((hit) => hit.doc.lang !== 'ja')).toBe(true)
+    expect(first.some((hit) => hit.doc.lang === 'ja')).toBe(true)
+  })
+
   it('honours the accept filter', () => {
     const hits = index.searchChunks('liability cap', (doc) => doc.source !== 'legal')
     expect(hits.every((hit) => hit.doc.source !== 'legal')).toBe(true)

@@ -27,6 +27,8 @@ interface Indexed {
 const EXTRA_PHRASE_WEIGHT = 0.6
 /** At most this many chunks of one document survive multi-phrase dedupe. */
 const CHUNKS_PER_DOC = 2
+/** Queries whose matches an index keeps. */
+const RECENT_QUERIES = 256
 
 /**
  * Full-text retrieval over document chunks: MiniSearch (BM25+) with title, heading and tag
@@ -36,6 +38,8 @@ export class ChunkIndex {
   private readonly search: MiniSearch<Indexed>
   private readonly chunks = new Map<string, Chunk>()
   private readonly docs = new Map<string, Doc>()
+  /** Recent queries' matches: a fan-out asks many endpoints the same query at once. */
+  private readonly recent = new Map<string, ReturnType<MiniSearch['search']>>()
 
   constructor(docs: readonly Doc[], chunksOf: (docId: string) => Chunk[]) {
     this.search = new MiniSearch<Indexed>({
@@ -73,7 +77,7 @@ export class ChunkIndex {
   /** Chunks matching one query, best first, among documents `accept` lets through. */
   searchChunks(query: string, accept: (doc: Doc) => boolean = () => true, limit = 50): ChunkHit[] {
     const hits: ChunkHit[] = []
-    for (const result of this.search.search(query)) {
+    for (const result of this.matches(query)) {
       const chunk = this.chunks.get(result.id as string)
       const doc = chunk && this.docs.get(chunk.docId)
       if (!chunk || !doc || !accept(doc)) continue
@@ -81,6 +85,16 @@ export class ChunkIndex {
       if (hits.length >= limit) break
     }
     return hits
+  }
+
+  private matches(query: string): ReturnType<MiniSearch['search']> {
+    let results = this.recent.get(query)
+    if (!results) {
+      results = this.search.search(query)
+      if (this.recent.size >= RECENT_QUERIES) this.recent.clear()
+      this.recent.set(query, results)
+    }
+    return results
   }
 
   /**

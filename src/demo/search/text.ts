@@ -40,12 +40,25 @@ export function processTerm(term: string): string | null {
   return lower
 }
 
-/** The distinct meaningful terms of a query. */
-export function queryTerms(text: string): string[] {
-  const terms = tokenize(text)
-    .map(processTerm)
-    .filter((term): term is string => term !== null)
-  return [...new Set(terms)]
+/**
+ * Terms of texts seen before: every query reads the same corpus passages again, and a demo
+ * process answering many endpoints at once should not spend its CPU on them each time.
+ */
+const seenTerms = new Map<string, readonly string[]>()
+const TERMS_KEPT = 20_000
+
+/** The distinct meaningful terms of a query (or passage). */
+export function queryTerms(text: string): readonly string[] {
+  let terms = seenTerms.get(text)
+  if (!terms) {
+    const all = tokenize(text)
+      .map(processTerm)
+      .filter((term): term is string => term !== null)
+    terms = [...new Set(all)]
+    if (seenTerms.size >= TERMS_KEPT) seenTerms.clear()
+    seenTerms.set(text, terms)
+  }
+  return terms
 }
 
 /** Sentences of a passage (naive punctuation split, also 。 for Japanese). */
