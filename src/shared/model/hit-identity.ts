@@ -4,20 +4,33 @@ import type { Hit } from './rag'
 const VOLATILE_PARAMS =
   /^(token|sig|signature|exp|expires|expiry|x-amz-[a-z-]+|x-goog-[a-z-]+|se|sv|st|sp|utm_[a-z]+)$/i
 
+/** Keys worked out before, per hit object (hits are not changed once parsed). */
+const known = new WeakMap<object, string>()
+
 /**
  * The identity of a hit across providers: its URL without fragment and volatile signing
  * parameters (so two signed links to one document collapse), else its id. The merge in main and
- * the overlap shown by the renderer both use it.
+ * the overlap shown by the renderer both use it. Parsing a URL costs microseconds, so a hit's
+ * key is worked out once: main does it as each server's reply comes in, not in the final merge.
  */
 export function dedupeKey(hit: Pick<Hit, 'id' | 'uri'>): string {
+  let key = known.get(hit)
+  if (key === undefined) known.set(hit, (key = identityOf(hit)))
+  return key
+}
+
+function identityOf(hit: Pick<Hit, 'id' | 'uri'>): string {
   if (hit.uri) {
     try {
       const url = new URL(hit.uri)
       url.hash = ''
-      for (const key of [...url.searchParams.keys()]) {
-        if (VOLATILE_PARAMS.test(key)) url.searchParams.delete(key)
+      // Without a query there is nothing to drop or sort (a bare `?` still goes, as before).
+      if (hit.uri.includes('?')) {
+        for (const key of [...url.searchParams.keys()]) {
+          if (VOLATILE_PARAMS.test(key)) url.searchParams.delete(key)
+        }
+        url.searchParams.sort()
       }
-      url.searchParams.sort()
       return `uri:${url.href}`
     } catch {
       return `uri:${hit.uri}`

@@ -10,7 +10,7 @@ import type { Artifact, Hit, Violation } from '../../../shared/model/rag'
 import type { ServerState } from '../../../shared/model/server'
 import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
-import { mergeResults } from '../../../shared/model/fusion'
+import { dedupeKey, mergeResults } from '../../../shared/model/fusion'
 import { flagSuspicious } from './hit-flags'
 import { planTargets, type PlanDeps, type Target } from './plan'
 import type { ServerCalls, ServerOutcome } from './server-calls'
@@ -152,6 +152,9 @@ export class SearchService {
           )
           const hits = output.hits.slice(0, topK)
           flagSuspicious(hits)
+          // Each hit's identity now, while other servers are still busy: not all at once in
+          // the merge that the last reply waits for.
+          for (const hit of hits) dedupeKey(hit)
           return {
             value: {
               hits,
