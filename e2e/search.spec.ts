@@ -145,7 +145,8 @@ test('the latency waterfall of 40 servers mounts only the rows in view, and scro
     await box.focus()
     await box.press('End')
     const last = table.getByRole('row', { name: 's40' })
-    await expect(last).toContainText(/\d+ ms/)
+    // Its latency: "840 ms", or "2.39 s" on a busy machine.
+    await expect(last).toContainText(/\d+(\.\d+)? m?s/)
     await expect(last).toHaveAttribute('aria-rowindex', '41')
     await expect(last).toBeInViewport()
     expect(await table.getByRole('row').count()).toBeLessThan(25)
