@@ -1,20 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import {
-  EVENT_NAMES,
-  isOptInEvent,
-  type EventName,
-  type OptInEvent,
-} from '../../../shared/ipc/events'
+import { EVENT_NAMES, isOptInEvent } from '../../../shared/ipc/events'
 import { subscribe } from '../api'
 import { postNotice, useUiStore } from '../state/store'
 import { coalescedInvalidation } from './coalesced-invalidation'
-import { applyCoreEvent } from './core-events'
+import { applyCoreEvent, type AppEventName } from './core-events'
 
 /** The events every page gets; the opt-in ones are listened to by the views that show them. */
-const APP_EVENTS = EVENT_NAMES.filter(
-  (name): name is Exclude<EventName, OptInEvent> => !isOptInEvent(name),
-)
+const APP_EVENTS = EVENT_NAMES.filter((name): name is AppEventName => !isOptInEvent(name))
 
 /**
  * Subscribes once to every event main pushes to every page and maps it onto the query cache

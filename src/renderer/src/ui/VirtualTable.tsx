@@ -29,7 +29,8 @@ export interface VirtualTableProps<T> {
   className?: string
 }
 
-const ROW_ESTIMATE = 29
+/** A table row's height before it is measured (28 px rows and their border). */
+export const TABLE_ROW_ESTIMATE = 29
 
 /** The rows a table's virtualizer renders, and the heights of the spacer rows around them. */
 export function tableWindow(virtualizer: Virtualizer<HTMLDivElement, Element>): {
@@ -72,7 +73,7 @@ export function VirtualTable<T>({
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize: () => TABLE_ROW_ESTIMATE,
     overscan: 12,
   })
   const { items, before, after } = tableWindow(virtualizer)

@@ -19,5 +19,11 @@ export { EmptyRow, Table } from './Table'
 export { TabPanel, Tabs, type TabSpec } from './Tabs'
 export { PasswordField, TextField } from './TextField'
 export { ToastList, type ToastItem } from './Toast'
-export { SpacerRow, tableWindow, VirtualTable, type Column } from './VirtualTable'
+export {
+  SpacerRow,
+  TABLE_ROW_ESTIMATE,
+  tableWindow,
+  VirtualTable,
+  type Column,
+} from './VirtualTable'
 export { Toggle } from './Toggle'

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import { plural } from '../../lib/format'
-import { Badge, cx, SpacerRow, Spinner, Table, tableWindow } from '../../ui'
+import { Badge, cx, SpacerRow, Spinner, Table, TABLE_ROW_ESTIMATE, tableWindow } from '../../ui'
 import { waterfallRows, type SearchRun } from './search-run'
 import { barPercent, formatMs, waterfallScale } from './waterfall'
 import './LatencyWaterfall.css'
@@ -54,9 +54,6 @@ function StatusCell({ result }: { result: ServerSearchResult }): React.JSX.Eleme
   )
 }
 
-/** A row's height before it is measured (the table's 28 px rows and their border). */
-const ROW_ESTIMATE = 29
-
 /**
  * One bar per server: when it answered, how many hits, and its status or error. Its box shows a
  * handful of rows; only those in view (and a few either side) are in the page, so a search over
@@ -75,7 +72,7 @@ export function LatencyWaterfall({ run }: { run: SearchRun }): React.JSX.Element
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize: () => TABLE_ROW_ESTIMATE,
     overscan: 8,
   })
   const { items, before, after } = tableWindow(virtualizer)
