@@ -157,6 +157,30 @@ describe('SettingsStore and edits made by hand while it runs', () => {
     expect(new SettingsStore(path).linkPolicy().denyHosts).toEqual(['10.0.0.0/8'])
   })
 
+  it('reads one state of the file per synchronous run, and takes a hand edit in at the next', async () => {
+    const path = file()
+    const store = new SettingsStore(path)
+    store.setActive('admin')
+    expect(store.profiles().map((p) => p.id)).toEqual(['admin'])
+    handEdit(path, (s) => (s.profiles as Profile[]).push(sales))
+    // The rest of this run (a search planning 100 servers, say) sees what its first read saw…
+    expect(store.profiles().map((p) => p.id)).toEqual(['admin'])
+    await Promise.resolve()
+    // …the next one sees the edit.
+    expect(store.profiles().map((p) => p.id)).toEqual(['admin', 'sales'])
+  })
+
+  it('keeps a hand edit made within the run that saves a change of its own', () => {
+    const path = file()
+    const store = new SettingsStore(path)
+    store.setActive('admin')
+    expect(store.profiles().map((p) => p.id)).toEqual(['admin'])
+    handEdit(path, (s) => (s.profiles as Profile[]).push(sales))
+    store.setLinkPolicy({ allowHosts: [], denyHosts: ['10.0.0.0/8'] })
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as { profiles: Profile[] }
+    expect(saved.profiles.map((p) => p.id)).toEqual(['admin', 'sales'])
+  })
+
   it('keeps a hand edit it cannot read aside instead of overwriting it, and says where', () => {
     const path = file()
     const told: string[] = []

@@ -110,6 +110,8 @@ export class SettingsStore {
   readonly recovered: string | undefined
   /** No settings file existed: nothing the user chose yet (a first run). */
   private fresh: boolean
+  /** The file was looked at in this synchronous run (reset when it ends). */
+  private looked = false
 
   constructor(
     private readonly file: string,
@@ -129,9 +131,17 @@ export class SettingsStore {
     this.fixActive()
   }
 
-  /** The settings, with an edit made to the file by hand meanwhile taken in first. */
+  /**
+   * The settings, with an edit made to the file by hand meanwhile taken in first. The file is
+   * looked at once per synchronous run: a search planning 200 servers reads one state of it
+   * (and stats it once, not 200 times); a save still reads it again (`refresh(true)`).
+   */
   private current(): Settings {
-    this.refresh(false)
+    if (!this.looked) {
+      this.looked = true
+      queueMicrotask(() => (this.looked = false))
+      this.refresh(false)
+    }
     return this.state
   }
 
