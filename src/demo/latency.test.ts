@@ -45,4 +45,64 @@ describe('--latency', () => {
     await vi.advanceTimersByTimeAsync(1)
     expect(await reply).toMatchObject({ id: 1 })
   })
+
+  it("counts the tool's own work within the latency, as a real backend's latency does", async () => {
+    vi.useFakeTimers()
+    setLatency(150)
+    const slow = {
+      'tools/call': async () => {
+        await new Promise((resolve) => setTimeout(resolve, 40))
+        return { content: [] }
+      },
+    }
+    let answeredAt: number | undefined
+    const started = Date.now()
+    const reply = dispatch(message('tools/call'), slow, {}).then((r) => {
+      answeredAt = Date.now() - started
+      return r
+    })
+    await vi.advanceTimersByTimeAsync(149)
+    expect(answeredAt).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(answeredAt).toBe(150)
+    expect(await reply).toMatchObject({ id: 1, result: { content: [] } })
+  })
+
+  it('answers a tool slower than the latency when it is done, and a failure after the latency', async () => {
+    vi.useFakeTimers()
+    setLatency(50)
+    const started = Date.now()
+    const slow = {
+      'tools/call': async () => {
+        await new Promise((resolve) => setTimeout(resolve, 80))
+        return { content: [] }
+      },
+    }
+    let lateAt: number | undefined
+    const late = dispatch(message('tools/call'), slow, {}).then((r) => {
+      lateAt = Date.now() - started
+      return r
+    })
+    await vi.advanceTimersByTimeAsync(80)
+    expect(lateAt).toBe(80)
+    expect(await late).toMatchObject({ id: 1 })
+    const failing = {
+      'tools/call': () => {
+        throw new Error('index offline')
+      },
+    }
+    let failedAt: number | undefined
+    const failed = dispatch(message('tools/call'), failing, {}).then((r) => {
+      failedAt = Date.now() - started
+      return r
+    })
+    await vi.advanceTimersByTimeAsync(49)
+    expect(failedAt).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(failedAt).toBe(130)
+    expect(await failed).toMatchObject({
+      id: 1,
+      error: { message: 'Internal error: index offline' },
+    })
+  })
 })

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { broken } from '../breaks'
-import { backendLatency } from '../latency'
+import { withinLatency } from '../latency'
 
 /** Standard JSON-RPC 2.0 error codes. */
 export const RPC = {
@@ -120,8 +120,9 @@ export function rpcError(id: JsonRpcId, error: RpcError): JsonRpcResponse {
 
 /**
  * Runs one message through the method table. Returns undefined for notifications (no id);
- * unknown methods answer -32601, unexpected exceptions -32603. Tool calls wait `latencyMs`
- * first (default: the process's `--latency`).
+ * unknown methods answer -32601, unexpected exceptions -32603. Tool calls answer once
+ * `latencyMs` (default: the process's `--latency`) has passed since they came in, their own
+ * work counted within it.
  */
 export async function dispatch<C>(
   message: JsonRpcMessage,
@@ -139,8 +140,10 @@ export async function dispatch<C>(
     if (broken('protocol.initialize') && message.method === 'initialize')
       throw new RpcError(RPC.METHOD_NOT_FOUND, 'Method not found: initialize')
     if (broken('protocol.ping') && message.method === 'ping') throw new Error('ping is broken')
-    if (message.method === 'tools/call') await backendLatency(latencyMs)
-    const result = await handler(message.params, ctx)
+    const result =
+      message.method === 'tools/call'
+        ? await withinLatency(() => handler(message.params, ctx), latencyMs)
+        : await handler(message.params, ctx)
     if (broken('protocol.tools-list') && message.method === 'tools/list') {
       // A cursor that never ends the listing.
       return rpcResult(id, { ...(result as object), nextCursor: 'again' })

@@ -4,7 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { broken } from '../breaks'
-import { backendLatency } from '../latency'
+import { withinLatency } from '../latency'
 import { sendJson } from '../http/jsonrpc'
 import type { Handler } from '../http/listen'
 import type { Envelope, RagTools } from './tools'
@@ -58,8 +58,10 @@ export function createRagToolsServer(tools: RagTools, name: string, latencyMs?: 
       },
     },
     async (args) => {
-      await backendLatency(latencyMs)
-      return toResult(tools.discover({ ...args, username: args.username ?? '' }))
+      return withinLatency(
+        () => toResult(tools.discover({ ...args, username: args.username ?? '' })),
+        latencyMs,
+      )
     },
   )
   server.registerTool(
@@ -86,8 +88,10 @@ export function createRagToolsServer(tools: RagTools, name: string, latencyMs?: 
       },
     },
     async (args) => {
-      await backendLatency(latencyMs)
-      return toResult(tools.raw({ ...args, username: args.username ?? '' }))
+      return withinLatency(
+        () => toResult(tools.raw({ ...args, username: args.username ?? '' })),
+        latencyMs,
+      )
     },
   )
   server.registerTool(
@@ -112,8 +116,10 @@ export function createRagToolsServer(tools: RagTools, name: string, latencyMs?: 
       },
     },
     async (args) => {
-      await backendLatency(latencyMs)
-      return toResult(tools.synthesize({ ...args, username: args.username ?? '' }))
+      return withinLatency(
+        () => toResult(tools.synthesize({ ...args, username: args.username ?? '' })),
+        latencyMs,
+      )
     },
   )
   return server
