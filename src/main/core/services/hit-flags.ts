@@ -1,5 +1,5 @@
 import type { Answer, Hit } from '../../../shared/model/rag'
-import { detectPromptInjection } from '../../../shared/text/injection'
+import { looksLikeInjection } from '../../../shared/text/injection'
 
 /**
  * Marks hits whose title, snippet, summary or text reads like an instruction aimed at a model
@@ -10,9 +10,7 @@ export function flagSuspicious(hits: Hit[]): number {
   let marked = 0
   for (const hit of hits) {
     if (hit.flags.includes('suspicious')) continue
-    const found = [hit.title, hit.snippet, hit.summary, hit.text].some(
-      (text) => detectPromptInjection(text) !== undefined,
-    )
+    const found = [hit.title, hit.snippet, hit.summary, hit.text].some(looksLikeInjection)
     if (found) {
       hit.flags.push('suspicious')
       marked++
@@ -26,6 +24,6 @@ export function flagSuspicious(hits: Hit[]): number {
  * (a server's synthesis can quote a poisoned passage as it is), else none.
  */
 export function flagAnswer(answer: Answer): Answer {
-  answer.flags = detectPromptInjection(answer.text) === undefined ? [] : ['suspicious']
+  answer.flags = looksLikeInjection(answer.text) ? ['suspicious'] : []
   return answer
 }
