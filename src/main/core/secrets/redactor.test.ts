@@ -230,6 +230,88 @@ describe('redactor: credential patterns', () => {
   })
 })
 
+describe('redactor: protocol messages (redactJson)', () => {
+  const FRAGMENTS = [
+    'password',
+    'Password',
+    'PASSWORD',
+    'api_key',
+    'X-API-Key',
+    'access_token',
+    'Client-Secret',
+    'cookie',
+    'Bearer',
+    'basic',
+    'Authorization',
+    ':',
+    '=',
+    ' ',
+    '\t',
+    '\n',
+    '\u000b',
+    '\u00a0',
+    '"',
+    "'",
+    '\\',
+    '{"password": "hunter22"}',
+    'abc.def-123XYZ',
+    'eyJhbGciOiJIUzI1NiJ9',
+    'reset your password at the portal',
+    'token',
+    'secret',
+  ]
+  const text = fc
+    .array(fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 })), { maxLength: 8 })
+    .map((parts) => parts.join(''))
+  const key = fc.oneof(
+    fc.constantFrom('password', 'API_KEY', 'Set-Cookie', 'bearer', 'id_token', 'text', 'title'),
+    fc.string({ maxLength: 6 }),
+  )
+  const message = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.integer(),
+      fc.constant(null),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+    ),
+  })).value
+
+  it('redacts a message exactly as walking it would, from its JSON text (property)', () => {
+    const redactor = createRedactor()
+    redactor.add(SECRET)
+    fc.assert(
+      fc.property(message, (value) => {
+        expect(redactor.redactJson(value, JSON.stringify(value))).toEqual(redactor.redact(value))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('does not walk a reply that only mentions a password or a token in prose', () => {
+    const redactor = createRedactor()
+    const reply = {
+      result: {
+        content: [{ type: 'text', text: 'Reset your password at the portal; the token expires.' }],
+      },
+    }
+    let walked = 0
+    const walk = redactor.redact.bind(redactor)
+    redactor.redact = <T>(value: T): T => {
+      walked++
+      return walk(value)
+    }
+    expect(redactor.redactJson(reply, JSON.stringify(reply))).toBe(reply)
+    expect(walked).toBe(0)
+    const leaky = { result: { content: [{ type: 'text', text: 'password: hunter22' }] } }
+    expect(JSON.stringify(redactor.redactJson(leaky, JSON.stringify(leaky)))).not.toContain(
+      'hunter22',
+    )
+    expect(walked).toBe(1)
+  })
+})
+
 describe('redactor: signed links (redactLinks)', () => {
   const redactor = createRedactor()
 

@@ -43,10 +43,16 @@ const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
 const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
 
 /**
- * A word every pattern above and every sensitive key holds. Text without one (and without a
- * registered value) has nothing to redact. `u`: case folding as wide as `toLowerCase` (`K`).
+ * What JSON text must hold where a string or key inside it has anything the patterns above would
+ * redact, whatever JSON.stringify escaped: a header word followed by `:` or `=` (maybe past a
+ * quote, escaped or not, and whitespace, escaped or not: a key's `"password":` or prose's
+ * `Password = x` inside a text that is itself JSON), or `Bearer`/`Basic` and whitespace before
+ * 8 token characters. Text without it (and without a registered value) has nothing to redact,
+ * so a reply that only mentions a password in prose is not walked. `u`: case folding as wide as
+ * `toLowerCase` (`K`, which sensitive keys are compared in).
  */
-const CREDENTIAL_WORD_RE = /authorization|api[-_]?key|token|secret|password|bearer|basic|cookie/iu
+const CREDENTIAL_JSON_RE =
+  /(?:authorization|api[-_]?key|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password|cookie|bearer)(?:\\?["'])?(?:\s|\\[bfnrt]|\\u[0-9a-f]{4})*[:=]|(?:bearer|basic)(?:\s|\\[bfnrt]|\\u[0-9a-f]{4})+[a-z0-9\-._~+/]{8}/iu
 
 /**
  * `all`: registered values and credential-shaped text; `links`: those and the signatures of
@@ -139,7 +145,7 @@ export class SecretRedactor implements Redactor {
    */
   redactJson<T>(value: T, json: string): T {
     const known = this.knownRe('all')
-    if (!(known && testOnce(known, json)) && !CREDENTIAL_WORD_RE.test(json)) return value
+    if (!(known && testOnce(known, json)) && !CREDENTIAL_JSON_RE.test(json)) return value
     return this.redact(value)
   }
 
