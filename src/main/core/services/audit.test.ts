@@ -154,6 +154,34 @@ describe('AuditLog', () => {
     }
   })
 
+  it('writes at most once per 25 ms: the replies of a wide search, settling in turn, share a write', async () => {
+    vi.useFakeTimers()
+    const { log, dir } = makeLog()
+    const appends = vi.spyOn(RotatingFile.prototype, 'appendAll')
+    const written = () => readFileSync(join(dir, 'audit.jsonl'), 'utf8').trim().split('\n').length
+    try {
+      log.record(entry(1))
+      await vi.advanceTimersByTimeAsync(0)
+      expect(appends).toHaveBeenCalledTimes(1)
+      // Two more servers settle, each in a tick of its own, 5 ms apart.
+      log.record(entry(2))
+      await vi.advanceTimersByTimeAsync(5)
+      log.record(entry(3))
+      await vi.advanceTimersByTimeAsync(5)
+      expect(appends).toHaveBeenCalledTimes(1)
+      expect(written()).toBe(1)
+      await vi.advanceTimersByTimeAsync(15)
+      expect(appends).toHaveBeenCalledTimes(2)
+      expect(written()).toBe(3)
+      // Reading never waits for the batch.
+      log.record(entry(4))
+      expect(log.read().entries).toHaveLength(4)
+    } finally {
+      appends.mockRestore()
+      vi.useRealTimers()
+    }
+  })
+
   it('reads lines recorded in the same tick', () => {
     const { log } = makeLog()
     log.record(entry(1))

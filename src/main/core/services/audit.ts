@@ -38,12 +38,16 @@ const CSV_COLUMNS: (keyof AuditEntry)[] = [
  * The audit log: one JSON line per tool call and per citation check (with its verdict), `<dataDir>/audit/audit.jsonl`, rotated at 10 MB
  * with 5 files kept. Lines are built from a fixed list of fields (never raw text or
  * arguments) and pass through the redactor, so no secret or token can land in it. Lines
- * recorded in one tick are written together once it ends, each whole (or at exit, or when read).
+ * recorded in one tick are written together once it ends, each whole, and at most once per
+ * {@link FLUSH_GAP_MS} (the servers of a wide search settle in ticks of their own: one write
+ * for a burst of them, not one each); at exit and before a read, at once.
  */
 export class AuditLog {
   private readonly file: RotatingFile
   /** Lines recorded in this tick, written together when it ends (see {@link flush}). */
   private pending: string[] = []
+  /** When lines were last written (`Date.now()`). */
+  private lastFlush = -Infinity
 
   constructor(
     dir: string,
@@ -79,9 +83,19 @@ export class AuditLog {
     if (entry.resultCount !== undefined) line.resultCount = entry.resultCount
     if (entry.verdict) line.verdict = entry.verdict
     if (entry.automatic) line.automatic = true
-    this.pending.push(`${JSON.stringify(this.redactor.redact(line))}\n`)
+    // Redacted from its JSON text: most lines hold nothing to redact and are not walked.
+    const text = JSON.stringify(line)
+    const clean = this.redactor.redactJson
+      ? this.redactor.redactJson(line, text)
+      : this.redactor.redact(line)
+    this.pending.push(`${clean === line ? text : JSON.stringify(clean)}\n`)
     // A fan-out settles many servers per tick: one write for all of them, after the tick.
-    if (this.pending.length === 1) flushSoon(this)
+    if (this.pending.length === 1) {
+      flushAtExit(this)
+      const wait = this.lastFlush + FLUSH_GAP_MS - Date.now()
+      if (wait > 0) setTimeout(() => this.flushQuietly(), wait)
+      else setImmediate(() => this.flushQuietly())
+    }
   }
 
   /** Writes the lines recorded so far (done by itself at the end of the tick and at exit). */
@@ -90,6 +104,7 @@ export class AuditLog {
     const lines = this.pending
     this.pending = []
     unflushed.delete(this)
+    this.lastFlush = Date.now()
     this.file.appendAll(lines)
   }
 
@@ -137,11 +152,14 @@ export class AuditLog {
   }
 }
 
+/** The shortest time between two writes of one log (lines wait at most this long). */
+export const FLUSH_GAP_MS = 25
+
 /** Logs with lines not yet written: a process that exits before the tick ends writes them then. */
 const unflushed = new Set<AuditLog>()
 let exitHookInstalled = false
 
-function flushSoon(log: AuditLog): void {
+function flushAtExit(log: AuditLog): void {
   if (!exitHookInstalled) {
     process.once('exit', () => {
       for (const pending of unflushed) pending.flushQuietly()
@@ -149,7 +167,6 @@ function flushSoon(log: AuditLog): void {
     exitHookInstalled = true
   }
   unflushed.add(log)
-  setImmediate(() => log.flushQuietly())
 }
 
 function reportWriteError(error: unknown, lines: number): void {

@@ -36,8 +36,12 @@ interface CallRecord {
   sources: string[]
   latencyMs: number
   error?: ConsoleError
-  /** Items in the reply's list, counted without knowing the family (for multi-call operations). */
-  items?: number
+  /**
+   * The reply, until its line is written: its list's items are counted (without knowing the
+   * family) only for the line of a multi-call operation; a single call's line takes the
+   * operation's own count, so a search does not parse each reply's text a second time.
+   */
+  reply?: unknown
 }
 
 const LIST_KEYS = [
@@ -132,7 +136,8 @@ export class AuditedSession implements ServerSession {
     return this.records.map((record, index) => {
       const last = index === this.records.length - 1
       const error = last && failure ? failure : record.error
-      const count = single ? outcome.resultCount : record.items
+      const count = single ? outcome.resultCount : countItems(record.reply)
+      delete record.reply
       return this.line(record, error, error ? undefined : refused, count)
     })
   }
@@ -178,8 +183,7 @@ export class AuditedSession implements ServerSession {
     this.inFlight.add(done)
     try {
       const value = await call()
-      const items = countItems(value)
-      if (items !== undefined) record.items = items
+      record.reply = value
       return value
     } catch (error) {
       record.error = ConsoleError.from(error)
@@ -189,7 +193,11 @@ export class AuditedSession implements ServerSession {
       this.records.push(record)
       this.inFlight.delete(done)
       release()
-      if (this.written) this.sink.record(this.line(record, record.error, undefined, record.items))
+      if (this.written) {
+        const items = countItems(record.reply)
+        delete record.reply
+        this.sink.record(this.line(record, record.error, undefined, items))
+      }
     }
   }
 }
