@@ -26,10 +26,10 @@ function identityOf(hit: Pick<Hit, 'id' | 'uri'>): string {
       url.hash = ''
       // Without a query there is nothing to drop or sort (a bare `?` still goes, as before).
       if (hit.uri.includes('?')) {
-        for (const key of [...url.searchParams.keys()]) {
-          if (VOLATILE_PARAMS.test(key)) url.searchParams.delete(key)
-        }
-        url.searchParams.sort()
+        // One new query, not one per deleted parameter (each change re-serialises the URL).
+        const kept = [...url.searchParams].filter(([key]) => !VOLATILE_PARAMS.test(key))
+        kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        url.search = new URLSearchParams(kept).toString()
       }
       return `uri:${url.href}`
     } catch {
