@@ -43,6 +43,20 @@ describe('wireFetch', () => {
     })
   })
 
+  it('answers a read reply from its text: JSON, text, a clone, and a body that is not JSON', async () => {
+    const url = await serve((req, res) => {
+      res.writeHead(req.url === '/bad' ? 500 : 200, { 'content-type': 'application/json' })
+      res.end(req.url === '/bad' ? 'oops {' : '{"jsonrpc":"2.0","id":1,"result":{"é":"€"}}')
+    })
+    const response = await wireFetch()(`${url}/mcp`, post())
+    expect(await response.clone().json()).toEqual({ jsonrpc: '2.0', id: 1, result: { é: '€' } })
+    expect(await response.text()).toBe('{"jsonrpc":"2.0","id":1,"result":{"é":"€"}}')
+    const bad = await wireFetch()(`${url}/bad`, post())
+    expect(bad.status).toBe(500)
+    expect(await bad.clone().text()).toBe('oops {')
+    await expect(bad.json()).rejects.toThrow(SyntaxError)
+  })
+
   it('follows a redirected POST through the fallback fetch', async () => {
     const url = await serve((req, res) => {
       if (req.url === '/mcp') res.writeHead(307, { location: '/moved' }).end()
