@@ -44,8 +44,12 @@ function isAbbreviation(token: string): boolean {
   return /^[A-Z]$/.test(word) || /^(?:[A-Za-z]\.)+[A-Za-z]$/.test(word)
 }
 
-/** Splits text into trimmed sentences following the rules above; never returns empty strings. */
-export function splitSentences(text: string): string[] {
+/**
+ * Splits text into trimmed sentences following the rules above; never returns empty strings.
+ * With `limit`, stops after that many (the headline needs one sentence of a long text, the
+ * summary three).
+ */
+export function splitSentences(text: string, limit = Infinity): string[] {
   const sentences: string[] = []
   let start = 0
   const push = (end: number): void => {
@@ -54,7 +58,7 @@ export function splitSentences(text: string): string[] {
     start = end
   }
   let i = 0
-  while (i < text.length) {
+  while (i < text.length && sentences.length < limit) {
     const ch = text[i] as string
     if (ch === '\n' && /^\n[^\S\n]*\n/.test(text.slice(i, i + 64))) {
       push(i)
@@ -72,11 +76,10 @@ export function splitSentences(text: string): string[] {
       while (end < text.length && CLOSERS.includes(text[end] as string)) end++
       const atBoundary = end >= text.length || /\s/.test(text[end] as string)
       if (atBoundary) {
-        const token =
-          text
-            .slice(0, i + 1)
-            .split(/\s/)
-            .pop() ?? ''
+        // The word the mark ends: back to the last whitespace (not a split of all text before).
+        let from = i
+        while (from > 0 && !/\s/.test(text[from - 1] as string)) from--
+        const token = text.slice(from, i + 1)
         if (!(ch === '.' && end === i + 1 && isAbbreviation(token))) push(end)
       }
       i = end
@@ -84,13 +87,22 @@ export function splitSentences(text: string): string[] {
     }
     i++
   }
-  push(text.length)
+  if (sentences.length < limit) push(text.length)
   return sentences
 }
 
 /** Clips text to `max` characters at a word boundary, ending with `…` when it was cut. */
 export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  // Only the start of a long text can show: flattened, 4× the room is enough unless it is
+  // mostly whitespace (then the whole text is flattened, as before).
+  const head =
+    text.length > max * 4
+      ? text
+          .slice(0, max * 4)
+          .replace(/\s+/g, ' ')
+          .trim()
+      : ''
+  const flat = head.length > max ? head : text.replace(/\s+/g, ' ').trim()
   if (flat.length <= max) return flat
   const cut = flat.slice(0, Math.max(1, max - 1))
   const lastSpace = cut.lastIndexOf(' ')
@@ -100,14 +112,14 @@ export function clip(text: string, max: number): string {
 
 /** The first sentence, without a trailing period, clipped to {@link HEADLINE_MAX_CHARS}. */
 export function deriveHeadline(text: string): string | undefined {
-  const first = splitSentences(text)[0]
+  const first = splitSentences(text, 1)[0]
   if (!first) return undefined
   return clip(first.replace(/(?<!\.)\.$/, ''), HEADLINE_MAX_CHARS)
 }
 
 /** The second and third sentences joined by a space, or undefined when the text has only one. */
 export function deriveSummary(text: string): string | undefined {
-  const rest = splitSentences(text).slice(1, 3)
+  const rest = splitSentences(text, 3).slice(1, 3)
   return rest.length > 0 ? rest.join(' ') : undefined
 }
 
