@@ -119,6 +119,9 @@ export function processCpuMs(pid: number): number {
 const at = (values: (number | undefined)[]): number =>
   Math.max(...values.filter((value): value is number => value !== undefined))
 
+const first = (values: (number | undefined)[]): number =>
+  Math.min(...values.filter((value): value is number => value !== undefined))
+
 /** The middle value (the upper one of an even count). */
 const middle = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
@@ -144,6 +147,7 @@ export function describeTimelines(timelines: SearchTimeline[]): string[] {
   )
   const lines = [
     `servers ${timelines[0]?.servers.length ?? 0}, searches ${timelines.length} (medians, ms from the search's start)`,
+    `  first tools/call handed to a transport ${per((t) => first(t.servers.map((m) => m.sent)))}`,
     `  last tools/call handed to a transport ${per((t) => at(t.servers.map((m) => m.sent)))}`,
     `  last POST written to its socket       ${per((t) => at(t.servers.map((m) => m.wireOut)))}`,
   ]

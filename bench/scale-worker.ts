@@ -17,6 +17,7 @@ import {
   type SearchTimeline,
 } from './fanout-timeline'
 import { pickFanout } from './fanout-pick'
+import { FanoutProfile } from './fanout-profile'
 import { now } from './harness'
 import { sampleMemory, type MemorySample } from './memory-worker'
 import { workerPlan } from './worker'
@@ -212,9 +213,15 @@ export async function runScaleWorker(): Promise<number> {
       const aloneTimelines: SearchTimeline[] = []
       const demoCpu = () => demos.reduce((total, demo) => total + processCpuMs(demo.pid), 0)
       let demoCpuBefore = 0
+      // SCALE_CPU_PROF=<file>: a CPU profile of the measured searches (stderr: top functions).
+      const profile = process.env.SCALE_CPU_PROF
+        ? new FanoutProfile(process.env.SCALE_CPU_PROF, 20)
+        : undefined
       for (let i = 0; i < plan.searches + 2; i++) {
         if (i === 2 && timeline) demoCpuBefore = demoCpu()
+        if (i === 2) await profile?.start()
         timeline?.begin()
+        profile?.mark()
         const all = await search(live, `scale-fanout-${i}`, fanout, errors)
         const allTimeline = timeline?.end()
         timeline?.begin()
@@ -230,6 +237,7 @@ export async function runScaleWorker(): Promise<number> {
         fanoutCpuMs.push(all.cpuMs)
         aloneCpuMs.push(one.cpuMs)
       }
+      if (profile) process.stderr.write(`${(await profile.stop()).join('\n')}\n`)
       if (timeline) {
         const remote = new Set(origins.values())
         const served = plan.searches * (fanout.filter((id) => remote.has(id)).length + 1)
