@@ -55,6 +55,9 @@ describe('wireFetch', () => {
     expect(bad.status).toBe(500)
     expect(await bad.clone().text()).toBe('oops {')
     await expect(bad.json()).rejects.toThrow(SyntaxError)
+    // Wrappable like a Response's own methods (the pool's reply repair redefines json).
+    Object.defineProperty(response, 'json', { value: async () => 'wrapped' })
+    expect(await response.json()).toBe('wrapped')
   })
 
   it('follows a redirected POST through the fallback fetch', async () => {

@@ -69,9 +69,15 @@ export function wireFetch(fallback: FetchLike = (url, init) => fetch(url, init))
  */
 function textReply(text: string, init: ResponseInit): Response {
   const response = new Response(text, init)
+  // Replaceable, as the methods they shadow are (the reply repair wraps `json`).
+  const method = (value: () => Promise<unknown>): PropertyDescriptor => ({
+    value,
+    writable: true,
+    configurable: true,
+  })
   Object.defineProperties(response, {
-    json: { value: () => new Promise((resolve) => resolve(JSON.parse(text))) },
-    text: { value: () => Promise.resolve(text) },
+    json: method(() => new Promise((resolve) => resolve(JSON.parse(text)))),
+    text: method(() => Promise.resolve(text)),
   })
   return response
 }
