@@ -33,14 +33,22 @@ const SENSITIVE_KEYS = new Set([
   'password',
 ])
 
+/** The header words {@link HEADER_TEXT_RE} looks for (an expression's alternatives). */
+const HEADER_WORDS = String.raw`authorization|proxy-authorization|x-api-key|api[-_]?key|x-auth-token|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password`
+
 /** `Authorization: Bearer x`, `X-API-Key=x`, `"api_key": "x"`, … in free text. */
-const HEADER_TEXT_RE =
-  /\b(authorization|proxy-authorization|x-api-key|api[-_]?key|x-auth-token|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password)(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?([^\s"',;&<>[\]]+)/gi
+const HEADER_TEXT_RE = new RegExp(
+  String.raw`\b(${HEADER_WORDS})(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?([^\s"',;&<>[\]]+)`,
+  'gi',
+)
 
 /** `Bearer <token>` anywhere in free text. */
 const BEARER_TEXT_RE = /\b(Bearer|Basic)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi
 
 const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
+
+/** A whitespace character as JSON text writes it: itself, or escaped (`\n`, `\u000b`). */
+const JSON_SPACE = String.raw`(?:\s|\\[bfnrt]|\\u[0-9a-f]{4})`
 
 /**
  * What JSON text must hold where a string or key inside it has anything the patterns above would
@@ -51,8 +59,12 @@ const SCHEME_RE = /^((?:Bearer|Basic|Token)\s+)/i
  * so a reply that only mentions a password in prose is not walked. `u`: case folding as wide as
  * `toLowerCase` (`K`, which sensitive keys are compared in).
  */
-const CREDENTIAL_JSON_RE =
-  /(?:authorization|api[-_]?key|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password|cookie|bearer)(?:\\?["'])?(?:\s|\\[bfnrt]|\\u[0-9a-f]{4})*[:=]|(?:bearer|basic)(?:\s|\\[bfnrt]|\\u[0-9a-f]{4})+[a-z0-9\-._~+/]{8}/iu
+const CREDENTIAL_JSON_RE = new RegExp(
+  // Built from the same words the patterns and the sensitive keys use, so neither can outgrow it.
+  String.raw`(?:${HEADER_WORDS}|${[...SENSITIVE_KEYS].map((key) => key.replaceAll('-', '[-_]')).join('|')})` +
+    String.raw`(?:\\?["'])?${JSON_SPACE}*[:=]|(?:bearer|basic)${JSON_SPACE}+[a-z0-9\-._~+/]{8}`,
+  'iu',
+)
 
 /**
  * `all`: registered values and credential-shaped text; `links`: those and the signatures of
