@@ -37,9 +37,9 @@ interface CallRecord {
   latencyMs: number
   error?: ConsoleError
   /**
-   * The reply, until its line is written: its list's items are counted (without knowing the
-   * family) only for the line of a multi-call operation; a single call's line takes the
-   * operation's own count, so a search does not parse each reply's text a second time.
+   * The reply (a session lives for one operation): its list's items are counted (without
+   * knowing the family) only for the line of a multi-call operation; a single call's line takes
+   * the operation's own count, so a search does not parse each reply's text a second time.
    */
   reply?: unknown
 }
@@ -137,7 +137,6 @@ export class AuditedSession implements ServerSession {
       const last = index === this.records.length - 1
       const error = last && failure ? failure : record.error
       const count = single ? outcome.resultCount : countItems(record.reply)
-      delete record.reply
       return this.line(record, error, error ? undefined : refused, count)
     })
   }
@@ -194,9 +193,7 @@ export class AuditedSession implements ServerSession {
       this.inFlight.delete(done)
       release()
       if (this.written) {
-        const items = countItems(record.reply)
-        delete record.reply
-        this.sink.record(this.line(record, record.error, undefined, items))
+        this.sink.record(this.line(record, record.error, undefined, countItems(record.reply)))
       }
     }
   }
