@@ -48,8 +48,9 @@ const sampleOf = (text: string): string => (text.length > 20_000 ? text.slice(0,
  * `reveal_prompt`, `role_override`, `role_marker`, `exfiltrate`), or undefined.
  */
 export function detectPromptInjection(text: string | undefined): string | undefined {
-  if (!text || !looksLikeInjection(text)) return undefined
+  if (!text) return undefined
   const sample = sampleOf(text)
+  if (!ANY_PATTERN.test(sample)) return undefined
   return PATTERNS.find(({ pattern }) => pattern.test(sample))?.id
 }
 
