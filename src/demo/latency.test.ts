@@ -5,6 +5,24 @@ import { setLatency } from './latency'
 const methods = { 'tools/call': () => ({ content: [] }), 'tools/list': () => ({ tools: [] }) }
 const message = (method: string) => ({ jsonrpc: '2.0' as const, id: 1, method, params: {} })
 
+/** A tool whose own work takes `ms` (of the fake clock). */
+const working = (ms: number) => ({
+  'tools/call': async () => {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    return { content: [] }
+  },
+})
+
+/** Runs a tool call; `at()` says when it answered, in ms after `started` (undefined: not yet). */
+function timedCall(tools: Parameters<typeof dispatch>[1], started: number) {
+  let answeredAt: number | undefined
+  const reply = dispatch(message('tools/call'), tools, {}).then((r) => {
+    answeredAt = Date.now() - started
+    return r
+  })
+  return { reply, at: () => answeredAt }
+}
+
 describe('--latency', () => {
   afterEach(() => {
     setLatency(0)
@@ -49,58 +67,33 @@ describe('--latency', () => {
   it("counts the tool's own work within the latency, as a real backend's latency does", async () => {
     vi.useFakeTimers()
     setLatency(150)
-    const slow = {
-      'tools/call': async () => {
-        await new Promise((resolve) => setTimeout(resolve, 40))
-        return { content: [] }
-      },
-    }
-    let answeredAt: number | undefined
-    const started = Date.now()
-    const reply = dispatch(message('tools/call'), slow, {}).then((r) => {
-      answeredAt = Date.now() - started
-      return r
-    })
+    const call = timedCall(working(40), Date.now())
     await vi.advanceTimersByTimeAsync(149)
-    expect(answeredAt).toBeUndefined()
+    expect(call.at()).toBeUndefined()
     await vi.advanceTimersByTimeAsync(1)
-    expect(answeredAt).toBe(150)
-    expect(await reply).toMatchObject({ id: 1, result: { content: [] } })
+    expect(call.at()).toBe(150)
+    expect(await call.reply).toMatchObject({ id: 1, result: { content: [] } })
   })
 
   it('answers a tool slower than the latency when it is done, and a failure after the latency', async () => {
     vi.useFakeTimers()
     setLatency(50)
     const started = Date.now()
-    const slow = {
-      'tools/call': async () => {
-        await new Promise((resolve) => setTimeout(resolve, 80))
-        return { content: [] }
-      },
-    }
-    let lateAt: number | undefined
-    const late = dispatch(message('tools/call'), slow, {}).then((r) => {
-      lateAt = Date.now() - started
-      return r
-    })
+    const late = timedCall(working(80), started)
     await vi.advanceTimersByTimeAsync(80)
-    expect(lateAt).toBe(80)
-    expect(await late).toMatchObject({ id: 1 })
+    expect(late.at()).toBe(80)
+    expect(await late.reply).toMatchObject({ id: 1 })
     const failing = {
       'tools/call': () => {
         throw new Error('index offline')
       },
     }
-    let failedAt: number | undefined
-    const failed = dispatch(message('tools/call'), failing, {}).then((r) => {
-      failedAt = Date.now() - started
-      return r
-    })
+    const failed = timedCall(failing, started)
     await vi.advanceTimersByTimeAsync(49)
-    expect(failedAt).toBeUndefined()
+    expect(failed.at()).toBeUndefined()
     await vi.advanceTimersByTimeAsync(1)
-    expect(failedAt).toBe(130)
-    expect(await failed).toMatchObject({
+    expect(failed.at()).toBe(130)
+    expect(await failed.reply).toMatchObject({
       id: 1,
       error: { message: 'Internal error: index offline' },
     })
