@@ -50,9 +50,12 @@ export class FanoutProfile {
     const byId = new Map(profile.nodes.map((node) => [node.id, node]))
     const phases = { send: new Map<string, number>(), rest: new Map<string, number>() }
     const totals = { send: 0, rest: 0 }
+    /** Busy time (µs): the sampler falls behind its 100 µs on a loaded machine, so add up deltas. */
+    const busy = { send: 0, rest: 0 }
     let at = profile.startTime
     profile.samples.forEach((id, i) => {
-      at += profile.timeDeltas[i]!
+      const delta = profile.timeDeltas[i]!
+      at += delta
       const node = byId.get(id)!
       const name = frameName(node)
       if (IDLE.has(node.callFrame.functionName)) return
@@ -60,12 +63,12 @@ export class FanoutProfile {
       const phase = start !== undefined && at - start <= this.sendMs * 1000 ? 'send' : 'rest'
       phases[phase].set(name, (phases[phase].get(name) ?? 0) + 1)
       totals[phase]++
+      busy[phase] += delta
     })
     const lines: string[] = []
     for (const phase of ['send', 'rest'] as const) {
-      lines.push(
-        `${phase}: ${totals[phase]} busy samples (${((totals[phase] * 0.1) / Math.max(1, this.starts.length)).toFixed(1)} ms per search)`,
-      )
+      const perSearch = busy[phase] / 1000 / Math.max(1, this.starts.length)
+      lines.push(`${phase}: ${totals[phase]} busy samples (${perSearch.toFixed(1)} ms per search)`)
       const top = [...phases[phase]].sort((a, b) => b[1] - a[1]).slice(0, 40)
       for (const [name, n] of top)
         lines.push(`  ${((100 * n) / totals[phase]).toFixed(1).padStart(5)} %  ${name}`)
