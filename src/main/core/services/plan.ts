@@ -40,7 +40,7 @@ const indexes = new WeakMap<SourceMerge, SourceIndex>()
  * A server's sources by id and their auth modes. A 100-server search planned ~3,300 sources
  * into fresh maps each time (~1 ms before its first request could leave).
  */
-function indexOf(merge: SourceMerge): SourceIndex {
+function sourceIndex(merge: SourceMerge): SourceIndex {
   let index = indexes.get(merge)
   if (!index) {
     index = {
@@ -72,7 +72,7 @@ export function planTargets(deps: PlanDeps, profile: Profile, selection?: Select
           config,
           sources: sourcesToSend(selected.map((source) => source.id)),
           dropped: [],
-          authModes: indexOf(merge).authModes,
+          authModes: sourceIndex(merge).authModes,
         },
       ]
     })
@@ -90,7 +90,7 @@ export function planTargets(deps: PlanDeps, profile: Profile, selection?: Select
       if (problem) target.problem = problem
       return target
     }
-    const { byId: known, authModes } = indexOf(deps.sourcesOf(config, profile))
+    const { byId: known, authModes } = sourceIndex(deps.sourcesOf(config, profile))
     const target: Target = { server: id, config, sources: [], dropped: [], authModes }
     for (const sourceId of selection[id] ?? []) {
       const source = known.get(sourceId)
