@@ -7,14 +7,17 @@ import { now } from './harness'
 export interface ServerMarks {
   server: string
   latencyMs: number
-  /** The SDK handed `tools/call` to the transport (protocol log, outgoing). */
+  /** The transport handed its POST to undici (HTTP; undici). */
   sent?: number
   /** Its POST's headers were written to the socket (HTTP; undici). */
   wireOut?: number
   /** The reply's headers, then its whole body, read from the socket (streamable HTTP). */
   replyHeaders?: number
   replyBody?: number
-  /** The reply, parsed as JSON-RPC, reached the client (protocol log, incoming). */
+  /**
+   * The reply, parsed as JSON-RPC, reached the client (protocol log, incoming: the time its
+   * entry gives, whole milliseconds; the entry itself is worked out after the search).
+   */
   received?: number
   /** The adapter's hits were emitted (`search:progress`). */
   settled?: number
@@ -31,6 +34,7 @@ interface UndiciRequest {
 }
 
 const CHANNELS = {
+  'undici:request:create': 'sent',
   'undici:client:sendHeaders': 'wireOut',
   'undici:request:headers': 'replyHeaders',
   'undici:request:trailers': 'replyBody',
@@ -44,6 +48,7 @@ const CHANNELS = {
 export class FanoutTimeline {
   private marks = new Map<string, ServerMarks>()
   private started = 0
+  private startedEpoch = 0
   private recording = false
   private readonly release: (() => void)[] = []
 
@@ -52,7 +57,7 @@ export class FanoutTimeline {
    * @param latency each server's backend latency
    */
   constructor(
-    core: Core,
+    private readonly core: Core,
     private readonly origins: Map<string, string>,
     private readonly latency: Map<string, number>,
   ) {
@@ -67,8 +72,8 @@ export class FanoutTimeline {
     }
     this.release.push(
       core.pool.onProtocol((server, entry) => {
-        if (entry.direction === 'out' && entry.method === 'tools/call') this.mark(server, 'sent')
-        if (entry.direction === 'in' && entry.kind === 'response') this.mark(server, 'received')
+        if (entry.direction !== 'in' || entry.kind !== 'response') return
+        this.mark(server, 'received', entry.at - this.startedEpoch)
       }),
       core.events.on('search:progress', ({ result }) => this.mark(result.server, 'settled')),
     )
@@ -77,10 +82,13 @@ export class FanoutTimeline {
   begin(): void {
     this.marks = new Map()
     this.started = now()
+    this.startedEpoch = Date.now()
     this.recording = true
   }
 
   end(): SearchTimeline {
+    // The search's protocol log entries are worked out after it answered: now, for their times.
+    this.core.pool.settleProtocolLogs()
     this.recording = false
     return { servers: [...this.marks.values()], resolved: now() - this.started }
   }
@@ -90,10 +98,10 @@ export class FanoutTimeline {
   }
 
   /**
-   * A call leaves once: its first send counts (the log announces a request again when its HTTP
-   * status comes). Of the replies the last counts (a POST's 202 before an SSE reply, say).
+   * A call leaves once: its first send counts. Of the replies the last counts (a POST's 202
+   * before an SSE reply, say).
    */
-  private mark(server: string, stage: Stage): void {
+  private mark(server: string, stage: Stage, at = now() - this.started): void {
     if (!this.recording) return
     let marks = this.marks.get(server)
     if (!marks) {
@@ -101,7 +109,7 @@ export class FanoutTimeline {
       this.marks.set(server, marks)
     }
     if ((stage === 'sent' || stage === 'wireOut') && marks[stage] !== undefined) return
-    marks[stage] = now() - this.started
+    marks[stage] = at
   }
 }
 
@@ -147,8 +155,8 @@ export function describeTimelines(timelines: SearchTimeline[]): string[] {
   )
   const lines = [
     `servers ${timelines[0]?.servers.length ?? 0}, searches ${timelines.length} (medians, ms from the search's start)`,
-    `  first tools/call handed to a transport ${per((t) => first(t.servers.map((m) => m.sent)))}`,
-    `  last tools/call handed to a transport ${per((t) => at(t.servers.map((m) => m.sent)))}`,
+    `  first POST handed to undici            ${per((t) => first(t.servers.map((m) => m.sent)))}`,
+    `  last POST handed to undici             ${per((t) => at(t.servers.map((m) => m.sent)))}`,
     `  last POST written to its socket       ${per((t) => at(t.servers.map((m) => m.wireOut)))}`,
   ]
   for (const latency of classes) {

@@ -28,7 +28,7 @@ import { Limiter } from './limiter'
 import type { OpenedClient, WireHooks } from './open-client'
 import type { PoolOptions } from './options'
 import { notImplemented, Prober } from './probe'
-import { ProtocolLog } from './protocol-log'
+import { ProtocolLog, type LogDeferral } from './protocol-log'
 import { ServerLog } from './server-log'
 import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
@@ -38,6 +38,8 @@ export interface ConnectionDeps {
   secrets: SecretResolver
   clock: Clock
   options: PoolOptions
+  /** Holds the protocol log while multi-server operations run. */
+  deferral?: LogDeferral
   logger?: Logger
   redactor?: Redactor
   onStatus(serverId: string, status: ServerStatus): void
@@ -127,6 +129,7 @@ export class ServerConnection {
       max: options.protocolEntries,
       now,
       ...(deps.redactor ? { redactor: deps.redactor } : {}),
+      ...(deps.deferral ? { deferral: deps.deferral } : {}),
       ...(deps.onProtocol ? { onEntry: (entry) => deps.onProtocol!(config.id, entry) } : {}),
     })
     this.keeper = new StatusKeeper(

@@ -21,7 +21,7 @@ import { ServerConnection } from './connection'
 import type { ElicitationHandler } from './elicitation'
 import { notConnectedError } from './connection-errors'
 import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
-import type { ProtocolLog } from './protocol-log'
+import { LogDeferral, type ProtocolLog } from './protocol-log'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
 
 export type { PoolOptions, PoolOptionsInput } from './options'
@@ -63,6 +63,7 @@ export class ConnectionPool {
   private readonly protocolListeners = new Set<(server: string, entry: ProtocolEntry) => void>()
   private readonly options: PoolOptions
   private readonly clock: Clock
+  private readonly deferral: LogDeferral
   private applying: Promise<unknown> = Promise.resolve()
   /** While set, new connections wait for it before connecting (see {@link holdConnects}). */
   private hold: Promise<unknown> | null = null
@@ -71,6 +72,7 @@ export class ConnectionPool {
   constructor(private readonly deps: PoolDeps) {
     this.options = poolOptions(deps.options)
     this.clock = deps.clock ?? systemClock
+    this.deferral = new LogDeferral(this.clock)
   }
 
   /**
@@ -141,6 +143,7 @@ export class ConnectionPool {
         secrets: this.deps.secrets,
         clock: this.clock,
         options: this.options,
+        deferral: this.deferral,
         onStatus: (server, status) => this.emitStatus(connection, server, status),
         onProtocol: (server, entry) => {
           for (const listener of this.protocolListeners) listener(server, entry)
@@ -265,6 +268,20 @@ export class ConnectionPool {
   /** A server's JSON-RPC traffic (kept across reconnects, dropped when its config changes). */
   protocol(serverId: string): ProtocolLog {
     return this.get(serverId).protocol
+  }
+
+  /**
+   * Holds every server's protocol log while a multi-server operation runs: messages are kept
+   * as they pass and their entries worked out once the last hold is released (after the
+   * operation answered), when a log is read, or within a second. Returns the release.
+   */
+  holdProtocolLogs(): () => void {
+    return this.deferral.hold()
+  }
+
+  /** Works out now the entries of every message the protocol logs hold back. */
+  settleProtocolLogs(): void {
+    this.deferral.settle()
   }
 
   /** Hears of every protocol log entry of every server; returns the unsubscribe. */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createRedactor } from '../secrets/redactor'
-import { PREVIEW_CHARS, ProtocolLog } from './protocol-log'
+import { LogDeferral, MAX_DEFER_MS, PREVIEW_CHARS, ProtocolLog } from './protocol-log'
 
 const request = (id: number, text = 'x') =>
   ({
@@ -118,5 +118,137 @@ describe('ProtocolLog', () => {
     for (const secret of ['k-0123456789', 'session=abc', 'abcdefgh12345678', 'short']) {
       expect(text).not.toContain(secret)
     }
+  })
+})
+
+/** A clock whose one kind of timer fires when the test says. */
+function manualClock() {
+  const timers = new Map<number, { fn: () => void; ms: number }>()
+  let next = 0
+  return {
+    timers,
+    setTimeout: (fn: () => void, ms: number) => {
+      timers.set(++next, { fn, ms })
+      return next
+    },
+    clearTimeout: (handle: unknown) => void timers.delete(handle as number),
+    fire() {
+      const due = [...timers.values()]
+      timers.clear()
+      for (const timer of due) timer.fn()
+    },
+  }
+}
+
+const afterImmediate = () => new Promise((resolve) => setImmediate(resolve))
+
+describe('LogDeferral', () => {
+  function held(max = 10) {
+    let now = 100
+    const clock = manualClock()
+    const deferral = new LogDeferral(clock)
+    const redactor = createRedactor()
+    redactor.add('k-0123456789')
+    const redactJson = vi.spyOn(redactor, 'redactJson')
+    const announced: number[] = []
+    const log = new ProtocolLog({
+      max,
+      now: () => now,
+      redactor,
+      deferral,
+      onEntry: (entry) => announced.push(entry.seq),
+    })
+    return { log, deferral, clock, redactJson, announced, tick: (ms: number) => (now += ms) }
+  }
+
+  it('works out no entry while held, then every one, in order, once released', async () => {
+    const { log, deferral, redactJson, announced, tick } = held()
+    const release = deferral.hold()
+    log.out(request(1, 'key k-0123456789'))
+    log.http({ id: 1, status: 200, headers: { 'X-API-Key': 'k-0123456789' } })
+    tick(30)
+    log.stderr('working on k-0123456789')
+    tick(12)
+    log.in({ jsonrpc: '2.0', id: 1, result: { content: [] } })
+    expect(redactJson).not.toHaveBeenCalled()
+    expect(announced).toEqual([])
+    release()
+    // Released, the operation's caller gets its answer first: entries follow a turn later.
+    expect(announced).toEqual([])
+    await afterImmediate()
+    expect(redactJson).toHaveBeenCalledTimes(2)
+    const entries = log.list()
+    expect(entries.map((e) => [e.seq, e.kind, e.at])).toEqual([
+      [0, 'request', 100],
+      [1, 'stderr', 130],
+      [2, 'response', 142],
+    ])
+    expect(entries[0]).toMatchObject({ httpStatus: 200, headers: { 'X-API-Key': '[redacted]' } })
+    expect(entries[2]!.durationMs).toBe(42)
+    expect(JSON.stringify(entries)).not.toContain('k-0123456789')
+    // The request was announced again with its HTTP exchange, as without a hold.
+    expect(announced).toEqual([0, 0, 1, 2])
+  })
+
+  it('waits for the last of several holds; a second release does nothing', async () => {
+    const { log, deferral, announced } = held()
+    const first = deferral.hold()
+    const second = deferral.hold()
+    log.out(request(1))
+    first()
+    first()
+    await afterImmediate()
+    expect(announced).toEqual([])
+    second()
+    await afterImmediate()
+    expect(announced).toEqual([0])
+    // Not held any more: the next message is worked out at once.
+    log.out(request(2))
+    expect(announced).toEqual([0, 1])
+  })
+
+  it('gives a reader everything so far while still held', () => {
+    const { log, deferral } = held()
+    const release = deferral.hold()
+    log.out(request(1))
+    expect(log.list().map((e) => e.id)).toEqual([1])
+    expect(log.entry(0)?.entry.id).toBe(1)
+    log.out(request(2))
+    expect(log.list(0).map((e) => e.id)).toEqual([2])
+    release()
+  })
+
+  it(`works entries out after ${MAX_DEFER_MS} ms when a hold lasts`, () => {
+    const { log, deferral, clock, announced } = held()
+    deferral.hold()
+    log.out(request(1))
+    log.out(request(2))
+    expect([...clock.timers.values()].map((t) => t.ms)).toEqual([MAX_DEFER_MS])
+    clock.fire()
+    expect(announced).toEqual([0, 1])
+    // Still held: the next message waits again, under a new timer.
+    log.out(request(3))
+    expect(announced).toEqual([0, 1])
+    expect(clock.timers.size).toBe(1)
+  })
+
+  it('keeps at most a ring of messages waiting', () => {
+    const { log, deferral, announced } = held(3)
+    deferral.hold()
+    for (let id = 1; id <= 7; id++) log.out(request(id))
+    expect(announced).toEqual([0, 1, 2, 3, 4, 5])
+    expect(log.list().map((e) => e.id)).toEqual([5, 6, 7])
+  })
+
+  it('drops waiting messages when cleared, and counts them', async () => {
+    const { log, deferral, announced } = held()
+    const release = deferral.hold()
+    log.out(request(1))
+    log.http({ id: 1, status: 200, headers: {} })
+    expect(log.clear()).toBe(1)
+    release()
+    await afterImmediate()
+    expect(announced).toEqual([])
+    expect(log.list()).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import { startCore, startHttpFixture, whenState, type LiveCore, type Started } from './testing/live'
 
 /**
@@ -35,27 +36,27 @@ afterAll(async () => {
   await Promise.all(Object.values(servers ?? {}).map((server) => server.stop()))
 })
 
-/** Every `tools/call` handed to a transport and every request written, in order. */
+/**
+ * Every POST handed to undici and every request written, in order (a fan-out's protocol log
+ * entries are worked out after it answered, so they cannot tell when a call left).
+ */
 function recordSends(): { events: string[]; stop(): void } {
   const events: string[] = []
   const server = (origin: unknown) =>
     Object.keys(servers).find((id) => new URL(servers[id]!.url).origin === String(origin))
-  const written = (message: unknown) => {
-    const { request } = message as { request: { origin?: unknown } }
+  const on = (what: string) => (message: unknown) => {
+    const { request } = message as { request: { origin?: unknown; method?: string } }
     const id = server(request.origin)
-    if (id) events.push(`written ${id}`)
+    if (id && request.method === 'POST') events.push(`${what} ${id}`)
   }
+  const handed = on('handed')
+  const written = on('written')
+  subscribe('undici:request:create', handed)
   subscribe('undici:client:sendHeaders', written)
-  const off = live.core.pool.onProtocol((id, entry) => {
-    // An HTTP request is announced again once its exchange is known: count it once.
-    if (entry.direction === 'out' && entry.method === 'tools/call' && !entry.httpStatus) {
-      events.push(`handed ${id}`)
-    }
-  })
   return {
     events,
     stop() {
-      off()
+      unsubscribe('undici:request:create', handed)
       unsubscribe('undici:client:sendHeaders', written)
     },
   }
@@ -82,6 +83,47 @@ describe('fan-out on the wire', () => {
       for (const id of FAST) expect(events).toContain(`written ${id}`)
     } finally {
       sends.stop()
+    }
+  })
+})
+
+describe("a fan-out's protocol log", () => {
+  it('is worked out after the search answered, with the times its messages passed', async () => {
+    const selection = Object.fromEntries(Object.keys(servers).map((id) => [id, []]))
+    const seen: { server: string; entry: ProtocolEntry; answered: boolean }[] = []
+    let answered = false
+    const off = live.core.pool.onProtocol((server, entry) => {
+      if (entry.method === 'tools/call' || entry.kind === 'response') {
+        seen.push({ server, entry, answered })
+      }
+    })
+    try {
+      const result = await live.core.services.search.run({
+        searchId: 'deferred-log',
+        query: 'vpn',
+        selection,
+      })
+      answered = true
+      expect(result.servers.every((server) => server.ok)).toBe(true)
+      expect(seen).toEqual([])
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(seen.length).toBeGreaterThan(0)
+      expect(seen.every((announced) => announced.answered)).toBe(true)
+    } finally {
+      off()
+    }
+    const reply = (server: string) =>
+      live.core.pool
+        .protocol(server)
+        .list()
+        .findLast((entry) => entry.kind === 'response')!
+    // Each reply keeps the time it came, not the time its entry was worked out.
+    expect(reply('slow').durationMs).toBeGreaterThanOrEqual(290)
+    for (const id of FAST) {
+      expect(reply(id).durationMs).toBeLessThan(200)
+      expect(reply(id).at).toBeLessThan(reply('slow').at - 100)
+      const full = live.core.pool.protocol(id).entry(reply(id).seq)!.full!
+      expect(JSON.parse(full)).toMatchObject({ jsonrpc: '2.0', result: expect.any(Object) })
     }
   })
 })

@@ -88,6 +88,8 @@ export class ServerCalls {
       sources: request.sources,
     }
     if (request.automatic) context.automatic = true
+    // Parts of one operation run side by side: the protocol log's work waits until they end.
+    const release = this.deps.pool.holdProtocolLogs?.()
     let audited: AuditedSession | undefined
     const outcome: OperationOutcome = {}
     try {
@@ -131,6 +133,7 @@ export class ServerCalls {
       }
     } finally {
       this.audit(config.id, context, audited, outcome)
+      release?.()
     }
   }
 

@@ -27,6 +27,11 @@ export interface SessionPool {
   lastLatency?(serverId: string, operation: string): number | undefined
   /** A server's last `X-RateLimit-*` values, without building a health snapshot. */
   rateLimit(serverId: string): RateLimitInfo | undefined
+  /**
+   * Holds the servers' protocol logs while a multi-server operation runs (their entries are
+   * worked out once it has answered); returns the release.
+   */
+  holdProtocolLogs?(): () => void
   /** Tools listed at connect time (empty before the first connect). */
   tools(serverId: string): Promise<{
     tools: ToolInfo[]
