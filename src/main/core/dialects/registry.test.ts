@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { DIALECT_IDS, type ToolInfo } from '../../../shared/model/server'
 import { specSearchTool } from './fixtures/vtex'
 import { DIALECTS, adapterFor, detect } from './registry'
@@ -99,6 +99,25 @@ describe('detect', () => {
   it('does not touch the tool list', () => {
     const list = Object.freeze([Object.freeze(searchDocuments('query', 'tags'))]) as ToolInfo[]
     expect(() => detect(list)).not.toThrow()
+  })
+
+  it('works a list and setting out once, and a new list anew', () => {
+    const list = tools('rag_search', 'verify_document_access')
+    const looks = DIALECTS.map((adapter) => vi.spyOn(adapter, 'detect'))
+    try {
+      const first = detect(list)
+      expect(detect(list)).toBe(first)
+      expect(Object.isFrozen(first)).toBe(true)
+      expect(looks.map((look) => look.mock.calls.length)).toEqual([1, 1, 1, 1, 1])
+      // The config's setting is part of the question.
+      expect(detect(list, 'ragbox')).toMatchObject({ id: 'ragbox', source: 'config' })
+      expect(detect(list, 'auto')).toBe(first)
+      // A connection's list is replaced when listed again: that one is looked at afresh.
+      const relisted = tools('rag_get_raw_results', 'list_sources')
+      expect(detect(relisted).id).toBe('rag-tools-v1')
+    } finally {
+      for (const look of looks) look.mockRestore()
+    }
   })
 })
 

@@ -81,11 +81,25 @@ function fromConfig(tools: ToolInfo[], setting: Exclude<DialectSetting, 'auto'>)
   }
 }
 
+/** Answers given so far, per tools list (a connection's list is replaced, never changed). */
+const detected = new WeakMap<ToolInfo[], Map<DialectSetting, Readonly<DialectInfo>>>()
+
 /**
  * Which dialect a server speaks, from its `tools/list` and the config's `dialect` setting (which
- * wins when it is not `auto`). Pure. A server that fits none gets `id: null` and the reason.
+ * wins when it is not `auto`). Pure, so worked out once per list and setting: every call of a
+ * fan-out asks, before its request can leave (every adapter's detection, 1–2 µs warm; 0.2–0.6 ms
+ * per 100-server search in the scale bench's profile). A server that fits none gets `id: null`
+ * and the reason.
  */
-export function detect(tools: ToolInfo[], setting: DialectSetting = 'auto'): DialectInfo {
+export function detect(tools: ToolInfo[], setting: DialectSetting = 'auto'): Readonly<DialectInfo> {
+  let known = detected.get(tools)
+  if (!known) detected.set(tools, (known = new Map()))
+  let info = known.get(setting)
+  if (!info) known.set(setting, (info = Object.freeze(detectNow(tools, setting))))
+  return info
+}
+
+function detectNow(tools: ToolInfo[], setting: DialectSetting): DialectInfo {
   if (setting !== 'auto') return fromConfig(tools, setting)
   const matches = DIALECTS.map((adapter) => ({ adapter, result: adapter.detect(tools) })).filter(
     (candidate) => candidate.result.matches,
