@@ -32,6 +32,8 @@ export const MAX_DEFER_MS = 1000
  * in). Without a hold — one call, the CLI, the Workbench — entries are worked out at once.
  */
 export class LogDeferral {
+  /** Whether any hold is on (a plain field: every message of every server reads it). */
+  held = false
   private holds = 0
   private readonly waiting = new Set<ProtocolLog>()
   private timer: unknown
@@ -39,18 +41,16 @@ export class LogDeferral {
 
   constructor(private readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>) {}
 
-  get held(): boolean {
-    return this.holds > 0
-  }
-
   /** Holds the logs until the returned release is called (once; later calls do nothing). */
   hold(): () => void {
     this.holds++
+    this.held = true
     let released = false
     return () => {
       if (released) return
       released = true
       this.holds--
+      this.held = this.holds > 0
       if (this.holds > 0 || this.waiting.size === 0 || this.scheduled) return
       // After the operation's caller has its answer: that runs in the microtasks after this.
       this.scheduled = true
@@ -112,36 +112,26 @@ export class ProtocolLog {
    */
   private readonly sent = new Map<string, ProtocolEntry>()
 
-  constructor(private readonly options: ProtocolLogOptions) {}
+  constructor(private readonly options: ProtocolLogOptions) {
+    this.deferral = options.deferral
+  }
 
   /** What waits for its entry while the pool's logs are held, oldest first. */
   private waiting: Waiting[] = []
-  private settling = false
+  private readonly deferral: LogDeferral | undefined
 
   /** A message the console sent. */
-  out(message: JSONRPCMessage, at = this.options.now()): void {
-    if (this.defers()) {
-      this.wait({ op: 'out', message, at })
-      return
-    }
-    const entry = this.add('out', message, at)
-    if (entry.kind === 'request' && entry.id !== undefined) {
-      this.sent.set(String(entry.id), entry)
-    }
+  out(message: JSONRPCMessage): void {
+    if (this.waiting.length > 0 || this.deferral?.held) {
+      this.wait({ op: 'out', message, at: this.options.now() })
+    } else this.logOut(message, this.options.now())
   }
 
   /** A message the server sent. */
-  in(message: JSONRPCMessage, at = this.options.now()): void {
-    if (this.defers()) {
-      this.wait({ op: 'in', message, at })
-      return
-    }
-    const entry = this.add('in', message, at)
-    if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== undefined) {
-      const request = this.sent.get(String(entry.id))
-      this.sent.delete(String(entry.id))
-      if (request) entry.durationMs = entry.at - request.at
-    }
+  in(message: JSONRPCMessage): void {
+    if (this.waiting.length > 0 || this.deferral?.held) {
+      this.wait({ op: 'in', message, at: this.options.now() })
+    } else this.logIn(message, this.options.now())
   }
 
   /** A stderr line of a stdio server. */
@@ -214,29 +204,34 @@ export class ProtocolLog {
     if (this.waiting.length === 0) return
     const waiting = this.waiting
     this.waiting = []
-    this.settling = true
-    try {
-      for (const item of waiting) {
-        if (item.op === 'http') this.http(item.exchange)
-        else if (item.op === 'in') this.in(item.message, item.at)
-        else if (item.op === 'out') this.out(item.message, item.at)
-        else if (item.op === 'stderr') this.stderr(item.text, item.at)
-        else this.note(item.text, item.at)
-      }
-    } finally {
-      this.settling = false
+    for (const item of waiting) {
+      if (item.op === 'http') this.http(item.exchange)
+      else if (item.op === 'in') this.logIn(item.message, item.at)
+      else if (item.op === 'out') this.logOut(item.message, item.at)
+      else if (item.op === 'stderr') this.stderr(item.text, item.at)
+      else this.note(item.text, item.at)
     }
   }
 
-  /** Whether a message waits: the logs are held, or messages before it wait already. */
-  private defers(): boolean {
-    if (this.settling) return false
-    return this.waiting.length > 0 || this.options.deferral?.held === true
+  private logOut(message: JSONRPCMessage, at: number): void {
+    const entry = this.add('out', message, at)
+    if (entry.kind === 'request' && entry.id !== undefined) {
+      this.sent.set(String(entry.id), entry)
+    }
+  }
+
+  private logIn(message: JSONRPCMessage, at: number): void {
+    const entry = this.add('in', message, at)
+    if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== undefined) {
+      const request = this.sent.get(String(entry.id))
+      this.sent.delete(String(entry.id))
+      if (request) entry.durationMs = entry.at - request.at
+    }
   }
 
   private wait(item: Waiting): void {
     this.waiting.push(item)
-    if (this.waiting.length === 1) this.options.deferral?.enlist(this)
+    if (this.waiting.length === 1) this.deferral?.enlist(this)
     // A ring's worth waiting: older ones would only be dropped, so work them out now.
     if (this.waiting.length >= this.options.max) this.settle()
   }
