@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   HEADLINE_MAX_CHARS,
@@ -99,6 +100,29 @@ describe('deriveSummary', () => {
 describe('clip and snippets', () => {
   it('leaves short text alone apart from flattening whitespace', () => {
     expect(clip('a\n b\tc', 10)).toBe('a b c')
+  })
+
+  it('is the whole text flattened, then cut at a word boundary, whatever the text', () => {
+    // clip flattens only the start of a long text: it must not change what comes out.
+    const whole = (text: string, max: number): string => {
+      const flat = text.replace(/\s+/g, ' ').trim()
+      if (flat.length <= max) return flat
+      const cut = flat.slice(0, Math.max(1, max - 1))
+      const lastSpace = cut.lastIndexOf(' ')
+      const body = lastSpace > max / 2 ? cut.slice(0, lastSpace) : cut
+      return `${body.replace(/[\s,;:.-]+$/, '')}…`
+    }
+    const piece = fc.oneof(
+      fc.constantFrom(' ', '  ', '\n', '\n\n', '\t', ' \u00a0 ', '    ', ',', '.', '-', '…', 'é'),
+      fc.string({ unit: fc.constantFrom('a', 'b', 'Z', '1'), minLength: 1, maxLength: 12 }),
+    )
+    const text = fc.array(piece, { maxLength: 400 }).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 300 }), (sample, max) => {
+        expect(clip(sample, max)).toBe(whole(sample, max))
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   it('never exceeds the bound', () => {
