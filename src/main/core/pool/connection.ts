@@ -38,7 +38,7 @@ export interface ConnectionDeps {
   secrets: SecretResolver
   clock: Clock
   options: PoolOptions
-  /** Holds the protocol log while multi-server operations run. */
+  /** Holds the protocol log while the services run an operation. */
   deferral?: LogDeferral
   logger?: Logger
   redactor?: Redactor

@@ -271,7 +271,7 @@ export class ConnectionPool {
   }
 
   /**
-   * Holds every server's protocol log while a multi-server operation runs: messages are kept
+   * Holds every server's protocol log while an operation of the services runs: messages are kept
    * as they pass and their entries worked out once the last hold is released (after the
    * operation answered), when a log is read, or within a second. Returns the release.
    */

@@ -23,7 +23,7 @@ export interface ProtocolLogOptions {
 export const MAX_DEFER_MS = 1000
 
 /**
- * Holds the protocol logs of the pool while multi-server operations run. A message that comes
+ * Holds the protocol logs of the pool while the services' operations run. A message that comes
  * or goes meanwhile is kept as it is (with the time it passed) and its entry — the JSON text,
  * the redaction, the preview — is worked out once the last hold is released, right after the
  * operation has answered; or when its log is read; or after {@link MAX_DEFER_MS} at the
@@ -32,7 +32,10 @@ export const MAX_DEFER_MS = 1000
  * in). Without a hold — one call, the CLI, the Workbench — entries are worked out at once.
  */
 export class LogDeferral {
-  /** Whether any hold is on (a plain field: every message of every server reads it). */
+  /**
+   * Whether any hold is on. A plain field, not a getter, because every message of every server
+   * reads it; only {@link hold} and its release set it.
+   */
   held = false
   private holds = 0
   private readonly waiting = new Set<ProtocolLog>()
@@ -111,14 +114,13 @@ export class ProtocolLog {
    * its entry leaves the ring.
    */
   private readonly sent = new Map<string, ProtocolEntry>()
+  /** What waits for its entry while the pool's logs are held, oldest first. */
+  private waiting: Waiting[] = []
+  private readonly deferral: LogDeferral | undefined
 
   constructor(private readonly options: ProtocolLogOptions) {
     this.deferral = options.deferral
   }
-
-  /** What waits for its entry while the pool's logs are held, oldest first. */
-  private waiting: Waiting[] = []
-  private readonly deferral: LogDeferral | undefined
 
   /** A message the console sent. */
   out(message: JSONRPCMessage): void {

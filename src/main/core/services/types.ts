@@ -28,7 +28,7 @@ export interface SessionPool {
   /** A server's last `X-RateLimit-*` values, without building a health snapshot. */
   rateLimit(serverId: string): RateLimitInfo | undefined
   /**
-   * Holds the servers' protocol logs while a multi-server operation runs (their entries are
+   * Holds the servers' protocol logs while an operation's parts run (their entries are
    * worked out once it has answered); returns the release.
    */
   holdProtocolLogs?(): () => void
