@@ -207,6 +207,25 @@ describe('LogDeferral', () => {
     expect(announced).toEqual([0, 1])
   })
 
+  it("works an operation's entries out after it even when the next one starts at once", async () => {
+    // Back-to-back operations: the next hold starts before the turn after the first release.
+    const { log, deferral, clock, announced } = held()
+    const first = deferral.hold()
+    log.out(request(1))
+    first()
+    const second = deferral.hold()
+    log.out(request(2))
+    await afterImmediate()
+    // The first operation's message is worked out; the second's still waits, under a timer of
+    // its own (the first's would have fired in the middle of the second operation).
+    expect(announced).toEqual([0])
+    expect(clock.timers.size).toBe(1)
+    second()
+    await afterImmediate()
+    expect(announced).toEqual([0, 1])
+    expect(clock.timers.size).toBe(0)
+  })
+
   it('gives a reader everything so far while still held', () => {
     const { log, deferral } = held()
     const release = deferral.hold()

@@ -37,10 +37,15 @@ export class LogDeferral {
    * reads it; only {@link hold} and its release set it.
    */
   held = false
+  /**
+   * Counts the times every hold was released: a waiting message carries the count of its time,
+   * so the turn after a release works out what came before it and not what the next
+   * operation, already started, sends.
+   */
+  epoch = 0
   private holds = 0
   private readonly waiting = new Set<ProtocolLog>()
   private timer: unknown
-  private scheduled = false
 
   constructor(private readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>) {}
 
@@ -54,13 +59,11 @@ export class LogDeferral {
       released = true
       this.holds--
       this.held = this.holds > 0
-      if (this.holds > 0 || this.waiting.size === 0 || this.scheduled) return
+      if (this.holds > 0) return
+      const before = ++this.epoch
+      if (this.waiting.size === 0) return
       // After the operation's caller has its answer: that runs in the microtasks after this.
-      this.scheduled = true
-      setImmediate(() => {
-        this.scheduled = false
-        if (this.holds === 0) this.settle()
-      })
+      setImmediate(() => this.settle(before))
     }
   }
 
@@ -73,23 +76,33 @@ export class LogDeferral {
     }, MAX_DEFER_MS)
   }
 
-  /** Works out every waiting message's entry now: log by log, in the order their first passed. */
-  settle(): void {
+  /**
+   * Works out the entries of the messages waiting since before release number `before` (all,
+   * by default): log by log, in the order their first passed. What is left waits under a new
+   * timer.
+   */
+  settle(before = Infinity): void {
     if (this.timer !== undefined) this.clock.clearTimeout(this.timer)
     this.timer = undefined
     const logs = [...this.waiting]
     this.waiting.clear()
-    for (const log of logs) log.settle()
+    for (const log of logs) {
+      log.settle(before)
+      if (log.isWaiting) this.enlist(log)
+    }
   }
 }
 
 /** A message or event that waits for its entry, in the order it happened. */
-type Waiting =
+type Pending =
   | { op: 'in'; message: JSONRPCMessage; at: number }
   | { op: 'out'; message: JSONRPCMessage; at: number }
   | { op: 'http'; exchange: HttpExchange }
   | { op: 'stderr'; text: string; at: number }
   | { op: 'note'; text: string; at: number }
+
+/** …with the number of hold releases before it (see {@link LogDeferral.epoch}). */
+type Waiting = Pending & { epoch: number }
 
 /** What the HTTP layer saw of the POST that carried a message. */
 export interface HttpExchange {
@@ -201,18 +214,34 @@ export class ProtocolLog {
     return count
   }
 
-  /** Works out the entries of every waiting message, in the order they came. */
-  settle(): void {
+  /** Whether messages wait for their entries. */
+  get isWaiting(): boolean {
+    return this.waiting.length > 0
+  }
+
+  /**
+   * Works out the entries of the waiting messages, in the order they came: all of them, or
+   * those that came before hold release number `before`.
+   */
+  settle(before = Infinity): void {
     if (this.waiting.length === 0) return
-    const waiting = this.waiting
+    let count = this.waiting.length
+    if (before !== Infinity) {
+      count = this.waiting.findIndex((item) => item.epoch >= before)
+      if (count === -1) count = this.waiting.length
+    }
+    const due = this.waiting.slice(0, count)
+    // Replayed with nothing waiting, so each goes straight to its entry; the rest waits on.
+    const rest = this.waiting.slice(count)
     this.waiting = []
-    for (const item of waiting) {
+    for (const item of due) {
       if (item.op === 'http') this.http(item.exchange)
       else if (item.op === 'in') this.logIn(item.message, item.at)
       else if (item.op === 'out') this.logOut(item.message, item.at)
       else if (item.op === 'stderr') this.stderr(item.text, item.at)
       else this.note(item.text, item.at)
     }
+    this.waiting = rest
   }
 
   private logOut(message: JSONRPCMessage, at: number): void {
@@ -231,7 +260,9 @@ export class ProtocolLog {
     }
   }
 
-  private wait(item: Waiting): void {
+  private wait(pending: Pending): void {
+    const item = pending as Waiting
+    item.epoch = this.deferral?.epoch ?? 0
     this.waiting.push(item)
     if (this.waiting.length === 1) this.deferral?.enlist(this)
     // A ring's worth waiting: older ones would only be dropped, so work them out now.

@@ -90,6 +90,8 @@ describe('fan-out on the wire', () => {
 describe("a fan-out's protocol log", () => {
   it('is worked out after the search answered, with the times its messages passed', async () => {
     const selection = Object.fromEntries(Object.keys(servers).map((id) => [id, []]))
+    // The searches of the test before are worked out a turn after they answered: not here.
+    await new Promise((resolve) => setImmediate(resolve))
     const seen: { server: string; entry: ProtocolEntry; answered: boolean }[] = []
     let answered = false
     const off = live.core.pool.onProtocol((server, entry) => {
