@@ -98,8 +98,7 @@ type Pending =
   | { op: 'in'; message: JSONRPCMessage; at: number }
   | { op: 'out'; message: JSONRPCMessage; at: number }
   | { op: 'http'; exchange: HttpExchange }
-  | { op: 'stderr'; text: string; at: number }
-  | { op: 'note'; text: string; at: number }
+  | { op: 'stderr' | 'note'; text: string; at: number }
 
 /** …with the number of hold releases before it (see {@link LogDeferral.epoch}). */
 type Waiting = Pending & { epoch: number }
@@ -150,22 +149,13 @@ export class ProtocolLog {
   }
 
   /** A stderr line of a stdio server. */
-  stderr(text: string, at = this.options.now()): void {
-    if (this.waiting.length > 0) {
-      this.wait({ op: 'stderr', text, at })
-      return
-    }
-    const fields = { direction: 'stderr', kind: 'stderr' } as const
-    this.push(fields, this.redact(text), Buffer.byteLength(text), at)
+  stderr(text: string): void {
+    this.line('stderr', text, this.options.now())
   }
 
   /** Something the console did about the traffic that no message shows (a declined form). */
-  note(text: string, at = this.options.now()): void {
-    if (this.waiting.length > 0) {
-      this.wait({ op: 'note', text, at })
-      return
-    }
-    this.push({ direction: 'out', kind: 'note' }, this.redact(text), Buffer.byteLength(text), at)
+  note(text: string): void {
+    this.line('note', text, this.options.now())
   }
 
   /** Puts the HTTP status and added headers on the latest outgoing entry they belong to. */
@@ -238,8 +228,7 @@ export class ProtocolLog {
       if (item.op === 'http') this.http(item.exchange)
       else if (item.op === 'in') this.logIn(item.message, item.at)
       else if (item.op === 'out') this.logOut(item.message, item.at)
-      else if (item.op === 'stderr') this.stderr(item.text, item.at)
-      else this.note(item.text, item.at)
+      else this.line(item.op, item.text, item.at)
     }
     this.waiting = rest
   }
@@ -258,6 +247,19 @@ export class ProtocolLog {
       this.sent.delete(String(entry.id))
       if (request) entry.durationMs = entry.at - request.at
     }
+  }
+
+  /** A stderr line or a note: waits behind waiting messages, else becomes its entry. */
+  private line(op: 'stderr' | 'note', text: string, at: number): void {
+    if (this.waiting.length > 0) {
+      this.wait({ op, text, at })
+      return
+    }
+    const fields =
+      op === 'stderr'
+        ? ({ direction: 'stderr', kind: 'stderr' } as const)
+        : ({ direction: 'out', kind: 'note' } as const)
+    this.push(fields, this.redact(text), Buffer.byteLength(text), at)
   }
 
   private wait(pending: Pending): void {
