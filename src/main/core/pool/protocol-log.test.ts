@@ -190,21 +190,30 @@ describe('LogDeferral', () => {
     expect(announced).toEqual([0, 0, 1, 2])
   })
 
-  it('waits for the last of several holds; a second release does nothing', async () => {
-    const { log, deferral, announced } = held()
+  it('works out what came before each release while another hold is still on', async () => {
+    // Operations side by side (an evaluation's searches): each one's end is a moment to work
+    // out what waits, or under steady load messages would wait for the timer and age in the heap.
+    const { log, deferral, clock, announced } = held()
     const first = deferral.hold()
     const second = deferral.hold()
     log.out(request(1))
     first()
-    first()
-    await afterImmediate()
+    // Its caller gets its answer first.
     expect(announced).toEqual([])
-    second()
     await afterImmediate()
     expect(announced).toEqual([0])
-    // Not held any more: the next message is worked out at once.
+    expect(clock.timers.size).toBe(0)
+    // The second operation still runs: its next message waits.
     log.out(request(2))
+    first()
+    await afterImmediate()
+    expect(announced).toEqual([0])
+    second()
+    await afterImmediate()
     expect(announced).toEqual([0, 1])
+    // Not held any more: the next message is worked out at once.
+    log.out(request(3))
+    expect(announced).toEqual([0, 1, 2])
   })
 
   it("works an operation's entries out after it even when the next one starts at once", async () => {

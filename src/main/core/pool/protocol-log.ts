@@ -23,13 +23,17 @@ export interface ProtocolLogOptions {
 export const MAX_DEFER_MS = 1000
 
 /**
- * Holds the protocol logs of the pool while the services' operations run. A message that comes
- * or goes meanwhile is kept as it is (with the time it passed) and its entry — the JSON text,
- * the redaction, the preview — is worked out once the last hold is released, right after the
- * operation has answered; or when its log is read; or after {@link MAX_DEFER_MS} at the
- * latest. The work is the same; it just no longer runs while the other servers' replies wait
- * to be read (~15 % of the console's time while the last replies of a 100-server search come
- * in). Without a hold — one call, the CLI, the Workbench — entries are worked out at once.
+ * Holds the protocol logs of the pool while the services' operations run (one hold per
+ * operation: a search over 100 servers is one). A message that comes or goes meanwhile is kept
+ * as it is (with the time it passed) and its entry — the JSON text, the redaction, the preview —
+ * is worked out a turn after an operation ends, right after it has answered; or when its log is
+ * read; or after {@link MAX_DEFER_MS} at the latest. The work is the same; it just no longer
+ * runs while the other servers' replies wait to be read (~15 % of the console's time while the
+ * last replies of a 100-server search come in). Each operation's end works out everything that
+ * came before it, even while other operations still run: under steady load (an evaluation's
+ * searches side by side) nothing would otherwise end the wait but the timer, and a second of
+ * replies would outlive the young generation. Without a hold — one call, the CLI, the
+ * Workbench — entries are worked out at once.
  */
 export class LogDeferral {
   /**
@@ -38,14 +42,16 @@ export class LogDeferral {
    */
   held = false
   /**
-   * Counts the times every hold was released: a waiting message carries the count of its time,
-   * so the turn after a release works out what came before it and not what the next
-   * operation, already started, sends.
+   * Counts the releases: a waiting message carries the count of its time, so the turn after a
+   * release works out what came before it and not what the operations still running (or the
+   * next one, already started) send.
    */
   epoch = 0
   private holds = 0
   private readonly waiting = new Set<ProtocolLog>()
   private timer: unknown
+  /** Releases before this count are worked out in the turn already asked for. */
+  private settling: number | undefined
 
   constructor(private readonly clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>) {}
 
@@ -59,11 +65,20 @@ export class LogDeferral {
       released = true
       this.holds--
       this.held = this.holds > 0
-      if (this.holds > 0) return
       const before = ++this.epoch
       if (this.waiting.size === 0) return
+      // Several releases in one turn share one settling, of all that came before the last.
+      if (this.settling !== undefined) {
+        this.settling = before
+        return
+      }
+      this.settling = before
       // After the operation's caller has its answer: that runs in the microtasks after this.
-      setImmediate(() => this.settle(before))
+      setImmediate(() => {
+        const upTo = this.settling
+        this.settling = undefined
+        this.settle(upTo)
+      })
     }
   }
 

@@ -89,11 +89,13 @@ export class AccessService {
     const running = this.inFlight.get(key)
     if (running) return running
     const started = performance.now()
-    const pending = this.verify(target, profile, options.timeoutMs).then((check) => {
-      this.cache.set(key, check)
-      this.audited(check, performance.now() - started)
-      return check
-    })
+    const pending = this.deps.calls
+      .operation(() => this.verify(target, profile, options.timeoutMs))
+      .then((check) => {
+        this.cache.set(key, check)
+        this.audited(check, performance.now() - started)
+        return check
+      })
     this.inFlight.set(key, pending)
     try {
       return await pending

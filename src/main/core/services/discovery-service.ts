@@ -63,8 +63,10 @@ export class DiscoveryService {
     const ids =
       request.servers ??
       visibleServers(this.deps.registry.current().servers, user).map((config) => config.id)
-    const servers = await Promise.all(
-      ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile, request)),
+    const servers = await this.deps.calls.operation(() =>
+      Promise.all(
+        ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile, request)),
+      ),
     )
     return { user, servers }
   }

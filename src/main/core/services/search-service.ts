@@ -91,7 +91,9 @@ export class SearchService {
   constructor(private readonly deps: SearchServiceDeps) {}
 
   run(request: SearchRun): Promise<SearchResult> {
-    return this.running.run(request.searchId, (signal) => this.execute(request, signal))
+    return this.running.run(request.searchId, (signal) =>
+      this.deps.calls.operation(() => this.execute(request, signal)),
+    )
   }
 
   /** Aborts a running search; false when no search has that id (it finished, or never ran). */

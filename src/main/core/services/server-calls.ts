@@ -88,8 +88,6 @@ export class ServerCalls {
       sources: request.sources,
     }
     if (request.automatic) context.automatic = true
-    // Parts of one operation run side by side: the protocol log's work waits until they end.
-    const release = this.deps.pool.holdProtocolLogs?.()
     let audited: AuditedSession | undefined
     const outcome: OperationOutcome = {}
     try {
@@ -133,6 +131,20 @@ export class ServerCalls {
       }
     } finally {
       this.audit(config.id, context, audited, outcome)
+    }
+  }
+
+  /**
+   * Runs one whole operation (its servers' parts side by side) with the pool's protocol logs
+   * held: their work waits until the operation has answered (LogDeferral, in
+   * pool/protocol-log.ts). Held per operation, not per part: the first part to end would
+   * otherwise set that work going while the others' replies still come in.
+   */
+  async operation<T>(work: () => Promise<T>): Promise<T> {
+    const release = this.deps.pool.holdProtocolLogs?.()
+    try {
+      return await work()
+    } finally {
       release?.()
     }
   }

@@ -37,54 +37,61 @@ export class SynthesisService {
     const user = actingUser(profile)
     const topK = request.topK ?? DEFAULT_TOP_K
     const targets = planTargets(this.deps, profile, request.selection)
-    const answers = await Promise.all(
-      targets.map(async (target): Promise<ServerAnswer> => {
-        if (!target.config || target.problem) {
-          return { server: target.server, ok: false, error: target.problem!, latencyMs: 0 }
-        }
-        const config = target.config
-        const outcome = await this.deps.calls.run<Answer>(
-          config,
-          {
-            user,
-            operation: 'synthesize',
-            sources: target.sources,
-            budgetMs: request.timeoutMs ?? config.timeoutMs,
-          },
-          async ({ session, adapter, options }) => {
-            if (adapter.synthesize && adapter.capabilities(session.tools).synthesize) {
-              const answer = await adapter.synthesize(
+    const answers = await this.deps.calls.operation(() =>
+      Promise.all(
+        targets.map(async (target): Promise<ServerAnswer> => {
+          if (!target.config || target.problem) {
+            return { server: target.server, ok: false, error: target.problem!, latencyMs: 0 }
+          }
+          const config = target.config
+          const outcome = await this.deps.calls.run<Answer>(
+            config,
+            {
+              user,
+              operation: 'synthesize',
+              sources: target.sources,
+              budgetMs: request.timeoutMs ?? config.timeoutMs,
+            },
+            async ({ session, adapter, options }) => {
+              if (adapter.synthesize && adapter.capabilities(session.tools).synthesize) {
+                const answer = await adapter.synthesize(
+                  session,
+                  { query: request.query, topK, sources: target.sources },
+                  options,
+                )
+                return { value: answer, resultCount: answer.citations.length }
+              }
+              const output = await adapter.search(
                 session,
-                { query: request.query, topK, sources: target.sources },
+                { query: request.query, phrases: [], topK, sources: target.sources },
                 options,
               )
-              return { value: answer, resultCount: answer.citations.length }
-            }
-            const output = await adapter.search(
-              session,
-              { query: request.query, phrases: [], topK, sources: target.sources },
-              options,
-            )
-            const hits = output.hits.slice(0, topK)
-            flagSuspicious(hits)
-            const answer = extractiveAnswer(config.id, request.query, hits)
-            answer.violations = output.violations
-            return {
-              value: answer,
-              resultCount: answer.citations.length,
-              sourceErrors: output.sourceErrors,
-            }
-          },
-        )
-        return outcome.ok
-          ? {
-              server: target.server,
-              ok: true,
-              latencyMs: outcome.latencyMs,
-              answer: flagAnswer(outcome.value),
-            }
-          : { server: target.server, ok: false, error: outcome.error, latencyMs: outcome.latencyMs }
-      }),
+              const hits = output.hits.slice(0, topK)
+              flagSuspicious(hits)
+              const answer = extractiveAnswer(config.id, request.query, hits)
+              answer.violations = output.violations
+              return {
+                value: answer,
+                resultCount: answer.citations.length,
+                sourceErrors: output.sourceErrors,
+              }
+            },
+          )
+          return outcome.ok
+            ? {
+                server: target.server,
+                ok: true,
+                latencyMs: outcome.latencyMs,
+                answer: flagAnswer(outcome.value),
+              }
+            : {
+                server: target.server,
+                ok: false,
+                error: outcome.error,
+                latencyMs: outcome.latencyMs,
+              }
+        }),
+      ),
     )
     return { query: request.query, elapsedMs: now() - started, answers }
   }

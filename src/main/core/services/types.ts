@@ -28,8 +28,8 @@ export interface SessionPool {
   /** A server's last `X-RateLimit-*` values, without building a health snapshot. */
   rateLimit(serverId: string): RateLimitInfo | undefined
   /**
-   * Holds the servers' protocol logs while an operation's parts run (their entries are
-   * worked out once it has answered); returns the release.
+   * Holds the servers' protocol logs while an operation runs (their entries are worked out
+   * once it has answered); returns the release.
    */
   holdProtocolLogs?(): () => void
   /** Tools listed at connect time (empty before the first connect). */
