@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
-import { MIN_SECRET_LENGTH, REDACTED, TOO_DEEP, createRedactor } from './redactor'
+import {
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  SENSITIVE_KEYS,
+  TOO_DEEP,
+  createRedactor,
+  mayHoldCredential,
+} from './redactor'
 
 const SECRET = 'sk-live-4f9a8b7c6d5e'
 
@@ -287,6 +294,48 @@ describe('redactor: protocol messages (redactJson)', () => {
       }),
       { numRuns: 3000 },
     )
+  })
+
+  it('finds every sensitive key and header word, in any case, past the quick look for stems', () => {
+    const redactor = createRedactor()
+    const headerWords = [
+      'Authorization',
+      'Proxy-Authorization',
+      'X-API-Key',
+      'api_key',
+      'apikey',
+      'X-Auth-Token',
+      'access_token',
+      'refresh-token',
+      'id_token',
+      'capability-token',
+      'oauth_token',
+      'user-token',
+      'auth_token',
+      'client_secret',
+      'password',
+    ]
+    const cases = [
+      // As a key: every sensitive key's value is blanked.
+      ...[...SENSITIVE_KEYS, ...headerWords].map((word) => ({
+        params: { [word]: 'hunter22-value' },
+      })),
+      // In prose: the header words are.
+      ...headerWords.map((word) => ({ text: `${word} = hunter22-value` })),
+    ]
+    for (const value of cases) {
+      for (const json of [JSON.stringify(value), JSON.stringify(value).toUpperCase()]) {
+        const parsed = JSON.parse(json) as unknown
+        expect(mayHoldCredential(json), json).toBe(true)
+        expect(JSON.stringify(redactor.redactJson(parsed, json)), json).not.toMatch(/hunter22/i)
+      }
+    }
+    const bearer = { text: 'curl -H "x: Bearer abcdefgh12345678"' }
+    expect(JSON.stringify(redactor.redactJson(bearer, JSON.stringify(bearer)))).not.toContain(
+      'abcdefgh12345678',
+    )
+    // Without a stem there is nothing to look further for.
+    expect(mayHoldCredential(JSON.stringify({ title: 'Refund policy', score: 0.5 }))).toBe(false)
   })
 
   it('does not walk a reply that only mentions a password or a token in prose', () => {

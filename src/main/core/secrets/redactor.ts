@@ -13,7 +13,7 @@ export { REDACTED }
 export const MIN_SECRET_LENGTH = 8
 
 /** Object keys whose string values are credentials (compared lower-case, `_` read as `-`). */
-const SENSITIVE_KEYS = new Set([
+export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
   'authorization',
   'proxy-authorization',
   'cookie',
@@ -22,6 +22,7 @@ const SENSITIVE_KEYS = new Set([
   'api-key',
   'apikey',
   'x-auth-token',
+  'auth-token',
   'access-token',
   'refresh-token',
   'id-token',
@@ -65,6 +66,19 @@ const CREDENTIAL_JSON_RE = new RegExp(
     String.raw`(?:\\?["'])?${JSON_SPACE}*[:=]|(?:bearer|basic)${JSON_SPACE}+[a-z0-9\-._~+/]{8}`,
   'iu',
 )
+
+/**
+ * Stems that every match of {@link CREDENTIAL_JSON_RE} holds: each header word and sensitive key
+ * contains one (a test checks every key), and `bearer`/`basic` are stems themselves. Same flags,
+ * so the same case folding: text without any stem cannot match. Searching for these first costs
+ * ~4 µs over a 5 KB search reply where the whole expression costs ~33 µs.
+ */
+const CREDENTIAL_STEM_RE = /auth|api|token|secret|passw|cookie|bearer|basic/iu
+
+/** Whether JSON text could hold something the patterns redact ({@link CREDENTIAL_JSON_RE}). */
+export function mayHoldCredential(json: string): boolean {
+  return CREDENTIAL_STEM_RE.test(json) && CREDENTIAL_JSON_RE.test(json)
+}
 
 /**
  * `all`: registered values and credential-shaped text; `links`: those and the signatures of
@@ -157,7 +171,7 @@ export class SecretRedactor implements Redactor {
    */
   redactJson<T>(value: T, json: string): T {
     const known = this.knownRe('all')
-    if (!(known && testOnce(known, json)) && !CREDENTIAL_JSON_RE.test(json)) return value
+    if (!(known && testOnce(known, json)) && !mayHoldCredential(json)) return value
     return this.redact(value)
   }
 
