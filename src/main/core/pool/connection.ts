@@ -28,7 +28,7 @@ import { Limiter } from './limiter'
 import type { OpenedClient, WireHooks } from './open-client'
 import type { PoolOptions } from './options'
 import { notImplemented, Prober } from './probe'
-import { ProtocolLog, type LogDeferral } from './protocol-log'
+import { ProtocolLog, type LogBudget, type LogDeferral } from './protocol-log'
 import { ServerLog } from './server-log'
 import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
@@ -40,6 +40,8 @@ export interface ConnectionDeps {
   options: PoolOptions
   /** Holds the protocol log while the services run an operation. */
   deferral?: LogDeferral
+  /** Counts what the protocol log keeps toward the pool's limit. */
+  logBudget?: LogBudget
   logger?: Logger
   redactor?: Redactor
   onStatus(serverId: string, status: ServerStatus): void
@@ -130,6 +132,7 @@ export class ServerConnection {
       now,
       ...(deps.redactor ? { redactor: deps.redactor } : {}),
       ...(deps.deferral ? { deferral: deps.deferral } : {}),
+      ...(deps.logBudget ? { budget: deps.logBudget } : {}),
       ...(deps.onProtocol ? { onEntry: (entry) => deps.onProtocol!(config.id, entry) } : {}),
     })
     this.keeper = new StatusKeeper(
@@ -290,6 +293,8 @@ export class ServerConnection {
     await this.dropActive()
     await pending?.then((active) => active.close()).catch(() => {})
     await this.connector.stopLaunched()
+    // Gone from the pool: what its log kept no longer counts toward the pool's budget.
+    this.protocol.clear()
   }
 
   // --- connecting ---------------------------------------------------------------------------

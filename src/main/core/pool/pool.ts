@@ -21,7 +21,7 @@ import { ServerConnection } from './connection'
 import type { ElicitationHandler } from './elicitation'
 import { notConnectedError } from './connection-errors'
 import { poolOptions, type PoolOptions, type PoolOptionsInput } from './options'
-import { LogDeferral, type ProtocolLog } from './protocol-log'
+import { LogBudget, LogDeferral, type ProtocolLog } from './protocol-log'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
 
 export type { PoolOptions, PoolOptionsInput } from './options'
@@ -64,6 +64,8 @@ export class ConnectionPool {
   private readonly options: PoolOptions
   private readonly clock: Clock
   private readonly deferral: LogDeferral
+  /** What every server's protocol log keeps, counted together. */
+  private readonly logBudget = new LogBudget()
   private applying: Promise<unknown> = Promise.resolve()
   /** While set, new connections wait for it before connecting (see {@link holdConnects}). */
   private hold: Promise<unknown> | null = null
@@ -144,6 +146,7 @@ export class ConnectionPool {
         clock: this.clock,
         options: this.options,
         deferral: this.deferral,
+        logBudget: this.logBudget,
         onStatus: (server, status) => this.emitStatus(connection, server, status),
         onProtocol: (server, entry) => {
           for (const listener of this.protocolListeners) listener(server, entry)

@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { createRedactor } from '../secrets/redactor'
-import { LogDeferral, MAX_DEFER_MS, PREVIEW_CHARS, ProtocolLog } from './protocol-log'
+import { LogBudget, LogDeferral, MAX_DEFER_MS, PREVIEW_CHARS, ProtocolLog } from './protocol-log'
 
 const request = (id: number, text = 'x') =>
   ({
@@ -278,5 +279,75 @@ describe('LogDeferral', () => {
     await afterImmediate()
     expect(announced).toEqual([])
     expect(log.list()).toEqual([])
+  })
+})
+
+describe('LogBudget', () => {
+  /** Characters a log keeps: its entries' texts and the whole texts it still has. */
+  const kept = (log: ProtocolLog): number =>
+    log.list().reduce((sum, entry) => {
+      const whole = entry.truncated ? log.entry(entry.seq)!.full : null
+      return sum + entry.text.length + (whole?.length ?? 0)
+    }, 0)
+
+  it('lets the pool’s oldest entries go, whichever server’s they are, past its limit', () => {
+    const budget = new LogBudget(5 * PREVIEW_CHARS)
+    const quiet = new ProtocolLog({ max: 100, now: () => 0, budget })
+    const busy = new ProtocolLog({ max: 100, now: () => 0, budget })
+    // Each message is a little over a preview: its entry keeps a preview and the whole text,
+    // ~4,200 characters, so two fit and a third does not.
+    const big = (id: number) => request(id, 'z'.repeat(PREVIEW_CHARS))
+    quiet.out(big(1))
+    expect(budget.used).toBe(kept(quiet))
+    busy.out(big(2))
+    busy.out(big(3))
+    // Over the limit: the quiet server's entry was the pool's oldest.
+    expect(quiet.list()).toEqual([])
+    expect(busy.list().map((e) => e.id)).toEqual([2, 3])
+    expect(budget.used).toBe(kept(busy))
+    expect(budget.used).toBeLessThanOrEqual(budget.limit)
+    quiet.out(request(4))
+    busy.out(big(5))
+    expect(quiet.list().map((e) => e.id)).toEqual([4])
+    expect(busy.list().map((e) => e.id)).toEqual([3, 5])
+    expect(busy.entry(0)).toBeUndefined()
+    expect(budget.used).toBe(kept(quiet) + kept(busy))
+  })
+
+  it('counts what a log lets go by itself (its ring, its whole-text budget, a clear)', () => {
+    const budget = new LogBudget()
+    const log = new ProtocolLog({ max: 2, now: () => 0, budget })
+    for (let id = 1; id <= 5; id++) log.out(request(id, 'w'.repeat(PREVIEW_CHARS)))
+    expect(log.list()).toHaveLength(2)
+    expect(budget.used).toBe(kept(log))
+    expect(log.clear()).toBe(2)
+    expect(budget.used).toBe(0)
+  })
+
+  it('keeps its count equal to what the logs keep, and under its limit (property)', () => {
+    const size = fc.integer({ min: 0, max: 3 * PREVIEW_CHARS })
+    const step = fc.oneof(
+      fc.record({ log: fc.nat(2), chars: size }),
+      fc.record({ clear: fc.nat(2) }),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 12 }),
+        (steps, n) => {
+          const budget = new LogBudget(n * PREVIEW_CHARS)
+          const logs = [0, 1, 2].map(() => new ProtocolLog({ max: 5, now: () => 0, budget }))
+          let id = 0
+          for (const s of steps) {
+            if ('clear' in s) logs[s.clear]!.clear()
+            else
+              logs[s.log]!.in({ jsonrpc: '2.0', id: ++id, result: { text: 'r'.repeat(s.chars) } })
+            expect(budget.used).toBe(logs.reduce((sum, log) => sum + kept(log), 0))
+            expect(budget.used).toBeLessThanOrEqual(budget.limit)
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

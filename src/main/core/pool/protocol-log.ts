@@ -7,6 +7,8 @@ import type { Clock } from './clock'
 export const PREVIEW_CHARS = 2048
 /** Whole messages kept for {@link ProtocolLog.full}, in characters per server. */
 const FULL_BUDGET = 8 * 1024 * 1024
+/** Characters the protocol logs of one pool keep together, previews and whole texts. */
+export const POOL_LOG_CHARS = 64 * 1024 * 1024
 
 export interface ProtocolLogOptions {
   /** Entries kept; the oldest go first. */
@@ -17,6 +19,57 @@ export interface ProtocolLogOptions {
   onEntry?: (entry: ProtocolEntry) => void
   /** While it is held, messages wait and are worked out after (see {@link LogDeferral}). */
   deferral?: LogDeferral
+  /** What this log keeps counts toward it, with the other logs of the pool. */
+  budget?: LogBudget
+}
+
+/**
+ * The characters the protocol logs of a pool keep, counted together: each log's ring and
+ * whole-text budget bound one server, this bounds them all (200 servers × (1,000 entries of
+ * 2 KB previews + 8 MB of whole texts) would be ~2 G characters). Past {@link limit} the pool's
+ * oldest entries go, whichever server's they are.
+ */
+export class LogBudget {
+  /** Characters kept now. */
+  used = 0
+  /** Every entry kept, in the order they were added across logs (some since dropped). */
+  private queue: { log: ProtocolLog; seq: number }[] = []
+  private head = 0
+  /** Entries kept now. */
+  private live = 0
+
+  constructor(readonly limit = POOL_LOG_CHARS) {}
+
+  /** `log` kept entry `seq` of `chars` characters: the oldest go while over the limit. */
+  added(log: ProtocolLog, seq: number, chars: number): void {
+    this.used += chars
+    this.live++
+    this.queue.push({ log, seq })
+    while (this.used > this.limit && this.head < this.queue.length) {
+      const oldest = this.queue[this.head++]!
+      // Its log's own oldest when still kept: everything of that log before it came earlier.
+      if (oldest.log.keeps(oldest.seq)) oldest.log.dropOldest()
+    }
+    this.compact()
+  }
+
+  /** A log let go of `chars` characters; `entries` of them went with them. */
+  freed(chars: number, entries = 0): void {
+    this.used -= chars
+    this.live -= entries
+  }
+
+  /** Drops what the queue holds of entries already gone, so it stays near the entries kept. */
+  private compact(): void {
+    const pending = this.queue.length - this.head
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head)
+      this.head = 0
+    } else if (pending > 2 * this.live + 1024) {
+      this.queue = this.queue.slice(this.head).filter((item) => item.log.keeps(item.seq))
+      this.head = 0
+    }
+  }
 }
 
 /** The longest a held message waits before its entry is worked out anyway (ms). */
@@ -211,12 +264,26 @@ export class ProtocolLog {
   /** Drops every entry; returns how many there were. */
   clear(): number {
     const count = this.entries.length + this.waiting.filter((w) => w.op !== 'http').length
+    let chars = this.fullChars
+    for (const entry of this.entries) chars += entry.text.length
+    this.options.budget?.freed(chars, this.entries.length)
     this.entries = []
     this.waiting = []
     this.sent.clear()
     this.full.clear()
     this.fullChars = 0
     return count
+  }
+
+  /** Whether entry `seq` is still kept (entries go oldest first). */
+  keeps(seq: number): boolean {
+    return this.entries.length > 0 && this.entries[0]!.seq <= seq && seq < this.seq
+  }
+
+  /** Lets the oldest entry go (for the pool's {@link LogBudget}). */
+  dropOldest(): void {
+    const oldest = this.entries.shift()
+    if (oldest) this.drop(oldest)
   }
 
   /** Whether messages wait for their entries. */
@@ -322,28 +389,33 @@ export class ProtocolLog {
       truncated,
     }
     this.entries.push(entry)
-    if (truncated) this.keepFull(entry.seq, text)
+    const kept = truncated ? this.keepFull(entry.seq, text) : 0
     // One at a time: V8 drops an array's head in place, where splice copies the whole ring.
     while (this.entries.length > this.options.max) this.drop(this.entries.shift()!)
     this.options.onEntry?.(entry)
+    this.options.budget?.added(this, entry.seq, entry.text.length + kept)
     return entry
   }
 
   private drop(entry: ProtocolEntry): void {
     this.dropFull(entry.seq)
+    this.options.budget?.freed(entry.text.length, 1)
     // Ids come again after a reconnect: only this entry's own record goes.
     const key = String(entry.id)
     if (entry.kind === 'request' && this.sent.get(key) === entry) this.sent.delete(key)
   }
 
-  private keepFull(seq: number, text: string): void {
-    if (text.length > FULL_BUDGET) return
+  /** Keeps a whole text within the log's budget; returns its length, or 0 when not kept. */
+  private keepFull(seq: number, text: string): number {
+    if (text.length > FULL_BUDGET) return 0
     this.full.set(seq, text)
     this.fullChars += text.length
     for (const oldest of this.full.keys()) {
+      // Never `seq` itself: it fits the budget alone. It counts toward the pool with its entry.
       if (this.fullChars <= FULL_BUDGET) break
       this.dropFull(oldest)
     }
+    return text.length
   }
 
   private dropFull(seq: number): void {
@@ -351,6 +423,7 @@ export class ProtocolLog {
     if (text === undefined) return
     this.full.delete(seq)
     this.fullChars -= text.length
+    this.options.budget?.freed(text.length)
   }
 
   private redact<T>(value: T): T {
