@@ -78,7 +78,7 @@ export class EvalService {
   /** Starts a run of a stored set (see {@link EvalRunner.start}). */
   startRun(request: StartRunRequest): Promise<{ summary: EvalRunSummary; done: Promise<EvalRun> }> {
     const { setId, ...rest } = request
-    return this.runner.start({ ...rest, set: this.sets.get(setId) })
+    return this.runner.start({ ...rest, set: this.sets.peek(setId) })
   }
 
   /** Runs in progress, then the stored ones, newest first (of one set, or all). */
