@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
+import { redactedJson } from '../secrets/redactor'
 import type { Redactor } from '../secrets/types'
 import type { Clock } from './clock'
 
@@ -368,8 +369,7 @@ export class ProtocolLog {
       if (typeof level === 'string') fields.level = level
     }
     const redactor = this.options.redactor
-    const clean = redactor?.redactJson ? redactor.redactJson(message, raw) : this.redact(message)
-    const text = clean === message ? raw : JSON.stringify(clean)
+    const text = redactor ? redactedJson(redactor, message, raw).text : raw
     return this.push(fields, text, Buffer.byteLength(raw), at)
   }
 

@@ -333,6 +333,21 @@ function alternation(values: Set<string>): RegExp | null {
   return new RegExp(alternatives.join('|'), 'g')
 }
 
+/**
+ * The JSON text of `value` with `redactor` applied, and the value that text is of: when the
+ * redactor can tell from the text that nothing needs redacting (most values), the value and its
+ * text as they are, without a walk; else the redacted copy and its text. `json` is the value's
+ * text when the caller has it already.
+ */
+export function redactedJson<T>(
+  redactor: Redactor,
+  value: T,
+  json = JSON.stringify(value),
+): { clean: T; text: string } {
+  const clean = redactor.redactJson ? redactor.redactJson(value, json) : redactor.redact(value)
+  return { clean, text: clean === value ? json : JSON.stringify(clean) }
+}
+
 /** A redactor with no values registered yet. */
 export function createRedactor(): SecretRedactor {
   return new SecretRedactor()

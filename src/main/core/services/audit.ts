@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AuditEntry, AuditPage } from '../../../shared/model/operations'
+import { redactedJson } from '../secrets/redactor'
 import type { Redactor } from '../secrets/types'
 import { RotatingFile } from '../util/rotating-file'
 
@@ -84,11 +85,7 @@ export class AuditLog {
     if (entry.verdict) line.verdict = entry.verdict
     if (entry.automatic) line.automatic = true
     // Redacted from its JSON text: most lines hold nothing to redact and are not walked.
-    const text = JSON.stringify(line)
-    const clean = this.redactor.redactJson
-      ? this.redactor.redactJson(line, text)
-      : this.redactor.redact(line)
-    this.pending.push(`${clean === line ? text : JSON.stringify(clean)}\n`)
+    this.pending.push(`${redactedJson(this.redactor, line).text}\n`)
     // A fan-out settles many servers per tick: one write for all of them, after the tick.
     if (this.pending.length === 1) {
       flushAtExit(this)

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConsoleError } from '../../../../shared/errors'
 import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluation'
 import { evalQuerySchema, runIdSchema } from '../../../../shared/model/golden-set-schema'
+import { redactedJson } from '../../secrets/redactor'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
 import { readStored } from './read-file'
@@ -57,11 +58,8 @@ export class RunStore {
     mkdirSync(this.dir, { recursive: true })
     // The text is written anyway: one search of it rules out a walk of every hit (~14 ms for a
     // 100-query run over five providers) when there is nothing to redact, as there mostly is.
-    const raw = JSON.stringify(run)
-    const clean = this.redactor.redactJson
-      ? this.redactor.redactJson(run, raw)
-      : this.redactor.redact(run)
-    writeFileAtomicSync(this.file(run.summary.id), clean === run ? raw : JSON.stringify(clean))
+    const { clean, text } = redactedJson(this.redactor, run)
+    writeFileAtomicSync(this.file(run.summary.id), text)
     writeFileAtomicSync(this.summaryFile(run.summary.id), `${JSON.stringify(clean.summary)}\n`)
     this.prune(run.summary.id)
   }
