@@ -287,6 +287,28 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
     expect(core.pool.status(server).state).toBe('ready')
   })
 
+  it('every call refused for scope asks for that sign-in, not only the first on a connection', async () => {
+    // The SDK tries a step-up once per challenge until a request succeeds; calls side by side,
+    // or one after another before anything succeeds, must not turn into "the key lacks the
+    // rights" (which sends the person to Secrets instead of to a sign-in).
+    const core = await signedIn('oauth-step-up-again', ['--require-scope', 'rag:search'])
+    const session = await core.pool.session(server)
+    const call = () =>
+      session.callTool(
+        'rag_discover_resources',
+        { username: 'bob@example.com' },
+        { operation: 'discover' },
+      )
+    const outcomes = await Promise.allSettled([call(), call(), call()])
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected')
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+        code: 'action_required',
+        details: { signInRequired: true, scope: 'rag:read rag:search' },
+      })
+    }
+  })
+
   it('a call refused for scope needs a sign-in with more scope; where one can sign in, it steps up', async () => {
     const core = await signedIn('oauth-step-up', ['--require-scope', 'rag:search'])
     const call = () =>

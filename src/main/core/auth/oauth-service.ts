@@ -15,17 +15,9 @@ import { accountOf } from './account'
 import { LoopbackRedirect } from './loopback'
 import { fetchOpener, type Opener } from './opener'
 import type { PoolAuth } from './pool-auth'
-import {
-  challengeParams,
-  ConsoleOAuthProvider,
-  type Challenge,
-  type ProviderOptions,
-} from './provider'
-import type { SignInRequest } from './sign-in-error'
+import { ConsoleOAuthProvider, type Challenge, type ProviderOptions } from './provider'
+import { AD_HOC_ORIGIN, challengeParams, type SignInRequest } from './sign-in-error'
 import { keychainBackend, memoryBackend, OAuthVault } from './vault'
-
-/** Where servers given on the command line come from: their tokens stay in memory. */
-export const AD_HOC_ORIGIN = 'command line'
 
 export interface OAuthServiceDeps {
   keychain: KeychainStore

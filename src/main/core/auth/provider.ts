@@ -14,7 +14,7 @@ import type {
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { OAuthConfig } from '../../../shared/config/schema'
 import type { ConsoleError } from '../../../shared/errors'
-import { signInRequiredError, type SignInRequest } from './sign-in-error'
+import { challengeParams, signInRequiredError, type SignInRequest } from './sign-in-error'
 import type { OAuthVault } from './vault'
 
 /** An access token this close to its expiry is refreshed before it is sent. */
@@ -61,20 +61,6 @@ export interface ProviderOptions {
   /** Tells the service the server uses OAuth (its tokens were found). */
   onKnown?: () => void
   now?: () => number
-}
-
-/** `WWW-Authenticate: Bearer …` parameters the console reads. */
-export function challengeParams(header: string | undefined): SignInRequest & { error?: string } {
-  const value = (name: string): string | undefined =>
-    header ? new RegExp(`${name}="([^"]*)"`, 'i').exec(header)?.[1] : undefined
-  const scope = value('scope')
-  const resourceMetadataUrl = value('resource_metadata')
-  const error = value('error')
-  return {
-    ...(scope ? { scope } : {}),
-    ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
-    ...(error ? { error } : {}),
-  }
 }
 
 /**

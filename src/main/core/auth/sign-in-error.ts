@@ -1,5 +1,8 @@
 import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 
+/** Where servers given on the command line come from: their tokens stay in memory. */
+export const AD_HOC_ORIGIN = 'command line'
+
 /** What a sign-in-required error says about the sign-in the server asked for. */
 export interface SignInRequest {
   /** Scope the server asked for (WWW-Authenticate), e.g. a step-up. */
@@ -43,4 +46,27 @@ export function signInRequestOf(error: ErrorInfo | ConsoleError): SignInRequest 
     ...(typeof scope === 'string' ? { scope } : {}),
     ...(typeof resourceMetadataUrl === 'string' ? { resourceMetadataUrl } : {}),
   }
+}
+
+/** `WWW-Authenticate: Bearer …` parameters the console reads. */
+export function challengeParams(header: string | undefined): SignInRequest & { error?: string } {
+  const value = (name: string): string | undefined =>
+    header ? new RegExp(`${name}="([^"]*)"`, 'i').exec(header)?.[1] : undefined
+  const scope = value('scope')
+  const resourceMetadataUrl = value('resource_metadata')
+  const error = value('error')
+  return {
+    ...(scope ? { scope } : {}),
+    ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+    ...(error ? { error } : {}),
+  }
+}
+
+/**
+ * The sign-in a refusal's `WWW-Authenticate` asks for when it is a step-up (`insufficient_scope`:
+ * the token is good, its scope too small), else undefined.
+ */
+export function stepUpOf(header: string | undefined): SignInRequest | undefined {
+  const { error, ...request } = challengeParams(header)
+  return error === 'insufficient_scope' ? request : undefined
 }

@@ -34,6 +34,8 @@ export interface CallContext {
   httpStatus?: number
   /** Seconds, from `Retry-After`. */
   retryAfter?: number
+  /** `WWW-Authenticate` of that reply, when it sent one (401, 403). */
+  challenge?: string
   /** The HTTP request never got a response (refused, reset, DNS …). */
   networkError?: unknown
   /** The server answered with a JSON-RPC error. */

@@ -11,7 +11,13 @@ import type {
 } from '../../../shared/model/server'
 import type { Logger } from '../log'
 import { MAX_SIGN_INS, type PoolAuth } from '../auth/pool-auth'
-import { isSignInRequired, signInRequestOf } from '../auth/sign-in-error'
+import {
+  AD_HOC_ORIGIN,
+  isSignInRequired,
+  signInRequestOf,
+  signInRequiredError,
+  stepUpOf,
+} from '../auth/sign-in-error'
 import type { Redactor, SecretResolver } from '../secrets/types'
 import { runBounded } from './bounded'
 import { CallTracker, type CallContext } from './call-context'
@@ -512,7 +518,7 @@ export class ServerConnection {
   ): ConsoleError {
     // Whatever a call ran into while its server was being removed, the removal is the cause.
     if (this.closed && !context.cancelled && !context.timedOut) return removedError(this.serverId)
-    const classified = classifyError(error, {
+    let classified = classifyError(error, {
       serverId: this.serverId,
       operation: context.operation,
       call: context,
@@ -520,6 +526,13 @@ export class ServerConnection {
       ...(this.config.url ? { url: this.config.url } : {}),
       ...(used?.stdio?.exit ? { exit: used.stdio.exit } : {}),
     })
+    // A step-up the SDK did not start (it tries one per challenge until a request succeeds:
+    // calls side by side, or the next call on the connection, get a bare 403).
+    const stepUp =
+      used?.oauth && context.httpStatus === 403 ? stepUpOf(context.challenge) : undefined
+    if (stepUp && classified.code === 'unauthorized') {
+      classified = signInRequiredError(this.serverId, stepUp, this.config.origin === AD_HOC_ORIGIN)
+    }
     // A server may quote the credentials it got back in its error: never pass them on.
     const redactor = this.deps.redactor
     if (!redactor) return classified

@@ -175,6 +175,8 @@ const observe =
       request.call.httpStatus = response.status
       const retryAfter = Number(response.headers.get('retry-after'))
       if (Number.isFinite(retryAfter) && retryAfter > 0) request.call.retryAfter = retryAfter
+      const challenge = response.headers.get('www-authenticate')
+      if (challenge !== null) request.call.challenge = challenge
       const rpc = await rpcErrorOf(response)
       if (rpc) request.call.errorBody = rpc
     }

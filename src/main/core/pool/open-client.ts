@@ -42,6 +42,8 @@ export interface OpenedClient {
   tracker: CallTracker
   /** Set for stdio servers: the child process and how it ended. */
   stdio?: StdioTransport
+  /** Its requests carry OAuth tokens (an auth provider signs them). */
+  oauth?: true
   /** Ends the server-side session where there is one, then closes everything. */
   close(): Promise<void>
 }
@@ -65,6 +67,7 @@ export interface CreateClientOptions {
 export function createClient(options: CreateClientOptions): OpenedClient {
   const { config, resolved, hooks } = options
   let inner: Transport
+  let oauth = false
   let stdio: StdioTransport | undefined
   if (config.transport === 'stdio') {
     if (!config.command) throw configError(config.id, 'a stdio server needs a "command"')
@@ -94,6 +97,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       ? oauthAwareFetch(poolFetch, url, (seen) => (challenge = seen))
       : poolFetch
     const auth = authProvider ? { authProvider } : {}
+    oauth = authProvider !== undefined
     inner =
       config.transport === 'sse'
         ? new SSEClientTransport(url, { fetch, ...auth })
@@ -138,6 +142,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     transport,
     tracker: options.tracker,
     ...(stdio ? { stdio } : {}),
+    ...(oauth ? { oauth: true as const } : {}),
     close: async () => {
       if (inner instanceof StreamableHTTPClientTransport && inner.sessionId) {
         await Promise.race([
