@@ -276,7 +276,8 @@ export class ConnectionPool {
   /**
    * Holds every server's protocol log while an operation of the services runs: messages are kept
    * as they pass and their entries worked out a turn after a hold is released (after the
-   * operation answered), when a log is read, or within a second. Returns the release.
+   * operation answered), when a log is read, or within a second (without a hold: the turn after
+   * they pass). Returns the release.
    */
   holdProtocolLogs(): () => void {
     return this.deferral.hold()

@@ -212,9 +212,41 @@ describe('LogDeferral', () => {
     second()
     await afterImmediate()
     expect(announced).toEqual([0, 1])
-    // Not held any more: the next message is worked out at once.
+    // Not held any more: the next message is worked out the turn after, with no timer.
     log.out(request(3))
+    expect(announced).toEqual([0, 1])
+    expect(clock.timers.size).toBe(0)
+    await afterImmediate()
     expect(announced).toEqual([0, 1, 2])
+  })
+
+  it('without a hold, works a message out the turn after it passed, after its caller', async () => {
+    // A single call (the Workbench, the CLI): its caller continues, and sends its next
+    // request, before the console spends time on the log.
+    const { log, clock, announced, redactJson } = held()
+    log.out(request(1, 'key k-0123456789'))
+    log.in({ jsonrpc: '2.0', id: 1, result: { content: [] } })
+    expect(redactJson).not.toHaveBeenCalled()
+    expect(clock.timers.size).toBe(0)
+    await Promise.resolve()
+    expect(announced).toEqual([])
+    await afterImmediate()
+    expect(announced).toEqual([0, 1])
+    expect(log.list()[1]!.durationMs).toBe(0)
+    expect(log.list()[0]!.text).not.toContain('k-0123456789')
+  })
+
+  it('works out what passed before a hold in the turn after, and keeps what the hold holds', async () => {
+    const { log, deferral, clock, announced } = held()
+    log.out(request(1))
+    const release = deferral.hold()
+    log.out(request(2))
+    await afterImmediate()
+    expect(announced).toEqual([0])
+    expect(clock.timers.size).toBe(1)
+    release()
+    await afterImmediate()
+    expect(announced).toEqual([0, 1])
   })
 
   it("works an operation's entries out after it even when the next one starts at once", async () => {

@@ -77,17 +77,20 @@ export class LogBudget {
 export const MAX_DEFER_MS = 1000
 
 /**
- * Holds the protocol logs of the pool while the services' operations run (one hold per
- * operation: a search over 100 servers is one). A message that comes or goes meanwhile is kept
+ * Keeps the protocol logs' work off the path of the calls. A message that comes or goes is kept
  * as it is (with the time it passed) and its entry — the JSON text, the redaction, the preview —
- * is worked out a turn after an operation ends, right after it has answered; or when its log is
- * read; or after {@link MAX_DEFER_MS} at the latest. The work is the same; it just no longer
- * runs while the other servers' replies wait to be read (~15 % of the console's time while the
- * last replies of a 100-server search come in). Each operation's end works out everything that
- * came before it, even while other operations still run: under steady load (an evaluation's
- * searches side by side) nothing would otherwise end the wait but the timer, and a second of
- * replies would outlive the young generation. Without a hold — one call, the CLI, the
- * Workbench — entries are worked out at once.
+ * is worked out in the next turn, once the caller that waited on it has continued (a caller
+ * that sends one request after another has sent its next one, and the server works on it while
+ * the console logs); or when its log is read. ~3 % of a stdio call's time, on a loaded machine.
+ *
+ * While an operation of the services runs, its hold (one per operation: a search over 100
+ * servers is one) keeps the messages waiting until a turn after it ends, right after it has
+ * answered, or {@link MAX_DEFER_MS} at the latest: the work no longer runs while the other
+ * servers' replies wait to be read (~15 % of the console's time while the last replies of a
+ * 100-server search come in). Each operation's end works out everything that came before it,
+ * even while other operations still run: under steady load (an evaluation's searches side by
+ * side) nothing would otherwise end the wait but the timer, and a second of replies would
+ * outlive the young generation.
  */
 export class LogDeferral {
   /**
@@ -96,9 +99,10 @@ export class LogDeferral {
    */
   held = false
   /**
-   * Counts the releases: a waiting message carries the count of its time, so the turn after a
-   * release works out what came before it and not what the operations still running (or the
-   * next one, already started) send.
+   * Counts the holds taken and released: a waiting message carries the count of its time, so
+   * the turn after a release works out what came before it and not what the operations still
+   * running (or the next one, already started) send; and the turn after a message passed with no
+   * hold on works out what came before the next hold.
    */
   epoch = 0
   private holds = 0
@@ -113,6 +117,8 @@ export class LogDeferral {
   hold(): () => void {
     this.holds++
     this.held = true
+    // What passed before the hold is not held by it: the turn asked for it still works it out.
+    this.epoch++
     let released = false
     return () => {
       if (released) return
@@ -120,29 +126,37 @@ export class LogDeferral {
       this.holds--
       this.held = this.holds > 0
       const before = ++this.epoch
-      if (this.waiting.size === 0) return
-      // Several releases in one turn share one settling, of all that came before the last.
-      if (this.settling !== undefined) {
-        this.settling = before
-        return
-      }
-      this.settling = before
-      // After the operation's caller has its answer: that runs in the microtasks after this.
-      setImmediate(() => {
-        const upTo = this.settling
-        this.settling = undefined
-        this.settle(upTo)
-      })
+      if (this.waiting.size > 0) this.soon(before)
     }
   }
 
-  /** `log` has messages waiting. */
+  /** `log` has a message waiting: worked out the turn after, or when the holds let it. */
   enlist(log: ProtocolLog): void {
     this.waiting.add(log)
-    this.timer ??= this.clock.setTimeout(() => {
-      this.timer = undefined
-      this.settle()
-    }, MAX_DEFER_MS)
+    if (!this.held) this.soon(this.epoch + 1)
+    else
+      this.timer ??= this.clock.setTimeout(() => {
+        this.timer = undefined
+        this.settle()
+      }, MAX_DEFER_MS)
+  }
+
+  /**
+   * Asks for the messages that came before number `before` to be worked out in the next turn,
+   * after whoever waits on them has its answer (that runs in the microtasks after this). Several
+   * asks in one turn share one settling, of all that came before the latest.
+   */
+  private soon(before: number): void {
+    if (this.settling !== undefined) {
+      if (before > this.settling) this.settling = before
+      return
+    }
+    this.settling = before
+    setImmediate(() => {
+      const upTo = this.settling
+      this.settling = undefined
+      this.settle(upTo)
+    })
   }
 
   /**
@@ -205,14 +219,14 @@ export class ProtocolLog {
 
   /** A message the console sent. */
   out(message: JSONRPCMessage): void {
-    if (this.waiting.length > 0 || this.deferral?.held) {
+    if (this.deferral || this.waiting.length > 0) {
       this.wait({ op: 'out', message, at: this.options.now() })
     } else this.logOut(message, this.options.now())
   }
 
   /** A message the server sent. */
   in(message: JSONRPCMessage): void {
-    if (this.waiting.length > 0 || this.deferral?.held) {
+    if (this.deferral || this.waiting.length > 0) {
       this.wait({ op: 'in', message, at: this.options.now() })
     } else this.logIn(message, this.options.now())
   }
@@ -349,7 +363,7 @@ export class ProtocolLog {
     const item = pending as Waiting
     item.epoch = this.deferral?.epoch ?? 0
     this.waiting.push(item)
-    if (this.waiting.length === 1) this.deferral?.enlist(this)
+    this.deferral?.enlist(this)
     // A ring's worth waiting: older ones would only be dropped, so work them out now.
     if (this.waiting.length >= this.options.max) this.settle()
   }
