@@ -211,6 +211,24 @@ describe('health', () => {
     expect(pool.protocol('a').list()).toHaveLength(5)
   })
 
+  it("lets a removed server's protocol log go from the pool's budget", async () => {
+    const { pool } = testPool()
+    await pool.apply([stdioFixture('a', 'stdio-server.mjs'), stdioFixture('b', 'stdio-server.mjs')])
+    await Promise.all([pool.session('a'), pool.session('b')])
+    const kept = (id: string): number =>
+      pool
+        .protocol(id)
+        .list()
+        .reduce((sum, entry) => sum + entry.text.length, 0)
+    // Read first: reading a log works out its waiting entries, which the budget counts.
+    const both = kept('a') + kept('b')
+    expect(kept('a')).toBeGreaterThan(0)
+    expect(pool.protocolLogChars).toBe(both)
+    await pool.apply([stdioFixture('b', 'stdio-server.mjs')])
+    const left = kept('b')
+    expect(pool.protocolLogChars).toBe(left)
+  })
+
   it('keeps no protocol log with protocolEntries 0, and probes all the same', async () => {
     const { pool } = testPool({ probeIntervalMs: 10, protocolEntries: 0 })
     await pool.apply([stdioFixture('a', 'stdio-server.mjs')])

@@ -283,6 +283,11 @@ export class ConnectionPool {
     return this.deferral.hold()
   }
 
+  /** Characters every server's protocol log keeps now, together (bounded by one budget). */
+  get protocolLogChars(): number {
+    return this.logBudget.used
+  }
+
   /** Works out now the entries of every message the protocol logs hold back. */
   settleProtocolLogs(): void {
     this.deferral.settle()
