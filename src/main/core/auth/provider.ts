@@ -248,12 +248,8 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
 
   private async mustBeAbleToSignIn(mode: Extract<ProviderMode, { kind: 'pool' }>): Promise<void> {
     const challenge = mode.challenge()
-    const params = challengeParams(challenge?.header)
-    const request: SignInRequest = {
-      ...(params.scope ? { scope: params.scope } : {}),
-      ...(params.resourceMetadataUrl ? { resourceMetadataUrl: params.resourceMetadataUrl } : {}),
-    }
-    if (challenge?.status === 403 && params.error === 'insufficient_scope') {
+    const { error, ...request } = challengeParams(challenge?.header)
+    if (challenge?.status === 403 && error === 'insufficient_scope') {
       throw this.signInRequired(request)
     }
     // Not an OAuth server: the 401 stands as the refusal it is.

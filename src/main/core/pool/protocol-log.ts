@@ -18,7 +18,7 @@ export interface ProtocolLogOptions {
   redactor?: Redactor
   /** Every entry as it is added. */
   onEntry?: (entry: ProtocolEntry) => void
-  /** While it is held, messages wait and are worked out after (see {@link LogDeferral}). */
+  /** Messages wait for their entries until the next turn, longer while it is held (see {@link LogDeferral}). */
   deferral?: LogDeferral
   /** What this log keeps counts toward it, with the other logs of the pool. */
   budget?: LogBudget
@@ -94,11 +94,6 @@ export const MAX_DEFER_MS = 1000
  */
 export class LogDeferral {
   /**
-   * Whether any hold is on. A plain field, not a getter, because every message of every server
-   * reads it; only {@link hold} and its release set it.
-   */
-  held = false
-  /**
    * Counts the holds taken and released: a waiting message carries the count of its time, so
    * the turn after a release works out what came before it and not what the operations still
    * running (or the next one, already started) send; and the turn after a message passed with no
@@ -116,7 +111,6 @@ export class LogDeferral {
   /** Holds the logs until the returned release is called (once; later calls do nothing). */
   hold(): () => void {
     this.holds++
-    this.held = true
     // What passed before the hold is not held by it: the turn asked for it still works it out.
     this.epoch++
     let released = false
@@ -124,7 +118,6 @@ export class LogDeferral {
       if (released) return
       released = true
       this.holds--
-      this.held = this.holds > 0
       const before = ++this.epoch
       if (this.waiting.size > 0) this.soon(before)
     }
@@ -133,7 +126,7 @@ export class LogDeferral {
   /** `log` has a message waiting: worked out the turn after, or when the holds let it. */
   enlist(log: ProtocolLog): void {
     this.waiting.add(log)
-    if (!this.held) this.soon(this.epoch + 1)
+    if (this.holds === 0) this.soon(this.epoch + 1)
     else
       this.timer ??= this.clock.setTimeout(() => {
         this.timer = undefined
@@ -209,7 +202,7 @@ export class ProtocolLog {
    * its entry leaves the ring.
    */
   private readonly sent = new Map<string, ProtocolEntry>()
-  /** What waits for its entry while the pool's logs are held, oldest first. */
+  /** What waits for its entry (until the next turn, or while the pool's logs are held), oldest first. */
   private waiting: Waiting[] = []
   private readonly deferral: LogDeferral | undefined
 
@@ -219,14 +212,14 @@ export class ProtocolLog {
 
   /** A message the console sent. */
   out(message: JSONRPCMessage): void {
-    if (this.deferral || this.waiting.length > 0) {
+    if (this.deferral) {
       this.wait({ op: 'out', message, at: this.options.now() })
     } else this.logOut(message, this.options.now())
   }
 
   /** A message the server sent. */
   in(message: JSONRPCMessage): void {
-    if (this.deferral || this.waiting.length > 0) {
+    if (this.deferral) {
       this.wait({ op: 'in', message, at: this.options.now() })
     } else this.logIn(message, this.options.now())
   }
