@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { toErrorInfo } from '../../shared/errors'
 import { parseInvocation, type CommandName } from './args'
 import { authCommand } from './commands/auth'
