@@ -36,6 +36,8 @@ const OPTIONS = {
   min: { type: 'string', multiple: true },
   format: { type: 'string' },
   k: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'keep-plaintext': { type: 'boolean' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -80,6 +82,7 @@ export const COMMAND_OPTIONS = {
   monitor: ['metrics-port', 'interval'],
   eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
   auth: ['server'],
+  import: ['server', 'dry-run', 'keep-plaintext'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -125,6 +128,8 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    'dry-run'?: boolean
+    'keep-plaintext'?: boolean
   }
   help: boolean
 }
