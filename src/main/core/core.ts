@@ -189,6 +189,7 @@ export class Core {
       logger: this.log.child({ module: 'pool' }),
       registered: (id) => this.registry.server(id),
       observe: this.calls.emit,
+      launchLocks: join(this.dataDir, 'locks'),
       ...(options.pool ? { options: options.pool } : {}),
       ...(elicit ? { elicit } : {}),
     })
