@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -269,5 +269,47 @@ describe('writes from several processes to one data folder', () => {
       .flat()
       .filter((id) => !ids.has(id))
     expect(missing).toEqual([])
+  }, 60_000)
+})
+
+describe('a settings change made outside a running console', () => {
+  let home: string
+  let host: HostProcess | undefined
+  beforeAll(() => {
+    home = cliHome()
+  })
+  afterAll(async () => {
+    await host?.stop()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  it('turns the metrics endpoint on and off without a restart', async () => {
+    const config = writeRegistry(home, {})
+    host = await startHostProcess({ config, env: { ...process.env, RAG_CONSOLE_HOME: home } })
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}/metrics`
+    const serving = (): Promise<boolean> =>
+      fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    // As another console (or a person with an editor) writes it; nothing asks this host.
+    const edit = (enabled: boolean): void => {
+      const file = join(home, 'settings.json')
+      const settings = existsSync(file)
+        ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)
+        : {
+            version: 1,
+            profiles: [{ id: 'ops', name: 'Ops', userId: 'ops', sessionTags: [], groups: ['*'] }],
+            activeProfileId: 'ops',
+            selections: {},
+          }
+      writeFileSync(file, JSON.stringify({ ...settings, metrics: { enabled, port } }, null, 2))
+    }
+    expect(await serving()).toBe(false)
+    edit(true)
+    await expect.poll(serving, { timeout: 15_000 }).toBe(true)
+    edit(false)
+    await expect.poll(serving, { timeout: 15_000 }).toBe(false)
   }, 60_000)
 })
