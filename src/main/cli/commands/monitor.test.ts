@@ -152,3 +152,18 @@ it('drains on SIGTERM: the canary in flight reports before it exits 0', async ()
     trigger: 'start',
   })
 })
+
+it('listens on --metrics-host (a container publishes the port), refusing anything but an IP', async () => {
+  const config = writeRegistry(home, {})
+  const monitor = await startMonitor(['--config', config, '--metrics-host', '0.0.0.0'], home)
+  try {
+    expect(monitor.metricsUrl).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/metrics$/)
+    const port = new URL(monitor.metricsUrl).port
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+  } finally {
+    expect(await monitor.stop()).toBe(0)
+  }
+  const run = await runCli(['monitor', '--metrics-host', 'metrics.example'], home)
+  expect(run.code).toBe(2)
+  expect(run.stderr).toContain('--metrics-host must be an IP address')
+})

@@ -3,9 +3,10 @@ import type { CanaryReport } from '../../core/monitoring/canary-monitor'
 import { DEFAULT_METRICS_PORT } from '../../core/monitoring/metrics-server'
 import type { CallRecord } from '../../core/pool/call-observer'
 import type { PoolOptionsInput } from '../../core/pool/options'
+import { isIP } from 'node:net'
 import { duration, integer, type Invocation } from '../args'
 import { openCore, type CliContext } from '../context'
-import { EXIT, type ExitCode } from '../exit-codes'
+import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { eventPrinter, followRegistry, round, untilStopped, type Print } from './watch'
 
 /** Probe and canary period when `--interval` is not given. */
@@ -28,6 +29,12 @@ export async function monitorCommand(
     options['metrics-port'] === undefined
       ? DEFAULT_METRICS_PORT
       : integer('--metrics-port', options['metrics-port'], 0, 65_535)
+  const host = options['metrics-host']?.trim() ?? '127.0.0.1'
+  if (isIP(host) === 0) {
+    throw new UsageError(
+      `--metrics-host must be an IP address to listen on, e.g. 0.0.0.0 in a container (got "${host}")`,
+    )
+  }
   const intervalMs =
     options.interval === undefined
       ? DEFAULT_INTERVAL_MS
@@ -40,6 +47,7 @@ export async function monitorCommand(
     pool: monitorPool(intervalMs),
     monitor: {
       metricsPort: port,
+      metricsHost: host,
       canaryIntervalMs: intervalMs,
       roundIntervalMs: intervalMs,
       onCanary: (report) => printCanary(print, report),

@@ -22,7 +22,7 @@ export interface MetricsEndpoint {
 const PATHS = ['/metrics', '/healthz', '/readyz']
 
 /**
- * Serves on 127.0.0.1 only: `GET /metrics` (Prometheus text exposition), `/healthz` (200 while
+ * Serves on `host` (127.0.0.1, loopback only, unless told otherwise): `GET /metrics` (Prometheus text exposition), `/healthz` (200 while
  * the process answers at all) and `/readyz` (200 once `readiness` says so, else 503 with the
  * reason); every other path is a 404 and other methods a 405. A failing collection answers 500
  * and the server lives on.
@@ -31,6 +31,7 @@ export async function serveMetrics(
   exposition: () => Promise<{ text: string; contentType: string }>,
   port: number,
   readiness: () => Readiness = () => ({ ready: true }),
+  host = '127.0.0.1',
 ): Promise<MetricsEndpoint> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/'
@@ -61,6 +62,8 @@ export async function serveMetrics(
       () => response.writeHead(500, { 'content-type': 'text/plain' }).end('collection failed\n'),
     )
   })
+  const bracketed = host.includes(':') ? `[${host}]` : host
+  const where = `${bracketed}:${port}`
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
@@ -69,17 +72,17 @@ export async function serveMetrics(
           origin: 'local',
           message:
             error.code === 'EADDRINUSE'
-              ? `metrics port ${port} on 127.0.0.1 is in use: choose another (--metrics-port N, 0 for any free port)`
-              : `cannot serve metrics on 127.0.0.1:${port}: ${error.message}`,
+              ? `metrics port ${port} on ${host} is in use: choose another (--metrics-port N, 0 for any free port)`
+              : `cannot serve metrics on ${where}: ${error.message}`,
         }),
       ),
     )
-    server.listen(port, '127.0.0.1', () => resolve())
+    server.listen(port, host, () => resolve())
   })
   const actual = (server.address() as AddressInfo).port
   return {
     port: actual,
-    url: `http://127.0.0.1:${actual}/metrics`,
+    url: `http://${bracketed}:${actual}/metrics`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

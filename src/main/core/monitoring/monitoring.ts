@@ -9,8 +9,10 @@ import { ProbeRounds } from './rounds'
 import { Telemetry, otlpTargets } from './telemetry'
 
 export interface MonitoringOptions {
-  /** Serve `/metrics` on 127.0.0.1 at this port (0: any free one); absent: no endpoint. */
+  /** Serve `/metrics` at this port (0: any free one); absent: no endpoint. */
   metricsPort?: number
+  /** The address it listens on (an IP); default 127.0.0.1, loopback only. */
+  metricsHost?: string
   /** Run canaries after reloads and on this period (0: after reloads only); absent: never. */
   canaryIntervalMs?: number
   /**
@@ -85,7 +87,7 @@ export class Monitoring {
       started.monitoring?.readiness() ?? { ready: false, reason: 'the monitor is starting' }
     try {
       if (options.metricsPort !== undefined) {
-        served = await serve(core, options.metricsPort, rounds, readiness)
+        served = await serve(core, options.metricsPort, rounds, readiness, options.metricsHost)
       }
       const env = options.otelEnv
       if (env && (otlpTargets(env).traces || otlpTargets(env).metrics)) {
@@ -177,6 +179,7 @@ async function serve(
   port: number,
   rounds: ProbeRounds | undefined,
   readiness: () => Readiness,
+  host?: string,
 ): Promise<Served> {
   const metrics = new ConsoleMetrics({
     calls: core.calls,
@@ -187,7 +190,7 @@ async function serve(
     ...(rounds ? { rounds } : {}),
   })
   try {
-    const endpoint = await serveMetrics(() => metrics.exposition(), port, readiness)
+    const endpoint = await serveMetrics(() => metrics.exposition(), port, readiness, host)
     core.ownPorts.add(endpoint.port)
     return { metrics, endpoint }
   } catch (error) {
