@@ -70,3 +70,55 @@ it('tests every alert both firing and quiet', () => {
     expect(expectations).toContain(`${alert} quiet`)
   }
 })
+
+it('links every alert to its runbook section in docs/monitoring.md', () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'monitoring.md'), 'utf8')
+  const anchors = new Set(
+    [...docs.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]!
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, '')
+        .replace(/ /g, '-'),
+    ),
+  )
+  const rules = ruleFiles.map((file) => readFileSync(file, 'utf8')).join('\n')
+  const links = [...rules.matchAll(/runbook_url: (\S+)/g)].map((m) => m[1]!)
+  expect(links).toHaveLength(alerts.length)
+  for (const link of links) {
+    const [page, anchor] = link.split('#')
+    expect(page).toBe('docs/monitoring.md')
+    expect(anchors.has(anchor!), `no section #${anchor} in docs/monitoring.md`).toBe(true)
+    expect(rules).toContain(`Runbook: ${link}`)
+  }
+})
+
+it('ships an importable Grafana dashboard whose data source is a variable', () => {
+  const dashboard = JSON.parse(readFileSync(join(RULES, 'grafana-dashboard.json'), 'utf8')) as {
+    __inputs: { name: string; type: string; pluginId: string }[]
+    templating: { list: { name: string; type: string; query: unknown }[] }
+    panels: {
+      id: number
+      type: string
+      datasource?: { uid: string }
+      targets?: { expr: string; datasource?: { uid: string } }[]
+      gridPos?: object
+    }[]
+    uid: string
+    schemaVersion: number
+  }
+  expect(dashboard.__inputs).toEqual([
+    expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' }),
+  ])
+  expect(dashboard.templating.list.find((v) => v.name === 'datasource')).toMatchObject({
+    type: 'datasource',
+    query: 'prometheus',
+  })
+  const ids = dashboard.panels.map((p) => p.id)
+  expect(new Set(ids).size).toBe(ids.length)
+  for (const panel of dashboard.panels.filter((p) => p.type !== 'row')) {
+    expect(panel.gridPos).toBeDefined()
+    expect(panel.datasource?.uid).toBe('${datasource}')
+    expect(panel.targets?.length).toBeGreaterThan(0)
+    for (const target of panel.targets ?? []) expect(target.datasource?.uid).toBe('${datasource}')
+  }
+})
