@@ -1,14 +1,19 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 import { RAGBOX_KEYS } from '../demo/keys'
 import { eventually, startDemo, type DemoProcess } from '../demo/testing'
 import { startMonitor, type MonitorProcess } from '../main/cli/testing/monitor-process'
 import { cliHome, runCli, writeRegistry } from '../main/cli/testing/run-cli'
 import { KeychainStore } from '../main/core/secrets/keychain-store'
 import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
-import { startPrometheus, type PrometheusAlert, type PrometheusProcess } from './prometheus'
+import {
+  startOnce,
+  startPrometheus,
+  type PrometheusAlert,
+  type PrometheusProcess,
+} from './prometheus'
 
 /**
  * The operations pack against the real engines: Debian's Prometheus scrapes `rag-console
@@ -38,13 +43,7 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
   let spareUrl: URL
   let monitor: MonitorProcess
   let prometheus: PrometheusProcess
-  /** Set up once; a missing Prometheus fails every test with its install hint (never a skip). */
-  let setup: Promise<void>
-
-  beforeAll(() => {
-    setup = start()
-    setup.catch(() => {})
-  })
+  const setup = startOnce(start)
 
   async function start(): Promise<void> {
     home = cliHome()
@@ -101,7 +100,7 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
     )
 
   it('loads every rule, and each evaluates on the live series without error', async () => {
-    await setup
+    await setup()
     const rules = await eventually(async () => {
       const all = await prometheus.rules()
       return all.length > 0 && all.every((r) => r.lastEvaluation > '2000') ? all : undefined
@@ -113,7 +112,7 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
   }, 60_000)
 
   it('fires RagServerDown for a killed server within a bounded time, and resolves it once back', async () => {
-    await setup
+    await setup()
     await eventually(
       async () =>
         (await prometheus.query('rag_console_server_up{server="spare"} == 1')).length
@@ -138,7 +137,7 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
 
   // After the server was killed: the failed-calls panel has failures to show.
   it('gets data for every panel of the Grafana dashboard from its PromQL', async () => {
-    await setup
+    await setup()
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as {
       panels: Panel[]
       templating: { list: { name: string; type: string }[] }

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { beforeAll } from 'vitest'
 import { freePort } from '../main/core/pool/fixtures/helpers'
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it). */
@@ -127,4 +128,17 @@ export async function startPrometheus(
     },
     stop,
   }
+}
+
+/**
+ * Starts a file's engines once, in `beforeAll`; each test awaits the promise this returns, so a
+ * missing Prometheus fails every test with its install hint (never a skip).
+ */
+export function startOnce(start: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | undefined
+  beforeAll(() => {
+    started = start()
+    started.catch(() => {})
+  })
+  return () => started!
 }

@@ -89,13 +89,17 @@ it('probes with a pool that keeps no protocol log, which nobody reads headless',
   }
 })
 
-it('answers /healthz at once and /readyz once the first round and canary run are done', async () => {
-  const config = writeRegistry(home, {
+/** A registry of one server whose searches take `delayMs`, and a canary searching it. */
+const slowCanary = (delayMs: number): string =>
+  writeRegistry(home, {
     slow: {
-      ...fixtureEntry(['--name', 'slow', '--delay', '1500']),
+      ...fixtureEntry(['--name', 'slow', '--delay', String(delayMs)]),
       canaries: [{ name: 'slow search', query: 'vpn' }],
     },
   })
+
+it('answers /healthz at once and /readyz once the first round and canary run are done', async () => {
+  const config = slowCanary(1500)
   const monitor = await startMonitor(['--config', config, '--interval', '200ms'], home)
   const url = (path: string): URL => new URL(path, monitor.metricsUrl)
   try {
@@ -136,12 +140,7 @@ it('re-reads the registry on SIGHUP and keeps running', async () => {
 })
 
 it('drains on SIGTERM: the canary in flight reports before it exits 0', async () => {
-  const config = writeRegistry(home, {
-    slow: {
-      ...fixtureEntry(['--name', 'slow', '--delay', '1000']),
-      canaries: [{ name: 'slow search', query: 'vpn' }],
-    },
-  })
+  const config = slowCanary(1000)
   const monitor = await startMonitor(['--config', config, '--interval', '1h'], home)
   await monitor.line((l) => l.event === 'status' && l.status === 'ready')
   expect(monitor.lines.some((l) => l.event === 'canary')).toBe(false)
