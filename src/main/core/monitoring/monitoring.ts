@@ -173,7 +173,10 @@ interface Served {
   endpoint: MetricsEndpoint
 }
 
-/** Collects metrics and serves them on 127.0.0.1:`port`; nothing is left running on failure. */
+/**
+ * Collects metrics and serves them on `host`:`port` (127.0.0.1 by default); nothing is left
+ * running on failure.
+ */
 async function serve(
   core: Core,
   port: number,
