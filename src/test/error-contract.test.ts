@@ -123,7 +123,7 @@ function serverError(reply: IpcResponse<SearchReply>, server: string): IpcRespon
 /** The table of docs/cli.md's "Error codes": code → origin and `call`'s exit code. */
 function documentedCodes(): Map<string, { origin: string; exit: number | undefined }> {
   const text = readFileSync(join(repoRoot, 'docs/cli.md'), 'utf8')
-  const section = text.slice(text.indexOf('**Error codes**'))
+  const section = text.slice(text.indexOf('## Error codes'))
   const rows = new Map<string, { origin: string; exit: number | undefined }>()
   for (const match of section.matchAll(/^\| `(\w+)` +\|[^|]*\| (\w+) +\| (\S+) +\|$/gm)) {
     rows.set(match[1]!, {

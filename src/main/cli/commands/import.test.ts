@@ -14,6 +14,8 @@ import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
 
 const KEY = `import-key-${randomBytes(12).toString('hex')}`
 const TOKEN = `tok_${randomBytes(20).toString('hex')}`
+/** Each test starts several CLI processes, one after the other. */
+const SEVERAL_RUNS_MS = 60_000
 const BOB = ['--user', 'bob@example.com', '--tags', '["department:engineering"]']
 
 describeWithKeyring('rag-console import', () => {
@@ -90,95 +92,115 @@ describeWithKeyring('rag-console import', () => {
     if (home) rmSync(home, { recursive: true, force: true })
   })
 
-  it('previews with --dry-run: what would change and move, nothing written or stored', async () => {
-    const before = registryText()
-    const run = await cli(['--json', 'import', cursorFile, '--dry-run'])
-    expect(run.code, run.stderr).toBe(0)
-    expect(json(run)).toMatchObject({
-      dryRun: true,
-      target: config,
-      servers: [
-        {
-          id: cursorServer,
-          status: 'added',
-          imported: true,
-          fields: { url: demo.url, headers: { Authorization: 'Bearer ${keychain:token}' } },
-        },
-      ],
-      secretsToMove: [{ server: cursorServer, name: 'token', where: 'headers.Authorization' }],
-    })
-    expect(run.stdout + run.stderr).not.toContain(KEY)
-    expect(registryText()).toBe(before)
-    const readable = await cli(['import', cursorFile, '--dry-run'])
-    expect(readable.stdout).toMatch(new RegExp(`${cursorServer} +added +yes +http`))
-    expect(readable.stdout).toContain('nothing written')
-  })
+  it(
+    'previews with --dry-run: what would change and move, nothing written or stored',
+    async () => {
+      const before = registryText()
+      const run = await cli(['--json', 'import', cursorFile, '--dry-run'])
+      expect(run.code, run.stderr).toBe(0)
+      expect(json(run)).toMatchObject({
+        dryRun: true,
+        target: config,
+        servers: [
+          {
+            id: cursorServer,
+            status: 'added',
+            imported: true,
+            fields: { url: demo.url, headers: { Authorization: 'Bearer ${keychain:token}' } },
+          },
+        ],
+        secretsToMove: [{ server: cursorServer, name: 'token', where: 'headers.Authorization' }],
+      })
+      expect(run.stdout + run.stderr).not.toContain(KEY)
+      expect(registryText()).toBe(before)
+      const readable = await cli(['import', cursorFile, '--dry-run'])
+      expect(readable.stdout).toMatch(new RegExp(`${cursorServer} +added +yes +http`))
+      expect(readable.stdout).toContain('nothing written')
+    },
+    SEVERAL_RUNS_MS,
+  )
 
-  it('imports a Cursor config: the key goes to the keychain, and a new process searches with it', async () => {
-    const run = await cli(['--json', 'import', cursorFile])
-    expect(run.code, run.stderr).toBe(0)
-    expect(json(run)).toMatchObject({
-      status: 'saved',
-      path: config,
-      imported: [cursorServer],
-      movedSecrets: [{ server: cursorServer, name: 'token', where: 'headers.Authorization' }],
-    })
-    expect(run.stdout + run.stderr).not.toContain(KEY)
-    expect(registryText()).not.toContain(KEY)
-    expect(registryText()).toContain('Bearer ${keychain:token}')
-    // The demo refuses any other key: hits mean the keychain's value was sent.
-    const search = await cli(['--json', ...BOB, 'search', 'vpn', '--server', cursorServer])
-    expect(search.code, search.stderr).toBe(0)
-    expect(json<{ hits: unknown[] }>(search).hits.length).toBeGreaterThan(0)
-  })
+  it(
+    'imports a Cursor config: the key goes to the keychain, and a new process searches with it',
+    async () => {
+      const run = await cli(['--json', 'import', cursorFile])
+      expect(run.code, run.stderr).toBe(0)
+      expect(json(run)).toMatchObject({
+        status: 'saved',
+        path: config,
+        imported: [cursorServer],
+        movedSecrets: [{ server: cursorServer, name: 'token', where: 'headers.Authorization' }],
+      })
+      expect(run.stdout + run.stderr).not.toContain(KEY)
+      expect(registryText()).not.toContain(KEY)
+      expect(registryText()).toContain('Bearer ${keychain:token}')
+      // The demo refuses any other key: hits mean the keychain's value was sent.
+      const search = await cli(['--json', ...BOB, 'search', 'vpn', '--server', cursorServer])
+      expect(search.code, search.stderr).toBe(0)
+      expect(json<{ hits: unknown[] }>(search).hits.length).toBeGreaterThan(0)
+    },
+    SEVERAL_RUNS_MS,
+  )
 
-  it('finds Claude Desktop’s config by name and imports its stdio server', async () => {
-    const run = await cli(['import', 'claude-desktop'])
-    expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout).toContain(`imported ${claudeServer}`)
-    expect(run.stdout).toContain(
-      `moved ${claudeServer} env.DOCS_API_TOKEN to the keychain as DOCS_API_TOKEN`,
-    )
-    expect(registryText()).not.toContain(TOKEN)
-    const secrets = json<{ secrets: object[] }>(await cli(['--json', 'secrets', 'list']))
-    expect(secrets.secrets).toContainEqual({
-      server: claudeServer,
-      name: 'DOCS_API_TOKEN',
-      present: true,
-    })
-    const call = await cli([
-      '--json',
-      'call',
-      '--server',
-      claudeServer,
-      '--tool',
-      'rag_discover_resources',
-      '--args',
-      '{"username": "alice@example.com"}',
-    ])
-    expect(call.code, call.stderr).toBe(0)
-  })
+  it(
+    'finds Claude Desktop’s config by name and imports its stdio server',
+    async () => {
+      const run = await cli(['import', 'claude-desktop'])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout).toContain(`imported ${claudeServer}`)
+      expect(run.stdout).toContain(
+        `moved ${claudeServer} env.DOCS_API_TOKEN to the keychain as DOCS_API_TOKEN`,
+      )
+      expect(registryText()).not.toContain(TOKEN)
+      const secrets = json<{ secrets: object[] }>(await cli(['--json', 'secrets', 'list']))
+      expect(secrets.secrets).toContainEqual({
+        server: claudeServer,
+        name: 'DOCS_API_TOKEN',
+        present: true,
+      })
+      const call = await cli([
+        '--json',
+        'call',
+        '--server',
+        claudeServer,
+        '--tool',
+        'rag_discover_resources',
+        '--args',
+        '{"username": "alice@example.com"}',
+      ])
+      expect(call.code, call.stderr).toBe(0)
+    },
+    SEVERAL_RUNS_MS,
+  )
 
-  it('imports VS Code’s password input as a secret still to set, and says how', async () => {
-    const run = await cli(['import', vscodeFile])
-    expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout).toContain(
-      `to set (VS Code password input 'ragKey'): rag-console secrets set ${vscodeServer} ragKey`,
-    )
-    const unset = await cli(['--json', ...BOB, 'search', 'vpn', '--server', vscodeServer])
-    expect(unset.code).toBe(4)
-    expect(json(unset)).toMatchObject({ servers: [{ error: { code: 'action_required' } }] })
-    expect((await cli(['secrets', 'set', vscodeServer, 'ragKey'], KEY)).code).toBe(0)
-    const search = await cli(['--json', ...BOB, 'search', 'vpn', '--server', vscodeServer])
-    expect(search.code, search.stderr).toBe(0)
-  })
+  it(
+    'imports VS Code’s password input as a secret still to set, and says how',
+    async () => {
+      const run = await cli(['import', vscodeFile])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout).toContain(
+        `to set (VS Code password input 'ragKey'): rag-console secrets set ${vscodeServer} ragKey`,
+      )
+      const unset = await cli(['--json', ...BOB, 'search', 'vpn', '--server', vscodeServer])
+      expect(unset.code).toBe(4)
+      expect(json(unset)).toMatchObject({ servers: [{ error: { code: 'action_required' } }] })
+      expect((await cli(['secrets', 'set', vscodeServer, 'ragKey'], KEY)).code).toBe(0)
+      const search = await cli(['--json', ...BOB, 'search', 'vpn', '--server', vscodeServer])
+      expect(search.code, search.stderr).toBe(0)
+    },
+    SEVERAL_RUNS_MS,
+  )
 
-  it('imports nothing twice, and refuses a --server the file lacks', async () => {
-    const again = await cli(['--json', 'import', cursorFile])
-    expect(again.code).toBe(1)
-    expect(json(again)).toMatchObject({ error: { code: 'invalid_argument' } })
-    const unknown = await cli(['--json', 'import', cursorFile, '--server', 'nope'])
-    expect(unknown.code).toBe(2)
-    expect(json(unknown)).toMatchObject({ error: { code: 'not_found' } })
-  })
+  it(
+    'imports nothing twice, and refuses a --server the file lacks',
+    async () => {
+      const again = await cli(['--json', 'import', cursorFile])
+      expect(again.code).toBe(1)
+      expect(json(again)).toMatchObject({ error: { code: 'invalid_argument' } })
+      const unknown = await cli(['--json', 'import', cursorFile, '--server', 'nope'])
+      expect(unknown.code).toBe(2)
+      expect(json(unknown)).toMatchObject({ error: { code: 'not_found' } })
+    },
+    SEVERAL_RUNS_MS,
+  )
 })
