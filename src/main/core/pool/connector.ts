@@ -10,7 +10,7 @@ import type { Clock } from './clock'
 import type { ElicitationHandler } from './elicitation'
 import { missingSecretsError, removedError } from './connection-errors'
 import { handshake, rejectsInitialize } from './handshake'
-import { alreadyAnswering, DEFAULT_READY_TIMEOUT_MS, LaunchedServer } from './launcher'
+import { alreadyAnswering, DEFAULT_READY_TIMEOUT_MS, LaunchedServer, portOf } from './launcher'
 import { createClient, type OpenedClient, type WireHooks } from './open-client'
 import type { ProtocolLog } from './protocol-log'
 import type { ServerLog } from './server-log'
@@ -19,16 +19,6 @@ import { withFileLock } from '../util/file-lock'
 
 /** How long past a launch's own deadline its lock is still honoured. */
 const LOCK_MARGIN_MS = 10_000
-
-/** Host and port: one lock per address, whatever path or id the consoles use for it. */
-function lockKey(url: string | undefined): string {
-  try {
-    const parsed = new URL(url ?? '')
-    return `${parsed.hostname}:${parsed.port || (parsed.protocol === 'https:' ? 443 : 80)}`
-  } catch {
-    return String(url)
-  }
-}
 
 export interface ConnectorDeps {
   config: ServerConfig
@@ -183,8 +173,10 @@ export class Connector {
     const url = resolved.url ?? config.url
     const locks = this.deps.launchLocks
     if (!locks) return this.launch(launch, resolved, url)
-    // One console at a time decides, per address: the one that waited finds it answering.
-    const address = createHash('sha256').update(lockKey(url)).digest('hex').slice(0, 16)
+    // One console at a time decides, per host and port (whatever id or path each gives it):
+    // the one that waited finds it answering.
+    const { host, port } = portOf(config.id, url)
+    const address = createHash('sha256').update(`${host}:${port}`).digest('hex').slice(0, 16)
     await withFileLock(
       join(locks, `launch-${address}.lock`),
       () => this.launch(launch, resolved, url),

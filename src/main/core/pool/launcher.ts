@@ -152,7 +152,8 @@ function compilePattern(serverId: string, source: string | undefined): RegExp | 
   }
 }
 
-function portOf(serverId: string, url: string | undefined): { host: string; port: number } {
+/** The host and port a launched server listens on, from its URL. */
+export function portOf(serverId: string, url: string | undefined): { host: string; port: number } {
   let parsed: URL | undefined
   try {
     parsed = url ? new URL(url) : undefined

@@ -390,7 +390,10 @@ export class WorkbenchService {
     return page
   }
 
-  /** Runs requests on a server's session as the acting user, with one audit line per request. */
+  /**
+   * Runs requests on a server's session as the acting user, with one audit line per request;
+   * `failed` names the failure a returned value stands for (a result flagged `isError`).
+   */
   private async audited<T>(
     server: string,
     timeoutMs: number | undefined,
