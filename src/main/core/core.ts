@@ -415,6 +415,8 @@ export class Core {
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()
+    // Closing sessions may have refreshed a token: its rotated refresh token must be kept.
+    await this.auth.idle()
     this.secrets.dispose()
     await this.registry.dispose()
     this.events.clear()

@@ -2,6 +2,8 @@ import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 
 /** Where servers given on the command line come from: their tokens stay in memory. */
 export const AD_HOC_ORIGIN = 'command line'
+/** Where servers tried in the Workbench come from: their tokens stay in memory too. */
+export const TRIED_ORIGIN = 'workbench'
 
 /** What a sign-in-required error says about the sign-in the server asked for. */
 export interface SignInRequest {
@@ -9,6 +11,14 @@ export interface SignInRequest {
   scope?: string
   /** The protected-resource metadata URL from the challenge. */
   resourceMetadataUrl?: string
+}
+
+/** How a sign-in-required error is worded. */
+export interface SignInWording {
+  /** The server was given on the command line (`--url`). */
+  commandLine?: boolean
+  /** The authorization server refused to renew an earlier sign-in: sign in again. */
+  again?: boolean
 }
 
 /**
@@ -19,19 +29,25 @@ export interface SignInRequest {
 export function signInRequiredError(
   server: string,
   request: SignInRequest = {},
-  commandLine = false,
+  { commandLine = false, again = false }: SignInWording = {},
 ): ConsoleError {
   const why = request.scope ? ` with scope "${request.scope}"` : ''
   const how = commandLine
     ? 'run the command at a terminal without --json to sign in, or add it to rag-mcp.json and run `rag-console auth login --server ID`'
     : `use Sign in on its card in Servers, or run \`rag-console auth login --server ${server}\``
+  const refused = again ? ', as its authorization server refused to renew the last sign-in' : ''
   return new ConsoleError({
     code: 'action_required',
     origin: 'local',
     server,
-    message: `${commandLine ? 'the server given by --url' : `server ${server}`} needs you to sign in${why} (OAuth): ${how}`,
+    message: `${serverLabel(server, commandLine)} needs you to sign in${again ? ' again' : ''}${why} (OAuth)${refused}: ${how}`,
     details: { signInRequired: true, ...request },
   })
+}
+
+/** How messages name a server: by its id, or as the one `--url` gave. */
+export function serverLabel(server: string, commandLine: boolean): string {
+  return commandLine ? 'the server given by --url' : `server ${server}`
 }
 
 /** Whether an error (or its info) is a {@link signInRequiredError}. */
