@@ -209,6 +209,20 @@ export class OAuthService implements PoolAuth {
     return status
   }
 
+  statusChanged(serverId: string, status: ServerStatus): void {
+    const config = this.deps.config(serverId)
+    if (!config || status.state !== 'action_required' || status.signInRequired !== true) return
+    void this.statusOf(config).then((oauth) => this.changed(oauth))
+  }
+
+  forget(serverId: string): void {
+    this.flights.get(serverId)?.abort.abort()
+    for (const map of [this.memory, this.discovery, this.renewals, this.failures]) {
+      map.delete(serverId)
+    }
+    this.known.delete(serverId)
+  }
+
   dispose(): void {
     for (const flight of this.flights.values()) flight.abort.abort()
   }
@@ -472,7 +486,7 @@ export class OAuthService implements PoolAuth {
 
   /** How messages name the server. */
   private label(config: ServerConfig): string {
-    return serverLabel(config.id, config.origin === AD_HOC_ORIGIN)
+    return serverLabel(config.id, config.origin)
   }
 
   private renewal(serverId: string): ProviderOptions['renewal'] {
@@ -492,7 +506,7 @@ export class OAuthService implements PoolAuth {
     return {
       serverId: config.id,
       serverUrl,
-      commandLine: config.origin === AD_HOC_ORIGIN,
+      ...(config.origin ? { origin: config.origin } : {}),
       config: config.oauth,
       vault: this.vault(config),
       discovery,
@@ -521,7 +535,7 @@ export class OAuthService implements PoolAuth {
 function failureInfo(config: ServerConfig, error: unknown, flight: Flight): ErrorInfo {
   if (error instanceof ConsoleError) return error.toInfo()
   const server = config.id
-  const label = serverLabel(server, config.origin === AD_HOC_ORIGIN)
+  const label = serverLabel(server, config.origin)
   const network = networkFailure(error)
   if (network) {
     const { unreached, endpoint } = flight

@@ -1,6 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ServerConfig } from '../../../shared/config/schema'
+import type { ServerStatus } from '../../../shared/model/server'
 import type { Challenge } from './provider'
 import type { SignInRequest } from './sign-in-error'
 
@@ -26,6 +27,13 @@ export interface PoolAuth {
    * asked for one): a server waiting for a sign-in connects again when they are.
    */
   hasTokens?(config: ServerConfig): Promise<boolean>
+  /** The server is gone for good (a tried server closed): what memory held for it goes too. */
+  forget?(serverId: string): void
+  /**
+   * A server's new status, from a pool whose status changes reach no window (the tried
+   * servers'): a sign-in it now waits for is announced as `auth:changed`.
+   */
+  statusChanged?(serverId: string, status: ServerStatus): void
 }
 
 /** Sign-ins one connect or call may run before it gives up (a step-up may need a second). */

@@ -56,8 +56,8 @@ export type ProviderMode =
 
 export interface ProviderOptions {
   serverId: string
-  /** Given on the command line (`--url`), not in the registry. */
-  commandLine?: boolean
+  /** Where the server's entry comes from (`ServerConfig.origin`): worded accordingly. */
+  origin?: string
   serverUrl: string
   config: OAuthConfig | undefined
   vault: OAuthVault
@@ -277,7 +277,7 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
 
   private signInRequired(request: SignInRequest): ConsoleError {
     return signInRequiredError(this.options.serverId, request, {
-      commandLine: this.options.commandLine === true,
+      ...(this.options.origin ? { origin: this.options.origin } : {}),
       again: this.options.renewal.refused,
     })
   }

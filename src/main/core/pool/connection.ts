@@ -12,7 +12,6 @@ import type {
 import type { Logger } from '../log'
 import { MAX_SIGN_INS, type PoolAuth } from '../auth/pool-auth'
 import {
-  AD_HOC_ORIGIN,
   isSignInRequired,
   signInRequestOf,
   signInRequiredError,
@@ -541,7 +540,7 @@ export class ServerConnection {
       used?.oauth && context.httpStatus === 403 ? stepUpOf(context.challenge) : undefined
     if (stepUp && classified.code === 'unauthorized') {
       classified = signInRequiredError(this.serverId, stepUp, {
-        commandLine: this.config.origin === AD_HOC_ORIGIN,
+        origin: this.config.origin,
       })
     }
     // A server may quote the credentials it got back in its error: never pass them on.
