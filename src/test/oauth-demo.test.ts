@@ -286,6 +286,38 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
     expect(after.tokens).toEqual(before.tokens)
   })
 
+  it('keeps the tokens another process stored when its own refresh is refused for a rotated token', async () => {
+    const core = await signedIn('oauth-race', [])
+    const { keychain } = core.secrets
+    const config = core.registry.server(server)!
+    const challenge = { status: 401, header: 'Bearer error="invalid_token"' }
+    const provider = core.auth.provider(config, config.url!, () => challenge)!
+    const read = await provider.tokens()
+    // Meanwhile another process refreshes with the same refresh token and stores the result.
+    const { client_id: clientId } = JSON.parse((await keychain.get(server, 'oauth.client'))!)
+    const rotated = await fetch(`${new URL(demo!.url).origin}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: read!.refresh_token!,
+        client_id: clientId,
+      }),
+    })
+    const theirs = { tokens: await rotated.json(), expiresAt: Date.now() + 3_600_000 }
+    await keychain.set(server, 'oauth.tokens', JSON.stringify(theirs))
+    // This provider's refresh of the old token is refused: the SDK asks to drop the tokens.
+    await provider.invalidateCredentials!('tokens')
+    expect(JSON.parse((await keychain.get(server, 'oauth.tokens'))!)).toEqual(theirs)
+    // Refused for the token it holds itself: gone, and the next sign-in is asked for again.
+    await provider.tokens()
+    await provider.invalidateCredentials!('tokens')
+    expect(await keychain.get(server, 'oauth.tokens')).toBeNull()
+    await expect(core.pool.tools(server, { refresh: true })).rejects.toMatchObject({
+      code: 'action_required',
+      message: expect.stringContaining('needs you to sign in again'),
+    })
+  })
+
   it('answers a 401 on a token it thought good with a refresh, then goes on', async () => {
     const core = await signedIn('oauth-401', [])
     // The server no longer knows the access token (revoked, restarted): only the refresh is good.

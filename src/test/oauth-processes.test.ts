@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../demo/testing'
+import { startMonitor } from '../main/cli/testing/monitor-process'
 import { cliHome, json, runCli, writeRegistry, type CliRun } from '../main/cli/testing/run-cli'
 import { KeychainStore } from '../main/core/secrets/keychain-store'
 import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
@@ -104,6 +105,21 @@ describeWithKeyring('OAuth across processes: what one process signed in to, the 
       expect(json(again)).toMatchObject({ servers: [{ account: 'carol@example.com' }] })
     })
   }
+
+  it('CLI login, then `monitor` connects the server and probes it (a server with no refresh tokens)', async () => {
+    const id = serverId('proc-monitor')
+    const config = registry(id, { url: thirdParty.url })
+    expect((await cli(config, ['auth', 'login', '--server', id], OPENER)).code).toBe(0)
+    const monitor = await startMonitor(['--config', config, '--interval', '300ms'], home)
+    try {
+      await monitor.line((l) => l.event === 'status' && l.server === id && l.status === 'ready')
+      expect(await monitor.line((l) => l.event === 'probe' && l.server === id)).toMatchObject({
+        ok: true,
+      })
+    } finally {
+      expect(await monitor.stop()).toBe(0)
+    }
+  })
 
   it('CLI login, then a new process calls: against a conformance-suite server no one here wrote', async () => {
     const id = serverId('proc-third-party')

@@ -302,7 +302,11 @@ export class OAuthService implements PoolAuth {
     vault: OAuthVault,
     expectedState: () => string | undefined,
   ): Promise<LoopbackRedirect> {
-    const base = { serverId: config.id, label: this.label(config), expectedState }
+    const base = {
+      serverId: config.id,
+      label: serverLabel(config.id, config.origin),
+      expectedState,
+    }
     const fixed = config.oauth?.redirectPort
     if (fixed) return LoopbackRedirect.open({ ...base, port: fixed })
     const registered = config.oauth?.clientId ? undefined : await vault.client()
@@ -482,11 +486,6 @@ export class OAuthService implements PoolAuth {
   private registered(value: string | undefined): string | undefined {
     if (value) this.deps.redactor.add(value)
     return value
-  }
-
-  /** How messages name the server. */
-  private label(config: ServerConfig): string {
-    return serverLabel(config.id, config.origin)
   }
 
   private renewal(serverId: string): ProviderOptions['renewal'] {
