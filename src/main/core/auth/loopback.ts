@@ -39,6 +39,15 @@ function answer(res: ServerResponse, status: number, text: string): void {
   res.end(`${text}\n`)
 }
 
+/** The port of a redirect URI this console listens at (`http://127.0.0.1:PORT/callback`). */
+export function loopbackPort(uri: string): number | undefined {
+  const url = URL.parse(uri)
+  const ours = url?.protocol === 'http:' && url.hostname === '127.0.0.1'
+  return ours && url.port && url.pathname === CALLBACK_PATH && !url.search
+    ? Number(url.port)
+    : undefined
+}
+
 const labelOf = (options: LoopbackOptions): string => options.label ?? `server ${options.serverId}`
 
 /** Exactly one value of a query parameter, or undefined when it is absent or repeated. */

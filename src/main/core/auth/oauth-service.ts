@@ -12,7 +12,7 @@ import type { KeychainStore } from '../secrets/keychain-store'
 import { networkFailure } from '../pool/classify'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
 import { accountOf } from './account'
-import { LoopbackRedirect } from './loopback'
+import { LoopbackRedirect, loopbackPort } from './loopback'
 import { fetchOpener, type Opener } from './opener'
 import type { PoolAuth } from './pool-auth'
 import { ConsoleOAuthProvider, type Challenge, type ProviderOptions } from './provider'
@@ -24,7 +24,7 @@ import {
   TRIED_ORIGIN,
   type SignInRequest,
 } from './sign-in-error'
-import { keychainBackend, loopbackPort, memoryBackend, OAuthVault } from './vault'
+import { keychainBackend, memoryBackend, OAuthVault } from './vault'
 
 export interface OAuthServiceDeps {
   keychain: KeychainStore
@@ -550,11 +550,18 @@ function failureInfo(config: ServerConfig, error: unknown, flight: Flight): Erro
       message: `sign-in to ${label} failed: cannot reach ${where} (${network}); check that it is running and that this machine can reach it, then sign in again`,
     }
   }
-  const text = error instanceof Error ? error.message : String(error)
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0]!
+  // The SDK's words when the server's metadata names another resource than the URL used.
+  const named = /^Protected resource (\S+) does not match expected/.exec(text)?.[1]
+  const next = !named
+    ? ''
+    : config.origin === AD_HOC_ORIGIN
+      ? `; run the command with --url ${named}`
+      : `; the server names itself ${named}: write that as its "url" in rag-mcp.json`
   return {
     code: 'unauthorized',
     origin: 'server',
     server,
-    message: `sign-in to ${label} failed: ${text.split('\n')[0]!.slice(0, 500)}`,
+    message: `sign-in to ${label} failed: ${text.slice(0, 500)}${next}`,
   }
 }

@@ -14,12 +14,6 @@ export interface StoredTokens {
 /** What is kept per server (and per acting profile for per-user servers). */
 type Entry = 'tokens' | 'client' | 'verifier'
 
-/** The port of a console loopback redirect (`http://127.0.0.1:PORT/callback`), else undefined. */
-export function loopbackPort(uri: string): number | undefined {
-  const port = /^http:\/\/127\.0\.0\.1:(\d{1,5})\/callback$/.exec(uri)?.[1]
-  return port === undefined ? undefined : Number(port)
-}
-
 /** Where the values of one vault live: the OS keychain, or memory for ad-hoc servers. */
 export interface VaultBackend {
   get(name: string): Promise<string | null>
