@@ -36,6 +36,9 @@ const OPTIONS = {
   min: { type: 'string', multiple: true },
   format: { type: 'string' },
   k: { type: 'string' },
+  qrels: { type: 'string' },
+  run: { type: 'string' },
+  complete: { type: 'boolean', short: 'c' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -78,7 +81,19 @@ export const COMMAND_OPTIONS = {
   secrets: ['server', 'name'],
   doctor: ['server'],
   monitor: ['metrics-port', 'interval'],
-  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
+  eval: [
+    'server',
+    'source',
+    'profile',
+    'baseline',
+    'min',
+    'format',
+    'k',
+    'fusion',
+    'qrels',
+    'run',
+    'complete',
+  ],
   auth: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
 
@@ -125,6 +140,9 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    qrels?: string
+    run?: string
+    complete?: boolean
   }
   help: boolean
 }

@@ -167,6 +167,12 @@ export interface MetricValues {
   ndcg: number
   /** Share of queries with at least one relevant document in the top k. */
   hitRate: number
+  /**
+   * judged@k: the share of the top k that has a judgment (any grade), averaged over the judged
+   * queries whose list was not empty; null when none was. Unjudged hits count as misses, so the
+   * quality metrics say little when this is low.
+   */
+  judgedAtK: number | null
   /** Share of (query, provider) calls that failed. */
   failureRate: number
   latencyP50Ms: number
@@ -202,6 +208,8 @@ export interface PerQueryMetric {
   /** Relevant documents judged (grade > 0) and found in the top k. */
   relevant: number
   found: number
+  /** Share of the top k that has a judgment; null when the list is empty. */
+  judgedAtK: number | null
 }
 
 export interface EvalMetrics {

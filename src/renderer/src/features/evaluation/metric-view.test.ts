@@ -17,6 +17,7 @@ const values = (ndcg: number): MetricValues => ({
   mrr: ndcg,
   ndcg,
   hitRate: 1,
+  judgedAtK: 1,
   failureRate: 0,
   latencyP50Ms: 10,
   latencyP95Ms: 20,
@@ -52,6 +53,7 @@ const cell = (
   latencyMs: 5,
   relevant: 2,
   found: 1,
+  judgedAtK: 1,
   ...extra,
 })
 
