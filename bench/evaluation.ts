@@ -175,6 +175,7 @@ export const evaluationBenchmark: Benchmark = {
       ],
       notes: [
         `${blocks} blocks of ${total / blocks} queries after a warm-up; each block is one evaluation run and the same queries searched plainly, alternating which goes first.`,
+        `blocks (evaluation / plain ms): ${evalBlockMs.map((ms, i) => `${ms.toFixed(0)}/${plainBlockMs[i]!.toFixed(0)}`).join(', ')}`,
       ],
     }
   },
