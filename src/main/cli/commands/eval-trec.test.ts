@@ -101,7 +101,7 @@ describe('eval --qrels --run', () => {
     expect(result.all.num_q).toBe(2)
     // out.test.aqc's per-query map: 301 0.0324, 303 0.2723 → mean over two queries
     expect(result.all.map).toBeCloseTo((result.queries[0]!.map + result.queries[1]!.map) / 2, 12)
-    expect(result.all.map.toFixed(4)).toBe('0.1523')
+    expect(result.all.map!.toFixed(4)).toBe('0.1523')
     expect(result.unrankedQueries).toEqual(['302'])
     expect(result.measures).toMatchObject({
       map: 'map',
