@@ -132,14 +132,19 @@ export interface EvaluationResults {
 }
 
 export interface EvaluationEvents {
-  /** One (query, profile) of a running run is done. */
+  /** A run started, here or in another process on the same data folder (`rag-console eval`). */
+  'eval:run-started': { run: EvalRunSummary }
+  /**
+   * One (query, profile) of a running run is done; a run of another process reports its counts
+   * as its summary file changes (without `queryId` and `profileId`).
+   */
   'eval:progress': {
     runId: string
     done: number
     total: number
     failures: number
-    queryId: string
-    profileId: string
+    queryId?: string
+    profileId?: string
   }
   /** A run ended: done, cancelled or failed (its summary says which). */
   'eval:run-finished': { run: EvalRunSummary }

@@ -134,6 +134,14 @@ export interface EvalRunSummary {
   error?: ErrorInfo
   /** Imported from a TREC run file (one provider: its run tag) rather than run here. */
   imported?: boolean
+  /**
+   * While it runs: the id of the process running it. Its summary file is rewritten as it goes, so
+   * another process on the data folder (the app while `rag-console eval` runs) shows its progress;
+   * a running run whose process is gone is listed as failed.
+   */
+  pid?: number
+  /** Set when listed: a process other than this one runs it (it cannot be cancelled from here). */
+  external?: boolean
 }
 
 /**

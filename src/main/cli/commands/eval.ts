@@ -80,7 +80,9 @@ export async function evalCommand(
     const runId = `cli-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
     const stop = core.events.on('eval:progress', (event) => {
       if (event.runId !== runId) return
-      ctx.out.progress(`${event.done}/${event.total} ${event.queryId} as ${event.profileId}`)
+      ctx.out.progress(
+        `${event.done}/${event.total} ${event.queryId ?? ''} as ${event.profileId ?? ''}`,
+      )
     })
     const started = await core.services.evaluation.runner.start({
       runId,

@@ -15,6 +15,7 @@ import type { EventBus } from '../../events'
 import { compareRuns } from './compare'
 import { runMetrics } from './run-metrics'
 import { RunStore } from './run-store'
+import { RunWatcher } from './run-watcher'
 import { EvalRunner, type EvalRunnerDeps } from './runner'
 import { GoldenSetStore, summarize, type JudgeRequest } from './set-store'
 import { mergeQrels, runFromTrec, runToTrec } from './trec-files'
@@ -23,6 +24,11 @@ import { formatQrels } from './trec'
 export interface EvalServiceDeps extends Omit<EvalRunnerDeps, 'runs'> {
   /** `<dataDir>/eval`: `sets/` and `runs/` below it. */
   dir: string
+  /**
+   * Follow the runs folder, announcing the runs of other processes on the same data folder
+   * (`rag-console eval`) as they start, progress and end (hosts say true; the CLI does not).
+   */
+  watch?: boolean
   redactor: Redactor
   events: EventBus
   /** The demo corpus's golden set, offered on first use (absent: none is offered). */
@@ -49,10 +55,22 @@ export class EvalService {
   readonly runs: RunStore
   readonly runner: EvalRunner
 
+  private readonly watcher: RunWatcher | undefined
+  /** Runs imported here (their files are this process's own). */
+  private readonly imported = new Set<string>()
+
   constructor(private readonly deps: EvalServiceDeps) {
     this.sets = new GoldenSetStore(join(deps.dir, 'sets'), deps.redactor, deps.demoSet)
     this.runs = new RunStore(join(deps.dir, 'runs'), deps.redactor)
     this.runner = new EvalRunner({ ...deps, runs: this.runs })
+    if (deps.watch) {
+      this.watcher = new RunWatcher(
+        join(deps.dir, 'runs'),
+        this.runs,
+        deps.events,
+        (id) => this.runner.owns(id) || this.imported.has(id),
+      )
+    }
   }
 
   saveSet(set: GoldenSet): GoldenSet {
@@ -115,6 +133,7 @@ export class EvalService {
     const set = this.sets.get(setId)
     const id = `trec-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
     const { run, skipped } = runFromTrec(set, text, id, new Date())
+    this.imported.add(id)
     this.runs.save(run)
     this.deps.events.emit('eval:run-finished', { run: run.summary })
     return { kind: 'run', run: run.summary, skipped }
@@ -142,6 +161,7 @@ export class EvalService {
   }
 
   dispose(): Promise<void> {
+    this.watcher?.close()
     return this.runner.dispose()
   }
 
