@@ -274,3 +274,49 @@ export interface RunComparison {
   worse: QueryChange[]
   lostDocuments: LostDocument[]
 }
+
+/** A document of a pool: its grade in the set now, and where the runs found it. */
+export interface PoolDocument {
+  /** The set's key for it (an alias is read as the document it belongs to). */
+  docKey: string
+  title: string
+  /** Its link (a `uri:` key without its signature), when it has one. */
+  uri?: string
+  /** Its grade in the set now; null: not judged yet. */
+  grade: Grade | null
+  /** Each (run, provider, profile) that had it in its top `depth`, with its rank there. */
+  found: { runId: string; server: string; profileId: string; rank: number }[]
+}
+
+/** One query's pool, its documents by their best rank. */
+export interface PoolQuery {
+  queryId: string
+  query: string
+  documents: PoolDocument[]
+}
+
+/**
+ * TREC's depth-k pool of a set over one or more runs: per query, the union of every provider's
+ * top `depth`, with what the set says about each document now.
+ */
+export interface EvalPool {
+  setId: string
+  depth: number
+  runIds: string[]
+  queries: PoolQuery[]
+  /** Documents in the pool, and those of them with a grade. */
+  size: number
+  judged: number
+  /** judged@depth of each list of each run against the set as it is now, over its queries. */
+  coverage: { runId: string; list: EvalList; judgedAtK: number | null }[]
+}
+
+/** A pool document's words, asked again of the server that found it. */
+export interface PoolDocumentText {
+  docKey: string
+  title?: string
+  text?: string
+  uri?: string
+  /** Why there is no text (the server failed, no longer returns it, an imported run). */
+  unavailable?: string
+}
