@@ -160,6 +160,12 @@ export interface EvalRun {
 /** The list a metric is about: one provider's own ranking, or the merged list under a fusion. */
 export type EvalList = { kind: 'provider'; server: string } | { kind: 'merged'; fusion: FusionMode }
 
+/**
+ * judged@k below this: a list's metrics rest on few judgments (unjudged hits count as misses),
+ * which the console says wherever it shows them.
+ */
+export const LOW_COVERAGE = 0.8
+
 export const QUALITY_METRICS = ['recall', 'precision', 'mrr', 'ndcg', 'hitRate'] as const
 export type QualityMetric = (typeof QUALITY_METRICS)[number]
 

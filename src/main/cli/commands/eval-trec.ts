@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs'
+import { LOW_COVERAGE } from '../../../shared/model/evaluation'
 import {
   fixed4,
   formatTrecEval,
@@ -15,8 +16,6 @@ import type { CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { table } from '../output'
 
-/** Below this judged@k a figure rests on few judgments. */
-export const LOW_COVERAGE = 0.8
 /** A TREC file larger than this is refused before it is read. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024
 const DEFAULT_CUTOFFS = '5,10'

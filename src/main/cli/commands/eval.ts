@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { ConsoleError } from '../../../shared/errors'
-import type { EvalMetrics, EvalRun, GoldenSet } from '../../../shared/model/evaluation'
+import {
+  LOW_COVERAGE,
+  type EvalMetrics,
+  type EvalRun,
+  type GoldenSet,
+} from '../../../shared/model/evaluation'
 import { compareRuns } from '../../core/services/eval/compare'
 import {
   checkThresholds,
@@ -19,7 +24,7 @@ import { fusionOf, integer, selectionOf } from '../args'
 import { connectServers, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, isUnreached, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
-import { LOW_COVERAGE, trecFilesCommand, type TrecFilesOptions } from './eval-trec'
+import { trecFilesCommand, type TrecFilesOptions } from './eval-trec'
 
 const FORMATS = ['table', 'json', 'trec'] as const
 type Format = (typeof FORMATS)[number]
