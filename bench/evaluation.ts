@@ -88,7 +88,7 @@ export const evaluationBenchmark: Benchmark = {
     let evalFailures = 0
     let plainErrors = 0
     let missing = 0
-    let runBytes = 0
+    let runBytes: number | undefined
     try {
       const registry = demoRegistry(demo, PROVIDERS)
       const servers = Object.keys(registry)
@@ -169,7 +169,7 @@ export const evaluationBenchmark: Benchmark = {
         {
           name: `run file of ${Math.min(total, METRIC_QUERIES)} queries`,
           unit: 'MB',
-          median: runBytes / 1e6,
+          median: (runBytes ?? 0) / 1e6,
         },
         { name: 'whole evaluation', unit: 'ms', median: sum(evalBlockMs) },
         summarize('console CPU per query, evaluation', 'ms', perQuery(evalCpuMs)),
