@@ -1,6 +1,11 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  published,
+  trecEvalFixture,
+  trecMeasures,
+} from '../../core/services/eval/testing/trec-eval-fixtures'
 import { cliHome, json, runCli, type CliRun } from '../testing/run-cli'
 
 /**
@@ -8,8 +13,7 @@ import { cliHome, json, runCli, type CliRun } from '../testing/run-cli'
  * data folder; trec_eval's own test files (src/main/core/services/eval/fixtures/trec_eval).
  */
 
-const FIXTURES = join(__dirname, '..', '..', 'core', 'services', 'eval', 'fixtures', 'trec_eval')
-const fixture = (name: string): string => join(FIXTURES, name)
+const fixture = trecEvalFixture
 
 let home: string
 const cli = (args: string[]): Promise<CliRun> => runCli(args, home)
@@ -22,74 +26,44 @@ afterAll(() => {
   if (home) rmSync(home, { recursive: true, force: true })
 })
 
-/** trec_eval's published lines for the measures at these cutoffs. */
-function published(file: string, cutoffs: number[]): string[] {
-  const measures = new Set([
-    'runid',
-    'num_q',
-    'num_ret',
-    'num_rel',
-    'num_rel_ret',
-    'map',
-    'recip_rank',
-    ...cutoffs.flatMap((k) => [`P_${k}`, `recall_${k}`, `ndcg_cut_${k}`]),
-  ])
-  return readFileSync(fixture(file), 'utf8')
-    .trimEnd()
-    .split('\n')
-    .filter((line) => measures.has(line.split('\t')[0]!.trim()))
-}
+/** `eval --qrels FIXTURE --run FIXTURE …more` */
+const files = (qrels: string, run: string, ...more: string[]): string[] => [
+  'eval',
+  '--qrels',
+  fixture(qrels),
+  '--run',
+  fixture(run),
+  ...more,
+]
 
 describe('eval --qrels --run', () => {
   it('prints what `trec_eval -q` prints for the same files (--format trec)', async () => {
-    const run = await cli([
-      'eval',
-      '--qrels',
-      fixture('qrels.test'),
-      '--run',
-      fixture('results.test'),
-      '--k',
-      '5,10,100',
-      '--format',
-      'trec',
-    ])
+    const run = await cli(
+      files('qrels.test', 'results.test', '--k', '5,10,100', '--format', 'trec'),
+    )
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout.trimEnd().split('\n')).toEqual(published('out.test.aq', [5, 10, 100]))
+    expect(run.stdout.trimEnd().split('\n')).toEqual(
+      published('out.test.aq', trecMeasures([5, 10, 100])),
+    )
     // Nothing was written to the data folder: no core was started.
     expect(existsSync(home) ? readdirSync(home) : []).toEqual([])
   })
 
   it('with -c prints what `trec_eval -q -c` prints, and says which query had no run lines', async () => {
-    const run = await cli([
-      'eval',
-      '--qrels',
-      fixture('qrels.test'),
-      '--run',
-      fixture('results.trunc'),
-      '-c',
-      '--k',
-      '10,5',
-      '--format',
-      'trec',
-    ])
+    const run = await cli(
+      files('qrels.test', 'results.trunc', '-c', '--k', '10,5', '--format', 'trec'),
+    )
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout.trimEnd().split('\n')).toEqual(published('out.test.aqc', [5, 10]))
+    expect(run.stdout.trimEnd().split('\n')).toEqual(
+      published('out.test.aqc', trecMeasures([5, 10])),
+    )
     expect(run.stderr).toMatch(
       /1 judged query has no run lines and scores 0 in the means \(--complete\): 302/,
     )
   })
 
   it('without -c leaves that query out of the means and says how to count it', async () => {
-    const run = await cli([
-      'eval',
-      '--json',
-      '--qrels',
-      fixture('qrels.test'),
-      '--run',
-      fixture('results.trunc'),
-      '--k',
-      '5',
-    ])
+    const run = await cli([...files('qrels.test', 'results.trunc', '--k', '5'), '--json'])
     expect(run.code, run.stderr).toBe(0)
     const result = json<{
       all: Record<string, number>
@@ -118,15 +92,7 @@ describe('eval --qrels --run', () => {
   })
 
   it('prints a table with trec_eval’s names under the console’s, a row per query and all', async () => {
-    const run = await cli([
-      'eval',
-      '--qrels',
-      fixture('qrels.test'),
-      '--run',
-      fixture('results.test'),
-      '--k',
-      '5',
-    ])
+    const run = await cli(files('qrels.test', 'results.test', '--k', '5'))
     expect(run.code, run.stderr).toBe(0)
     const lines = run.stdout.trimEnd().split('\n')
     expect(lines[0]!.split(/\s+/)).toEqual([
@@ -197,35 +163,13 @@ describe('eval --qrels --run', () => {
     const onlyOne = await cli(['eval', '--qrels', fixture('qrels.test')])
     expect(onlyOne.code).toBe(2)
     expect(onlyOne.stderr).toMatch(/needs both files/)
-    const swapped = await cli([
-      'eval',
-      '--qrels',
-      fixture('results.test'),
-      '--run',
-      fixture('qrels.test'),
-    ])
+    const swapped = await cli(files('results.test', 'qrels.test'))
     expect(swapped.code).toBe(2)
     expect(swapped.stderr).toMatch(/results\.test line 1 is not a TREC line \(qid iter docno rel/)
-    const stray = await cli([
-      'eval',
-      '--qrels',
-      fixture('qrels.test'),
-      '--run',
-      fixture('results.test'),
-      '--min',
-      'ndcg@10=0.5',
-    ])
+    const stray = await cli(files('qrels.test', 'results.test', '--min', 'ndcg@10=0.5'))
     expect(stray.code).toBe(2)
     expect(stray.stderr).toMatch(/--min belongs to a golden set run/)
-    const badK = await cli([
-      'eval',
-      '--qrels',
-      fixture('qrels.test'),
-      '--run',
-      fixture('results.test'),
-      '--k',
-      '5,x',
-    ])
+    const badK = await cli(files('qrels.test', 'results.test', '--k', '5,x'))
     expect(badK.code).toBe(2)
     expect(badK.stderr).toMatch(/--k must be a whole number/)
   })

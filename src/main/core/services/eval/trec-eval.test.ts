@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   compareBytes,
@@ -10,6 +9,7 @@ import {
   readTrecRun,
   trecEval,
 } from './trec-eval'
+import { linesOf, published, trecEvalFixture, trecMeasures } from './testing/trec-eval-fixtures'
 
 /**
  * trec_eval compatibility: hand-computed examples (their arithmetic written out), then
@@ -154,34 +154,21 @@ describe('trec_eval semantics, by hand', () => {
 })
 
 describe("trec_eval's published outputs for its own test files", () => {
-  const fixture = (name: string): string =>
-    readFileSync(join(__dirname, 'fixtures', 'trec_eval', name), 'utf8')
+  const fixture = (name: string): string => readFileSync(trecEvalFixture(name), 'utf8')
   const CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
-  const ours = (qrels: string, run: string, complete: boolean): string[] =>
-    formatTrecEval(
-      trecEval(readTrecQrels(fixture(qrels), qrels), readTrecRun(fixture(run), run), {
-        cutoffs: CUTOFFS,
-        complete,
-      }),
+  const MEASURES = trecMeasures(CUTOFFS)
+  const ours = (qrels: string, run: string, complete: boolean, measures = MEASURES): string[] =>
+    linesOf(
+      formatTrecEval(
+        trecEval(readTrecQrels(fixture(qrels), qrels), readTrecRun(fixture(run), run), {
+          cutoffs: CUTOFFS,
+          complete,
+        }),
+      ),
+      measures,
     )
-      .trimEnd()
-      .split('\n')
-  const MEASURES = new Set([
-    'runid',
-    'num_q',
-    'num_ret',
-    'num_rel',
-    'num_rel_ret',
-    'map',
-    'recip_rank',
-    ...CUTOFFS.flatMap((k) => [`P_${k}`, `recall_${k}`, `ndcg_cut_${k}`]),
-  ])
   /** trec_eval's lines for the measures the console computes, in trec_eval's order. */
-  const theirs = (name: string, measures = MEASURES): string[] =>
-    fixture(name)
-      .trimEnd()
-      .split('\n')
-      .filter((line) => measures.has(line.split('\t')[0]!.trim()))
+  const theirs = (name: string, measures = MEASURES): string[] => published(name, measures)
 
   it('matches `trec_eval -m all_trec -q qrels.test results.test` line for line', () => {
     const expected = theirs('out.test.aq')
@@ -213,10 +200,6 @@ describe("trec_eval's published outputs for its own test files", () => {
     const ndcg = new Set(['num_ret', ...CUTOFFS.map((k) => `ndcg_cut_${k}`)])
     const expected = theirs('out.test.aql', ndcg)
     expect(expected).toHaveLength(4 * 10)
-    expect(
-      ours('qrels.rel_level', 'results.test', false).filter((line) =>
-        ndcg.has(line.split('\t')[0]!.trim()),
-      ),
-    ).toEqual(expected)
+    expect(ours('qrels.rel_level', 'results.test', false, ndcg)).toEqual(expected)
   })
 })

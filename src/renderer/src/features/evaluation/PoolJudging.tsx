@@ -74,7 +74,7 @@ export function PoolJudging({
   }
   return (
     <div className="eval-pool">
-      <form className="eval-pool__head" aria-label="Pool" onSubmit={(e) => e.preventDefault()}>
+      <form className="eval-launcher" aria-label="Pool" onSubmit={(e) => e.preventDefault()}>
         <fieldset className="eval-launcher__group">
           <legend>Runs pooled</legend>
           {finished.slice(0, 12).map((run) => (
