@@ -240,7 +240,17 @@ export class EvalService {
     server: string,
   ): Promise<ServerSearchResult> {
     const active = this.deps.activeProfile()
-    const profile = profileId === active.id ? active : this.deps.profile(profileId)
+    let profile = active
+    if (profileId !== active.id) {
+      try {
+        profile = this.deps.profile(profileId)
+      } catch {
+        throw new ConsoleError({
+          code: 'not_found',
+          message: `run ${run.summary.id} ran as profile "${profileId}", which is not saved here: add it (Profiles) to read the documents it found`,
+        })
+      }
+    }
     const sources =
       run.inputs.selection?.[server] ??
       query.sources?.[server] ??

@@ -108,6 +108,9 @@ describe('RunStore', () => {
       })
       expect(runs.summary('20260101-000000-dddddd')).toMatchObject({ status: 'running' })
       expect(runs.summary('20260101-000000-dddddd')!.external).toBeUndefined()
+      // A hand-edited pid that is not a process id (0 and -1 name groups) is not asked about.
+      runs.saveProgress(running('20260101-000000-eeeeee', -1))
+      expect(runs.summary('20260101-000000-eeeeee')).toMatchObject({ status: 'failed' })
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill('SIGKILL')
       await exited

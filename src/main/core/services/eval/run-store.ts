@@ -53,7 +53,9 @@ export class RunStore {
     }
     if (summary.status !== 'running' || summary.pid === undefined) return summary
     if (summary.pid === process.pid) return summary
-    if (processAlive(summary.pid)) return { ...summary, external: true }
+    // A pid from the file: only a process id is asked about (0 and -1 mean groups to kill()).
+    if (!Number.isSafeInteger(summary.pid) || summary.pid < 1) summary.pid = 0
+    if (summary.pid > 0 && processAlive(summary.pid)) return { ...summary, external: true }
     return {
       ...summary,
       status: 'failed',
