@@ -37,6 +37,9 @@ const OPTIONS = {
   min: { type: 'string', multiple: true },
   format: { type: 'string' },
   k: { type: 'string' },
+  qrels: { type: 'string' },
+  run: { type: 'string' },
+  complete: { type: 'boolean', short: 'c' },
   'dry-run': { type: 'boolean' },
   'keep-plaintext': { type: 'boolean' },
 } as const
@@ -81,7 +84,19 @@ export const COMMAND_OPTIONS = {
   secrets: ['server', 'name'],
   doctor: ['server'],
   monitor: ['metrics-port', 'metrics-host', 'interval'],
-  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
+  eval: [
+    'server',
+    'source',
+    'profile',
+    'baseline',
+    'min',
+    'format',
+    'k',
+    'fusion',
+    'qrels',
+    'run',
+    'complete',
+  ],
   auth: ['server'],
   import: ['server', 'dry-run', 'keep-plaintext'],
 } as const satisfies Record<string, readonly OptionName[]>
@@ -130,6 +145,9 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    qrels?: string
+    run?: string
+    complete?: boolean
     'dry-run'?: boolean
     'keep-plaintext'?: boolean
   }
