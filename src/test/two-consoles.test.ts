@@ -189,7 +189,7 @@ describe('writes from several processes to one data folder', () => {
             .then(async ([{ AuditLog }, { createRedactor }]) => {
               // Small files, many kept: the writers rotate the log under each other.
               const log = new AuditLog(${JSON.stringify(join(dir, 'audit'))}, createRedactor(), {
-                maxBytes: 16 * 1024, keep: 1000, onWriteError: (error) => { throw error },
+                maxBytes: 4 * 1024, keep: 1000, onWriteError: (error) => { throw error },
               })
               for (let n = 0; n < ${LINES}; n++) {
                 log.record({ at: new Date().toISOString(), user: 'w${w}', server: 'line-' + n,
