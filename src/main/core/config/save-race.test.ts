@@ -93,3 +93,95 @@ describe('save racing an external writer', () => {
     expect(lost).toEqual([])
   })
 })
+
+/**
+ * Another program rewriting the file in place the slow way: it truncates the file, says
+ * `truncated`, waits `pauseMs` of its own, writes the whole text through the same descriptor,
+ * and says `wrote`.
+ */
+const SLOW_WRITER = `
+const { openSync, writeSync, closeSync } = require('node:fs')
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const { path, text, pauseMs } = JSON.parse(line)
+  const fd = openSync(path, 'r+')
+  require('node:fs').ftruncateSync(fd, 0)
+  process.stdout.write('truncated\\n')
+  setTimeout(() => {
+    writeSync(fd, text, 0)
+    closeSync(fd)
+    process.stdout.write('wrote\\n')
+  }, pauseMs)
+})
+process.stdout.write('ready\\n')
+`
+
+function startSlowWriter(): {
+  rewrite: (
+    path: string,
+    text: string,
+    pauseMs: number,
+  ) => { truncated: Promise<void>; wrote: Promise<void> }
+} {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['-e', SLOW_WRITER])
+  cleanups.push(() => {
+    child.kill()
+  })
+  const waiting: Array<() => void> = []
+  createInterface({ input: child.stdout }).on('line', () => waiting.shift()?.())
+  let ready = new Promise<void>((resolve) => waiting.push(resolve))
+  return {
+    rewrite: (path, text, pauseMs) => {
+      const truncated = ready.then(() => {
+        const event = new Promise<void>((resolve) => waiting.push(resolve))
+        child.stdin.write(`${JSON.stringify({ path, text, pauseMs })}\n`)
+        return event
+      })
+      const wrote = truncated.then(() => new Promise<void>((resolve) => waiting.push(resolve)))
+      ready = wrote
+      return { truncated, wrote }
+    },
+  }
+}
+
+/** Five servers; `note` changes s5's description so each rewrite is a different text. */
+const fiveServers = (note: string): string =>
+  `${JSON.stringify(
+    Object.fromEntries(
+      [1, 2, 3, 4, 5].map((n) => [
+        `s${n}`,
+        { url: `http://127.0.0.1:9/s${n}`, ...(n === 5 ? { description: note } : {}) },
+      ]),
+    ),
+    null,
+    2,
+  )}\n`
+
+describe('a toggle while another program rewrites the file in place', () => {
+  it('never saves over the emptied file nor drops a server', { timeout: 60_000 }, async () => {
+    const { dir, cleanup } = tempDir('rc-race-')
+    cleanups.push(cleanup)
+    const file = writeFile(join(dir, 'rag-mcp.json'), fiveServers('start'))
+    const store = new RegistryStore({
+      lookup: { dataDir: dir, env: {}, configPath: file },
+      watch: false,
+    })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    const writer = startSlowWriter()
+    const problems: string[] = []
+    for (let i = 0; i < 20; i++) {
+      const { truncated, wrote } = writer.rewrite(file, fiveServers(`external ${i}`), 30)
+      await truncated
+      const enabled = i % 2 === 1
+      const [result] = await Promise.all([store.setEnabled('s2', enabled), wrote])
+      const onDisk = readFileSync(file, 'utf8')
+      const ids = Object.keys(JSON.parse(onDisk) as object)
+      if (ids.length !== 5) problems.push(`${i}: ${result.status}, file holds ${ids.join(',')}`)
+      if (!onDisk.includes(`external ${i}`)) problems.push(`${i}: the external edit is lost`)
+      if (result.status === 'saved' && !onDisk.includes(`"enabled": ${enabled}`)) {
+        problems.push(`${i}: saved, but s2 is not ${enabled ? 'enabled' : 'disabled'} on disk`)
+      }
+    }
+    expect(problems).toEqual([])
+  })
+})
