@@ -31,7 +31,8 @@ const registryOf = (servers: string[]): string =>
 
 /** What another program may have left in the file at the moment of the edit. */
 type Disk =
-  | { kind: 'empty' | 'blank' }
+  | { kind: 'empty' }
+  | { kind: 'blank' }
   | { kind: 'cut'; at: number; noise: string }
   | { kind: 'bytes'; bytes: Uint8Array }
 

@@ -275,3 +275,75 @@ describe('edits from a file caught mid-rewrite', () => {
     expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
   })
 })
+
+describe('a registry file with bytes that are not UTF-8', () => {
+  /** ORIGINAL with a Latin-1 "é" (0xE9, not UTF-8) in a comment on line 2 and 0xFF in kb's args. */
+  const latin1 = Buffer.concat([
+    Buffer.from('{\n  // caf'),
+    Buffer.from([0xe9]),
+    Buffer.from(' servers\n  "docs": { "url": "http://127.0.0.1:9/docs", "enabled": true },\n'),
+    Buffer.from('  "kb": { "command": "kb", "args": ["--x'),
+    Buffer.from([0xff, 0xc3]),
+    Buffer.from('"] }\n}\n'),
+  ])
+
+  it('warns at the line of the first such byte', async () => {
+    const { dir, cleanup } = tempDir('rc-save-')
+    cleanups.push(cleanup)
+    const file = join(dir, 'rag-mcp.json')
+    writeFileSync(file, latin1)
+    const store = new RegistryStore({
+      lookup: { dataDir: dir, env: {}, configPath: file },
+      watch: false,
+    })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    expect(store.current().warnings).toContainEqual(
+      expect.objectContaining({
+        file,
+        line: 2,
+        column: 9,
+        rule: 'invalid_utf8',
+        message: expect.stringMatching(/not UTF-8.*0xE9.*3 bytes/),
+      }),
+    )
+  })
+
+  it('keeps them byte for byte when a toggle edits another line', async () => {
+    const { dir, cleanup } = tempDir('rc-save-')
+    cleanups.push(cleanup)
+    const file = join(dir, 'rag-mcp.json')
+    writeFileSync(file, latin1)
+    const store = new RegistryStore({
+      lookup: { dataDir: dir, env: {}, configPath: file },
+      watch: false,
+    })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    expect(await store.setEnabled('docs', false)).toMatchObject({ status: 'saved' })
+    const expected = Buffer.from(
+      latin1.toString('latin1').replace('"enabled": true', '"enabled": false'),
+      'latin1',
+    )
+    expect(readFileSync(file).equals(expected)).toBe(true)
+    expect(store.server('kb')?.args).toEqual([expect.stringMatching(/^--x/)])
+  })
+
+  it('keeps them through the editor: read, edit elsewhere, save', async () => {
+    const { dir, cleanup } = tempDir('rc-save-')
+    cleanups.push(cleanup)
+    const file = join(dir, 'rag-mcp.json')
+    writeFileSync(file, latin1)
+    const store = new RegistryStore({
+      lookup: { dataDir: dir, env: {}, configPath: file },
+      watch: false,
+    })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    const raw = await store.readRaw()
+    const text = raw.text.replace('"docs"', '"docs2"')
+    expect(await store.save({ text, baseHash: raw.hash })).toMatchObject({ status: 'saved' })
+    const expected = Buffer.from(latin1.toString('latin1').replace('"docs"', '"docs2"'), 'latin1')
+    expect(readFileSync(file).equals(expected)).toBe(true)
+  })
+})
