@@ -3,6 +3,7 @@ import {
   mkdirSync,
   openSync,
   renameSync,
+  symlinkSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -224,5 +225,67 @@ describe('RegistryStore: manual reload and history', () => {
     const history = h.store.history()
     expect(history).toHaveLength(HISTORY_LIMIT)
     expect(history.every((event) => event.trigger === 'manual')).toBe(true)
+  })
+})
+
+describe('RegistryStore: live reload through a symlinked --config', () => {
+  async function linked(): Promise<Harness & { target: string; link: string }> {
+    const { dir, cleanup } = tempDir('rc-store-link-')
+    cleanups.push(cleanup)
+    const target = writeFile(join(dir, 'dotfiles', 'rag-mcp.json'), registryText())
+    const link = join(dir, 'rag-mcp.json')
+    symlinkSync(target, link)
+    const events = new EventBus()
+    const updated: RegistryUpdatedEvent[] = []
+    const invalid: ConfigInvalidEvent[] = []
+    events.on('registry:updated', (event) => updated.push(event))
+    events.on('config:invalid', (event) => invalid.push(event))
+    const store = new RegistryStore({
+      lookup: { dataDir: dir, env: {}, configPath: link },
+      events,
+      embedded: () => ({ file: 'embedded', text: '{}', diagnostics: [] }),
+    })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    return { dir, file: link, store, updated, invalid, target, link }
+  }
+
+  it('recovers when the target is deleted and then written again', async () => {
+    const h = await linked()
+    unlinkSync(h.target)
+    await waitFor(() => h.invalid[0], 'config:invalid for the missing target')
+    writeFileSync(h.target, registryText({ b: 2000 }))
+    await waitFor(() => (timeoutOf(h.store, 'b') === 2000 ? true : undefined), 'the restored file')
+    expect(h.store.invalidState()).toBeUndefined()
+    writeFileSync(h.target, registryText({ b: 3000 }))
+    await waitFor(() => (timeoutOf(h.store, 'b') === 3000 ? true : undefined), 'a later edit')
+  })
+
+  it('recovers when the link points at /dev/zero for a moment', async () => {
+    const h = await linked()
+    const swap = (to: string): void => {
+      const next = `${h.link}.next`
+      symlinkSync(to, next)
+      renameSync(next, h.link)
+    }
+    swap('/dev/zero')
+    await waitFor(() => h.invalid[0], 'config:invalid for /dev/zero')
+    writeFileSync(h.target, registryText({ c: 2000 }))
+    swap(h.target)
+    await waitFor(() => (timeoutOf(h.store, 'c') === 2000 ? true : undefined), 'the restored link')
+    writeFileSync(h.target, registryText({ c: 3000 }))
+    await waitFor(() => (timeoutOf(h.store, 'c') === 3000 ? true : undefined), 'a later edit')
+  })
+
+  it('recovers when the target is briefly a link to /dev/zero, then a file again', async () => {
+    const h = await linked()
+    unlinkSync(h.target)
+    symlinkSync('/dev/zero', h.target)
+    await waitFor(() => h.invalid[0], 'config:invalid for /dev/zero')
+    unlinkSync(h.target)
+    writeFileSync(h.target, registryText({ a: 2000 }))
+    await waitFor(() => (timeoutOf(h.store, 'a') === 2000 ? true : undefined), 'the restored file')
+    writeFileSync(h.target, registryText({ a: 3000 }))
+    await waitFor(() => (timeoutOf(h.store, 'a') === 3000 ? true : undefined), 'a later edit')
   })
 })
