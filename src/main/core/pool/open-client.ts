@@ -55,6 +55,8 @@ export interface CreateClientOptions {
   skipHandshake: boolean
   hooks: WireHooks
   clientInfo: { name: string; version: string }
+  /** Largest message read from a stdio server. */
+  maxMessageBytes?: number
   /** Receives every message both ways, with the HTTP status and added headers. */
   protocol?: ProtocolLog
   /** OAuth for HTTP / SSE servers that use it. */
@@ -78,6 +80,8 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       ...(config.cwd ? { cwd: config.cwd } : {}),
       onLine: hooks.onLine,
       onRepair: hooks.onRepair,
+      onNote: hooks.onNote,
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     })
     inner = stdio
   } else {
