@@ -75,7 +75,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     if (!config.command) throw configError(config.id, 'a stdio server needs a "command"')
     stdio = new StdioTransport({
       command: config.command,
-      args: config.args,
+      args: resolved.args ?? config.args,
       env: resolved.env,
       ...(config.cwd ? { cwd: config.cwd } : {}),
       onLine: hooks.onLine,
