@@ -8,12 +8,18 @@ import {
   type ServerEntry,
 } from '../../../shared/config/schema'
 import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
-import { toErrorInfo } from '../../../shared/errors'
+import { plaintextSecretValues } from '../../../shared/config/plaintext-secrets'
+import { ConsoleError, toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
 import { dialectJudges } from '../../core/dialects/registry'
 import type { RawToolResult, ServerSession } from '../../core/pool/types'
 import { AD_HOC_ORIGIN } from '../../core/auth/sign-in-error'
+import {
+  AuditedSession,
+  attemptEntry,
+  type AuditContext,
+} from '../../core/services/audited-session'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
 import type { ElicitationHandler } from '../../core/pool/elicitation'
 import { integer, jsonObject, splitCommandLine } from '../args'
@@ -126,6 +132,7 @@ export function withTarget(
     let server: string
     if (adHoc) {
       registerHeaderSecrets(core.redactor, adHoc.headers)
+      for (const value of plaintextSecretValues(adHoc)) core.redactor.add(value)
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {
@@ -184,28 +191,40 @@ async function callOnce(
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
+  const user = currentUser(core, ctx.global)
+  // Like every tool call the console makes, audited (as operation `call`).
+  const audit: AuditContext = { user, operation: 'call', sources: [] }
   let session: ServerSession
   try {
     session = await core.pool.session(server, connectMs ? { timeoutMs: connectMs } : {})
   } catch (failure) {
+    core.services.audit.record(attemptEntry(server, audit, { error: failure }, Date.now()))
     return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
   }
+  const audited = new AuditedSession(session, core.services.audit, audit)
   let result: RawToolResult
   try {
-    result = await session.callTool(tool, args, {
+    result = await audited.callTool(tool, args, {
       ...dialectJudges(session),
       operation: 'call',
-      user: currentUser(core, ctx.global),
+      user,
       ...(callMs ? { timeoutMs: callMs } : {}),
     })
   } catch (failure) {
+    await audited.settle({})
     // Connected, so the server was reached: a refused, failed or unanswered call is a failure.
     return fail(failure, EXIT.failed)
   }
+  const toolError = new ConsoleError({
+    code: 'tool_error',
+    server,
+    message: `${server}: ${tool} answered with isError: true`,
+  })
+  await audited.settle(result.isError ? { error: toolError } : {})
   if (ctx.out.json) ctx.out.result(result)
   else ctx.out.text(JSON.stringify(result, null, 2))
   if (result.isError) {
-    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
+    ctx.out.warn(toolError.message)
     return EXIT.failed
   }
   return EXIT.ok
