@@ -397,6 +397,19 @@ describe('verify verdicts', () => {
     expect(text.stdout).toMatch(/^fresh link: http:\/\/\S+ -> 200 ok/m)
   })
 
+  it('refuses an empty --url or --segment as a usage error (exit 2), not a verdict', async () => {
+    for (const empty of [
+      ['--url', ''],
+      ['--segment', '', '--url', 'http://x/doc'],
+    ]) {
+      const run = await cli(['--json', 'verify', '--server', 'knowledgeSearch', ...empty])
+      expect(run.code, empty.join(' ')).toBe(2)
+      expect(json(run)).toEqual({
+        error: { code: 'invalid_argument', message: expect.stringMatching(/is empty/) },
+      })
+    }
+  })
+
   it('tells a link that is not a web link from a citation with no link', async () => {
     const unc = await cli([
       '--json',
