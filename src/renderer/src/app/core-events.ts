@@ -15,6 +15,7 @@ import { secretKeys } from '../features/secrets/queries'
 import { searchFeed } from '../features/search/run-feed'
 import { serverKeys } from '../features/servers/queries'
 import { signInTabs } from '../features/servers/sign-in-tabs'
+import { workbenchKeys } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
 import type { InvalidateSoon } from './coalesced-invalidation'
 
@@ -165,6 +166,13 @@ export const coreEventHandlers: CoreEventHandlers = {
     )
     // A list fetch already under way would bring the state from before the change.
     void queryClient.invalidateQueries({ queryKey: serverKeys.list() })
+    // A server tried in the Workbench shows its sign-in there, and lists its tools once in.
+    const tried = workbenchKeys.auth(oauth.serverId)
+    queryClient.setQueryData(tried, (held: unknown) => (held === undefined ? undefined : oauth))
+    void queryClient.invalidateQueries({ queryKey: tried })
+    if (oauth.state === 'signed_in') {
+      void queryClient.invalidateQueries({ queryKey: workbenchKeys.tools(oauth.serverId) })
+    }
   },
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({
