@@ -16,38 +16,71 @@ const entry = (description: string): string =>
   `{\n  "docs": { "url": "http://127.0.0.1:9/docs", "description": "${description}" }\n}\n`
 
 /**
- * Another program editing the file: for each `{path, text, delayMs}` line it waits, writes the
- * file in place (truncate + write, as most editors and scripts do) and answers `wrote`.
+ * Another program editing the file. For a `{path, text, delayMs}` line it waits, writes the file
+ * in place (truncate + write, as most editors and scripts do) and answers `wrote`. For a
+ * `{path, text, pauseMs}` line it rewrites it the slow way: truncates it, answers `truncated`,
+ * waits `pauseMs` of its own, writes the text through the same descriptor and answers `wrote`.
  */
 const WRITER = `
-const { writeFileSync } = require('node:fs')
+const { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } = require('node:fs')
+const say = (word) => process.stdout.write(word + '\\n')
 require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const { path, text, delayMs } = JSON.parse(line)
+  const { path, text, delayMs, pauseMs } = JSON.parse(line)
+  if (pauseMs !== undefined) {
+    const fd = openSync(path, 'r+')
+    ftruncateSync(fd, 0)
+    say('truncated')
+    return setTimeout(() => {
+      writeSync(fd, text, 0)
+      closeSync(fd)
+      say('wrote')
+    }, pauseMs)
+  }
   const until = performance.now() + delayMs
   const write = () => {
     if (performance.now() < until) return setImmediate(write)
     writeFileSync(path, text)
-    process.stdout.write('wrote\\n')
+    say('wrote')
   }
   write()
 })
-process.stdout.write('ready\\n')
+say('ready')
 `
 
-function startWriter(): { write: (path: string, text: string, delayMs: number) => Promise<void> } {
+interface Writer {
+  write: (path: string, text: string, delayMs: number) => Promise<void>
+  rewrite: (
+    path: string,
+    text: string,
+    pauseMs: number,
+  ) => { truncated: Promise<void>; wrote: Promise<void> }
+}
+
+function startWriter(): Writer {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['-e', WRITER])
   cleanups.push(() => {
     child.kill()
   })
   const waiting: Array<() => void> = []
   createInterface({ input: child.stdout }).on('line', () => waiting.shift()?.())
-  const ready = new Promise<void>((resolve) => waiting.push(resolve))
+  const next = (): Promise<void> => new Promise<void>((resolve) => waiting.push(resolve))
+  let ready = next()
+  const send = (message: object): Promise<void> =>
+    ready.then(() => {
+      const answered = next()
+      child.stdin.write(`${JSON.stringify(message)}\n`)
+      return answered
+    })
   return {
     write: async (path, text, delayMs) => {
+      ready = send({ path, text, delayMs })
       await ready
-      const done = new Promise<void>((resolve) => waiting.push(resolve))
-      child.stdin.write(`${JSON.stringify({ path, text, delayMs })}\n`)
-      await done
+    },
+    rewrite: (path, text, pauseMs) => {
+      const truncated = send({ path, text, pauseMs })
+      const wrote = truncated.then(next)
+      ready = wrote
+      return { truncated, wrote }
     },
   }
 }
@@ -94,55 +127,6 @@ describe('save racing an external writer', () => {
   })
 })
 
-/**
- * Another program rewriting the file in place the slow way: it truncates the file, says
- * `truncated`, waits `pauseMs` of its own, writes the whole text through the same descriptor,
- * and says `wrote`.
- */
-const SLOW_WRITER = `
-const { openSync, writeSync, closeSync } = require('node:fs')
-require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const { path, text, pauseMs } = JSON.parse(line)
-  const fd = openSync(path, 'r+')
-  require('node:fs').ftruncateSync(fd, 0)
-  process.stdout.write('truncated\\n')
-  setTimeout(() => {
-    writeSync(fd, text, 0)
-    closeSync(fd)
-    process.stdout.write('wrote\\n')
-  }, pauseMs)
-})
-process.stdout.write('ready\\n')
-`
-
-function startSlowWriter(): {
-  rewrite: (
-    path: string,
-    text: string,
-    pauseMs: number,
-  ) => { truncated: Promise<void>; wrote: Promise<void> }
-} {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['-e', SLOW_WRITER])
-  cleanups.push(() => {
-    child.kill()
-  })
-  const waiting: Array<() => void> = []
-  createInterface({ input: child.stdout }).on('line', () => waiting.shift()?.())
-  let ready = new Promise<void>((resolve) => waiting.push(resolve))
-  return {
-    rewrite: (path, text, pauseMs) => {
-      const truncated = ready.then(() => {
-        const event = new Promise<void>((resolve) => waiting.push(resolve))
-        child.stdin.write(`${JSON.stringify({ path, text, pauseMs })}\n`)
-        return event
-      })
-      const wrote = truncated.then(() => new Promise<void>((resolve) => waiting.push(resolve)))
-      ready = wrote
-      return { truncated, wrote }
-    },
-  }
-}
-
 /** Five servers; `note` changes s5's description so each rewrite is a different text. */
 const fiveServers = (note: string): string =>
   `${JSON.stringify(
@@ -167,7 +151,7 @@ describe('a toggle while another program rewrites the file in place', () => {
     })
     cleanups.push(() => store.dispose())
     await store.start()
-    const writer = startSlowWriter()
+    const writer = startWriter()
     const problems: string[] = []
     for (let i = 0; i < 20; i++) {
       const { truncated, wrote } = writer.rewrite(file, fiveServers(`external ${i}`), 30)

@@ -35,7 +35,7 @@ const ORIGINAL = `{
 `
 
 async function startStore(
-  options: { mode?: 'file' | 'layered' | 'embedded'; text?: string; watch?: boolean } = {},
+  options: { mode?: 'file' | 'layered' | 'embedded'; text?: string | Buffer; watch?: boolean } = {},
 ) {
   const { dir, cleanup } = tempDir('rc-save-')
   cleanups.push(cleanup)
@@ -288,16 +288,7 @@ describe('a registry file with bytes that are not UTF-8', () => {
   ])
 
   it('warns at the line of the first such byte', async () => {
-    const { dir, cleanup } = tempDir('rc-save-')
-    cleanups.push(cleanup)
-    const file = join(dir, 'rag-mcp.json')
-    writeFileSync(file, latin1)
-    const store = new RegistryStore({
-      lookup: { dataDir: dir, env: {}, configPath: file },
-      watch: false,
-    })
-    cleanups.push(() => store.dispose())
-    await store.start()
+    const { file, store } = await startStore({ text: latin1, watch: false })
     expect(store.current().warnings).toContainEqual(
       expect.objectContaining({
         file,
@@ -310,16 +301,7 @@ describe('a registry file with bytes that are not UTF-8', () => {
   })
 
   it('keeps them byte for byte when a toggle edits another line', async () => {
-    const { dir, cleanup } = tempDir('rc-save-')
-    cleanups.push(cleanup)
-    const file = join(dir, 'rag-mcp.json')
-    writeFileSync(file, latin1)
-    const store = new RegistryStore({
-      lookup: { dataDir: dir, env: {}, configPath: file },
-      watch: false,
-    })
-    cleanups.push(() => store.dispose())
-    await store.start()
+    const { file, store } = await startStore({ text: latin1, watch: false })
     expect(await store.setEnabled('docs', false)).toMatchObject({ status: 'saved' })
     const expected = Buffer.from(
       latin1.toString('latin1').replace('"enabled": true', '"enabled": false'),
@@ -330,16 +312,7 @@ describe('a registry file with bytes that are not UTF-8', () => {
   })
 
   it('keeps them through the editor: read, edit elsewhere, save', async () => {
-    const { dir, cleanup } = tempDir('rc-save-')
-    cleanups.push(cleanup)
-    const file = join(dir, 'rag-mcp.json')
-    writeFileSync(file, latin1)
-    const store = new RegistryStore({
-      lookup: { dataDir: dir, env: {}, configPath: file },
-      watch: false,
-    })
-    cleanups.push(() => store.dispose())
-    await store.start()
+    const { file, store } = await startStore({ text: latin1, watch: false })
     const raw = await store.readRaw()
     const text = raw.text.replace('"docs"', '"docs2"')
     expect(await store.save({ text, baseHash: raw.hash })).toMatchObject({ status: 'saved' })

@@ -33,18 +33,26 @@ function registryText(timeouts: Record<string, number> = {}): string {
 interface Harness {
   dir: string
   file: string
+  /** The file itself (what `file` links to, when linked). */
+  target: string
   store: RegistryStore
   updated: RegistryUpdatedEvent[]
   invalid: ConfigInvalidEvent[]
 }
 
+/**
+ * A store on a registry file in a fresh folder: `rag-mcp.json` given as --config, the layered
+ * defaults file, or (`linked`) a --config symlink to `dotfiles/rag-mcp.json` (`target`).
+ */
 async function startStore(
-  options: { text?: string; layered?: boolean; watch?: boolean } = {},
+  options: { text?: string; layered?: boolean; watch?: boolean; linked?: boolean } = {},
 ): Promise<Harness> {
   const { dir, cleanup } = tempDir('rc-store-')
   cleanups.push(cleanup)
   const file = options.layered ? layeredPaths(dir).defaults : join(dir, 'rag-mcp.json')
-  writeFile(file, options.text ?? registryText())
+  const target = options.linked ? join(dir, 'dotfiles', 'rag-mcp.json') : file
+  writeFile(target, options.text ?? registryText())
+  if (options.linked) symlinkSync(target, file)
   const events = new EventBus()
   const updated: RegistryUpdatedEvent[] = []
   const invalid: ConfigInvalidEvent[] = []
@@ -58,7 +66,7 @@ async function startStore(
   })
   cleanups.push(() => store.dispose())
   await store.start()
-  return { dir, file, store, updated, invalid }
+  return { dir, file, target, store, updated, invalid }
 }
 
 const timeoutOf = (store: RegistryStore, id: string) => store.server(id)?.timeoutMs
@@ -229,29 +237,8 @@ describe('RegistryStore: manual reload and history', () => {
 })
 
 describe('RegistryStore: live reload through a symlinked --config', () => {
-  async function linked(): Promise<Harness & { target: string; link: string }> {
-    const { dir, cleanup } = tempDir('rc-store-link-')
-    cleanups.push(cleanup)
-    const target = writeFile(join(dir, 'dotfiles', 'rag-mcp.json'), registryText())
-    const link = join(dir, 'rag-mcp.json')
-    symlinkSync(target, link)
-    const events = new EventBus()
-    const updated: RegistryUpdatedEvent[] = []
-    const invalid: ConfigInvalidEvent[] = []
-    events.on('registry:updated', (event) => updated.push(event))
-    events.on('config:invalid', (event) => invalid.push(event))
-    const store = new RegistryStore({
-      lookup: { dataDir: dir, env: {}, configPath: link },
-      events,
-      embedded: () => ({ file: 'embedded', text: '{}', diagnostics: [] }),
-    })
-    cleanups.push(() => store.dispose())
-    await store.start()
-    return { dir, file: link, store, updated, invalid, target, link }
-  }
-
   it('recovers when the target is deleted and then written again', async () => {
-    const h = await linked()
+    const h = await startStore({ linked: true })
     unlinkSync(h.target)
     await waitFor(() => h.invalid[0], 'config:invalid for the missing target')
     writeFileSync(h.target, registryText({ b: 2000 }))
@@ -262,11 +249,11 @@ describe('RegistryStore: live reload through a symlinked --config', () => {
   })
 
   it('recovers when the link points at /dev/zero for a moment', async () => {
-    const h = await linked()
+    const h = await startStore({ linked: true })
     const swap = (to: string): void => {
-      const next = `${h.link}.next`
+      const next = `${h.file}.next`
       symlinkSync(to, next)
-      renameSync(next, h.link)
+      renameSync(next, h.file)
     }
     swap('/dev/zero')
     await waitFor(() => h.invalid[0], 'config:invalid for /dev/zero')
@@ -278,7 +265,7 @@ describe('RegistryStore: live reload through a symlinked --config', () => {
   })
 
   it('recovers when the target is briefly a link to /dev/zero, then a file again', async () => {
-    const h = await linked()
+    const h = await startStore({ linked: true })
     unlinkSync(h.target)
     symlinkSync('/dev/zero', h.target)
     await waitFor(() => h.invalid[0], 'config:invalid for /dev/zero')
