@@ -92,18 +92,25 @@ function keptTexts(dir: string): string[] {
     .map((name) => readFileSync(join(dir, name), 'utf8'))
 }
 
+/** A store (not watching) on a rag-mcp.json holding `text`, and a writer child for it. */
+async function raceOn(
+  text: string,
+): Promise<{ dir: string; file: string; store: RegistryStore; writer: Writer }> {
+  const { dir, cleanup } = tempDir('rc-race-')
+  cleanups.push(cleanup)
+  const file = writeFile(join(dir, 'rag-mcp.json'), text)
+  const store = new RegistryStore({
+    lookup: { dataDir: dir, env: {}, configPath: file },
+    watch: false,
+  })
+  cleanups.push(() => store.dispose())
+  await store.start()
+  return { dir, file, store, writer: startWriter() }
+}
+
 describe('save racing an external writer', () => {
   it('never loses the external edit nor the in-app one', { timeout: 60_000 }, async () => {
-    const { dir, cleanup } = tempDir('rc-race-')
-    cleanups.push(cleanup)
-    const file = writeFile(join(dir, 'rag-mcp.json'), entry('start'))
-    const store = new RegistryStore({
-      lookup: { dataDir: dir, env: {}, configPath: file },
-      watch: false,
-    })
-    cleanups.push(() => store.dispose())
-    await store.start()
-    const writer = startWriter()
+    const { dir, file, store, writer } = await raceOn(entry('start'))
     const lost: string[] = []
     for (let i = 0; i < 200; i++) {
       const raw = await store.readRaw()
@@ -142,16 +149,7 @@ const fiveServers = (note: string): string =>
 
 describe('a toggle while another program rewrites the file in place', () => {
   it('never saves over the emptied file nor drops a server', { timeout: 60_000 }, async () => {
-    const { dir, cleanup } = tempDir('rc-race-')
-    cleanups.push(cleanup)
-    const file = writeFile(join(dir, 'rag-mcp.json'), fiveServers('start'))
-    const store = new RegistryStore({
-      lookup: { dataDir: dir, env: {}, configPath: file },
-      watch: false,
-    })
-    cleanups.push(() => store.dispose())
-    await store.start()
-    const writer = startWriter()
+    const { file, store, writer } = await raceOn(fiveServers('start'))
     const problems: string[] = []
     for (let i = 0; i < 20; i++) {
       const { truncated, wrote } = writer.rewrite(file, fiveServers(`external ${i}`), 30)
