@@ -8,6 +8,7 @@ import {
   type ServerEntry,
 } from '../../../shared/config/schema'
 import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
+import { plaintextSecretValues } from '../../../shared/config/plaintext-secrets'
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
@@ -132,6 +133,7 @@ export function withTarget(
     let server: string
     if (adHoc) {
       registerHeaderSecrets(core.redactor, adHoc.headers)
+      for (const value of plaintextSecretValues(adHoc)) core.redactor.add(value)
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {
@@ -226,7 +228,7 @@ async function callOnce(
   if (ctx.out.json) ctx.out.result(result)
   else ctx.out.text(JSON.stringify(result, null, 2))
   if (result.isError) {
-    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
+    ctx.out.warn(toolError.message)
     return EXIT.failed
   }
   return EXIT.ok

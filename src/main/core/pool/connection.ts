@@ -180,6 +180,7 @@ export class ServerConnection {
       secrets: deps.secrets,
       clock,
       clientInfo: options.clientInfo,
+      maxMessageBytes: options.maxMessageBytes,
       tracker: this.tracker,
       hooks: this.hooks,
       log: this.log,

@@ -25,6 +25,7 @@ export interface ConnectorDeps {
   secrets: SecretResolver
   clock: Clock
   clientInfo: { name: string; version: string }
+  maxMessageBytes: number
   tracker: CallTracker
   hooks: WireHooks
   log: ServerLog
@@ -144,6 +145,7 @@ export class Connector {
       skipHandshake: this.skipHandshake,
       hooks: deps.hooks,
       clientInfo: deps.clientInfo,
+      maxMessageBytes: deps.maxMessageBytes,
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),

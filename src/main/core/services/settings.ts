@@ -21,6 +21,7 @@ const profileSchema = z.object({
 const linkPolicySchema = z.object({
   allowHosts: z.array(z.string()).default([]),
   denyHosts: z.array(z.string()).default([]),
+  privateHosts: z.array(z.string()).default([]),
 })
 
 /** The opt-in Prometheus endpoint of the desktop app and browser host (docs/monitoring.md). */
@@ -242,10 +243,13 @@ export class SettingsStore {
     })
   }
 
-  /** The citation checker's address policy (allow any host, deny nothing extra, by default). */
+  /**
+   * The citation checker's address policy (any public host, nothing extra denied, no private
+   * host allowed, by default).
+   */
   linkPolicy(): LinkPolicySettings {
     const settings = this.current()
-    return structuredClone(settings.linkPolicy ?? DEFAULT_LINK_POLICY)
+    return structuredClone({ ...DEFAULT_LINK_POLICY, ...settings.linkPolicy })
   }
 
   setLinkPolicy(policy: LinkPolicySettings): void {

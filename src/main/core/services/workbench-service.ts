@@ -272,7 +272,10 @@ export class WorkbenchService {
       throw new ConsoleError({
         code: 'conflict',
         origin: 'local',
-        message: `rag-mcp.json was not saved (${result.status}): reload it and add the server again`,
+        message:
+          result.status === 'conflict' && result.untrusted
+            ? result.untrusted
+            : `rag-mcp.json was not saved (${result.status}): reload it and add the server again`,
       })
     }
     return { id, movedSecrets: result.movedSecrets.map(({ name, where }) => ({ name, where })) }
