@@ -228,7 +228,7 @@ async function callOnce(
   if (ctx.out.json) ctx.out.result(result)
   else ctx.out.text(JSON.stringify(result, null, 2))
   if (result.isError) {
-    ctx.out.warn(toolError.message)
+    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
     return EXIT.failed
   }
   return EXIT.ok
