@@ -41,6 +41,16 @@ export interface ToolInfo {
   name: string
   description?: string
   inputSchema?: unknown
+  /** The hints the server gave about the tool (MCP `ToolAnnotations`); untrusted, never a guarantee. */
+  annotations?: ToolHints
+}
+
+/** A tool's behaviour hints as listed: only the booleans the console acts on. */
+export interface ToolHints {
+  /** The tool does not change its environment. */
+  readOnlyHint?: boolean
+  /** The tool may destroy or overwrite data (meaningful when not read-only). */
+  destructiveHint?: boolean
 }
 
 /** Which dialect a server speaks and why the console thinks so. */

@@ -1,5 +1,5 @@
 import type { DialectSetting } from '../../../shared/config/schema'
-import type { ToolInfo } from '../../../shared/model/server'
+import type { ToolHints, ToolInfo } from '../../../shared/model/server'
 import { runBounded } from './bounded'
 import type { CallContext } from './call-context'
 import type { Clock } from './clock'
@@ -88,12 +88,25 @@ export async function listTools(
 
 function toToolInfo(value: unknown): ToolInfo | undefined {
   if (typeof value !== 'object' || value === null) return undefined
-  const { name, description, inputSchema } = value as Record<string, unknown>
+  const { name, description, inputSchema, annotations } = value as Record<string, unknown>
   if (typeof name !== 'string' || name === '') return undefined
   const info: ToolInfo = { name }
   if (typeof description === 'string') info.description = description
   if (inputSchema !== undefined) info.inputSchema = inputSchema
+  const hints = toolHints(annotations)
+  if (hints) info.annotations = hints
   return info
+}
+
+/** The boolean hints of a tool's `annotations`; anything else in them is left out. */
+function toolHints(value: unknown): ToolHints | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const hints: ToolHints = {}
+  for (const key of ['readOnlyHint', 'destructiveHint'] as const) {
+    const hint = (value as Record<string, unknown>)[key]
+    if (typeof hint === 'boolean') hints[key] = hint
+  }
+  return Object.keys(hints).length > 0 ? hints : undefined
 }
 
 /**
