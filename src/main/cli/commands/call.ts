@@ -195,7 +195,7 @@ async function callOnce(
     result = await session.callTool(tool, args, {
       ...dialectJudges(session),
       operation: 'call',
-      user: currentUser(core, ctx.global),
+      user: currentUser(core),
       ...(callMs ? { timeoutMs: callMs } : {}),
     })
   } catch (failure) {
