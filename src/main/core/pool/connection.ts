@@ -39,6 +39,7 @@ import { ServerLog } from './server-log'
 import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
+import { sendsIdentity } from '../dialects/registry'
 
 export interface ConnectionDeps {
   secrets: SecretResolver
@@ -190,6 +191,7 @@ export class ServerConnection {
       newContext: () => this.exchanger.context('connect'),
       classify: (error, context, used) => this.classify(error, context, undefined, used),
       onLaunchedExit: (how) => this.lost(how),
+      identity: () => sendsIdentity(config, this.tools),
     })
     this.session = sessionOf(this)
   }

@@ -33,6 +33,8 @@ export interface ConnectorDeps {
   classify(error: unknown, context: CallContext, used?: OpenedClient): ConsoleError
   /** The launched server process ended on its own. */
   onLaunchedExit(how: string): void
+  /** Whether calls carry the acting user's identity headers (HTTP, SSE). */
+  identity?: () => boolean
 }
 
 /** A connected, initialized Client with what the server told about itself. */
@@ -127,6 +129,7 @@ export class Connector {
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
+      ...(deps.identity ? { identity: deps.identity } : {}),
     })
   }
 

@@ -16,7 +16,7 @@ import type { ActingUser } from '../../../shared/model/user'
 import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbench/copy'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
-import { detect, dialectJudges } from '../dialects/registry'
+import { detect, dialectJudges, sendsIdentity } from '../dialects/registry'
 import type { EventBus } from '../events'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
@@ -277,7 +277,16 @@ export class WorkbenchService {
       sessionTags: user.sessionTags,
       ...(user.humanUid ? { humanUid: user.humanUid } : {}),
     }
-    return { cli: cliCommand(call, target, copyUser), curl: curlCommand(call, target, copyUser) }
+    // cURL sends the identity headers only where the console sends them.
+    const config = this.tries.has(call.server)
+      ? { dialect: 'auto' as const }
+      : this.deps.registry.server(call.server)
+    const tools = this.poolOf(call.server).knownTools(call.server)
+    const identity = config !== undefined && sendsIdentity(config, tools)
+    return {
+      cli: cliCommand(call, target, copyUser),
+      curl: curlCommand(call, target, identity ? copyUser : undefined),
+    }
   }
 
   /** Resolves once every audit line so far is written. */

@@ -1,5 +1,6 @@
 import { ConsoleError, toErrorInfo } from '../../../../shared/errors'
 import type { ActingUser } from '../../../../shared/model/user'
+import { sendsIdentity } from '../../dialects/registry'
 import { userHeaders } from '../../pool/http-fetch'
 import type { ResolvedConnection } from '../../secrets/types'
 import type { AuditSink } from '../audited-session'
@@ -69,7 +70,10 @@ function wirePost(deps: {
   return async (message, options = {}) => {
     const url = options.url ?? deps.url
     const body = { jsonrpc: '2.0', id: `doctor-${++nextId}`, ...message }
-    const extra = options.bare ? {} : { ...deps.headers, ...userHeaders(deps.user) }
+    const identity = sendsIdentity(deps.call.session.config, deps.call.session.tools)
+    const extra = options.bare
+      ? {}
+      : { ...deps.headers, ...(identity ? userHeaders(deps.user) : {}) }
     // Evidence names the configured headers without their values (they may be credentials).
     const shown = Object.fromEntries(
       Object.keys(extra).map((name) => [
