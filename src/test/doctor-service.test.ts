@@ -114,10 +114,15 @@ describe('Doctor service', () => {
     expect([...tools('knowledgeSearch')]).toEqual(
       expect.arrayContaining(['rag_search', 'verify_document_access', 'ping', 'tools/list']),
     )
-    // The raw HTTP probes (a request without the key, the rate-limit headers) are audited too.
+    // The raw HTTP probes (a request without the key, the rate-limit headers) are audited too;
+    // the 401 the keyless request asked for is no failure.
     expect(
       doctorLines.filter((l) => l.server === 'documentVault' && l.tool === 'tools/list'),
-    ).toEqual(expect.arrayContaining([expect.objectContaining({ outcome: 'error' })]))
+    ).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ outcome: 'ok', expectedError: 'http_401' }),
+      ]),
+    )
     expect(doctorLines.every((line) => line.user === ALICE.userId)).toBe(true)
   })
 

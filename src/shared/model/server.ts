@@ -101,6 +101,11 @@ export interface OperationHealth {
   lastError?: ErrorInfo
   /** Fixed-width time slices, oldest first, only those with calls (a longer view than the window). */
   series: LatencyBucket[]
+  /**
+   * The console's own diagnostics (Doctor): left out of the server's `overall` figures and of
+   * its degraded state; an error a probe asked for counts as a success.
+   */
+  diagnostic?: true
 }
 
 /** One point of the latency time series drawn by the Health panel. */

@@ -337,13 +337,9 @@ export class ServerConnection {
     } catch (error) {
       const failure = error as ConsoleError
       if (!this.closed) {
-        this.exchanger.measure(
-          'connect',
-          'connect',
-          undefined,
-          performance.now() - started,
-          failure.toInfo(),
-        )
+        this.exchanger.measure('connect', 'connect', undefined, performance.now() - started, {
+          error: failure.toInfo(),
+        })
         if (NEEDS_A_PERSON.has(failure.code)) this.keeper.actionRequired(failure)
         else this.keeper.down(failure, () => void this.connect().catch(() => {}))
       }
@@ -418,7 +414,9 @@ export class ServerConnection {
         { limit: true, connection: () => this.active ?? this.activeForCall() },
       )
       if (outcome.error) {
-        this.afterFailure(outcome.error, outcome.context)
+        // The error a negative probe asked for says the server is well.
+        if (outcome.expected) this.afterSuccess()
+        else this.afterFailure(outcome.error, outcome.context)
         throw outcome.error
       }
       this.afterSuccess()

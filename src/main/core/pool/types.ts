@@ -12,9 +12,17 @@ export interface CallOptions {
   operation: string
   /**
    * The acting user. HTTP transports send it as `x-user-id`, `x-session-tags` (JSON array) and
-   * `x-human-uid` headers on this call only; dialects that take a `username` argument read it too.
+   * `x-human-uid` headers on this call only, to servers that get them (`sendsIdentity`);
+   * dialects that take a `username` argument read it too.
    */
   user?: ActingUser
+  /**
+   * A negative probe (Doctor's unknown method, a refused argument): the call asks for an error
+   * on purpose. An error the server answered with is the answer it wanted, so health, metrics
+   * and the audit log take it as a success; a timeout or a lost connection is still a failure.
+   * The call still rejects with the error.
+   */
+  expectsError?: true
   /** Cancels the call (and its HTTP request). */
   signal?: AbortSignal
   /** Overrides the server's `timeoutMs` for this call. */
