@@ -105,6 +105,30 @@ describe('registry servers', () => {
     expect(reply).toMatchObject({ kind: 'response', durationMs: expect.any(Number) })
   })
 
+  it('does not ask a server for prompts or resources it does not declare, and says so', async () => {
+    const tools = await ok('pool:tools', { server: 'documentVault' })
+    expect(tools.serverInfo?.capabilities).toEqual(['tools'])
+    expect(await ok('workbench:prompts', { server: 'documentVault' })).toEqual({
+      items: [],
+      offered: false,
+      why: 'it declares no prompts capability',
+    })
+    expect(await ok('workbench:resources', { server: 'documentVault' })).toEqual({
+      items: [],
+      offered: false,
+      why: 'it declares no resources capability',
+    })
+    const { entries } = await ok('workbench:log', { server: 'documentVault' })
+    expect(entries.map((e) => e.method)).not.toContain('prompts/list')
+    expect(entries.map((e) => e.method)).not.toContain('resources/list')
+    const health = await ok('pool:health', { server: 'documentVault' })
+    expect(health[0]!.operations.find((o) => o.errors.unsupported)).toBeUndefined()
+    // A server that declares resources is asked.
+    expect((await ok('pool:tools', { server: 'productCatalog' })).serverInfo?.capabilities).toEqual(
+      expect.arrayContaining(['resources', 'tools']),
+    )
+  })
+
   it('lists and reads VTEX rag:// resources', async () => {
     const { items } = await ok('workbench:resources', { server: 'productCatalog' })
     const uri = String(items[0]?.uri)

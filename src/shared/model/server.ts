@@ -37,6 +37,19 @@ export type ServerStatus =
 
 export type ServerState = ServerStatus['state']
 
+/** What a server said about itself when it connected. */
+export interface ServerInfo {
+  name?: string
+  version?: string
+  /** Spec 004's non-standard `handshake` answer. */
+  handshake?: unknown
+  /**
+   * The capabilities its `initialize` result declared (`tools`, `resources`, `prompts`,
+   * `logging`, …); absent when it was talked to without the handshake (nothing is known).
+   */
+  capabilities?: string[]
+}
+
 export interface ToolInfo {
   name: string
   description?: string
@@ -157,7 +170,7 @@ export interface ServerSummary {
   dialect: DialectInfo
   status: ServerStatus
   tools: ToolInfo[]
-  serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  serverInfo?: ServerInfo
   latency?: { p50: number; p95: number }
   rateLimit?: RateLimitInfo
   lastCheckAt?: number

@@ -75,13 +75,28 @@ describe('resources and prompts', () => {
     expect(run.stdout).toMatch(/^args-prompt\s+city\*, state\s/m)
   })
 
-  it('exits 1 with {code, message} when the server has no resources', async () => {
-    const run = await runCli(
-      ['--json', 'resources', '--url', demo.url, '--header', `X-API-Key: ${RAGBOX_KEYS.acme}`],
-      home,
-    )
-    expect(run.code).toBe(1)
-    expect(Object.keys(json<{ error: object }>(run).error).sort()).toEqual(['code', 'message'])
+  it('says a server that declares no resources offers none (exit 0)', async () => {
+    const target = ['--url', demo.url, '--header', `X-API-Key: ${RAGBOX_KEYS.acme}`]
+    const run = await runCli(['--json', 'resources', ...target], home)
+    expect(run.code).toBe(0)
+    expect(json(run)).toEqual({
+      server: expect.any(String),
+      offered: false,
+      resources: [],
+      resourceTemplates: [],
+    })
+    const text = await runCli(['resources', ...target], home)
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/offers no resources \(it declares no resources capability\)/)
+    expect(text.stderr).not.toMatch(/does not support|dialect/)
+  })
+
+  it('says a server that declares no prompts offers none (exit 0)', async () => {
+    const target = ['--url', demo.url, '--header', `X-API-Key: ${RAGBOX_KEYS.acme}`]
+    const run = await runCli(['prompts', ...target], home)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/offers no prompts \(it declares no prompts capability\)/)
+    expect(run.stderr).toBe('')
   })
 })
 

@@ -52,6 +52,9 @@ export function handshake(
     const serverInfo: HandshakeResult['serverInfo'] = {}
     if (version?.name) serverInfo.name = version.name
     if (version?.version) serverInfo.version = version.version
+    // Known only from an initialize result (a server talked to without one declares nothing).
+    const declared = opened.client.getServerCapabilities()
+    if (declared) serverInfo.capabilities = Object.keys(declared).sort()
     if (options.dialect === 'vtex') {
       // Spec 004's own handshake; its answer is informative only.
       serverInfo.handshake = await send('handshake', {

@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
 import type { ActingUser } from '../../../shared/model/user'
-import type { ToolInfo } from '../../../shared/model/server'
+import type { ServerInfo, ToolInfo } from '../../../shared/model/server'
 
 /** Per-call options every pool call takes. */
 export interface CallOptions {
@@ -64,7 +64,7 @@ export interface ServerSession {
   readonly config: ServerConfig
   /** Tools listed at connect time. */
   readonly tools: ToolInfo[]
-  readonly serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  readonly serverInfo?: ServerInfo
   /** `tools/call`; an `isError` result resolves (the dialect decides what it means). */
   callTool(
     name: string,

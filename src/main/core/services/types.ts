@@ -2,6 +2,7 @@ import type { ServerConfig } from '../../../shared/config/schema'
 import type {
   RateLimitInfo,
   ServerHealth,
+  ServerInfo,
   ServerStatus,
   ToolInfo,
 } from '../../../shared/model/server'
@@ -35,7 +36,7 @@ export interface SessionPool {
   /** Tools listed at connect time (empty before the first connect). */
   tools(serverId: string): Promise<{
     tools: ToolInfo[]
-    serverInfo?: { name?: string; version?: string; handshake?: unknown }
+    serverInfo?: ServerInfo
   }>
 }
 

@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../../../../shared/config/schema'
 import type { ErrorInfo } from '../../../../shared/errors'
 import type { CheckEvidence, CheckStatus } from '../../../../shared/model/doctor'
-import type { DialectInfo, ToolInfo } from '../../../../shared/model/server'
+import type { DialectInfo, ServerInfo, ToolInfo } from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
 import type { DialectAdapter } from '../../dialects/types'
 import type { CallOptions, RawToolResult, ServerSession } from '../../pool/types'
@@ -52,7 +52,7 @@ export interface Probe {
   adapter: DialectAdapter
   /** Tools listed at connect time. */
   tools: ToolInfo[]
-  serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  serverInfo?: ServerInfo
   user: ActingUser
   /** Call options of the acting user (operation `doctor`, this check's deadline). */
   options: CallOptions
