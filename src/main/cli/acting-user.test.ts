@@ -63,7 +63,7 @@ describe('--user', () => {
     )
   })
 
-  it('acts as a user with no saved profile with no session tags and no groups, and says so', async () => {
+  it('acts as a user with no saved profile with no session tags, and says so', async () => {
     const run = await cli([
       '--json',
       '--user',
@@ -74,13 +74,13 @@ describe('--user', () => {
       'knowledgeSearch',
     ])
     expect(json(run)).toMatchObject({
-      user: { userId: 'erin@example.com', sessionTags: [], groups: [] },
+      user: { userId: 'erin@example.com', sessionTags: [] },
     })
     expect(json<{ hits: { id: string }[] }>(run).hits.filter((h) => h.id.startsWith('lg-msa'))).toEqual(
       [],
     )
     expect(run.stderr).toMatch(
-      /^acting as erin@example\.com: no saved profile has this user id, so no session tags and no groups \(give them with --tags\)$/m,
+      /^acting as erin@example\.com: no saved profile has this user id, so no session tags \(give them with --tags\); servers and sources are listed as for the active profile's groups$/m,
     )
   })
 

@@ -84,7 +84,7 @@ function actingAs(core: Core): string {
     profile.sessionTags.length > 0 ? `tags: ${profile.sessionTags.join(', ')}` : 'no session tags'
   if (saved) return `acting as ${profile.userId}: the saved profile "${saved.name}" (${tags})`
   const hint = profile.sessionTags.length > 0 ? '' : ' (give them with --tags)'
-  return `acting as ${profile.userId}: no saved profile has this user id, so ${tags} and no groups${hint}`
+  return `acting as ${profile.userId}: no saved profile has this user id, so ${tags}${hint}; servers and sources are listed as for the active profile's groups`
 }
 
 /** Where the CLI shows an authorization URL: stderr, so `--json` output stays clean. */

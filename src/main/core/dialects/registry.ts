@@ -141,6 +141,6 @@ function detectNow(tools: ToolInfo[], setting: DialectSetting): DialectInfo {
     source: 'detected',
     reason:
       `not a RAG server: no rag_search, rag_get_raw_results or search_documents tool ` +
-      `(${toolList(tools)}); map one of its tools with a generic "dialect": { "search": … } to use it`,
+      `(${toolList(tools)}); it is not a search source until you map one of its tools to search with a generic "dialect": { "search": … }`,
   }
 }

@@ -345,7 +345,8 @@ export class SettingsStore {
  * Whom a command acts as when its acting user is given field by field (the CLI's `--user`,
  * `--tags`, `--human-uid`). The fields given win; the rest come from the saved profile with
  * that user id (the active one first), never from another person's: a user id no profile has
- * gets no session tags, no human uid and no groups. Without a user id, the active profile.
+ * gets no session tags and no human uid, and the active profile's groups (they only decide
+ * what the console lists, servers never see them). Without a user id, the active profile.
  */
 export function profileForUser(
   settings: Pick<SettingsStore, 'active' | 'profiles'>,
@@ -354,13 +355,13 @@ export function profileForUser(
   const active = settings.active()
   if (given.userId === undefined || given.userId === active.userId) return { ...active, ...given }
   const saved = settings.profiles().find((profile) => profile.userId === given.userId)
-  // Remembered source toggles stay the active profile's: they say what to search, not who asks.
+  // Toggles and groups stay the active profile's: they say what to list and search, not who asks.
   const base: Profile = saved ?? {
     id: active.id,
     name: given.userId,
     userId: given.userId,
     sessionTags: [],
-    groups: [],
+    groups: active.groups,
   }
   return { ...base, ...given }
 }

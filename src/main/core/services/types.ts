@@ -33,6 +33,8 @@ export interface SessionPool {
    * once it has answered); returns the release.
    */
   holdProtocolLogs?(): () => void
+  /** The tools a server listed when it last connected; none before (and for an unknown id). */
+  knownTools?(serverId: string): ToolInfo[]
   /** Tools listed at connect time (empty before the first connect). */
   tools(serverId: string): Promise<{
     tools: ToolInfo[]
