@@ -45,8 +45,13 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     watch: options.watch ?? false,
     connect: options.follow ?? false,
     demoKeys: options.demoKeys ?? false,
-    // One-shot commands: no periodic probes keeping the process busy.
-    pool: { probeIntervalMs: 0, ...options.pool },
+    // One-shot commands: no periodic probes keeping the process busy. `--timeout` is the
+    // command's budget per server, connects included (a stdio server may start slowly).
+    pool: {
+      probeIntervalMs: 0,
+      ...(ctx.global.timeoutMs ? { connectTimeoutMs: ctx.global.timeoutMs } : {}),
+      ...options.pool,
+    },
     // The log file keeps everything; stderr gets the CLI's own warnings instead of JSON lines.
     logToStderr: null,
   }

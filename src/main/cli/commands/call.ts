@@ -121,6 +121,8 @@ export function withTarget(
     demoKeys: !adHoc,
     registry: !adHoc,
     ...(setup.elicit ? { elicit: setup.elicit } : {}),
+    // A registry server's connect gets the same budget as an ad-hoc one's.
+    ...(timeoutMs ? { pool: { probeIntervalMs: 0, connectTimeoutMs: timeoutMs } } : {}),
   }
   return withCore(ctx, open, async (core) => {
     let server: string

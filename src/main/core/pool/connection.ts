@@ -187,7 +187,7 @@ export class ServerConnection {
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
       signal: this.lifetime.signal,
-      timeoutMs: this.timeoutMs,
+      timeoutMs: this.connectTimeoutMs,
       newContext: () => this.exchanger.context('connect'),
       classify: (error, context, used) => this.classify(error, context, undefined, used),
       onLaunchedExit: (how) => this.lost(how),
@@ -221,7 +221,7 @@ export class ServerConnection {
 
   /** Waits until the server can take calls, or fails with why it cannot. */
   async ready(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs
+    const timeoutMs = options.timeoutMs ?? this.connectTimeoutMs
     const context = this.exchanger.context('connect')
     await runBounded(context, timeoutMs, options.signal, this.deps.clock, () =>
       this.activeForCall(),
@@ -539,6 +539,11 @@ export class ServerConnection {
     const info = classified.toInfo()
     const safe = redactor.redact(info)
     return safe === info ? classified : new ConsoleError(safe, { cause: classified.cause })
+  }
+
+  /** How long a connect may take: the pool's `connectTimeoutMs`, else the server's own. */
+  private get connectTimeoutMs(): number {
+    return this.deps.options.connectTimeoutMs ?? this.timeoutMs
   }
 
   private get timeoutMs(): number {
