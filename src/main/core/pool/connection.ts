@@ -525,6 +525,7 @@ export class ServerConnection {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(this.config.url ? { url: this.config.url } : {}),
       ...(used?.stdio?.exit ? { exit: used.stdio.exit } : {}),
+      origin: this.config.origin,
     })
     // A step-up the SDK did not start (it tries one per challenge until a request succeeds:
     // calls side by side, or the next call on the connection, get a bare 403).

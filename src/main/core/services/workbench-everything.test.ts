@@ -339,6 +339,18 @@ describe('servers tried by hand', () => {
     })
   })
 
+  it('says a tried server’s command was not found without pointing at rag-mcp.json', async () => {
+    const tried = await ok('workbench:try', {
+      transport: 'stdio',
+      command: 'rag-console-no-such-command',
+    })
+    const error = await failure('workbench:resources', { server: tried.server })
+    expect(error.message).toMatch(/command not found \(rag-console-no-such-command\)/)
+    expect(error.message).toMatch(/the command given to "Try a server"/)
+    expect(error.message).not.toMatch(/rag-mcp\.json/)
+    await ok('workbench:try-close', { server: tried.server })
+  })
+
   it('lists the servers being tried until they are closed, with secret-looking args masked', async () => {
     const tried = await ok('workbench:try', {
       transport: 'stdio',
