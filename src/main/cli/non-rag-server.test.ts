@@ -61,7 +61,11 @@ describe('a server that is not a search source', () => {
     expect(found.ok).toBe(false)
     expect(found.sources.filter((s) => s.selected)).toEqual([])
     expect(found.error?.message).toMatch(/not a search source until you map one of its tools to search/)
+  })
+
+  it('is not said to be covered whole by a search', async () => {
     const text = await cli(['discover'])
+    expect(text.stdout).toMatch(/^memory: unsupported: .*not a search source/m)
     expect(text.stdout).not.toMatch(/covers everything/)
   })
 })

@@ -158,8 +158,6 @@ export class DiscoveryService {
     const k = userKey(profile)
     const known = mapOf(this.known, config.id)
     if (outcome.ok) known.set(k, { resources: outcome.value })
-    // A failed discovery of a server not known to be searchable selects nothing: the console
-    // does not make up a source for it ("All documents") that a search would then fail on.
     const searchable = this.deps.searchable?.(config)
     const merged = mergeSources({
       config,
@@ -167,14 +165,20 @@ export class DiscoveryService {
       discovered: known.get(k)?.resources ?? null,
       remembered: this.deps.settings.selection(profile.id, config.id),
       user,
-      ...(outcome.ok || searchable === true ? {} : { searchable: false }),
+      ...(searchable === undefined ? {} : { searchable }),
     })
+    // A failed discovery of a server not known to be searchable selects nothing: its sources
+    // (or "All documents") are listed, but nothing says a search of them would work.
+    const sources =
+      outcome.ok || searchable !== undefined
+        ? merged.sources
+        : merged.sources.map((source) => ({ ...source, selected: false }))
     this.announce(k, profile, config.id, merged.missing)
     const result: ServerDiscovery = {
       server: config.id,
       ok: outcome.ok,
       latencyMs: outcome.latencyMs,
-      sources: merged.sources,
+      sources,
       missing: merged.missing,
     }
     if (!outcome.ok) result.error = outcome.error
