@@ -13,7 +13,9 @@ import { startCore, type LiveCore } from '../main/core/services/testing/live'
  * fixture that logs every write, and two servers from the npm registry.
  */
 
-const TODO = fileURLToPath(new URL('../main/core/services/fixtures/todo-server.mjs', import.meta.url))
+const TODO = fileURLToPath(
+  new URL('../main/core/services/fixtures/todo-server.mjs', import.meta.url),
+)
 const packageDir = (name: string): string =>
   dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
 const MEMORY = join(packageDir('@modelcontextprotocol/server-memory'), 'dist/index.js')
@@ -44,7 +46,8 @@ const stdio = (script: string, env: Record<string, string>) => ({
 /** The tools Doctor called on a server, from the audit log (every probe leaves a line). */
 async function toolsCalled(server: string): Promise<string[]> {
   await live!.core.services.idle()
-  return live!.auditLines()
+  return live!
+    .auditLines()
     .filter((line) => line.operation === 'doctor' && line.server === server)
     .map((line) => String(line.tool))
     .filter((tool) => !tool.includes('/') && tool !== 'ping' && !tool.startsWith('doctor'))

@@ -6,7 +6,12 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../demo/testing'
 import { RAG_SEARCH_API_KEY } from '../demo/keys'
-import { startCore, startProcess, type LiveCore, type Started } from '../main/core/services/testing/live'
+import {
+  startCore,
+  startProcess,
+  type LiveCore,
+  type Started,
+} from '../main/core/services/testing/live'
 import { demoProfile } from './demo-profiles'
 
 /**

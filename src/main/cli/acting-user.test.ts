@@ -44,7 +44,13 @@ afterAll(async () => {
 /** The id of a segment of the master services agreement, which only legal and admins may read. */
 async function legalSegment(): Promise<string> {
   const found = json<{ hits: { id: string }[] }>(
-    await cli(['--json', 'search', 'master services agreement clauses', '--server', 'knowledgeSearch']),
+    await cli([
+      '--json',
+      'search',
+      'master services agreement clauses',
+      '--server',
+      'knowledgeSearch',
+    ]),
   )
   return found.hits.find((hit) => hit.id.startsWith('lg-msa'))!.id
 }
@@ -76,9 +82,9 @@ describe('--user', () => {
     expect(json(run)).toMatchObject({
       user: { userId: 'erin@example.com', sessionTags: [] },
     })
-    expect(json<{ hits: { id: string }[] }>(run).hits.filter((h) => h.id.startsWith('lg-msa'))).toEqual(
-      [],
-    )
+    expect(
+      json<{ hits: { id: string }[] }>(run).hits.filter((h) => h.id.startsWith('lg-msa')),
+    ).toEqual([])
     expect(run.stderr).toMatch(
       /^acting as erin@example\.com: no saved profile has this user id, so no session tags \(give them with --tags\); servers and sources are listed as for the active profile's groups$/m,
     )
@@ -97,7 +103,11 @@ describe('--user', () => {
       'knowledgeSearch',
     ])
     expect(json(run)).toMatchObject({
-      user: { userId: 'alice@example.com', sessionTags: ['department:legal'], groups: ALICE.groups },
+      user: {
+        userId: 'alice@example.com',
+        sessionTags: ['department:legal'],
+        groups: ALICE.groups,
+      },
     })
   })
 })

@@ -416,7 +416,9 @@ describe('verify verdicts', () => {
       ]),
     )
     // A link signed for Carol that has not expired (any but the stale lg-msa-clauses).
-    const hit = found.hits.find((h) => h.uri?.includes('sig=') && !h.uri.includes('lg-msa-clauses'))!
+    const hit = found.hits.find(
+      (h) => h.uri?.includes('sig=') && !h.uri.includes('lg-msa-clauses'),
+    )!
     const ALICE = ['--user', 'alice@example.com', '--tags', '["department:sales"]']
     const args = [...ALICE, 'verify', '--server', 'knowledgeSearch', '--segment', hit.id]
     const run = await cli(['--json', ...args, '--url', hit.uri!])

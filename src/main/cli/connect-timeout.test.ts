@@ -41,7 +41,19 @@ describe('--timeout', () => {
 
   it('reaches it for call --connect-timeout on a registry server too', async () => {
     const run = await runCli(
-      ['--config', config, 'call', '--server', 'slow', '--connect-timeout', '15000', '--tool', 'echo', '--args', '{"text":"hi"}'],
+      [
+        '--config',
+        config,
+        'call',
+        '--server',
+        'slow',
+        '--connect-timeout',
+        '15000',
+        '--tool',
+        'echo',
+        '--args',
+        '{"text":"hi"}',
+      ],
       home,
     )
     expect(run.stderr).not.toMatch(/did not answer/)

@@ -55,12 +55,19 @@ describe('a server that is not a search source', () => {
   it('has no selected source in discover --json, and says how to make it one', async () => {
     const run = await cli(['--json', 'discover'])
     const { servers } = json<{
-      servers: { server: string; ok: boolean; error: { message: string } | null; sources: { selected: boolean }[] }[]
+      servers: {
+        server: string
+        ok: boolean
+        error: { message: string } | null
+        sources: { selected: boolean }[]
+      }[]
     }>(run)
     const found = servers.find((s) => s.server === 'memory')!
     expect(found.ok).toBe(false)
     expect(found.sources.filter((s) => s.selected)).toEqual([])
-    expect(found.error?.message).toMatch(/not a search source until you map one of its tools to search/)
+    expect(found.error?.message).toMatch(
+      /not a search source until you map one of its tools to search/,
+    )
   })
 
   it('is not said to be covered whole by a search', async () => {

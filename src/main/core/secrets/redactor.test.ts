@@ -226,7 +226,9 @@ describe('redactor: credential patterns', () => {
     expect(redactor.redact(`Authorization=${once} x-user-id=bob`)).toBe(
       `Authorization=Bearer ${REDACTED} x-user-id=bob`,
     )
-    expect(redactor.redact(`Authorization: Basic ${REDACTED}`)).toBe(`Authorization: Basic ${REDACTED}`)
+    expect(redactor.redact(`Authorization: Basic ${REDACTED}`)).toBe(
+      `Authorization: Basic ${REDACTED}`,
+    )
   })
 
   it('keeps header values that are only references, in objects and in text', () => {

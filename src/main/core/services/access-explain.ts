@@ -158,7 +158,11 @@ function deniedWords(access: AccessResult, facts: AccessFacts): string {
  * One sentence when the server grants access to a link the host refuses or hides behind a
  * sign-in page (the other disagreement, a refused user whose link opens, is a leak).
  */
-function conflictWords(access: AccessResult, link: LinkCheck, facts: AccessFacts): string | undefined {
+function conflictWords(
+  access: AccessResult,
+  link: LinkCheck,
+  facts: AccessFacts,
+): string | undefined {
   if (!access.checked || access.hasAccess !== true) return undefined
   if (!REFUSED_BY_HOST.has(link.classification)) return undefined
   const level = access.accessLevel ? ` (${access.accessLevel})` : ''
@@ -173,7 +177,8 @@ function conflictWords(access: AccessResult, link: LinkCheck, facts: AccessFacts
 
 /** A link that opens while the server denies the user: whoever holds the link reads it. */
 function leakWords(access: AccessResult, link: LinkCheck, facts: AccessFacts): string | undefined {
-  if (!access.checked || access.hasAccess !== false || link.classification !== 'ok') return undefined
+  if (!access.checked || access.hasAccess !== false || link.classification !== 'ok')
+    return undefined
   const said = access.error ? `: "${access.error.trim()}"` : ''
   return `the link opens for anyone who holds it (${httpFacts(link)}), but the server denies ${who(facts)}${said}`
 }

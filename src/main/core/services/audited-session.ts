@@ -109,9 +109,7 @@ export class AuditedSession implements ServerSession {
     params: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<unknown> {
-    return this.track(method, undefined, options, () =>
-      this.inner.request(method, params, options),
-    )
+    return this.track(method, undefined, options, () => this.inner.request(method, params, options))
   }
 
   /**

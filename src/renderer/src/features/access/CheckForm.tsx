@@ -101,7 +101,12 @@ export function CheckForm({
         spellCheck={false}
         autoComplete="off"
       />
-      <CheckAsSelect value={chosen} onChange={onCheckAsChange} hint fieldClassName="access-form__user" />
+      <CheckAsSelect
+        value={chosen}
+        onChange={onCheckAsChange}
+        hint
+        fieldClassName="access-form__user"
+      />
       <Button
         type="submit"
         variant="primary"

@@ -206,8 +206,8 @@ function Offered({ offered }: { offered: OfferedCall }) {
         <CopyButton text={offered.command} label={`Copy the command that calls ${offered.tool}`} />
       </div>
       <p className="muted doctor__offered-how">
-        Or call <code>{offered.tool}</code> from Workbench → Tools with these arguments; check
-        first what it does on this server.
+        Or call <code>{offered.tool}</code> from Workbench → Tools with these arguments; check first
+        what it does on this server.
       </p>
     </section>
   )

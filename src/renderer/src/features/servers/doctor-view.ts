@@ -150,7 +150,9 @@ export function doctorMarkdown(report: ServerDoctorReport): string {
         `- Found: ${inline(evidence.found)}`,
       )
       if (evidence.offered) {
-        lines.push(`- Offered, not made: \`${evidence.offered.command}\` (${inline(evidence.offered.reason)})`)
+        lines.push(
+          `- Offered, not made: \`${evidence.offered.command}\` (${inline(evidence.offered.reason)})`,
+        )
       }
       if (evidence.request !== undefined) lines.push('', 'Request:', '', ...fence(evidence.request))
       if (evidence.reply !== undefined) lines.push('', 'Reply:', '', ...fence(evidence.reply))
