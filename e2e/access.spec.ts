@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
 import { invoke, screenshots } from './console'
 import { launchHost } from './host'
@@ -26,6 +26,16 @@ async function showAccess(page: Page) {
 
 const card = (page: Page) => page.getByRole('region', { name: 'Verdict' })
 
+/** Checks a hit (its link, server and segment id) as Alice, who is not the active profile. */
+async function checkAsAlice(form: Locator, hit: { id: string; uri?: string }): Promise<void> {
+  await form.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
+  await expect(form.getByLabel('Check as')).toHaveValue('alice')
+  await form.getByLabel('Link').fill(hit.uri!)
+  await form.getByLabel('Server').selectOption(SERVER)
+  await form.getByLabel('Segment id').fill(hit.id)
+  await form.getByLabel('Segment id').press('Enter')
+}
+
 test('an expired link: refused for the wrong user, refreshed and opening for the right one', async ({
   page,
   launch,
@@ -36,12 +46,7 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
   await invoke(page, 'profiles:activate', { id: 'carol' })
   const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
 
-  await form.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
-  await expect(form.getByLabel('Check as')).toHaveValue('alice')
-  await form.getByLabel('Link').fill(hit.uri!)
-  await form.getByLabel('Server').selectOption(SERVER)
-  await form.getByLabel('Segment id').fill(hit.id)
-  await form.getByLabel('Segment id').press('Enter')
+  await checkAsAlice(form, hit)
 
   await expect(card(page)).toContainText('forbidden')
   await expect(card(page)).toContainText('alice@example.com')
@@ -441,11 +446,7 @@ test('a link signed for Carol that opens for Alice, whom the server denies, is h
   await invoke(page, 'profiles:activate', { id: 'carol' })
   // Signed for Carol, valid for a while: it opens for whoever holds it.
   const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-overview')
-  await form.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
-  await form.getByLabel('Link').fill(hit.uri!)
-  await form.getByLabel('Server').selectOption(SERVER)
-  await form.getByLabel('Segment id').fill(hit.id)
-  await form.getByLabel('Segment id').press('Enter')
+  await checkAsAlice(form, hit)
 
   const verdict = card(page)
   await expect(verdict.getByText('leak', { exact: true })).toBeVisible()
