@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startCore, type LiveCore } from '../main/core/services/testing/live'
+import { packageFile } from './package-file'
 
 /**
  * Doctor never changes a server's data: it calls only tools known to read (its family's read
@@ -16,10 +16,8 @@ import { startCore, type LiveCore } from '../main/core/services/testing/live'
 const TODO = fileURLToPath(
   new URL('../main/core/services/fixtures/todo-server.mjs', import.meta.url),
 )
-const packageDir = (name: string): string =>
-  dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
-const MEMORY = join(packageDir('@modelcontextprotocol/server-memory'), 'dist/index.js')
-const TASK_MANAGER = join(packageDir('@kazuph/mcp-taskmanager'), 'dist/index.js')
+const MEMORY = packageFile('@modelcontextprotocol/server-memory', 'dist/index.js')
+const TASK_MANAGER = packageFile('@kazuph/mcp-taskmanager', 'dist/index.js')
 
 let dir: string
 let live: LiveCore | undefined

@@ -1,7 +1,5 @@
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../demo/testing'
@@ -13,6 +11,7 @@ import {
   type Started,
 } from '../main/core/services/testing/live'
 import { demoProfile } from './demo-profiles'
+import { packageFile } from './package-file'
 
 /**
  * Who the acting user is goes only where it is meant to: the identity headers (`x-user-id`,
@@ -21,12 +20,7 @@ import { demoProfile } from './demo-profiles'
  * from the servers' side, through a loopback proxy that records every request's headers.
  */
 
-const everything = join(
-  dirname(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
-  ),
-  'dist/index.js',
-)
+const everything = packageFile('@modelcontextprotocol/server-everything', 'dist/index.js')
 const ALICE = demoProfile('alice@example.com', 'alice', 'Alice')
 const IDENTITY = ['x-user-id', 'x-session-tags', 'x-human-uid']
 

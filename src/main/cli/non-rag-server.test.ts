@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module'
 import { rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../../demo/testing'
 import { DEMO_KEY_ENV, cliHome, demoRegistry, json, runCli, writeRegistry } from './testing/run-cli'
+import { packageFile } from '../../test/package-file'
 
 /**
  * A server that is no RAG server (`@modelcontextprotocol/server-memory`: no search tool the
@@ -12,12 +12,7 @@ import { DEMO_KEY_ENV, cliHome, demoRegistry, json, runCli, writeRegistry } from
  * selected source.
  */
 
-const memory = join(
-  dirname(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/package.json'),
-  ),
-  'dist/index.js',
-)
+const memory = packageFile('@modelcontextprotocol/server-memory', 'dist/index.js')
 
 let demo: DemoProcess
 let home: string

@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module'
 import { rmSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
+import { packageFile } from '../../../test/package-file'
 
 /**
  * Plain-text `search` says what `--json` says: a mapped server whose replies break the mapping
@@ -10,12 +9,7 @@ import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
  * with its contract violations, not left at "0 hit(s)".
  */
 
-const everything = join(
-  dirname(
-    createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json'),
-  ),
-  'dist/index.js',
-)
+const everything = packageFile('@modelcontextprotocol/server-everything', 'dist/index.js')
 
 let home: string
 let config: string
