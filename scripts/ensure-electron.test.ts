@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto'
 import { createServer, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -36,8 +36,11 @@ function freshProject(): string {
     type: 'module',
     scripts: { prestart, start },
   }
-  mkdirSync(join(dir, 'scripts'))
-  copyFileSync(join(root, 'scripts/ensure-electron.js'), join(dir, 'scripts/ensure-electron.js'))
+  // The script and the Node version check it runs first, as a clone has them.
+  for (const file of ['scripts/ensure-electron.js', 'src/main/require-node.js']) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true })
+    copyFileSync(join(root, file), join(dir, file))
+  }
   writeJson(join(dir, 'package.json'), manifest)
   const electron = join(dir, 'node_modules/electron')
   mkdirSync(electron, { recursive: true })
