@@ -253,3 +253,46 @@ test.describe('with a keychain', () => {
     }
   })
 })
+
+test('a scrolled source table keeps its header on top and every toggle clickable', async ({
+  page,
+  launch,
+}) => {
+  // Sources named in the config show without a connection: nothing listens on these servers.
+  const sources = [
+    { id: 'handbook', name: 'Employee Handbook' },
+    { id: 'sales', name: 'Sales Playbooks' },
+    { id: 'legacy', name: 'Legacy Wiki (archived)' },
+  ]
+  const servers: Record<string, Entry> = {}
+  for (const id of ['alpha', 'bravo', 'charlie', 'delta']) {
+    servers[id] = {
+      url: 'http://127.0.0.1:9/mcp',
+      description: `Server ${id}`,
+      dataSources: sources,
+    }
+  }
+  await page.setViewportSize({ width: 1360, height: 700 })
+  const { host } = await launch(servers)
+  await page.goto(host.url)
+  await expect(sourceSwitch(page, 'alpha', 'Legacy Wiki (archived)')).toBeVisible()
+  const list = page.getByLabel('Servers list')
+  await list.evaluate((element) => element.scrollBy(0, 420))
+  await screenshots(page, 'servers-scrolled')
+  for (const server of ['bravo', 'charlie']) {
+    const table = card(page, server).getByRole('table', { name: `Data sources of ${server}` })
+    const header = await table.getByRole('columnheader', { name: 'Source' }).boundingBox()
+    const firstSource = await table.getByRole('row', { name: 'Employee Handbook' }).boundingBox()
+    expect(header!.y + header!.height, `${server}: header above its rows`).toBeLessThanOrEqual(
+      firstSource!.y + 1,
+    )
+    for (const source of ['Sales Playbooks', 'Legacy Wiki (archived)']) {
+      const toggle = sourceSwitch(page, server, source)
+      await toggle.scrollIntoViewIfNeeded()
+      const before = await toggle.getAttribute('aria-checked')
+      // A real click: it fails when the header (or anything) covers the toggle.
+      await toggle.click({ timeout: 5_000 })
+      await expect(toggle).not.toHaveAttribute('aria-checked', before!)
+    }
+  }
+})
