@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, invoke, registryText, screenshots, test, type Entry } from './console'
 import { demoScript, startDemoServer, startRagSearch, type DemoServer } from './demo-process'
+import { becomeCarol } from './demo'
 import { launchHost } from './host'
 
 /** rag-tools-v1 over stdio, its sources named in the config (discovery refuses the root user). */
@@ -295,4 +296,30 @@ test('a scrolled source table keeps its header on top and every toggle clickable
       await expect(toggle).not.toHaveAttribute('aria-checked', before!)
     }
   }
+})
+
+test('"Only needing attention" keeps a ready server whose source needs a capability token', async ({
+  page,
+  launch,
+}) => {
+  // Carol is in the stdio server's directory: its sources are open, but Legal Docs wants a token.
+  const vtex = await demo(['vtex', '--port', '0'])
+  const { host } = await launch({ companyDocs: stdioDocs(), catalog: vtexEntry(vtex.url) })
+  await page.goto(host.url)
+  await becomeCarol(page)
+  await expect(status(page, 'companyDocs', 'ready')).toBeVisible()
+  await expect(status(page, 'catalog', 'ready')).toBeVisible()
+  await expect(card(page, 'catalog').getByRole('row', { name: 'FAQ Documents' })).toContainText(
+    'open',
+  )
+  await expect(
+    card(page, 'companyDocs').getByRole('row', { name: 'Employee Handbook' }),
+  ).toContainText('open')
+  await expect(card(page, 'companyDocs').getByRole('row', { name: 'Legal Docs' })).toContainText(
+    'action required',
+  )
+  await page.getByRole('switch', { name: 'Only needing attention' }).click()
+  await expect(card(page, 'companyDocs')).toBeVisible()
+  await expect(card(page, 'catalog')).toBeHidden()
+  await expect(page.getByLabel('Servers by status')).toContainText('1 of 2 servers shown')
 })
