@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { fieldChanges } from '../../../shared/config/field-changes'
 import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type {
@@ -206,9 +207,7 @@ export class RegistryStore {
     return {
       valid: result.build.ok,
       diagnostics: result.build.diagnostics,
-      diff: result.build.ok
-        ? diffRegistries(this.registry.hashes, toRegistry(result).hashes)
-        : null,
+      diff: result.build.ok ? this.diffTo(toRegistry(result)) : null,
     }
   }
 
@@ -401,7 +400,7 @@ export class RegistryStore {
     }
 
     const next = toRegistry(result)
-    const diff = diffRegistries(this.registry.hashes, next.hashes)
+    const diff = this.diffTo(next)
     const emitted =
       trigger !== 'startup' &&
       (!isNoop(diff) ||
@@ -420,6 +419,18 @@ export class RegistryStore {
       this.options.log?.info('registry applied', { trigger, ...diff, durationMs })
     }
     return { event, emitted }
+  }
+
+  /** What going from the running registry to `next` changes, with each changed server's fields. */
+  private diffTo(next: Registry): RegistryDiff {
+    const diff = diffRegistries(this.registry.hashes, next.hashes)
+    if (diff.changed.length === 0) return diff
+    const was = new Map(this.registry.servers.map((config) => [config.id, config]))
+    const now = new Map(next.servers.map((config) => [config.id, config]))
+    diff.fields = Object.fromEntries(
+      diff.changed.map((id) => [id, fieldChanges(was.get(id)!, now.get(id)!)]),
+    )
+    return diff
   }
 
   private record(event: ReloadEvent): void {
