@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, invoke, registryText, screenshots, test, type Entry } from './console'
 import { demoScript, startDemoServer, startRagSearch, type DemoServer } from './demo-process'
 import { becomeCarol } from './demo'
-import { launchHost } from './host'
+import { launchHost, root } from './host'
 
 /** rag-tools-v1 over stdio, its sources named in the config (discovery refuses the root user). */
 const stdioDocs = (name = 'company-docs'): Entry => ({
@@ -322,4 +322,28 @@ test('"Only needing attention" keeps a ready server whose source needs a capabil
   await expect(card(page, 'companyDocs')).toBeVisible()
   await expect(card(page, 'catalog')).toBeHidden()
   await expect(page.getByLabel('Servers by status')).toContainText('1 of 2 servers shown')
+})
+
+test('the first enable/disable on the demo registry previews the save and keeps ${app:…}', async ({
+  page,
+  launchEmbedded,
+}) => {
+  const host = await launchEmbedded()
+  await page.goto(host.url)
+  const overrides = join(host.dataDir, 'config', 'overrides', 'rag-mcp.json')
+  await card(page, 'productCatalog').getByRole('switch', { name: 'Enabled productCatalog' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+  await expect(dialog).toContainText(`Creates ${overrides}`)
+  await expect(dialog.getByRole('region', { name: 'Line diff of the save' })).toContainText(
+    '+1 −1 lines',
+  )
+  await screenshots(page, 'servers-first-disable-preview')
+  expect(existsSync(overrides), 'nothing is written before Save').toBe(false)
+  await dialog.getByRole('button', { name: 'Save and apply' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(status(page, 'productCatalog', 'disabled')).toBeVisible()
+  const written = readFileSync(overrides, 'utf8')
+  expect(written).toContain('"command": "${app:node}"')
+  expect(written).not.toContain(process.execPath)
+  expect(written).not.toContain(join(root, 'out', 'main', 'demo.js'))
 })

@@ -68,7 +68,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       core.workbench.tries.has(server)
         ? core.workbench.tries.tools(server, refresh ?? false)
         : core.pool.tools(server, { refresh: refresh ?? false }),
-    ...registryHandlers(core.registry, core.env),
+    ...registryHandlers(core.registry, core.env, core.secrets),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),

@@ -2,8 +2,10 @@ import { performance } from 'node:perf_hooks'
 import { fieldChanges } from '../../../shared/config/field-changes'
 import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
+import type { SecretRefStatus } from '../../../shared/ipc/secrets'
 import type {
   DraftValidation,
+  EnabledDraft,
   ImportApplyResult,
   ImportPreview,
   RawConfig,
@@ -58,6 +60,14 @@ export interface SecretSink {
 }
 
 /** Called after a reload applied a different registry; `diff` says which servers changed. */
+/** Whether a server's secret references have values (the secrets service). */
+export interface SecretStatus {
+  statusOf(
+    config: ServerConfig,
+    skipKeychain?: boolean,
+  ): Promise<{ refs: SecretRefStatus[]; error?: unknown }>
+}
+
 export type UpdatedListener = (registry: Registry, diff: RegistryDiff) => void
 /** Called with every diagnostic of a load that failed (the last good registry stays). */
 export type InvalidListener = (diagnostics: Diagnostic[]) => void
@@ -201,14 +211,35 @@ export class RegistryStore {
     }
   }
 
-  /** Diagnostics of a draft of the writable file and the diff saving it would cause. */
-  async validateDraft(text: string): Promise<DraftValidation> {
+  /**
+   * Diagnostics of a draft of the writable file and the diff saving it would cause; with
+   * `secrets`, the keychain references of the servers it adds or changes that have no value.
+   */
+  async validateDraft(text: string, secrets?: SecretStatus): Promise<DraftValidation> {
     const result = this.loadDraft(text)
-    return {
+    const validation: DraftValidation = {
       valid: result.build.ok,
       diagnostics: result.build.diagnostics,
       diff: result.build.ok ? this.diffTo(toRegistry(result)) : null,
     }
+    const touched = new Set([
+      ...(validation.diff?.added ?? []),
+      ...(validation.diff?.changed ?? []),
+    ])
+    if (!secrets || touched.size === 0) return validation
+    const missing: { server: string; name: string }[] = []
+    // Asked one server after another: a keychain that fails once is not asked again.
+    let unavailable = false
+    for (const config of result.build.servers.filter((s) => touched.has(s.id))) {
+      const { refs, error } = await secrets.statusOf(config, unavailable)
+      unavailable ||= error !== undefined
+      for (const ref of refs) {
+        if (ref.kind === 'keychain' && ref.present === false) {
+          missing.push({ server: config.id, name: ref.name })
+        }
+      }
+    }
+    return { ...validation, missingSecrets: missing }
   }
 
   /**
@@ -224,17 +255,28 @@ export class RegistryStore {
   async setEnabled(serverId: string, enabled: boolean): Promise<SaveResult> {
     // A concurrent external edit makes the save a conflict: redo the edit on the new text.
     for (let attempt = 0; ; attempt++) {
-      const raw = await this.readRaw()
-      if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
-        throw new ConsoleError({
-          code: 'not_found',
-          server: serverId,
-          message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
-        })
-      }
-      const text = editEntries(raw.text, [{ id: serverId, field: 'enabled', value: enabled }])
+      const { raw, text } = await this.enabledDraft(serverId, enabled)
       const result = await this.save({ text, baseHash: raw.hash })
       if (result.status !== 'conflict' || attempt >= 2) return result
+    }
+  }
+
+  /**
+   * The writable file as it is and as {@link setEnabled} would write it, without writing: the
+   * preview of a first save that creates the file from the embedded registry.
+   */
+  async enabledDraft(serverId: string, enabled: boolean): Promise<EnabledDraft> {
+    const raw = await this.readRaw()
+    if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
+      throw new ConsoleError({
+        code: 'not_found',
+        server: serverId,
+        message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
+      })
+    }
+    return {
+      raw,
+      text: editEntries(raw.text, [{ id: serverId, field: 'enabled', value: enabled }]),
     }
   }
 
