@@ -328,3 +328,39 @@ test('a TREC run from elsewhere is imported into a set and measured like a run o
   await expect(evaluation(page).getByRole('columnheader', { name: 'p50' })).toBeHidden()
   await screenshots(page, 'evaluation-import-run')
 })
+
+test('the launcher names the servers left out and says who runs what; it can run as the ticked only', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await open(page, launch, 'Evaluation', { RAG_CONSOLE_HOME: dataDirWithDemoSet() })
+  const main = evaluation(page)
+  await main.getByRole('tab', { name: /^Runs/ }).click()
+  const launcher = main.getByRole('form', { name: 'Run a set' })
+  // Carol's VTEX categories all start off: the catalog is shown, not silently dropped.
+  const catalog = launcher.getByRole('checkbox', { name: 'productCatalog' })
+  await expect(catalog).toBeDisabled()
+  await expect(catalog).toHaveAccessibleDescription('(no source selected)')
+
+  await launcher.getByRole('checkbox', { name: 'Alice Lee (sales)', exact: true }).check()
+  await launcher
+    .getByRole('checkbox', { name: 'Carol Mendes (legal, admin)', exact: true })
+    .uncheck()
+  const plan = launcher.getByRole('note', { name: 'Who the queries run as' })
+  await expect(plan).toContainText(
+    '35 queries run as Alice Lee (sales). 6 queries are pinned to a profile and always run as it: Alice Lee (sales) 1, Bob Martins (engineering) 2, Carol Mendes (legal, admin) 2, Dan Novak (contractor) 1.',
+  )
+  const onlyTicked = launcher.getByRole('checkbox', { name: /^Only as the ticked profiles/ })
+  await expect(onlyTicked).toHaveAccessibleName(
+    'Only as the ticked profiles (leave out 5 queries pinned to Bob Martins (engineering), Carol Mendes (legal, admin), Dan Novak (contractor))',
+  )
+  await onlyTicked.check()
+  await screenshots(page, 'evaluation-launcher-plan')
+
+  await runGoldenSet(page, 1)
+  const heatmap = main.getByRole('table', { name: 'nDCG@10 per query and list' })
+  // 35 queries for every profile and Alice's own one, as Alice only; and the header.
+  await expect(heatmap.getByRole('row')).toHaveCount(37)
+  await expect(main.getByRole('combobox', { name: 'Profile' })).toBeHidden()
+})

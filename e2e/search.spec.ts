@@ -7,6 +7,7 @@ import { expect, invoke, recordFrames, screenshots, test, type Launch } from './
 import {
   DEMO_SERVER_IDS,
   RAG_FIXTURE,
+  becomeCarol,
   brokenServer,
   demoRegistry,
   openSearch,
@@ -340,4 +341,34 @@ test('the inspector fetches a hit’s raw reply, and says so once the console no
   await page.getByRole('button', { name: 'Run' }).click()
   await merged.getByRole('option', { name: /Printer vendor notes/ }).click()
   await expect(inspector.getByLabel('Raw reply', { exact: true })).toContainText('"segment_uid"')
+})
+
+test('a server the default scope leaves out is named beside it, with why and where to fix it', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(demoRegistry(demo()), { env: demo().env })
+  // Carol's VTEX categories all start off: productCatalog has nothing selected.
+  await page.goto(host.url)
+  await becomeCarol(page)
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+  await expect(page.getByRole('button', { name: /^Sources: 4 servers/ })).toBeVisible()
+  const note = page.getByRole('note', { name: 'Servers not searched' })
+  await expect(note).toContainText('productCatalog not searched: no source selected')
+  await screenshots(page, 'search-not-searched')
+  await note.getByRole('button', { name: 'Select sources of productCatalog on Servers' }).click()
+  await expect(page.getByRole('main', { name: 'Servers' })).toBeVisible()
+  await page
+    .getByRole('region', { name: 'productCatalog', exact: true })
+    .getByRole('button', { name: 'Select all sources of productCatalog' })
+    .click()
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Search' })
+    .click()
+  await expect(page.getByRole('button', { name: /^Sources: 5 servers/ })).toBeVisible()
+  await expect(note).toBeHidden()
 })
