@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../src/test/eval-demo'
+import { expectColumnsFit } from './columns'
 import { expect, invoke, screenshots, test } from './console'
 import { dataDirWithDemoSet, runGoldenSet, saveDemoUsers, slowServer } from './demo'
 
@@ -363,4 +364,46 @@ test('the launcher names the servers left out and says who runs what; it can run
   // 35 queries for every profile and Alice's own one, as Alice only; and the header.
   await expect(heatmap.getByRole('row')).toHaveCount(37)
   await expect(main.getByRole('combobox', { name: 'Profile' })).toBeHidden()
+})
+
+test('a heatmap cell says why it failed, and a server hidden from the profile is not its failure', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await open(page, launch, 'Evaluation', { RAG_CONSOLE_HOME: dataDirWithDemoSet() })
+  const main = evaluation(page)
+  await main.getByRole('tab', { name: /^Runs/ }).click()
+  // Leaving a server out sends the servers by name, for Dan too, who may not see companyDocs.
+  await runGoldenSet(page, 1, 'documentVault')
+  const heatmap = main.getByRole('table', { name: 'nDCG@10 per query and list' })
+  // Column headers wrap between words only ("knowledge|Search", never "knowledgeSea|rch").
+  await heatmap.getByRole('columnheader').first().scrollIntoViewIfNeeded()
+  await screenshots(page, 'evaluation-heatmap-1440')
+  await expectColumnsFit(page, 'Evaluation at 1440 px')
+  const dans = heatmap.getByRole('row').filter({ has: page.getByRole('cell', { name: / · dan$/ }) })
+  await expect(dans).toHaveCount(1)
+  const whyName = /^hidden: companyDocs for “.* · dan”, why$/
+  const why = dans.getByRole('button', { name: whyName })
+  await expect(why).toBeVisible()
+  const cell = dans.getByRole('cell').filter({ has: page.getByRole('button', { name: whyName }) })
+  await expect(cell).toHaveAttribute(
+    'title',
+    /server companyDocs is hidden from profile "Dan Novak \(contractor\)"/,
+  )
+  await why.focus()
+  await page.keyboard.press('Enter')
+  const panel = page.getByRole('dialog', { name: /^Why companyDocs shows hidden/ })
+  await expect(panel).toContainText('Not counted as its failure')
+  await expect(panel).toContainText('hidden from profile "Dan Novak (contractor)"')
+  await expect(panel).toBeInViewport({ ratio: 1 })
+  await screenshots(page, 'evaluation-heatmap-why')
+  await page.keyboard.press('Escape')
+  await expect(panel).toBeHidden()
+  // Dan's query is no failure of companyDocs: every call it was asked answered.
+  const companyDocs = main
+    .getByRole('table', { name: 'Metrics' })
+    .getByRole('row', { name: 'companyDocs', exact: true })
+  await expect(companyDocs.getByRole('cell').nth(5)).toHaveText('0%')
 })

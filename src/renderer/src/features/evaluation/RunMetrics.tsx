@@ -6,8 +6,9 @@ import {
   type EvalRunSummary,
   type QualityMetric,
 } from '../../../../shared/model/evaluation'
-import { Banner, Select, Spinner, Table } from '../../ui'
+import { Banner, cx, Popover, Select, Spinner, Table } from '../../ui'
 import {
+  cellReasons,
   formatMetric,
   heatmap,
   heatStyle,
@@ -16,6 +17,7 @@ import {
   METRIC_COLUMNS,
   metricBars,
   sortMetricRows,
+  type HeatCell,
 } from './metric-view'
 import { evalQueries } from './queries'
 import { runTime } from './RunHistory'
@@ -39,6 +41,10 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
   const stored = useQuery(evalQueries.run(run.id))
   const texts = useMemo(
     () => new Map(stored.data?.queries.map((q) => [q.id, q.query]) ?? []),
+    [stored.data],
+  )
+  const reasons = useMemo(
+    () => (stored.data ? cellReasons(stored.data) : new Map<string, string>()),
     [stored.data],
   )
   const [profile, setProfile] = useState('')
@@ -71,7 +77,12 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
       />
       <div className="eval-charts">
         <ListBars metrics={metrics.data} profile={profile || undefined} />
-        <QueryHeatmap metrics={metrics.data} profile={profile || undefined} texts={texts} />
+        <QueryHeatmap
+          metrics={metrics.data}
+          profile={profile || undefined}
+          texts={texts}
+          reasons={reasons}
+        />
       </div>
     </section>
   )
@@ -205,25 +216,31 @@ function QueryHeatmap({
   metrics,
   profile,
   texts,
+  reasons,
 }: {
   metrics: EvalMetrics
   profile: string | undefined
   texts: ReadonlyMap<string, string>
+  reasons: ReadonlyMap<string, string>
 }): React.JSX.Element {
   const map = useMemo(
     () =>
       heatmap(
         profile ? { perQuery: metrics.perQuery.filter((v) => v.profileId === profile) } : metrics,
         texts,
+        reasons,
       ),
-    [metrics, profile, texts],
+    [metrics, profile, texts, reasons],
   )
   return (
     <figure className="eval-chart eval-heatmap" aria-label={`nDCG@${metrics.k} per query`}>
       <figcaption className="eval-chart__head">
         <h3>nDCG@{metrics.k} per query</h3>
-        <span className="eval-heatmap__legend muted" aria-hidden="true">
-          0 <span className="eval-heatmap__scale" /> 1
+        <span className="eval-heatmap__legend muted">
+          <span className="eval-heatmap__legend" aria-hidden="true">
+            0 <span className="eval-heatmap__scale" /> 1
+          </span>
+          <span>· fail: the call failed · hidden: not asked as this profile (not counted)</span>
         </span>
       </figcaption>
       <Table label={`nDCG@${metrics.k} per query and list`} scroll className="eval-heatmap__table">
@@ -237,7 +254,7 @@ function QueryHeatmap({
                 className="eval-heatmap__list"
                 title={listLabel(list)}
               >
-                {listLabel(list)}
+                {wordBreaks(listLabel(list))}
               </th>
             ))}
           </tr>
@@ -253,9 +270,16 @@ function QueryHeatmap({
                   <td key={index} className="eval-heatmap__cell muted">
                     ·
                   </td>
-                ) : cell.failed ? (
-                  <td key={index} className="eval-heatmap__cell eval-heatmap__cell--failed">
-                    fail
+                ) : cell.failed || cell.hidden ? (
+                  <td
+                    key={index}
+                    className={cx(
+                      'eval-heatmap__cell',
+                      cell.failed ? 'eval-heatmap__cell--failed' : 'eval-heatmap__cell--hidden',
+                    )}
+                    title={cell.reason}
+                  >
+                    <WhyCell cell={cell} list={listLabel(map.lists[index]!)} query={row.label} />
                   </td>
                 ) : cell.unjudged ? (
                   <td key={index} className="eval-heatmap__cell muted" title="No relevant judgment">
@@ -273,4 +297,44 @@ function QueryHeatmap({
       </Table>
     </figure>
   )
+}
+
+/**
+ * A `fail` or `hidden` cell: why, on hover (the cell's title) and in a small panel a click or
+ * Enter opens. A server hidden from the profile was not asked and does not count against it.
+ */
+function WhyCell({
+  cell,
+  list,
+  query,
+}: {
+  cell: HeatCell
+  list: string
+  query: string
+}): React.JSX.Element {
+  const word = cell.failed ? 'fail' : 'hidden'
+  return (
+    <Popover
+      trigger={word}
+      triggerLabel={`${word}: ${list} for “${query}”, why`}
+      triggerClassName="eval-heatmap__why"
+      label={`Why ${list} shows ${word} for “${query}”`}
+      className="eval-heatmap__reason"
+    >
+      <p>
+        <strong>{list}</strong> for “{query}”:{' '}
+        {cell.hidden
+          ? 'not asked: the profile may not see this server. Not counted as its failure.'
+          : 'the call failed.'}
+      </p>
+      <p>{cell.reason ?? 'The run does not say why.'}</p>
+    </Popover>
+  )
+}
+
+/** A list name that may wrap only between words: `knowledge⁠Search`, `merged · RRF`. */
+function wordBreaks(label: string): React.ReactNode[] {
+  return label
+    .split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[-_./])/)
+    .flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]))
 }

@@ -3,6 +3,7 @@ import type { MetricRow, MetricValues, PerQueryMetric } from '../../../../shared
 import {
   formatLatency,
   formatShare,
+  cellReasons,
   heatmap,
   heatStyle,
   listLabel,
@@ -109,6 +110,60 @@ describe('heatmap', () => {
     expect(map.rows[0]!.cells.map((c) => c?.ndcg)).toEqual([0.9, 0.5])
     expect(map.rows[1]!.cells).toEqual([{ ndcg: 0, failed: true, unjudged: false }, null])
     expect(map.rows[2]!.cells[1]).toEqual({ ndcg: 0, failed: false, unjudged: true })
+  })
+
+  it('gives a failed cell its reason, and marks a server hidden from the profile apart', () => {
+    const hidden = 'server wiki is hidden from profile "Dan"'
+    const run = {
+      results: [
+        {
+          queryId: 'q2',
+          profileId: 'carol',
+          elapsedMs: 5,
+          providers: [
+            {
+              server: 'docs',
+              ok: false,
+              error: { code: 'timeout' as const, message: 'late' },
+              latencyMs: 5,
+              hits: [],
+            },
+            {
+              server: 'wiki',
+              ok: false,
+              error: { code: 'invalid_argument' as const, message: hidden },
+              latencyMs: 0,
+              hits: [],
+            },
+          ],
+        },
+      ],
+    }
+    const reasons = cellReasons(run)
+    const map = heatmap(
+      {
+        perQuery: [
+          cell('q2', 'carol', 'docs', 0, { failed: true }),
+          cell('q2', 'carol', 'wiki', 0, { hidden: true }),
+          {
+            ...cell('q2', 'carol', 'docs', 0, { failed: true }),
+            list: { kind: 'merged', fusion: 'rrf' },
+          },
+        ],
+      },
+      new Map(),
+      reasons,
+    )
+    expect(map.rows[0]!.cells).toEqual([
+      { ndcg: 0, failed: true, unjudged: false, reason: 'late' },
+      { ndcg: 0, failed: false, unjudged: false, hidden: true, reason: hidden },
+      {
+        ndcg: 0,
+        failed: true,
+        unjudged: false,
+        reason: `No provider answered. docs: late; wiki: ${hidden}`,
+      },
+    ])
   })
 
   it('names the profile in each row when the run had several, as the same query differs per user', () => {
