@@ -372,3 +372,37 @@ test('a server the default scope leaves out is named beside it, with why and whe
   await expect(page.getByRole('button', { name: /^Sources: 5 servers/ })).toBeVisible()
   await expect(note).toBeHidden()
 })
+
+test('the merged list names source and server on every row, agrees with the inspector, and keeps titles readable', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(demoRegistry(demo()), { env: demo().env })
+  await openSearch(page, host.url, true)
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const merged = page.getByRole('listbox', { name: 'Merged hits' })
+  await expect(merged.getByRole('option').first()).toBeVisible()
+  for (const server of DEMO_SERVER_IDS) {
+    await expect(waterfall(page).getByRole('row', { name: server })).toContainText(/ok|\d+ ms/)
+  }
+  // Every row's "Source · Server" has both parts, a dash where the server names no source.
+  const wheres = await merged.locator('.hit-row__where').allTextContents()
+  expect(wheres.length).toBeGreaterThan(0)
+  for (const where of wheres) expect.soft(where).toMatch(/^\S.* · \S+$/)
+
+  const first = merged.getByRole('option').first()
+  const marker = await first.getByText(/^×\d+$/).textContent()
+  await first.click()
+  const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+  const found = inspector.getByRole('region', { name: 'Found in' }).getByRole('heading')
+  await expect.soft(found).toContainText(`Found by ${marker!.slice(1)} providers`)
+
+  // Beside the inspector in a 1280 px window, titles keep room to be read.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await screenshots(page, 'search-inspector-1280')
+  const widths = await merged
+    .locator('.hit-row__title')
+    .evaluateAll((titles) => titles.map((title) => title.clientWidth))
+  for (const width of widths) expect.soft(width).toBeGreaterThanOrEqual(240)
+})
