@@ -16,8 +16,9 @@ const ONE_LINE = '[role="tab"], .ui-field--inline .ui-field__label'
 export const SHORT_LABEL = 24
 
 /**
- * Every column header, title, tab, inline field label and short cell label on the page that does
- * not show whole (cut, spilling, or a header or title broken inside a word), as `"<text>": why`. A label shows whole when its text fits the element's content box and no box
+ * Every column header, title, tab, inline field label, chosen option of a select and short cell
+ * label on the page that does not show whole (cut, spilling, or a header or title broken inside
+ * a word), as `"<text>": why`. A label shows whole when its text fits the element's content box and no box
  * between the text and the element clips it.
  */
 export function clippedLabels(page: Page): Promise<string[]> {
@@ -160,6 +161,22 @@ export function clippedLabels(page: Page): Promise<string[]> {
             problems.push(`${name}: cut (${inner.scrollWidth} px wide in ${inner.clientWidth} px)`)
             return
           }
+        }
+      }
+      // A select shows its chosen option whole (room for the text and the arrow, ~24 px).
+      const measure = document.createElement('canvas').getContext('2d')!
+      for (const select of document.querySelectorAll<HTMLSelectElement>('select')) {
+        const text = select.selectedOptions[0]?.text.trim()
+        if (!text || select.getClientRects().length === 0) continue
+        const style = getComputedStyle(select)
+        if (style.visibility === 'hidden') continue
+        measure.font = style.font
+        const ink = measure.measureText(text).width
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - 24
+        if (ink > room + 0.5) {
+          problems.push(
+            `select "${text}": cut (${Math.round(ink)} px of text in ${Math.round(room)} px)`,
+          )
         }
       }
       for (const el of document.querySelectorAll<HTMLElement>(headers)) check(el, 'column', false)
