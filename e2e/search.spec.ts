@@ -406,3 +406,26 @@ test('the merged list names source and server on every row, agrees with the insp
     .evaluateAll((titles) => titles.map((title) => title.clientWidth))
   for (const width of widths) expect.soft(width).toBeGreaterThanOrEqual(240)
 })
+
+test('By provider gives the room to providers with hits, not to those with "No hits."', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(demoRegistry(demo()), { env: demo().env })
+  await openSearch(page, host.url, true)
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  for (const server of DEMO_SERVER_IDS) {
+    await expect(waterfall(page).getByRole('row', { name: server })).toContainText(/ok|\d+ ms/)
+  }
+  await page.getByRole('tab', { name: /^By provider/ }).click()
+  // Three columns a row: the three with hits, then companyDocs and documentVault with none.
+  const vault = page.getByRole('region', { name: 'Hits from documentVault' })
+  await expect(vault).toContainText('No hits.')
+  const kb = page.getByRole('region', { name: 'Hits from knowledgeSearch' })
+  await screenshots(page, 'search-providers-quiet')
+  const [quiet, busy] = [await vault.boundingBox(), await kb.boundingBox()]
+  expect(quiet!.height).toBeLessThan(130)
+  expect(busy!.height).toBeGreaterThan(2 * quiet!.height)
+  await expect(kb.getByRole('option').nth(4)).toBeInViewport()
+})
