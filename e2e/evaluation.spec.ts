@@ -221,6 +221,8 @@ test('golden sets are imported from TREC qrels with topics and from a golden set
   launch,
 }) => {
   const { host } = await launch({})
+  // The page's clock, to see the notice of skipped lines go away without waiting for it.
+  await page.clock.install()
   await page.goto(host.url)
   await page
     .getByRole('navigation', { name: 'Main' })
@@ -245,9 +247,13 @@ test('golden sets are imported from TREC qrels with topics and from a golden set
   await expect(dialog).toBeHidden()
   const sets = evaluation(page).getByRole('table', { name: 'Golden sets' })
   await expect(sets.getByRole('row', { name: /support-qrels/ })).toContainText('23')
-  await expect(
-    page.getByText('1 line of support-qrels.txt could not be read and was skipped'),
-  ).toBeVisible()
+  const skipped = page
+    .getByRole('region', { name: 'Notifications' })
+    .getByText('Line 4 of support-qrels.txt could not be read and was skipped.')
+  await expect(skipped).toBeVisible()
+  await page.mouse.move(0, 0)
+  await page.clock.fastForward(21_000)
+  await expect(skipped).toBeHidden()
   await expect(evaluation(page).getByRole('textbox', { name: 'Query' }).first()).toHaveValue(
     'vpn setup',
   )
