@@ -592,3 +592,46 @@ test('the protocol log reaches the page only while the Workbench shows it, and c
   await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
   expect(frames).toBeGreaterThan(before)
 })
+
+test('the call form and its result outlive a tab or panel switch; the log shows the newest first and only my calls', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(registry(), { env: demo().env })
+  await openWorkbench(page, host.url, 'everything')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  const form = await openTool(page, 'everything', 'get-sum')
+  await form.getByRole('textbox', { name: 'a number' }).fill('2')
+  await form.getByRole('textbox', { name: 'b number' }).fill('40')
+  await form.getByRole('textbox', { name: 'Timeout (ms)' }).fill('5000')
+  await form.getByRole('button', { name: 'Call get-sum' }).click()
+  const result = form.getByRole('region', { name: 'Result' })
+  await expect(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
+
+  // To another tab and back, to another panel and back: nothing is wiped.
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  await main.getByRole('tab', { name: 'Tools' }).click()
+  await expect.soft(form.getByRole('textbox', { name: 'a number' })).toHaveValue('2')
+  await expect.soft(form.getByRole('textbox', { name: 'b number' })).toHaveValue('40')
+  await expect.soft(form.getByRole('textbox', { name: 'Timeout (ms)' })).toHaveValue('5000')
+  await expect.soft(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
+  await page.keyboard.press('ControlOrMeta+2')
+  await expect(page.getByRole('main', { name: 'Search' })).toBeVisible()
+  await page.keyboard.press('ControlOrMeta+7')
+  await expect.soft(form.getByRole('textbox', { name: 'b number' })).toHaveValue('40')
+  await expect.soft(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
+
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  const log = main.getByRole('table', { name: 'Protocol log of everything' })
+  // Newest first: the reply to the call just made heads the list, the handshake is further down.
+  await expect.soft(log.getByRole('row').nth(1)).toHaveAccessibleName(/^in response/)
+  await expect(log.getByRole('row', { name: /^out initialize/ })).toHaveCount(1)
+  await main.getByRole('switch', { name: 'Only my calls' }).click()
+  await expect(log.getByRole('row', { name: /^out initialize/ })).toHaveCount(0)
+  await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
+  const from = await log
+    .getByRole('row')
+    .evaluateAll((rows) => rows.slice(1).map((row) => row.querySelectorAll('td')[5]?.textContent))
+  expect(new Set(from)).toEqual(new Set(['workbench']))
+  await screenshots(page, 'workbench-log-mine')
+})
