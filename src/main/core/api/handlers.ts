@@ -32,6 +32,10 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'app:dismiss-notice': ({ id }) => {
+      core.dismissNotice(id)
+      return { dismissed: true }
+    },
     'elicit:pending': () => core.elicitation?.list() ?? [],
     'elicit:answer': ({ id, answer }) => ({
       answered: core.elicitation?.answer(id, answer) ?? false,
