@@ -30,12 +30,16 @@ const OPTIONS = {
   log: { type: 'boolean' },
   elicit: { type: 'string' },
   'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
   interval: { type: 'string' },
   profile: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   min: { type: 'string', multiple: true },
   format: { type: 'string' },
   k: { type: 'string' },
+  qrels: { type: 'string' },
+  run: { type: 'string' },
+  complete: { type: 'boolean', short: 'c' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -77,8 +81,20 @@ export const COMMAND_OPTIONS = {
   watch: [],
   secrets: ['server', 'name'],
   doctor: ['server'],
-  monitor: ['metrics-port', 'interval'],
-  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
+  monitor: ['metrics-port', 'metrics-host', 'interval'],
+  eval: [
+    'server',
+    'source',
+    'profile',
+    'baseline',
+    'min',
+    'format',
+    'k',
+    'fusion',
+    'qrels',
+    'run',
+    'complete',
+  ],
   auth: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
 
@@ -119,12 +135,16 @@ export interface Invocation {
     elicit?: string
     'connect-timeout'?: string
     'metrics-port'?: string
+    'metrics-host'?: string
     interval?: string
     profile?: string[]
     baseline?: string
     min?: string[]
     format?: string
     k?: string
+    qrels?: string
+    run?: string
+    complete?: boolean
   }
   help: boolean
 }

@@ -23,11 +23,13 @@ commands:
   resources TARGET                       its resources and resource templates
   prompts TARGET                         its prompts and their arguments
   watch                                  one line per registry reload and status change
-  monitor [--metrics-port N] [--interval 15s]
+  monitor [--metrics-port N] [--metrics-host IP] [--interval 15s]
                                          headless monitoring: probes and canaries on a
-                                         schedule, one line per event, Prometheus /metrics
-                                         on 127.0.0.1 (default port 9470, 0: any free one),
-                                         OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
+                                         schedule, one line per event, Prometheus /metrics,
+                                         /healthz and /readyz on 127.0.0.1 (or IP; default
+                                         port 9470, 0: any free one), OTLP export when
+                                         OTEL_EXPORTER_OTLP_ENDPOINT is set; SIGHUP re-reads
+                                         the registry, SIGTERM drains and exits 0
   secrets set SERVER NAME                store a keychain value read from stdin
   secrets delete SERVER NAME             (or --server ID --name NAME)
   secrets list [SERVER]                  which keychain values are set
@@ -39,6 +41,11 @@ commands:
                                          run a golden set and print its metrics (exit 1 when
                                          a --min fails or the merged list is significantly
                                          worse than --baseline, a run id or file)
+  eval --qrels QRELS --run RUN [--k 5,10] [-c|--complete] [--format table|json|trec]
+                                         score a TREC run file against qrels as trec_eval
+                                         does (no server): map, recip_rank, P_k, recall_k,
+                                         ndcg_cut_k and judged@k per query and all; -c counts
+                                         judged queries without run lines as 0
   auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
                                          URL to open and waits; logout deletes the tokens
 

@@ -164,14 +164,18 @@ export class Core {
       env: this.env,
       servers: () => this.serverConfigs(),
     })
+    // Servers tried in the Workbench live in a pool of their own.
+    const poolOf = (id: string): ConnectionPool =>
+      this.workbench.tries.has(id) ? this.workbench.tries.pool : this.pool
     this.auth = new OAuthService({
       keychain: this.keychain,
-      config: (id) => this.registry.server(id) ?? this.pool.configOf(id),
+      config: (id) =>
+        this.registry.server(id) ?? this.pool.configOf(id) ?? this.workbench.tries.config(id),
       servers: () => this.serverConfigs(),
       resolve: (config) => this.secrets.resolve(config),
       pool: {
-        reconnect: (id) => this.pool.reconnect(id),
-        status: (id) => (this.pool.configOf(id) ? this.pool.status(id) : undefined),
+        reconnect: (id) => poolOf(id).reconnect(id),
+        status: (id) => (poolOf(id).configOf(id) ? poolOf(id).status(id) : undefined),
       },
       events: this.events,
       profileId: () => this.settings.active().id,
@@ -223,10 +227,12 @@ export class Core {
       resolve: (config) => this.secrets.resolve(config),
       doctorFile: join(this.dataDir, 'doctor.json'),
       evalDir: join(this.dataDir, 'eval'),
+      watchEvalRuns: options.watch ?? true,
       // The demo corpus's golden set makes sense only against the demo servers.
       demoSet: () =>
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
       oauth: this.auth,
+      operations: this.calls,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),
@@ -241,6 +247,8 @@ export class Core {
       events: this.events,
       dir: join(this.dataDir, 'workbench'),
       ...(options.pool ? { tryPool: options.pool } : {}),
+      auth: this.auth,
+      ...(elicit ? { elicit } : {}),
     })
     // What discovery learnt about a server no longer holds once its config changed.
     this.registry.onUpdated((registry, diff) => {
@@ -436,6 +444,8 @@ export class Core {
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()
+    // Closing sessions may have refreshed a token: its rotated refresh token must be kept.
+    await this.auth.idle()
     this.secrets.dispose()
     await this.registry.dispose()
     this.events.clear()

@@ -12,7 +12,6 @@ import type {
 import type { Logger } from '../log'
 import { MAX_SIGN_INS, type PoolAuth } from '../auth/pool-auth'
 import {
-  AD_HOC_ORIGIN,
   isSignInRequired,
   signInRequestOf,
   signInRequiredError,
@@ -454,7 +453,16 @@ export class ServerConnection {
     if (this.closed) throw removedError(this.serverId)
     if (this.active) return this.active
     if (this.pending) return this.pending
-    const unavailable = unavailableError(this.serverId, this.keeper.current, this.deps.clock.now())
+    const status = this.keeper.current
+    // Waiting for a sign-in that happened since (in another process, e.g. `auth login`).
+    const signedIn =
+      status.state === 'action_required' &&
+      status.signInRequired === true &&
+      (await this.deps.auth?.hasTokens?.(this.config))
+    if (this.closed) throw removedError(this.serverId)
+    if (this.active) return this.active
+    if (this.pending) return this.pending
+    const unavailable = !signedIn && unavailableError(this.serverId, status, this.deps.clock.now())
     if (unavailable) throw unavailable
     return this.connect()
   }
@@ -531,7 +539,9 @@ export class ServerConnection {
     const stepUp =
       used?.oauth && context.httpStatus === 403 ? stepUpOf(context.challenge) : undefined
     if (stepUp && classified.code === 'unauthorized') {
-      classified = signInRequiredError(this.serverId, stepUp, this.config.origin === AD_HOC_ORIGIN)
+      classified = signInRequiredError(this.serverId, stepUp, {
+        origin: this.config.origin,
+      })
     }
     // A server may quote the credentials it got back in its error: never pass them on.
     const redactor = this.deps.redactor

@@ -2,6 +2,7 @@ import type { ServerConfig } from '../../../shared/config/schema'
 import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
+import type { CallObservers } from '../pool/call-observer'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
 import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
@@ -45,10 +46,14 @@ export interface RagServicesDeps {
   doctorFile?: string
   /** `<dataDir>/eval`: golden sets and evaluation runs. */
   evalDir: string
+  /** Announce the evaluation runs of other processes on the data folder (hosts; not the CLI). */
+  watchEvalRuns?: boolean
   /** The golden set offered when there are none yet (the demo corpus's, on the demo registry). */
   demoSet?: () => GoldenSet | undefined
   /** Each server's OAuth sign-in state, shown on its card. */
   oauth?: OAuthStatusSource
+  /** Where operations are marked for traces (the core's call observers). */
+  operations?: Pick<CallObservers, 'operation'>
 }
 
 /**
@@ -83,7 +88,11 @@ export class RagServices {
           }
         : {},
     )
-    this.calls = new ServerCalls({ pool: deps.pool, audit: this.audit })
+    this.calls = new ServerCalls({
+      pool: deps.pool,
+      audit: this.audit,
+      ...(deps.operations ? { operations: deps.operations } : {}),
+    })
     this.servers = new ServersService({
       registry: deps.registry,
       pool: deps.pool,
@@ -138,6 +147,7 @@ export class RagServices {
     this.evaluation = new EvalService({
       ...plan,
       dir: deps.evalDir,
+      ...(deps.watchEvalRuns ? { watch: true } : {}),
       redactor: deps.redactor,
       events: deps.events,
       search: this.search,

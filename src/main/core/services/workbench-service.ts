@@ -14,10 +14,12 @@ import type {
 } from '../../../shared/ipc/workbench'
 import type { ActingUser } from '../../../shared/model/user'
 import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbench/copy'
+import type { PoolAuth } from '../auth/pool-auth'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
 import { detect, dialectJudges } from '../dialects/registry'
 import type { EventBus } from '../events'
+import type { ElicitationHandler } from '../pool/elicitation'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
 import type { Redactor, SecretResolver } from '../secrets/types'
@@ -42,6 +44,10 @@ export interface WorkbenchDeps {
   dir: string
   /** Pool tunables for the tried servers' pool. */
   tryPool?: PoolOptionsInput
+  /** OAuth for tried servers. */
+  auth?: PoolAuth
+  /** Who answers the forms tried servers ask for. */
+  elicit?: ElicitationHandler
   now?: () => number
 }
 
@@ -76,6 +82,8 @@ export class WorkbenchService {
       taken: (id) => deps.registry.server(id) !== undefined,
       onProtocol,
       ...(deps.tryPool ? { pool: deps.tryPool } : {}),
+      ...(deps.auth ? { auth: deps.auth } : {}),
+      ...(deps.elicit ? { elicit: deps.elicit } : {}),
     })
     this.saved = new SavedRequests(join(deps.dir, 'saved-requests.json'), deps.redactor)
     this.unsubscribe = deps.pool.onProtocol(onProtocol)
