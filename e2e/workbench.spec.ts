@@ -44,6 +44,17 @@ async function openTool(page: Page, server: string, tool: string) {
   return page.getByRole('region', { name: `Call ${tool}` })
 }
 
+/** Calls server-everything's get-sum from its form (timeout too, if given); resolves with the form. */
+async function callGetSum(page: Page, a: string, b: string, timeout?: string) {
+  const form = await openTool(page, 'everything', 'get-sum')
+  await form.getByRole('textbox', { name: 'a number' }).fill(a)
+  await form.getByRole('textbox', { name: 'b number' }).fill(b)
+  if (timeout) await form.getByRole('textbox', { name: 'Timeout (ms)' }).fill(timeout)
+  await form.getByRole('button', { name: 'Call get-sum' }).click()
+  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+  return form
+}
+
 test('calls any tool from a form built from its schema: validation, content blocks, tool errors, cancel and timeout', async ({
   page,
   launch,
@@ -143,11 +154,7 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   const { host } = await launch(registry(), { env: demo().env })
   await openWorkbench(page, host.url, 'everything')
   const main = page.getByRole('main', { name: 'Workbench' })
-  let form = await openTool(page, 'everything', 'get-sum')
-  await form.getByRole('textbox', { name: 'a number' }).fill('1')
-  await form.getByRole('textbox', { name: 'b number' }).fill('2')
-  await form.getByRole('button', { name: 'Call get-sum' }).click()
-  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+  let form = await callGetSum(page, '1', '2')
   // A large reply: kept as a preview in the list.
   form = await openTool(page, 'everything', 'get-env')
   await form.getByRole('button', { name: 'Call get-env' }).click()
@@ -600,11 +607,7 @@ test('the call form and its result outlive a tab or panel switch; the log shows 
   const { host } = await launch(registry(), { env: demo().env })
   await openWorkbench(page, host.url, 'everything')
   const main = page.getByRole('main', { name: 'Workbench' })
-  const form = await openTool(page, 'everything', 'get-sum')
-  await form.getByRole('textbox', { name: 'a number' }).fill('2')
-  await form.getByRole('textbox', { name: 'b number' }).fill('40')
-  await form.getByRole('textbox', { name: 'Timeout (ms)' }).fill('5000')
-  await form.getByRole('button', { name: 'Call get-sum' }).click()
+  const form = await callGetSum(page, '2', '40', '5000')
   const result = form.getByRole('region', { name: 'Result' })
   await expect(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
 

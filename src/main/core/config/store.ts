@@ -59,7 +59,6 @@ export interface SecretSink {
   set(serverId: string, name: string, value: string): Promise<void>
 }
 
-/** Called after a reload applied a different registry; `diff` says which servers changed. */
 /** Whether a server's secret references have values (the secrets service). */
 export interface SecretStatus {
   statusOf(
@@ -68,6 +67,7 @@ export interface SecretStatus {
   ): Promise<{ refs: SecretRefStatus[]; error?: unknown }>
 }
 
+/** Called after a reload applied a different registry; `diff` says which servers changed. */
 export type UpdatedListener = (registry: Registry, diff: RegistryDiff) => void
 /** Called with every diagnostic of a load that failed (the last good registry stays). */
 export type InvalidListener = (diagnostics: Diagnostic[]) => void

@@ -331,11 +331,11 @@ export class ProtocolLog {
   }
 
   private logIn(message: JSONRPCMessage, at: number): void {
-    const reply =
+    // A reply belongs to the operation of its request.
+    const request =
       'id' in message && !('method' in message) ? this.sent.get(String(message.id)) : undefined
-    const entry = this.add('in', message, at, reply?.operation)
+    const entry = this.add('in', message, at, request?.operation)
     if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== undefined) {
-      const request = this.sent.get(String(entry.id))
       this.sent.delete(String(entry.id))
       if (request) entry.durationMs = entry.at - request.at
     }

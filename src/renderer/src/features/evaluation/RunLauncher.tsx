@@ -90,7 +90,7 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
           </label>
         ))}
         {idle.map((s) => (
-          <label key={s.server} className="eval-check eval-check--out">
+          <label key={s.server} className="eval-check">
             <input
               type="checkbox"
               checked={false}
