@@ -40,6 +40,8 @@ const OPTIONS = {
   qrels: { type: 'string' },
   run: { type: 'string' },
   complete: { type: 'boolean', short: 'c' },
+  'dry-run': { type: 'boolean' },
+  'keep-plaintext': { type: 'boolean' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -96,6 +98,7 @@ export const COMMAND_OPTIONS = {
     'complete',
   ],
   auth: ['server'],
+  import: ['server', 'dry-run', 'keep-plaintext'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -145,6 +148,8 @@ export interface Invocation {
     qrels?: string
     run?: string
     complete?: boolean
+    'dry-run'?: boolean
+    'keep-plaintext'?: boolean
   }
   help: boolean
 }

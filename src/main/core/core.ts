@@ -17,6 +17,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { MetricsSetting } from './monitoring/metrics-setting'
 import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
 import { OAuthService } from './auth/oauth-service'
@@ -26,11 +27,11 @@ import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-sto
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
 import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
-import type { ActingUser } from '../../shared/model/user'
+import type { ActingUser, Profile } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
 import { loadDemoGoldenSet } from './services/eval/demo-set'
 import { ElicitationBroker } from './services/elicitation-broker'
-import { SettingsStore, type MetricsSettings } from './services/settings'
+import { SettingsStore, profileForUser, type MetricsSettings } from './services/settings'
 import { WorkbenchService } from './services/workbench-service'
 
 export interface CoreOptions {
@@ -132,6 +133,8 @@ export class Core {
   private readonly scannedForSecrets = new Set<string>()
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
+  /** The metrics switch as settings.json says, followed while running (hosts only). */
+  private metricsSetting: MetricsSetting | undefined
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
@@ -193,6 +196,7 @@ export class Core {
       logger: this.log.child({ module: 'pool' }),
       registered: (id) => this.registry.server(id),
       observe: this.calls.emit,
+      launchLocks: join(this.dataDir, 'locks'),
       ...(options.pool ? { options: options.pool } : {}),
       ...(elicit ? { elicit } : {}),
     })
@@ -233,15 +237,13 @@ export class Core {
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
       oauth: this.auth,
       operations: this.calls,
-      ...(options.actingUser
-        ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
-        : {}),
+      ...(options.actingUser ? { profile: () => this.actingProfile() } : {}),
     })
     this.workbench = new WorkbenchService({
       pool: this.pool,
       registry: this.registry,
       audit: this.services.audit,
-      profile: () => ({ ...this.settings.active(), ...options.actingUser }),
+      profile: () => this.actingProfile(),
       secrets: this.secrets,
       redactor: this.redactor,
       events: this.events,
@@ -257,14 +259,32 @@ export class Core {
     })
   }
 
+  /**
+   * The profile operations run as: the active one, or, with {@link CoreOptions.actingUser},
+   * the one those fields describe (see {@link profileForUser}).
+   */
+  actingProfile(): Profile {
+    const given = this.options.actingUser
+    return given ? profileForUser(this.settings, given) : this.settings.active()
+  }
+
   static async create(options: CoreOptions = {}): Promise<Core> {
     const core = new Core(options)
     try {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
       core.registerFileSecrets(core.registry.current())
-      if (options.monitor === true) await core.startMonitoring()
-      else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
+      if (options.monitor === true) {
+        await core.startMonitoring()
+        if (options.watch ?? true) {
+          core.metricsSetting = await MetricsSetting.follow({
+            file: join(core.dataDir, 'settings.json'),
+            settings: core.settings,
+            monitoring: core.monitoring!,
+            onError: (message) => core.notice('warning', message),
+          })
+        }
+      } else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
         if (options.connectAfter) core.pool.holdConnects(options.connectAfter)
         await core.pool.applyRegistry(core.registry.current())
@@ -438,6 +458,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.metricsSetting?.dispose()
     await this.monitoring?.dispose()
     this.auth.dispose()
     this.elicitation?.dispose()

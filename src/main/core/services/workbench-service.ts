@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 import type {
   ArgumentProblem,
   HistoryEntry,
@@ -17,13 +17,14 @@ import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbe
 import type { PoolAuth } from '../auth/pool-auth'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
-import { detect, dialectJudges } from '../dialects/registry'
+import { toolErrorOf } from '../dialects/payload'
+import { detect, dialectJudges, sendsIdentity } from '../dialects/registry'
 import type { EventBus } from '../events'
 import type { ElicitationHandler } from '../pool/elicitation'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
 import type { Redactor, SecretResolver } from '../secrets/types'
-import { AuditedSession, type AuditSink } from './audited-session'
+import { AuditedSession, attemptEntry, type AuditContext, type AuditSink } from './audited-session'
 import { ProtocolEvents } from './protocol-events'
 import { SavedRequests } from './saved-requests'
 import { actingUser, targetError } from './targets'
@@ -126,6 +127,8 @@ export class WorkbenchService {
             }
             return session.callTool(call.tool, args, { ...options, ...dialectJudges(session) })
           },
+          // A result flagged `isError` is audited as the failure it is.
+          (result, session) => toolErrorOf(result, session, call.tool),
         )
         const isError = result.isError === true
         record(isError ? 'tool_error' : 'ok')
@@ -158,14 +161,20 @@ export class WorkbenchService {
   // --- resources and prompts ----------------------------------------------------------------
 
   resources(server: string, cursor?: string): Promise<Page<Record<string, unknown>>> {
-    return this.page(server, 'resources/list', 'resources', cursor)
+    return this.page(server, 'resources', 'resources/list', 'resources', cursor)
   }
 
   async resourceTemplates(
     server: string,
     cursor?: string,
   ): Promise<Page<Record<string, unknown> & { variables: string[] }>> {
-    const page = await this.page(server, 'resources/templates/list', 'resourceTemplates', cursor)
+    const page = await this.page(
+      server,
+      'resources',
+      'resources/templates/list',
+      'resourceTemplates',
+      cursor,
+    )
     const items = page.items.map((item) => ({
       ...item,
       variables: templateVariables(String(item.uriTemplate ?? '')),
@@ -191,7 +200,7 @@ export class WorkbenchService {
   }
 
   prompts(server: string, cursor?: string): Promise<Page<Record<string, unknown>>> {
-    return this.page(server, 'prompts/list', 'prompts', cursor)
+    return this.page(server, 'prompts', 'prompts/list', 'prompts', cursor)
   }
 
   async getPrompt(
@@ -203,20 +212,25 @@ export class WorkbenchService {
     return (result ?? {}) as Record<string, unknown>
   }
 
-  /** Every page of a list, following `nextCursor` (bounded). */
+  /**
+   * Every page of a list, following `nextCursor` (bounded); `offered: false` when the server
+   * offers none (see {@link Page.offered}).
+   */
   async listAll(
     server: string,
     list: (server: string, cursor?: string) => Promise<Page<Record<string, unknown>>>,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<{ items: Record<string, unknown>[]; offered: boolean; why?: string }> {
     const items: Record<string, unknown>[] = []
     let cursor: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
       const next = await list(server, cursor)
+      if (next.offered === false)
+        return { items, offered: false, ...(next.why ? { why: next.why } : {}) }
       items.push(...next.items)
       if (!next.nextCursor || next.nextCursor === cursor) break
       cursor = next.nextCursor
     }
-    return items
+    return { items, offered: true }
   }
 
   // --- protocol log -------------------------------------------------------------------------
@@ -269,7 +283,10 @@ export class WorkbenchService {
       throw new ConsoleError({
         code: 'conflict',
         origin: 'local',
-        message: `rag-mcp.json was not saved (${result.status}): reload it and add the server again`,
+        message:
+          result.status === 'conflict' && result.untrusted
+            ? result.untrusted
+            : `rag-mcp.json was not saved (${result.status}): reload it and add the server again`,
       })
     }
     return { id, movedSecrets: result.movedSecrets.map(({ name, where }) => ({ name, where })) }
@@ -285,7 +302,16 @@ export class WorkbenchService {
       sessionTags: user.sessionTags,
       ...(user.humanUid ? { humanUid: user.humanUid } : {}),
     }
-    return { cli: cliCommand(call, target, copyUser), curl: curlCommand(call, target, copyUser) }
+    // cURL sends the identity headers only where the console sends them.
+    const config = this.tries.has(call.server)
+      ? { dialect: 'auto' as const }
+      : this.deps.registry.server(call.server)
+    const tools = this.poolOf(call.server).knownTools(call.server)
+    const identity = config !== undefined && sendsIdentity(config, tools)
+    return {
+      cli: cliCommand(call, target, copyUser),
+      curl: curlCommand(call, target, identity ? copyUser : undefined),
+    }
   }
 
   /** Resolves once every audit line so far is written. */
@@ -332,10 +358,15 @@ export class WorkbenchService {
     server: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<ServerSession> {
-    const config = this.tries.has(server) ? undefined : this.deps.registry.server(server)
-    const refused = config && targetError(server, config, this.deps.profile())
+    const refused = this.refusal(server)
     if (refused) return Promise.reject(new ConsoleError(refused))
     return this.poolOf(server).session(server, options)
+  }
+
+  /** Why the acting profile may not use a registry server (disabled, hidden), if it may not. */
+  private refusal(server: string): ErrorInfo | undefined {
+    const config = this.tries.has(server) ? undefined : this.deps.registry.server(server)
+    return config && targetError(server, config, this.deps.profile())
   }
 
   private user(): ActingUser {
@@ -368,46 +399,79 @@ export class WorkbenchService {
     server: string,
     method: string,
     params: Record<string, unknown>,
+    extra: Pick<CallOptions, 'expectsError'> = {},
   ): Promise<unknown> {
     return this.audited(server, undefined, undefined, (session, options) =>
-      session.request(method, params, options),
+      session.request(method, params, { ...options, ...extra }),
     )
   }
 
+  /**
+   * One page of a list of an optional feature. A server whose `initialize` declared no such
+   * capability is not asked (it offers none); one whose capabilities are unknown (no handshake)
+   * is asked, and a "method not found" from it means the same.
+   */
   private async page(
     server: string,
+    feature: 'resources' | 'prompts',
     method: string,
     key: string,
     cursor: string | undefined,
   ): Promise<Page<Record<string, unknown>>> {
-    const result = (await this.request(server, method, cursor ? { cursor } : {})) as Record<
-      string,
-      unknown
-    > | null
+    const declared = (await this.session(server)).serverInfo?.capabilities
+    if (declared && !declared.includes(feature)) {
+      return { items: [], offered: false, why: `it declares no ${feature} capability` }
+    }
+    let result: Record<string, unknown> | null
+    try {
+      // Undeclared, the listing is a probe: "method not found" is an answer, not a failure.
+      const probing = declared ? {} : { expectsError: true as const }
+      result = (await this.request(server, method, cursor ? { cursor } : {}, probing)) as Record<
+        string,
+        unknown
+      > | null
+    } catch (error) {
+      if (!declared && isMethodNotFound(error)) {
+        return { items: [], offered: false, why: `it does not know ${method}` }
+      }
+      throw error
+    }
     const page: Page<Record<string, unknown>> = { items: objects(result?.[key]) }
     if (typeof result?.nextCursor === 'string' && result.nextCursor !== '')
       page.nextCursor = result.nextCursor
     return page
   }
 
-  /** Runs requests on a server's session as the acting user, with one audit line per request. */
+  /**
+   * Runs requests on a server's session as the acting user, with one audit line per request;
+   * `failed` names the failure a returned value stands for (a result flagged `isError`).
+   */
   private async audited<T>(
     server: string,
     timeoutMs: number | undefined,
     signal: AbortSignal | undefined,
     work: (session: ServerSession, options: CallOptions) => Promise<T>,
+    failed?: (value: T, session: ServerSession) => unknown,
   ): Promise<T> {
     const user = this.user()
-    const inner = await this.session(server, {
-      ...(signal ? { signal } : {}),
-      ...(timeoutMs ? { timeoutMs } : {}),
-    })
-    const session = new AuditedSession(
-      inner,
-      this.deps.audit,
-      { user, operation: 'workbench', sources: [] },
-      () => this.now(),
-    )
+    const context: AuditContext = { user, operation: 'workbench', sources: [] }
+    const refused = this.refusal(server)
+    if (refused) throw new ConsoleError(refused)
+    let inner: ServerSession
+    try {
+      inner = await this.poolOf(server).session(server, {
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      })
+    } catch (error) {
+      // No session, so no request: one line still records the attempt on a server the console
+      // knows and why it failed, as the other operations' do.
+      if (this.tries.has(server) || this.deps.registry.server(server)) {
+        this.deps.audit.record(attemptEntry(server, context, { error }, this.now()))
+      }
+      throw error
+    }
+    const session = new AuditedSession(inner, this.deps.audit, context, () => this.now())
     const options: CallOptions = {
       operation: 'workbench',
       user,
@@ -416,7 +480,9 @@ export class WorkbenchService {
     }
     let error: unknown
     try {
-      return await work(session, options)
+      const value = await work(session, options)
+      error = failed?.(value, inner)
+      return value
     } catch (failure) {
       error = failure
       throw failure
@@ -481,4 +547,11 @@ function notFound(server: string): ConsoleError {
     server,
     message: `server ${server} is not in the registry or among the tried servers; check the id, or try the server first`,
   })
+}
+
+/** A server's "method not found" (JSON-RPC -32601), as the pool classified it. */
+function isMethodNotFound(error: unknown): boolean {
+  return (
+    error instanceof ConsoleError && error.code === 'unsupported' && error.details?.code === -32601
+  )
 }
