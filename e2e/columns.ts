@@ -16,8 +16,9 @@ const ONE_LINE = '[role="tab"], .ui-field--inline .ui-field__label'
 export const SHORT_LABEL = 24
 
 /**
- * Every column header, title, tab, inline field label and short cell label on the page that does not show whole, as
- * `"<text>": why`. A label shows whole when its text fits the element's content box and no box
+ * Every column header, title, tab, inline field label, chosen option of a select and short cell
+ * label on the page that does not show whole (cut, spilling, or a header or title broken inside
+ * a word), as `"<text>": why`. A label shows whole when its text fits the element's content box and no box
  * between the text and the element clips it.
  */
 export function clippedLabels(page: Page): Promise<string[]> {
@@ -79,6 +80,32 @@ export function clippedLabels(page: Page): Promise<string[]> {
         }
         return [left, right]
       }
+      /** Whether a line of the element's text ends inside a word (`knowledgeSea` / `rch`). */
+      const breaksWord = (el: HTMLElement): boolean => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? ''
+          let top: number | undefined
+          for (let i = 0; i < text.length; i++) {
+            const range = document.createRange()
+            range.setStart(node, i)
+            range.setEnd(node, i + 1)
+            const rect = range.getClientRects()[0]
+            if (!rect || rect.width === 0) continue
+            const line = Math.round(rect.top)
+            if (
+              top !== undefined &&
+              line > top + 2 &&
+              /\w/.test(text[i - 1]!) &&
+              /\w/.test(text[i]!)
+            ) {
+              return true
+            }
+            top = line
+          }
+        }
+        return false
+      }
       const overlaps = (a: DOMRect, b: DOMRect): boolean =>
         a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1
       const check = (el: HTMLElement, kind: string, oneLine: boolean): void => {
@@ -122,6 +149,10 @@ export function clippedLabels(page: Page): Promise<string[]> {
           problems.push(`${name}: wraps onto a second line`)
           return
         }
+        if (!oneLine && breaksWord(el)) {
+          problems.push(`${name}: breaks inside a word`)
+          return
+        }
         // Ellipsis and clipping inside the element (a span that cuts its own text).
         for (const inner of [el, ...el.querySelectorAll<HTMLElement>('*')]) {
           if (inner.clientWidth <= 2) continue
@@ -130,6 +161,22 @@ export function clippedLabels(page: Page): Promise<string[]> {
             problems.push(`${name}: cut (${inner.scrollWidth} px wide in ${inner.clientWidth} px)`)
             return
           }
+        }
+      }
+      // A select shows its chosen option whole (room for the text and the arrow, ~24 px).
+      const measure = document.createElement('canvas').getContext('2d')!
+      for (const select of document.querySelectorAll<HTMLSelectElement>('select')) {
+        const text = select.selectedOptions[0]?.text.trim()
+        if (!text || select.getClientRects().length === 0) continue
+        const style = getComputedStyle(select)
+        if (style.visibility === 'hidden') continue
+        measure.font = style.font
+        const ink = measure.measureText(text).width
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - 24
+        if (ink > room + 0.5) {
+          problems.push(
+            `select "${text}": cut (${Math.round(ink)} px of text in ${Math.round(room)} px)`,
+          )
         }
       }
       for (const el of document.querySelectorAll<HTMLElement>(headers)) check(el, 'column', false)

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, invoke, registryText, screenshots, test, type Entry } from './console'
 import { demoScript, startDemoServer, startRagSearch, type DemoServer } from './demo-process'
-import { launchHost } from './host'
+import { becomeCarol } from './demo'
+import { launchHost, root } from './host'
 
 /** rag-tools-v1 over stdio, its sources named in the config (discovery refuses the root user). */
 const stdioDocs = (name = 'company-docs'): Entry => ({
@@ -252,4 +253,97 @@ test.describe('with a keychain', () => {
       await invoke(page, 'secrets:delete', { server: id, name: 'apiKey' })
     }
   })
+})
+
+test('a scrolled source table keeps its header on top and every toggle clickable', async ({
+  page,
+  launch,
+}) => {
+  // Sources named in the config show without a connection: nothing listens on these servers.
+  const sources = [
+    { id: 'handbook', name: 'Employee Handbook' },
+    { id: 'sales', name: 'Sales Playbooks' },
+    { id: 'legacy', name: 'Legacy Wiki (archived)' },
+  ]
+  const servers: Record<string, Entry> = {}
+  for (const id of ['alpha', 'bravo', 'charlie', 'delta']) {
+    servers[id] = {
+      url: 'http://127.0.0.1:9/mcp',
+      description: `Server ${id}`,
+      dataSources: sources,
+    }
+  }
+  await page.setViewportSize({ width: 1360, height: 700 })
+  const { host } = await launch(servers)
+  await page.goto(host.url)
+  await expect(sourceSwitch(page, 'alpha', 'Legacy Wiki (archived)')).toBeVisible()
+  const list = page.getByLabel('Servers list')
+  await list.evaluate((element) => element.scrollBy(0, 420))
+  await screenshots(page, 'servers-scrolled')
+  for (const server of ['bravo', 'charlie']) {
+    const table = card(page, server).getByRole('table', { name: `Data sources of ${server}` })
+    const header = await table.getByRole('columnheader', { name: 'Source' }).boundingBox()
+    const firstSource = await table.getByRole('row', { name: 'Employee Handbook' }).boundingBox()
+    expect(header!.y + header!.height, `${server}: header above its rows`).toBeLessThanOrEqual(
+      firstSource!.y + 1,
+    )
+    for (const source of ['Sales Playbooks', 'Legacy Wiki (archived)']) {
+      const toggle = sourceSwitch(page, server, source)
+      await toggle.scrollIntoViewIfNeeded()
+      const before = await toggle.getAttribute('aria-checked')
+      // A real click: it fails when the header (or anything) covers the toggle.
+      await toggle.click({ timeout: 5_000 })
+      await expect(toggle).not.toHaveAttribute('aria-checked', before!)
+    }
+  }
+})
+
+test('"Only needing attention" keeps a ready server whose source needs a capability token', async ({
+  page,
+  launch,
+}) => {
+  // Carol is in the stdio server's directory: its sources are open, but Legal Docs wants a token.
+  const vtex = await demo(['vtex', '--port', '0'])
+  const { host } = await launch({ companyDocs: stdioDocs(), catalog: vtexEntry(vtex.url) })
+  await page.goto(host.url)
+  await becomeCarol(page)
+  await expect(status(page, 'companyDocs', 'ready')).toBeVisible()
+  await expect(status(page, 'catalog', 'ready')).toBeVisible()
+  await expect(card(page, 'catalog').getByRole('row', { name: 'FAQ Documents' })).toContainText(
+    'open',
+  )
+  await expect(
+    card(page, 'companyDocs').getByRole('row', { name: 'Employee Handbook' }),
+  ).toContainText('open')
+  await expect(card(page, 'companyDocs').getByRole('row', { name: 'Legal Docs' })).toContainText(
+    'action required',
+  )
+  await page.getByRole('switch', { name: 'Only needing attention' }).click()
+  await expect(card(page, 'companyDocs')).toBeVisible()
+  await expect(card(page, 'catalog')).toBeHidden()
+  await expect(page.getByLabel('Servers by status')).toContainText('1 of 2 servers shown')
+})
+
+test('the first enable/disable on the demo registry previews the save and keeps ${app:…}', async ({
+  page,
+  launchEmbedded,
+}) => {
+  const host = await launchEmbedded()
+  await page.goto(host.url)
+  const overrides = join(host.dataDir, 'config', 'overrides', 'rag-mcp.json')
+  await card(page, 'productCatalog').getByRole('switch', { name: 'Enabled productCatalog' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+  await expect(dialog).toContainText(`Creates ${overrides}`)
+  await expect(dialog.getByRole('region', { name: 'Line diff of the save' })).toContainText(
+    '+1 −1 lines',
+  )
+  await screenshots(page, 'servers-first-disable-preview')
+  expect(existsSync(overrides), 'nothing is written before Save').toBe(false)
+  await dialog.getByRole('button', { name: 'Save and apply' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(status(page, 'productCatalog', 'disabled')).toBeVisible()
+  const written = readFileSync(overrides, 'utf8')
+  expect(written).toContain('"command": "${app:node}"')
+  expect(written).not.toContain(process.execPath)
+  expect(written).not.toContain(join(root, 'out', 'main', 'demo.js'))
 })

@@ -30,7 +30,7 @@ function SourceSummary({ source }: { source: RegistrySource }): React.JSX.Elemen
     return (
       <>
         <Badge tone="info">demo registry</Badge>
-        <span className="muted">no rag-mcp.json yet</span>
+        <span className="muted registry-source__path-none">no rag-mcp.json yet</span>
         <Icon name="chevronDown" size={12} />
       </>
     )

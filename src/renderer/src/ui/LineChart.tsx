@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
+import { lonePoints } from './chart-points'
 import { cx } from './cx'
 import './LineChart.css'
 
@@ -89,7 +90,17 @@ export function LineChart({
           stroke: token(s.color),
           width: 1.5,
           spanGaps: false,
-          points: { show: (u: uPlot) => u.data[0].length < 24, size: 4 },
+          points: {
+            // Every point while there are few; else only those no line reaches (a slice with
+            // calls between quiet ones), which would otherwise draw nothing.
+            show: (u: uPlot) => u.data[0].length < 24,
+            filter: (u: uPlot, index: number, show: boolean) => {
+              if (show) return null
+              const lone = lonePoints(u.data[index]!)
+              return lone.length > 0 ? lone : null
+            },
+            size: 4,
+          },
           ...(s.dashed ? { dash: [4, 3] } : {}),
         })),
       ],

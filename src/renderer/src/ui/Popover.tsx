@@ -50,7 +50,11 @@ export function Popover({
       const anchor = buttonRef.current.getBoundingClientRect()
       const width = panel.offsetWidth
       const left = Math.max(8, Math.min(anchor.left, window.innerWidth - width - 8))
-      panel.style.top = `${anchor.bottom + 4}px`
+      // Below the button, or above it when the window ends first (a button near the bottom).
+      const height = panel.offsetHeight
+      const below = anchor.bottom + 4 + height <= window.innerHeight - 8
+      const top = below ? anchor.bottom + 4 : Math.max(8, anchor.top - 4 - height)
+      panel.style.top = `${top}px`
       panel.style.left = `${left}px`
     }
     panel.addEventListener('beforetoggle', mount)

@@ -3,6 +3,7 @@ import type { MetricRow, MetricValues, PerQueryMetric } from '../../../../shared
 import {
   formatLatency,
   formatShare,
+  cellReasons,
   heatmap,
   heatStyle,
   listLabel,
@@ -155,6 +156,61 @@ describe('heatmap', () => {
       { value: null, failed: false, unjudged: false },
     ])
     expect(at('ndcg')[1]).toMatchObject({ unjudged: true })
+  })
+
+  it('gives a failed cell its reason, and marks a server hidden from the profile apart', () => {
+    const hidden = 'server wiki is hidden from profile "Dan"'
+    const run = {
+      results: [
+        {
+          queryId: 'q2',
+          profileId: 'carol',
+          elapsedMs: 5,
+          providers: [
+            {
+              server: 'docs',
+              ok: false,
+              error: { code: 'timeout' as const, message: 'late' },
+              latencyMs: 5,
+              hits: [],
+            },
+            {
+              server: 'wiki',
+              ok: false,
+              error: { code: 'invalid_argument' as const, message: hidden },
+              latencyMs: 0,
+              hits: [],
+            },
+          ],
+        },
+      ],
+    }
+    const reasons = cellReasons(run)
+    const map = heatmap(
+      {
+        perQuery: [
+          cell('q2', 'carol', 'docs', 0, { failed: true }),
+          cell('q2', 'carol', 'wiki', 0, { hidden: true }),
+          {
+            ...cell('q2', 'carol', 'docs', 0, { failed: true }),
+            list: { kind: 'merged', fusion: 'rrf' },
+          },
+        ],
+      },
+      new Map(),
+      'ndcg',
+      reasons,
+    )
+    expect(map.rows[0]!.cells).toEqual([
+      { value: 0, failed: true, unjudged: false, reason: 'late' },
+      { value: 0, failed: false, unjudged: false, hidden: true, reason: hidden },
+      {
+        value: 0,
+        failed: true,
+        unjudged: false,
+        reason: `No provider answered. docs: late; wiki: ${hidden}`,
+      },
+    ])
   })
 
   it('names the profile in each row when the run had several, as the same query differs per user', () => {
