@@ -199,6 +199,7 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
 })
 
 test('every panel of an empty registry', async ({ page, launch }) => {
+  test.setTimeout(120_000)
   const { host } = await launch({})
   await page.goto(host.url)
   for (const panel of [
@@ -221,6 +222,7 @@ test('config, secrets, import and profile dialogs, and a broken registry', async
   page,
   launch,
 }) => {
+  test.setTimeout(180_000)
   const servers: Record<string, Entry> = {
     docs: httpServer('Docs', { headers: { Authorization: 'Bearer ${keychain:apiKey}' } }),
     localKb: { command: 'node', args: ['kb.js'], env: { KB_TOKEN: '${session:token}' } },
