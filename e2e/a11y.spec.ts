@@ -218,6 +218,14 @@ test('every panel of an empty registry', async ({ page, launch }) => {
   }
 })
 
+test('the embedded demo registry and its popover', async ({ page, launchEmbedded }) => {
+  const host = await launchEmbedded()
+  await page.goto(host.url)
+  await page.getByRole('button', { name: /^Registry: demo registry/ }).click()
+  await expect(dialog(page, 'Registry source')).toContainText('--config FILE')
+  await expectNoAxeViolations(page, 'the demo registry and its popover')
+})
+
 test('config, secrets, import and profile dialogs, and a broken registry', async ({
   page,
   launch,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
+import { expectNoAxeViolations } from './axe'
 import { expect, screenshots, test, type Entry } from './console'
 import { becomeCarol } from './demo'
 import { startDemoServer, type DemoServer } from './demo-process'
@@ -53,6 +54,7 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText('Sign-in required')
     await expect(card(page, server).getByText('sign-in required', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-sign-in-required')
+    await expectNoAxeViolations(page, 'Servers, OAuth sign-in required')
     await nav(page, 'Health').click()
     await expect(
       page
@@ -73,6 +75,7 @@ test.describe('with a keychain', () => {
     )
     await expect(row.getByRole('button', { name: `Cancel signing in to ${server}` })).toBeVisible()
     await screenshots(page, 'oauth-signing-in')
+    await expectNoAxeViolations(page, 'Servers, signing in')
 
     await tab.getByLabel('User').fill('carol')
     await tab.getByRole('button', { name: 'Approve' }).click()
@@ -82,6 +85,7 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText(/expires in \d+ min/)
     await expect(card(page, server).getByText('ready', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-signed-in')
+    await expectNoAxeViolations(page, 'Servers, signed in')
 
     await nav(page, 'Search').click()
     await page.getByLabel('Query').fill('deployment')
@@ -98,6 +102,7 @@ test.describe('with a keychain', () => {
     const confirm = page.getByRole('dialog', { name: `Sign out of ${server}?` })
     await expect(confirm).toContainText('deleted from the keychain')
     await screenshots(page, 'oauth-sign-out-confirm')
+    await expectNoAxeViolations(page, 'Servers, the sign-out dialog')
     await confirm.getByRole('button', { name: 'Sign out' }).click()
     await expect(row).toContainText('Sign-in required')
     await expect(row.getByRole('button', { name: `Sign in to ${server}` })).toBeVisible()
