@@ -198,6 +198,48 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await expectNoAxeViolations(page, 'Evaluation, compare')
 })
 
+test('charts have a table or words a screen reader reaches', async ({ page, launch }) => {
+  test.setTimeout(180_000)
+  const { host } = await launch(demoRegistry(demo()), {
+    env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() },
+  })
+  await openSearch(page, host.url, true)
+  await saveDemoUsers(page)
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  // The waterfall is a table: each server's latency and status in words.
+  const waterfall = page.getByRole('table', { name: 'Latency by server' })
+  await expect(waterfall.getByRole('row', { name: 'knowledgeSearch' })).toContainText(/\d+ ms.*ok/)
+
+  // Health: each latency chart opens as a table of its points.
+  await nav(page, 'Health')
+  const health = page.getByRole('region', { name: 'Health of knowledgeSearch' })
+  const toggle = health.getByRole('button', {
+    name: 'Data table of search latency of knowledgeSearch',
+  })
+  await toggle.focus()
+  await page.keyboard.press('Enter')
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  const points = health.getByRole('table', { name: 'search latency of knowledgeSearch' })
+  await expect(points.getByRole('columnheader')).toHaveText(['Time', 'p50', 'p95', 'p99'])
+  await expect(points.getByRole('row').nth(1)).toContainText(/^\d\d:\d\d.*\d+ ms/)
+  await expectNoAxeViolations(page, 'Health, a chart as a table')
+
+  // Evaluation: the bars carry their values; every heatmap cell reads as a value or in words.
+  await nav(page, 'Evaluation')
+  const evaluation = page.getByRole('main', { name: 'Evaluation' })
+  await evaluation.getByRole('tab', { name: /^Runs/ }).click()
+  await runGoldenSet(page, 1)
+  const bars = evaluation.getByRole('figure', { name: /per list$/ }).getByRole('listitem')
+  await expect(bars.first()).toContainText(/\d\.\d\d/)
+  const heatmap = evaluation.getByRole('table', { name: /per query and list$/ })
+  const cells = await heatmap
+    .getByRole('cell')
+    .evaluateAll((all) => all.map((cell) => cell.textContent ?? ''))
+  expect(cells.length).toBeGreaterThan(10)
+  expect(cells.filter((text) => !/\w/.test(text))).toEqual([])
+})
+
 test('every panel of an empty registry', async ({ page, launch }) => {
   test.setTimeout(120_000)
   const { host } = await launch({})
@@ -258,6 +300,10 @@ test('config, secrets, import and profile dialogs, and a broken registry', async
   await expect(notice).toBeVisible()
   await expectNoAxeViolations(page, 'Config, changed on disk')
   await notice.getByRole('button', { name: 'Compare…' }).click()
+  // A changed line says so in words, not only by its colour.
+  const sides = dialog(page, 'Compare with the file on disk').getByRole('table')
+  await expect(sides).toContainText('removed: "zeta"')
+  await expect(sides).toContainText('added: "alpha"')
   await auditDialog(page, 'Compare with the file on disk', 'Config, the compare dialog')
   await page.keyboard.press('ControlOrMeta+1')
   await auditDialog(page, 'Discard unsaved changes?', 'the unsaved-changes guard')

@@ -251,7 +251,8 @@ function QueryHeatmap({
               {row.cells.map((cell, index) =>
                 cell === null ? (
                   <td key={index} className="eval-heatmap__cell muted">
-                    ·
+                    <span aria-hidden="true">·</span>
+                    <span className="visually-hidden">no value</span>
                   </td>
                 ) : cell.failed ? (
                   <td key={index} className="eval-heatmap__cell eval-heatmap__cell--failed">
@@ -259,7 +260,8 @@ function QueryHeatmap({
                   </td>
                 ) : cell.unjudged ? (
                   <td key={index} className="eval-heatmap__cell muted" title="No relevant judgment">
-                    –
+                    <span aria-hidden="true">–</span>
+                    <span className="visually-hidden">no relevant judgment</span>
                   </td>
                 ) : (
                   <td key={index} className="eval-heatmap__cell" style={heatStyle(cell.ndcg)}>
