@@ -1,0 +1,173 @@
+import type { Page } from '@playwright/test'
+import { expect, test } from './console'
+import {
+  actAsCarol,
+  dataDirWithDemoSet,
+  demoRegistry,
+  runGoldenSet,
+  saveDemoUsers,
+  slowServer,
+  useDemoServers,
+} from './demo'
+import { expectFocusVisible } from './focus'
+import { screenshotPath } from './host'
+
+/**
+ * The OS settings a person may depend on: reduced motion, forced colors (Windows high contrast)
+ * and 200 % zoom. Screenshots land in e2e/screenshots/ (os-*.png) to be looked at.
+ */
+
+const demo = useDemoServers()
+
+const nav = (page: Page, panel: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
+
+/** Animations and transitions anywhere in the page, shadow roots included (running or declared). */
+const motion = (page: Page) =>
+  page.evaluate(() => {
+    const moving: string[] = []
+    const elements: Element[] = []
+    const collect = (root: Document | ShadowRoot): void => {
+      for (const element of root.querySelectorAll('*')) {
+        elements.push(element)
+        if (element.shadowRoot) collect(element.shadowRoot)
+      }
+    }
+    collect(document)
+    for (const animation of document.getAnimations()) {
+      moving.push(`running: ${(animation as CSSAnimation).animationName ?? 'transition'}`)
+    }
+    for (const element of elements) {
+      const style = getComputedStyle(element)
+      const longest = (list: string) => Math.max(...list.split(',').map((d) => parseFloat(d)))
+      if (style.animationName !== 'none' && longest(style.animationDuration) > 0) {
+        moving.push(`animation ${style.animationName} on ${element.className}`)
+      }
+      if (longest(style.transitionDuration) > 0) {
+        moving.push(`transition ${style.transitionProperty} on ${element.className}`)
+      }
+    }
+    return moving
+  })
+
+test('with reduced motion nothing moves: no spinning, no transitions', async ({ page, launch }) => {
+  const { host } = await launch({ fast: slowServer('fast', 0), slow: slowServer('slow', 60_000) })
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  await page.goto(host.url)
+  await expect(page.getByRole('region', { name: 'fast' })).toContainText('ready')
+  await nav(page, 'Search')
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const waterfall = page.getByRole('table', { name: 'Latency by server' })
+  await expect(waterfall.getByRole('row', { name: 'slow' })).toContainText('waiting')
+  // Spinners are on the page (the waterfall's "waiting", the merge), and still.
+  await expect(page.locator('.ui-spinner').first()).toBeVisible()
+  expect(await motion(page)).toEqual([])
+  await page.getByRole('button', { name: 'Cancel' }).click()
+
+  await nav(page, 'Servers')
+  await page.getByRole('switch', { name: 'Enabled fast' }).click()
+  await expect(page.getByRole('switch', { name: 'Enabled fast' })).not.toBeChecked()
+  expect(await motion(page)).toEqual([])
+
+  // The config editor's caret does not blink either.
+  await nav(page, 'Config')
+  await page.getByRole('textbox', { name: 'rag-mcp.json' }).focus()
+  await expect(page.locator('.app__main')).toBeVisible()
+  expect(await motion(page)).toEqual([])
+
+  // Without the setting, the same page does move (the caret blinks): the checks above can fail.
+  await page.emulateMedia({ reducedMotion: 'no-preference' })
+  await expect.poll(() => motion(page)).not.toEqual([])
+})
+
+test('in forced colors (high contrast) borders, focus, selection and status stay visible', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(240_000)
+  const { host } = await launch(demoRegistry(demo()), {
+    env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() },
+  })
+  await page.emulateMedia({ forcedColors: 'active', colorScheme: 'dark' })
+  await page.goto(host.url)
+  await actAsCarol(page)
+  await saveDemoUsers(page)
+  await page.getByRole('button', { name: 'Dismiss notification' }).click()
+  const shot = async (name: string) => {
+    await page.screenshot({ path: screenshotPath(`os-forced-colors-${name}`) })
+  }
+  await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')
+  await page.getByRole('button', { name: 'Reconnect companyDocs' }).focus()
+  await page.keyboard.press('Shift+Tab')
+  await page.keyboard.press('Tab')
+  await expectFocusVisible(page)
+  await shot('servers')
+
+  await nav(page, 'Search')
+  await page.getByRole('combobox', { name: 'Judge into' }).selectOption({ label: 'Demo corpus' })
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const hits = page.getByRole('listbox', { name: 'Merged hits' })
+  await hits.getByRole('option').first().click()
+  await page.keyboard.press('2')
+  await page.keyboard.press('ArrowDown')
+  await shot('search')
+
+  await nav(page, 'Access')
+  const form = page.getByRole('form', { name: 'Check access' })
+  await form.getByLabel('Server').selectOption('knowledgeSearch')
+  await form.getByLabel('Segment id').fill('hb-pto-policy#0')
+  await form.getByLabel('Segment id').press('Enter')
+  await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('carol@example.com')
+  await shot('access')
+
+  await nav(page, 'Health')
+  await expect(page.getByRole('region', { name: 'Health of knowledgeSearch' })).toBeVisible()
+  await shot('health')
+
+  await nav(page, 'Config')
+  await page.getByRole('textbox', { name: 'rag-mcp.json' }).focus()
+  await shot('config')
+
+  await nav(page, 'Evaluation')
+  const evaluation = page.getByRole('main', { name: 'Evaluation' })
+  await evaluation.getByRole('tab', { name: /^Runs/ }).click()
+  await runGoldenSet(page, 1)
+  await shot('evaluation')
+  await page.getByRole('button', { name: 'Manage profiles' }).click()
+  await shot('dialog')
+})
+
+test.describe('zoomed to 200 %', () => {
+  // Browser zoom at 200 % of a 1280×800 window: the page lays out 640×400 CSS pixels, each drawn
+  // 2×2 device pixels, and media queries see 640 px, exactly as zoom does. (CSS `zoom` on the
+  // root would leave media queries and viewport units at 1280 px.)
+  test.use({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 })
+
+  test('at 200 % zoom of a 1280×800 window every panel stays usable', async ({ page, launch }) => {
+    test.setTimeout(240_000)
+    const { host } = await launch(demoRegistry(demo()), {
+      env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() },
+    })
+    await page.goto(host.url)
+    await actAsCarol(page)
+    await saveDemoUsers(page)
+    await page.getByRole('button', { name: 'Dismiss notification' }).click()
+    const shot = async (name: string) => {
+      await page.screenshot({ path: screenshotPath(`os-zoom-200-${name}`) })
+    }
+    await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')
+    await shot('servers')
+    await nav(page, 'Search')
+    await page.getByLabel('Query').fill('vpn setup')
+    await page.keyboard.press('ControlOrMeta+Enter')
+    await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
+    await shot('search')
+    for (const panel of ['Access', 'Health', 'Config', 'Audit', 'Workbench', 'Evaluation']) {
+      await nav(page, panel)
+      await expect(page.getByRole('heading', { name: panel, level: 1 })).toBeVisible()
+      await shot(panel.toLowerCase())
+    }
+  })
+})
