@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './console'
 import {
   actAsCarol,
@@ -81,6 +81,24 @@ test('with reduced motion nothing moves: no spinning, no transitions', async ({ 
   await expect.poll(() => motion(page)).not.toEqual([])
 })
 
+/**
+ * The colour an element shows as its background: its own fill, or the first fill behind it
+ * (forced colors resolve fills to system colours; a transparent one shows what is under it).
+ */
+const fill = (locator: Locator) =>
+  locator.evaluate((element) => {
+    for (let at: Element | null = element; at; at = at.parentElement) {
+      const color = getComputedStyle(at).backgroundColor
+      if (!/^rgba\(.*, 0\)$|^transparent$/.test(color)) return color
+    }
+    return 'none'
+  })
+
+/** Fails when `chosen` is painted like `other`: a state told by nothing but a lost fill. */
+async function expectStandsOut(chosen: Locator, other: Locator, what: string): Promise<void> {
+  expect.soft(await fill(chosen), `${what} stands out in forced colors`).not.toBe(await fill(other))
+}
+
 test('in forced colors (high contrast) borders, focus, selection and status stay visible', async ({
   page,
   launch,
@@ -94,11 +112,30 @@ test('in forced colors (high contrast) borders, focus, selection and status stay
   await actAsCarol(page)
   await saveDemoUsers(page)
   await page.getByRole('button', { name: 'Dismiss notification' }).click()
-  const shot = async (name: string) => {
-    await page.screenshot({ path: screenshotPath(`os-forced-colors-${name}`) })
-  }
-  await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')
-  await page.getByRole('button', { name: 'Reconnect companyDocs' }).focus()
+  const shot = (name: string) =>
+    page.screenshot({ path: screenshotPath(`os-forced-colors-${name}`) })
+  const navigation = page.getByRole('navigation', { name: 'Main' })
+
+  const card = page.getByRole('region', { name: 'knowledgeSearch', exact: true })
+  await expect(card).toContainText('ready')
+  await expectStandsOut(
+    navigation.getByRole('button', { name: 'Servers' }),
+    navigation.getByRole('button', { name: 'Search' }),
+    'the current panel',
+  )
+  await expectStandsOut(
+    card.getByRole('switch', { name: 'Enabled knowledgeSearch' }).locator('.ui-toggle__track'),
+    page.getByRole('switch', { name: 'Only needing attention' }).locator('.ui-toggle__track'),
+    'a switch that is on',
+  )
+  const badge = card.getByText('ready', { exact: true })
+  expect
+    .soft(
+      await badge.evaluate((el) => getComputedStyle(el).borderTopStyle),
+      'a badge keeps its edge',
+    )
+    .toBe('solid')
+  await card.getByRole('button', { name: 'Reconnect knowledgeSearch' }).focus()
   await page.keyboard.press('Shift+Tab')
   await page.keyboard.press('Tab')
   await expectFocusVisible(page)
@@ -112,6 +149,28 @@ test('in forced colors (high contrast) borders, focus, selection and status stay
   await hits.getByRole('option').first().click()
   await page.keyboard.press('2')
   await page.keyboard.press('ArrowDown')
+  const grade = hits.getByRole('option').first().getByRole('radio', { name: 'highly relevant' })
+  await expect(grade).toBeChecked()
+  const selected = hits.getByRole('option', { selected: true })
+  await expectStandsOut(selected, hits.getByRole('option').first(), 'the selected hit')
+  await expectStandsOut(
+    grade,
+    hits.getByRole('option').first().getByRole('radio', { name: 'perfect' }),
+    'a chosen grade',
+  )
+  await expectStandsOut(
+    page.getByRole('tab', { name: /^Merged/ }),
+    page.getByRole('tab', { name: /^By provider/ }),
+    'the selected tab',
+  )
+  const bar = page
+    .getByRole('table', { name: 'Latency by server' })
+    .getByRole('row', { name: 'knowledgeSearch' })
+    .locator('.waterfall__bar')
+  await expect(bar).toBeVisible()
+  expect
+    .soft(await fill(bar), 'a latency bar keeps its ink')
+    .not.toBe(await fill(page.locator('body')))
   await shot('search')
 
   await nav(page, 'Access')
@@ -128,12 +187,14 @@ test('in forced colors (high contrast) borders, focus, selection and status stay
 
   await nav(page, 'Config')
   await page.getByRole('textbox', { name: 'rag-mcp.json' }).focus()
+  await expectFocusVisible(page)
   await shot('config')
 
   await nav(page, 'Evaluation')
   const evaluation = page.getByRole('main', { name: 'Evaluation' })
   await evaluation.getByRole('tab', { name: /^Runs/ }).click()
   await runGoldenSet(page, 1)
+  await expect(evaluation.getByRole('table', { name: 'Metrics' })).toBeVisible()
   await shot('evaluation')
   await page.getByRole('button', { name: 'Manage profiles' }).click()
   await shot('dialog')
