@@ -9,6 +9,7 @@ import {
   slowServer,
   useDemoServers,
 } from './demo'
+import { expectColumnsFit } from './columns'
 import { expectFocusVisible } from './focus'
 import { screenshotPath } from './host'
 
@@ -200,6 +201,72 @@ test('in forced colors (high contrast) borders, focus, selection and status stay
   await shot('dialog')
 })
 
+/**
+ * The page reflows (WCAG 1.4.10): neither the window nor the panel scrolls sideways (wide tables
+ * scroll inside their own boxes), no header, title, tab or short label is cut, and every select
+ * shows its whole choice.
+ */
+async function expectReflows(page: Page, where: string): Promise<void> {
+  // Settled layout: a table measuring its rows may be wider for a frame.
+  await expect
+    .configure({ soft: true })
+    .poll(
+      () =>
+        page.evaluate(() =>
+          [document.documentElement, document.querySelector('.app__panel')!]
+            .filter((box) => box.scrollWidth > box.clientWidth + 1)
+            .map(
+              (box) =>
+                `${box.className || box.tagName}: ${box.scrollWidth} px in ${box.clientWidth}`,
+            ),
+        ),
+      { message: `nothing scrolls sideways on ${where}`, timeout: 5_000 },
+    )
+    .toEqual([])
+  const selects = await page.evaluate(() => {
+    const canvas = document.createElement('canvas').getContext('2d')!
+    const cut: string[] = []
+    for (const select of document.querySelectorAll('select')) {
+      if (select.getClientRects().length === 0 || select.closest('[hidden]')) continue
+      const style = getComputedStyle(select)
+      canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      const text = select.selectedOptions[0]?.text ?? ''
+      const room =
+        select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16
+      if (canvas.measureText(text).width > room + 1)
+        cut.push(`"${text}" in ${select.clientWidth} px`)
+    }
+    return cut
+  })
+  expect.soft(selects, `every select shows its choice on ${where}`).toEqual([])
+  // Controls outside data tables fit their boxes: a form never needs sideways scrolling.
+  const cutControls = await page.evaluate(() => {
+    const cut: string[] = []
+    const controls = document.querySelectorAll<HTMLElement>('input, select, textarea, button')
+    for (const control of controls) {
+      if (control.getClientRects().length === 0 || control.closest('table, [hidden]')) continue
+      const box = control.getBoundingClientRect()
+      let right = document.documentElement.clientWidth
+      for (let at = control.parentElement; at; at = at.parentElement) {
+        if (getComputedStyle(at).overflowX !== 'visible') {
+          const outer = at.getBoundingClientRect()
+          right = Math.min(right, outer.left + at.clientLeft + at.clientWidth)
+        }
+        if (at.matches('dialog:modal')) break
+      }
+      if (box.right > right + 1) {
+        const name = control.getAttribute('aria-label') ?? control.textContent?.trim() ?? ''
+        cut.push(
+          `${control.tagName.toLowerCase()} "${name.slice(0, 30)}" ends ${Math.round(box.right - right)} px past its box`,
+        )
+      }
+    }
+    return cut
+  })
+  expect.soft(cutControls, `every control fits on ${where}`).toEqual([])
+  await expectColumnsFit(page, where, { scrollable: true })
+}
+
 test.describe('zoomed to 200 %', () => {
   // Browser zoom at 200 % of a 1280×800 window: the page lays out 640×400 CSS pixels, each drawn
   // 2×2 device pixels, and media queries see 640 px, exactly as zoom does. (CSS `zoom` on the
@@ -215,20 +282,45 @@ test.describe('zoomed to 200 %', () => {
     await actAsCarol(page)
     await saveDemoUsers(page)
     await page.getByRole('button', { name: 'Dismiss notification' }).click()
-    const shot = async (name: string) => {
+    const check = async (name: string, where: string) => {
       await page.screenshot({ path: screenshotPath(`os-zoom-200-${name}`) })
+      await expectReflows(page, where)
     }
     await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')
-    await shot('servers')
+    await check('servers', 'Servers')
+
     await nav(page, 'Search')
     await page.getByLabel('Query').fill('vpn setup')
     await page.keyboard.press('ControlOrMeta+Enter')
-    await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
-    await shot('search')
-    for (const panel of ['Access', 'Health', 'Config', 'Audit', 'Workbench', 'Evaluation']) {
+    const hits = page.getByRole('listbox', { name: 'Merged hits' })
+    await expect(hits.getByRole('option').first()).toBeVisible()
+    await check('search', 'Search, results')
+    await hits.getByRole('option').first().click()
+    const inspector = page.getByRole('complementary', { name: 'Hit inspector' })
+    await expect(inspector).toBeVisible()
+    await check('search-inspector', 'Search, the hit inspector')
+    await page.keyboard.press('Escape')
+    await expect(hits).toBeFocused()
+
+    await nav(page, 'Access')
+    const form = page.getByRole('form', { name: 'Check access' })
+    await form.getByLabel('Server').selectOption('knowledgeSearch')
+    await form.getByLabel('Segment id').fill('hb-pto-policy#0')
+    await form.getByLabel('Segment id').press('Enter')
+    await expect(page.getByRole('region', { name: 'Verdict' })).toContainText('carol@example.com')
+    await check('access', 'Access, a verdict')
+
+    for (const panel of ['Health', 'Config', 'Audit', 'Workbench', 'Evaluation']) {
       await nav(page, panel)
       await expect(page.getByRole('heading', { name: panel, level: 1 })).toBeVisible()
-      await shot(panel.toLowerCase())
+      await check(panel.toLowerCase(), panel)
     }
+    const evaluation = page.getByRole('main', { name: 'Evaluation' })
+    await evaluation.getByRole('tab', { name: /^Runs/ }).click()
+    await runGoldenSet(page, 1)
+    await expect(evaluation.getByRole('table', { name: 'Metrics' })).toBeVisible()
+    await check('evaluation-runs', 'Evaluation, runs')
+    await page.getByRole('button', { name: 'Manage profiles' }).click()
+    await check('dialog', 'the profiles dialog')
   })
 })
