@@ -92,9 +92,9 @@ export function createClient(options: CreateClientOptions): OpenedClient {
       ...(options.protocol ? { onExchange: options.protocol.http.bind(options.protocol) } : {}),
     })
     let challenge: Challenge | undefined
-    const authProvider = options.auth?.provider({ ...config, url: url.href }, () => challenge)
+    const authProvider = options.auth?.provider(config, url.href, () => challenge)
     const fetch = authProvider
-      ? oauthAwareFetch(poolFetch, url, (seen) => (challenge = seen))
+      ? oauthAwareFetch(poolFetch, url, authProvider, (seen) => (challenge = seen))
       : poolFetch
     const auth = authProvider ? { authProvider } : {}
     oauth = authProvider !== undefined
