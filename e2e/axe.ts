@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test'
 import { expect, test } from './console'
 
 /** The rules of WCAG 2.0 and 2.1, levels A and AA. */
-export const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
 
 export interface AxeOptions {
   /** A CSS selector: audit only this part of the page (a dialog, say). Default: the whole page. */
@@ -39,7 +39,6 @@ export async function expectNoAxeViolations(
       appendFileSync(
         report,
         `${JSON.stringify({
-          spec: test.info().titlePath.join(' › '),
           context,
           scheme,
           rule: violation.id,
