@@ -8,6 +8,7 @@ import {
   type ServerEntry,
 } from '../../../shared/config/schema'
 import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
+import { plaintextSecretValues } from '../../../shared/config/plaintext-secrets'
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
@@ -127,11 +128,14 @@ export function withTarget(
     demoKeys: !adHoc,
     registry: !adHoc,
     ...(setup.elicit ? { elicit: setup.elicit } : {}),
+    // A registry server's connect gets the same budget as an ad-hoc one's.
+    ...(timeoutMs ? { pool: { probeIntervalMs: 0, connectTimeoutMs: timeoutMs } } : {}),
   }
   return withCore(ctx, open, async (core) => {
     let server: string
     if (adHoc) {
       registerHeaderSecrets(core.redactor, adHoc.headers)
+      for (const value of plaintextSecretValues(adHoc)) core.redactor.add(value)
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {
@@ -194,7 +198,7 @@ async function callOnce(
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
-  const user = currentUser(core, ctx.global)
+  const user = currentUser(core)
   // Audited as the workbench's calls are: this is its call from a terminal.
   const audit: AuditContext = { user, operation: 'workbench', sources: [] }
   let session: ServerSession

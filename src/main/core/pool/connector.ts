@@ -25,6 +25,7 @@ export interface ConnectorDeps {
   secrets: SecretResolver
   clock: Clock
   clientInfo: { name: string; version: string }
+  maxMessageBytes: number
   tracker: CallTracker
   hooks: WireHooks
   log: ServerLog
@@ -44,6 +45,8 @@ export interface ConnectorDeps {
    * consoles starting together launch a server once and the second uses it.
    */
   launchLocks?: string
+  /** Whether calls carry the acting user's identity headers (HTTP, SSE). */
+  identity?: () => boolean
 }
 
 /** A connected, initialized Client with what the server told about itself. */
@@ -144,9 +147,11 @@ export class Connector {
       skipHandshake: this.skipHandshake,
       hooks: deps.hooks,
       clientInfo: deps.clientInfo,
+      maxMessageBytes: deps.maxMessageBytes,
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
+      ...(deps.identity ? { identity: deps.identity } : {}),
     })
   }
 

@@ -55,12 +55,16 @@ export interface CreateClientOptions {
   skipHandshake: boolean
   hooks: WireHooks
   clientInfo: { name: string; version: string }
+  /** Largest message read from a stdio server. */
+  maxMessageBytes?: number
   /** Receives every message both ways, with the HTTP status and added headers. */
   protocol?: ProtocolLog
   /** OAuth for HTTP / SSE servers that use it. */
   auth?: PoolAuth
   /** Someone who answers the server's forms: only then is elicitation declared. */
   elicit?: ElicitationHandler
+  /** Whether calls carry the acting user's identity headers (HTTP, SSE); default never. */
+  identity?: () => boolean
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -73,11 +77,13 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     if (!config.command) throw configError(config.id, 'a stdio server needs a "command"')
     stdio = new StdioTransport({
       command: config.command,
-      args: config.args,
+      args: resolved.args ?? config.args,
       env: resolved.env,
       ...(config.cwd ? { cwd: config.cwd } : {}),
       onLine: hooks.onLine,
       onRepair: hooks.onRepair,
+      onNote: hooks.onNote,
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     })
     inner = stdio
   } else {
@@ -85,6 +91,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     const poolFetch = createHttpFetch({
       transport: config.transport,
       headers: resolved.headers,
+      identity: options.identity ?? (() => false),
       tracker: options.tracker,
       onRepair: hooks.onRepair,
       onRateLimit: hooks.onRateLimit,

@@ -1,4 +1,5 @@
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff'
+import { MAX_STDIO_MESSAGE } from './stdio-transport'
 import {
   DEFAULT_DEGRADED,
   DEFAULT_HEALTH,
@@ -12,6 +13,11 @@ export interface PoolOptions {
   probeIntervalMs: number
   /** Deadline of one probe (capped by the server's own `timeoutMs`). */
   probeTimeoutMs: number
+  /**
+   * Deadline of every connect (start, `initialize`, `tools/list`) instead of each server's
+   * `timeoutMs`: the CLI's `--timeout` and `call --connect-timeout`. Absent: the server's.
+   */
+  connectTimeoutMs?: number
   /** Calls in flight per server; later ones wait. */
   maxConcurrentCalls: number
   backoff: BackoffOptions
@@ -25,6 +31,8 @@ export interface PoolOptions {
    */
   protocolEntries: number
   clientInfo: { name: string; version: string }
+  /** Largest message read from a stdio server, in bytes; a larger reply fails its call. */
+  maxMessageBytes: number
   /** Source of jitter. */
   random: () => number
 }
@@ -39,6 +47,7 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   logLines: 500,
   protocolEntries: 1000,
   clientInfo: { name: 'rag-console', version: '0.1.0' },
+  maxMessageBytes: MAX_STDIO_MESSAGE,
   random: Math.random,
 }
 

@@ -60,6 +60,17 @@ describe('redactor: registered values', () => {
     }
   })
 
+  it('blanks a value written in hex, lower or upper case, alone or inside a longer hex text', () => {
+    const redactor = withSecret()
+    const hex = Buffer.from(SECRET).toString('hex')
+    const around = Buffer.from(`user:${SECRET}\n`).toString('hex')
+    for (const text of [hex, hex.toUpperCase(), around, `0x${around.toUpperCase()}`]) {
+      const out = redactor.redactText(`dump ${text} end`)
+      expect(out, text).toContain(REDACTED)
+      expect(out.toLowerCase(), text).not.toContain(hex)
+    }
+  })
+
   it('blanks a value inside a longer base64 text, whatever its offset', () => {
     const redactor = createRedactor()
     redactor.add(SECRET)
@@ -217,6 +228,17 @@ describe('redactor: credential patterns', () => {
     expect(redactor.redact('{"apiKey": "k3y-value"}')).toBe(`{"apiKey": "${REDACTED}"}`)
     expect(redactor.redact('"Authorization": Bearer abc.def-123')).toBe(
       `"Authorization": Bearer ${REDACTED}`,
+    )
+  })
+
+  it('keeps the scheme of a value already redacted: a second pass does not take it for the token', () => {
+    const once = redactor.redact({ Authorization: 'Bearer abc.def-123' }).Authorization
+    expect(once).toBe(`Bearer ${REDACTED}`)
+    expect(redactor.redact(`Authorization=${once} x-user-id=bob`)).toBe(
+      `Authorization=Bearer ${REDACTED} x-user-id=bob`,
+    )
+    expect(redactor.redact(`Authorization: Basic ${REDACTED}`)).toBe(
+      `Authorization: Basic ${REDACTED}`,
     )
   })
 

@@ -37,9 +37,12 @@ export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
 /** The header words {@link HEADER_TEXT_RE} looks for (an expression's alternatives). */
 const HEADER_WORDS = String.raw`authorization|proxy-authorization|x-api-key|api[-_]?key|x-auth-token|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password`
 
-/** `Authorization: Bearer x`, `X-API-Key=x`, `"api_key": "x"`, … in free text. */
+/**
+ * `Authorization: Bearer x`, `X-API-Key=x`, `"api_key": "x"`, … in free text. A scheme word
+ * followed by a space is never the value (`Bearer [redacted]` stays as it is).
+ */
 const HEADER_TEXT_RE = new RegExp(
-  String.raw`\b(${HEADER_WORDS})(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?([^\s"',;&<>[\]]+)`,
+  String.raw`\b(${HEADER_WORDS})(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?(?!(?:Bearer|Basic|Token)\s)([^\s"',;&<>[\]]+)`,
   'gi',
 )
 
@@ -291,7 +294,8 @@ export class SecretRedactor implements Redactor {
 /**
  * The forms a value takes in what the console prints: as written, JSON-escaped up to three times
  * (JSON text quoted inside JSON, as `call` prints a tool's text block), URL-encoded (both
- * `encodeURIComponent` and form encoding), and base64 / base64url.
+ * `encodeURIComponent` and form encoding), base64 / base64url, and hex in lower and upper case
+ * (a byte is always two hex digits, so the value's own hex is inside any longer hex text).
  */
 function encodedForms(value: string): Set<string> {
   const forms = new Set([
@@ -304,6 +308,9 @@ function encodedForms(value: string): Set<string> {
     escaped = JSON.stringify(escaped).slice(1, -1)
     forms.add(escaped)
   }
+  const hex = Buffer.from(value, 'utf8').toString('hex')
+  forms.add(hex)
+  forms.add(hex.toUpperCase())
   for (const form of base64Forms(Buffer.from(value, 'utf8'))) {
     forms.add(form)
     forms.add(form.replaceAll('+', '-').replaceAll('/', '_'))

@@ -8,7 +8,7 @@ import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
 import { createLinkPolicy } from './link-policy'
-import { DiscoveryService } from './discovery-service'
+import { DiscoveryService, searchability } from './discovery-service'
 import { DoctorService } from './doctor/doctor-service'
 import { EvalService } from './eval/eval-service'
 import type { GoldenSet } from '../../../shared/model/evaluation'
@@ -106,6 +106,7 @@ export class RagServices {
       settings: deps.settings,
       profile,
       events: deps.events,
+      searchable: (config) => searchability(config, deps.pool),
     })
     const plan = {
       registry: deps.registry,
@@ -129,6 +130,7 @@ export class RagServices {
       policy: createLinkPolicy({
         settings: () => deps.settings.linkPolicy(),
         ownPorts: deps.ownPorts ?? (() => []),
+        registryHosts: () => registryHosts(deps.registry.current().servers),
       }),
     })
     this.accessHistory = new AccessHistory(deps.accessHistoryFile, deps.redactor)
@@ -177,4 +179,16 @@ export class RagServices {
     await this.evaluation.dispose()
     await this.calls.idle()
   }
+}
+
+/** The host names the registry's servers are reached at (their `url`s). */
+function registryHosts(servers: readonly ServerConfig[]): string[] {
+  return servers.flatMap((server) => {
+    if (!server.url) return []
+    try {
+      return [new URL(server.url).hostname]
+    } catch {
+      return [] // a URL made of references is checked when it connects
+    }
+  })
 }
