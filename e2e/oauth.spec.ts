@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { expectNoAxeViolations } from './axe'
 import { expect, screenshots, test, type Entry } from './console'
 import { becomeCarol } from './demo'
 import { startDemoServer, type DemoServer } from './demo-process'
@@ -91,6 +92,7 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText('Sign-in required')
     await expect(card(page, server).getByText('sign-in required', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-sign-in-required')
+    await expectNoAxeViolations(page, 'Servers, OAuth sign-in required')
     await nav(page, 'Health').click()
     await expect(
       page
@@ -111,6 +113,7 @@ test.describe('with a keychain', () => {
     )
     await expect(row.getByRole('button', { name: `Cancel signing in to ${server}` })).toBeVisible()
     await screenshots(page, 'oauth-signing-in')
+    await expectNoAxeViolations(page, 'Servers, signing in')
 
     await tab.getByLabel('User').fill('carol')
     await tab.getByRole('button', { name: 'Approve' }).click()
@@ -120,6 +123,7 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText(/expires in \d+ min/)
     await expect(card(page, server).getByText('ready', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-signed-in')
+    await expectNoAxeViolations(page, 'Servers, signed in')
 
     await searchReaches(page, server)
 
@@ -133,6 +137,7 @@ test.describe('with a keychain', () => {
     const confirm = page.getByRole('dialog', { name: `Sign out of ${server}?` })
     await expect(confirm).toContainText('deleted from the keychain')
     await screenshots(page, 'oauth-sign-out-confirm')
+    await expectNoAxeViolations(page, 'Servers, the sign-out dialog')
     await confirm.getByRole('button', { name: 'Sign out' }).click()
     await expect(row).toContainText('Sign-in required')
     await expect(row.getByRole('button', { name: `Sign in to ${server}` })).toBeVisible()

@@ -118,7 +118,7 @@ test('source toggles persist across a page reload and a host restart', async ({ 
     )
     // Select none, then all, per server.
     await card(page, 'companyDocs')
-      .getByRole('button', { name: 'Select no sources of companyDocs' })
+      .getByRole('button', { name: 'Select none of the sources of companyDocs' })
       .click()
     await expect(legal).toHaveAttribute('aria-checked', 'false')
     await expect(card(page, 'companyDocs')).toContainText('0 of 3 on')

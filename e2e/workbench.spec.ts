@@ -472,7 +472,7 @@ test('copies a call as a CLI and cURL command without secrets, saves requests ac
     .click()
   await page
     .getByRole('dialog', { name: 'Tools of knowledgeSearch' })
-    .getByRole('button', { name: 'Open rag_search in the Workbench' })
+    .getByRole('button', { name: 'Open in Workbench: rag_search' })
     .click()
   const main = page.getByRole('main', { name: 'Workbench' })
   let form = main.getByRole('region', { name: 'Call rag_search' })

@@ -16,7 +16,7 @@ export function RegistrySourceInfo(): React.JSX.Element {
     <Popover
       label="Registry source"
       triggerClassName="registry-source"
-      triggerLabel={`Registry: ${source.label}`}
+      triggerPrefix="Registry:"
       trigger={<SourceSummary source={source} />}
       className="registry-source__popover"
     >

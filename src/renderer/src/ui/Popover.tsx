@@ -4,10 +4,14 @@ import { cx } from './cx'
 import './Popover.css'
 
 export interface PopoverProps {
-  /** Content of the trigger button. */
+  /** Content of the trigger button: its visible label, and the start of its accessible name. */
   trigger: React.ReactNode
-  /** Accessible name of the trigger when its content is not enough. */
-  triggerLabel?: string
+  /**
+   * Words read before the trigger's content (`Registry:`), for screen readers only. The content
+   * stays part of the accessible name, so the name always contains the visible label
+   * (WCAG 2.5.3: a voice user says what they see).
+   */
+  triggerPrefix?: string
   triggerClassName?: string
   /** Accessible name of the popover. */
   label: string
@@ -23,7 +27,7 @@ export interface PopoverProps {
  */
 export function Popover({
   trigger,
-  triggerLabel,
+  triggerPrefix,
   triggerClassName,
   label,
   className,
@@ -72,8 +76,8 @@ export function Popover({
         type="button"
         className={cx('ui-popover-trigger', triggerClassName)}
         popoverTarget={id}
-        aria-label={triggerLabel}
       >
+        {triggerPrefix && <span className="visually-hidden">{`${triggerPrefix} `}</span>}
         {trigger}
       </button>
       <div

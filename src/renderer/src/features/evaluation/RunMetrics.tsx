@@ -341,7 +341,8 @@ function QueryHeatmap({
               {row.cells.map((cell, index) =>
                 cell === null ? (
                   <td key={index} className="eval-heatmap__cell muted">
-                    ·
+                    <span aria-hidden="true">·</span>
+                    <span className="visually-hidden">no value</span>
                   </td>
                 ) : cell.failed || cell.hidden ? (
                   <td
@@ -360,7 +361,10 @@ function QueryHeatmap({
                     className="eval-heatmap__cell muted"
                     title={cell.unjudged ? 'No relevant judgment' : 'The list was empty'}
                   >
-                    –
+                    <span aria-hidden="true">–</span>
+                    <span className="visually-hidden">
+                      {cell.unjudged ? 'no relevant judgment' : 'the list was empty'}
+                    </span>
                   </td>
                 ) : (
                   <td key={index} className="eval-heatmap__cell" style={heatStyle(cell.value)}>
@@ -392,8 +396,12 @@ function WhyCell({
   const word = cell.failed ? 'fail' : 'hidden'
   return (
     <Popover
-      trigger={word}
-      triggerLabel={`${word}: ${list} for “${query}”, why`}
+      trigger={
+        <>
+          {word}
+          <span className="visually-hidden">{`: ${list} for “${query}”, why`}</span>
+        </>
+      }
       triggerClassName="eval-heatmap__why"
       label={`Why ${list} shows ${word} for “${query}”`}
       className="eval-heatmap__reason"

@@ -5,6 +5,7 @@ import {
   formatShare,
   cellReasons,
   heatmap,
+  HEAT_MAX,
   heatStyle,
   listLabel,
   METRIC_COLUMNS,
@@ -220,12 +221,15 @@ describe('heatmap', () => {
     expect(map.rows.map((row) => row.label)).toEqual(['q1 · carol', 'q1 · alice'])
   })
 
-  it('colours a cell by its value and keeps the text readable on the strong end', () => {
+  it('colours a cell by its value, never past where its text stops holding 4.5:1', () => {
     expect(heatStyle(0)).toEqual({
       background: 'color-mix(in srgb, var(--accent) 0%, var(--bg-raised))',
       color: 'var(--fg)',
     })
-    expect(heatStyle(1).color).toBe('var(--accent-fg)')
-    expect(heatStyle(7).background).toContain('85%')
+    // One text colour for every value: no flip point where neither dark nor light text holds.
+    expect(heatStyle(1).color).toBe('var(--fg)')
+    expect(heatStyle(0.5).background).toContain(`${Math.round(HEAT_MAX / 2)}%`)
+    expect(heatStyle(7).background).toContain(`${HEAT_MAX}%`)
+    expect(HEAT_MAX).toBeLessThanOrEqual(55)
   })
 })

@@ -53,7 +53,7 @@ export function SourcesSummary({
             {excluded.size > 0 && <Badge tone="warn">{excluded.size} left out</Badge>}
           </>
         }
-        triggerLabel={`Sources: ${summary}`}
+        triggerPrefix="Sources:"
         triggerClassName="search-sources__trigger"
         label="Sources of this search"
         className="search-sources__popover"
