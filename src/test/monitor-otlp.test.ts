@@ -49,7 +49,7 @@ beforeAll(async () => {
   await eventually(async () => (receiver.spans.length > 0 ? true : undefined), 15_000)
   scraped = await (await fetch(monitor.metricsUrl)).text()
   exitCode = await monitor.stop()
-}, 60_000)
+})
 
 afterAll(async () => {
   await monitor?.stop()

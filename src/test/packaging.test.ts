@@ -83,7 +83,7 @@ describe('the packed app', () => {
     )
     resources = join(appDir, 'resources')
     files = listPackage(join(resources, 'app.asar'), { isPack: false })
-  }, 180_000)
+  })
 
   afterAll(() => rmSync(work, { recursive: true, force: true }))
 

@@ -13,6 +13,7 @@ import { REDACTED } from '../main/core/secrets/redactor'
 import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
 import { cliHome, runCli, writeRegistry, type CliRun } from '../main/cli/testing/run-cli'
 import { whenState } from '../main/core/services/testing/live'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * The canary: unique secrets stored in the real keychain and really used (rag-search's Bearer
@@ -198,28 +199,28 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     }
     const echoAt = `127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`
     registry = {
-      [RS]: { url: ragSearch.url, headers, dialect: 'rag-search', timeoutMs: 10_000 },
+      [RS]: { url: ragSearch.url, headers, dialect: 'rag-search', timeoutMs: SAFETY_NET_MS },
       [ECHO]: {
         url: `http://${echoAt}`,
         headers: { ...headers, 'X-Canary-Quoted': '${keychain:quoted}', 'X-API-Key': PLAIN },
         dialect: 'rag-search',
-        timeoutMs: 5_000,
+        timeoutMs: SAFETY_NET_MS,
       },
       [USERINFO]: {
         url: `http://svc:${PASSWORD}@${echoAt}`,
         dialect: 'rag-search',
-        timeoutMs: 5_000,
+        timeoutMs: SAFETY_NET_MS,
       },
       [LEAKY]: {
         command: process.execPath,
         args: ['-e', LEAKY_SCRIPT],
         env: { TOKEN: '${keychain:apiKey}' },
-        timeoutMs: 5_000,
+        timeoutMs: SAFETY_NET_MS,
       },
       [ARGS]: {
         command: process.execPath,
         args: ['-e', ARGS_SCRIPT, '--', '--api-key', ARG_KEY, `--token=${ARG_TOKEN}`],
-        timeoutMs: 5_000,
+        timeoutMs: SAFETY_NET_MS,
       },
       [OAUTH]: {
         url: oauthDemo.url,
@@ -228,7 +229,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
           clientSecret: '${keychain:oauthClientSecret}',
           tokenEndpointAuthMethod: 'client_secret_post',
         },
-        timeoutMs: 5_000,
+        timeoutMs: SAFETY_NET_MS,
       },
     }
     config = writeRegistry(home, registry)

@@ -50,7 +50,7 @@ beforeAll(async () => {
   })
   await core.pool.applyRegistry(core.registry.current())
   handlers = createHandlers(core)
-}, 30_000)
+})
 
 afterAll(async () => {
   await core?.dispose()

@@ -446,7 +446,7 @@ describe('exit codes', () => {
         error: { code: 'invalid_argument', message: expect.any(String) },
       })
     }
-  }, 60_000)
+  })
 
   it('exits 3 with located diagnostics when the registry is invalid', async () => {
     const broken = writeRegistry(
@@ -482,5 +482,5 @@ describe('exit codes', () => {
       home,
     )
     expect(search.code).toBe(4)
-  }, 60_000)
+  })
 })

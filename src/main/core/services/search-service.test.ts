@@ -12,6 +12,7 @@ import {
   type LiveCore,
   type Started,
 } from './testing/live'
+import { SAFETY_NET_MS } from '../../../test/limits'
 
 /**
  * Fan-out search through the whole console (pool, adapters, audit, fusion) against fixture
@@ -193,7 +194,11 @@ describe('search fan-out', () => {
       query: 'vpn',
       selection: { fast: [], stuck: [] },
     })
-    await waitFor(() => seen.events.some((e) => e.server === 'fast'), 5_000, 'fast to answer')
+    await waitFor(
+      () => seen.events.some((e) => e.server === 'fast'),
+      SAFETY_NET_MS,
+      'fast to answer',
+    )
     const cancelledAt = Date.now()
     expect(live.core.services.search.cancel('cancel-me')).toBe(true)
     const result = await pending
