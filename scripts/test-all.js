@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The README's test command: typecheck, lint, build, unit + integration tests (inside a real
-// Secret Service when the machine has one), Playwright e2e, the MCP conformance suite's client
-// scenarios, and the benchmarks' quick run.
-// Ends with one line `N passed, N failed, N skipped` summing every runner.
-import { spawnSync } from 'node:child_process'
+// The README's test command: typecheck, lint and build side by side, then unit + integration
+// tests (inside a real Secret Service when the machine has one), Playwright e2e, the MCP
+// conformance suite's client scenarios, and the benchmarks' quick run.
+// Ends with one line `N passed, N failed` summing every runner.
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,23 +13,79 @@ const reports = join(root, 'test-results')
 const bin = (name) => join(root, 'node_modules/.bin', name)
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const lines = []
+const env = (extra = {}) => ({ ...process.env, FORCE_COLOR: '0', ...extra })
 
-function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label}: ${[command, ...args].join(' ')}`)
+/** Clock ticks per second of /proc's CPU times. */
+const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100
+
+/** CPU seconds (user + system) of every child this process has waited for, where /proc tells. */
+function childCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
+    // Fields 16 and 17 (cutime, cstime); the split starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) / ticks
+  } catch {
+    return undefined
+  }
+}
+
+/** What a stretch of the run cost: its wall time, and its CPU time when /proc tells. */
+function stopwatch() {
   const started = Date.now()
-  const result = spawnSync(command, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: '0', ...env },
-  })
-  const seconds = ((Date.now() - started) / 1000).toFixed(1)
-  return { ok: result.status === 0, seconds }
+  const cpu = childCpu()
+  return () => {
+    const seconds = ((Date.now() - started) / 1000).toFixed(1)
+    const used = childCpu()
+    return cpu === undefined ? `${seconds}s` : `${seconds}s, CPU ${(used - cpu).toFixed(0)}s`
+  }
+}
+
+function run(label, command, args, extra = {}) {
+  console.log(`\n=== ${label}: ${[command, ...args].join(' ')}`)
+  const elapsed = stopwatch()
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: env(extra) })
+  return { ok: result.status === 0, seconds: elapsed() }
+}
+
+/**
+ * Runs checks side by side, each with its output held and printed whole when it ends; counts
+ * each as one passed or failed. Resolves with whether each passed, by label.
+ */
+async function checksTogether(checks) {
+  const elapsed = stopwatch()
+  const results = await Promise.all(
+    checks.map(
+      ({ label, command, args }) =>
+        new Promise((resolve) => {
+          const started = Date.now()
+          const child = spawn(command, args, { cwd: root, env: env() })
+          let output = ''
+          child.stdout.on('data', (chunk) => (output += chunk))
+          child.stderr.on('data', (chunk) => (output += chunk))
+          const done = (ok) => {
+            const seconds = ((Date.now() - started) / 1000).toFixed(1)
+            console.log(`\n=== ${label}: ${[command, ...args].join(' ')}`)
+            process.stdout.write(output)
+            totals[ok ? 'passed' : 'failed'] += 1
+            lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`)
+            resolve([label, ok])
+          }
+          child.once('error', (error) => {
+            output += `${error.message}\n`
+            done(false)
+          })
+          child.once('close', (code) => done(code === 0))
+        }),
+    ),
+  )
+  lines.push(`  side by side: ${elapsed()}`)
+  return Object.fromEntries(results)
 }
 
 function check(label, command, args) {
   const { ok, seconds } = run(label, command, args)
   totals[ok ? 'passed' : 'failed'] += 1
-  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`)
+  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds})`)
   return ok
 }
 
@@ -48,16 +104,20 @@ function count(label, counts, ok, seconds) {
   totals.failed += counts.failed
   totals.skipped += counts.skipped
   lines.push(
-    `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds}s)`,
+    `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds})`,
   )
 }
 
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 
-check('typecheck', bin('tsc'), ['-b', '--noEmit'])
-check('lint', 'npm', ['run', '--silent', 'lint'])
-const built = check('build', bin('electron-vite'), ['build'])
+const suite = stopwatch()
+// Independent of each other, and each mostly one core: on two cores side by side.
+const { build: built } = await checksTogether([
+  { label: 'typecheck', command: bin('tsc'), args: ['-b', '--noEmit'] },
+  { label: 'lint', command: 'npm', args: ['run', '--silent', 'lint'] },
+  { label: 'build', command: bin('electron-vite'), args: ['build'] },
+])
 
 const keyring =
   existsSync('/usr/bin/dbus-run-session') && existsSync('/usr/bin/gnome-keyring-daemon')
@@ -113,7 +173,7 @@ if (built) {
     e2e.seconds,
   )
 } else {
-  count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0')
+  count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0s')
 }
 
 if (built) {
@@ -135,6 +195,7 @@ if (built) {
 
 if (built) check('bench --quick', 'node', ['out/main/bench.js', '--quick'])
 
+lines.push(`whole run: ${suite()}`)
 console.log('\n=== summary')
 for (const line of lines) console.log(line)
 console.log(`${totals.skipped} skipped (each says why in its runner's output)`)
