@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { evaluationBenchmark } from './evaluation'
 import { coldStartBenchmark } from './cold-start'
@@ -14,7 +14,7 @@ import { reloadBenchmark } from './reload'
 import { scaleBenchmark } from './scale'
 import { SCALE_WORKER_FLAG, runScaleWorker } from './scale-worker'
 import { rendererBenchmark } from './renderer'
-import { outputFiles, parseOnly } from './output'
+import { outputFiles, parseOnly, profileLink } from './output'
 import { buildReport, markdownReport } from './report'
 import { throughputBenchmark } from './throughput'
 
@@ -68,11 +68,9 @@ async function main(): Promise<number> {
       `Load average (1/5/15 min) at the start ${loadBefore}, at the end ${load()}: the cores are shared with other processes, so absolute times move between runs; the ratios compare sides measured together.`,
     ],
   })
-  // Where the time goes, from profiles: hand-written, kept in every RESULTS.md.
-  const profile = join(root, 'bench/PROFILE.md')
-  const markdown = markdownReport(report, existsSync(profile) ? readFileSync(profile, 'utf8') : '')
-  process.stdout.write(markdown)
   const files = outputFiles(root, { quick, only })
+  const markdown = markdownReport(report, profileLink(root, files))
+  process.stdout.write(markdown)
   mkdirSync(files.dir, { recursive: true })
   writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`)
   writeFileSync(files.markdown, markdown)

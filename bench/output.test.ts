@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { outputFiles, parseOnly } from './output'
+import { outputFiles, parseOnly, profileLink } from './output'
 
 const ROOT = '/repo'
 
@@ -41,5 +44,23 @@ describe('parseOnly', () => {
       /unknown benchmark \.\.\/x; known: pool, scale, memory/,
     )
     expect(() => parseOnly('', known)).toThrow(/names no benchmark/)
+  })
+})
+
+describe('profileLink', () => {
+  it('links bench/PROFILE.md from where the report is written, instead of copying it in', () => {
+    expect(profileLink(ROOT, outputFiles(ROOT, { quick: false }))).toBe(
+      'Where the time goes, and how to profile it: [bench/PROFILE.md](PROFILE.md).',
+    )
+    expect(profileLink(ROOT, outputFiles(ROOT, { quick: true }))).toBe(
+      'Where the time goes, and how to profile it: [bench/PROFILE.md](../../bench/PROFILE.md).',
+    )
+  })
+
+  it('points at the file that is there, from the committed RESULTS.md', () => {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+    const files = outputFiles(root, { quick: false })
+    const target = /\]\((.+)\)\.$/.exec(profileLink(root, files))?.[1]
+    expect(target && existsSync(resolve(files.dir, target))).toBe(true)
   })
 })

@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 
 /** Where one run's report goes. */
 export interface OutputFiles {
@@ -33,4 +33,13 @@ export function parseOnly(value: string | undefined, known: string[]): string[] 
     )
   }
   return names
+}
+
+/**
+ * The line that ends every report: where the time goes and how to profile it are hand-written in
+ * bench/PROFILE.md, linked from where the report is written rather than copied into each run.
+ */
+export function profileLink(root: string, files: OutputFiles): string {
+  const target = relative(files.dir, join(root, 'bench/PROFILE.md')).split('\\').join('/')
+  return `Where the time goes, and how to profile it: [bench/PROFILE.md](${target}).`
 }

@@ -118,7 +118,7 @@ interface Plan {
 /**
  * `BENCH_POOL_PROFILE=<variant>:<bare|pool>:<calls>` (e.g. `stdio:pool:3000`): runs only that
  * side of that variant, once, and prints its wall and CPU time per call, for a profiler to look
- * at one side alone (`node --cpu-prof`, `valgrind --tool=callgrind`; see docs/benchmarks.md).
+ * at one side alone (`node --cpu-prof`, `valgrind --tool=callgrind`; see bench/PROFILE.md).
  */
 function profileSide(): { variant: string; side: 'bare' | 'pool'; calls: number } | undefined {
   const value = process.env.BENCH_POOL_PROFILE

@@ -42,7 +42,7 @@ function section(title: string, head: string[], rows: string[][]): string[] {
 
 /**
  * The markdown printed to stdout and written to RESULTS.md; `appendix` (hand-written markdown,
- * such as bench/PROFILE.md) follows the tables, so a run never loses it.
+ * such as the link to bench/PROFILE.md) follows the notes.
  */
 export function markdownReport(report: BenchReport, appendix?: string): string {
   const machine = Object.entries(report.machine)

@@ -66,7 +66,7 @@ it('says it exports, and flushes on SIGTERM before exiting 0', () => {
   expect(metrics.join('\n')).toContain('"rag_console.call.duration"')
 })
 
-it('sends one CLIENT span per search with server, dialect, tool, outcome and latency', () => {
+it('sends one CLIENT span per search call with server, dialect, tool, outcome and latency, under the search', () => {
   const searches = receiver.spans
     .map((span) => ({ span, attributes: attributesOf(span) }))
     .filter((s) => s.attributes['rag.operation'] === 'search')
@@ -81,6 +81,9 @@ it('sends one CLIENT span per search with server, dialect, tool, outcome and lat
   })
   expect(ok?.attributes['rag.latency_ms']).toEqual(expect.any(Number))
   expect(BigInt(ok!.span.endTimeUnixNano)).toBeGreaterThan(BigInt(ok!.span.startTimeUnixNano))
+  // The canary's search is the trace; the call is its child.
+  const search = receiver.spans.find((span) => span.spanId === ok!.span.parentSpanId)
+  expect(search).toMatchObject({ name: 'search', kind: 1, traceId: ok!.span.traceId })
 })
 
 it('marks a refused call as an error with its code', () => {

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, expect, it } from 'vitest'
 import { eventually, startDemo, type DemoProcess } from '../demo/testing'
 import { startMonitor, type MonitorProcess } from '../main/cli/testing/monitor-process'
 import { cliHome, writeRegistry } from '../main/cli/testing/run-cli'
-import { startPrometheus, type PrometheusProcess } from './prometheus'
+import { startOnce, startPrometheus, type PrometheusProcess } from './prometheus'
 
 /**
  * The real engine: Debian's Prometheus scrapes `rag-console monitor` on loopback while it
@@ -28,13 +28,7 @@ function registry(): object {
   }
 }
 
-/** Set up once; a missing Prometheus fails every test with its install hint (never a skip). */
-let setup: Promise<void>
-
-beforeAll(() => {
-  setup = start()
-  setup.catch(() => {})
-})
+const setup = startOnce(start)
 
 async function start(): Promise<void> {
   home = cliHome()
@@ -74,7 +68,7 @@ function whenValues(
 }
 
 it('has every server up, their calls, latency and canaries in Prometheus', async () => {
-  await setup
+  await setup()
   await whenValues('rag_console_server_up', (up) => up.catalog === 1 && up.spare === 1)
   const calls = await whenValues(
     'sum by (server) (rag_console_calls_total{outcome="ok"})',
@@ -94,7 +88,7 @@ it('has every server up, their calls, latency and canaries in Prometheus', async
 })
 
 it('shows a killed server going down, and counts a reload', async () => {
-  await setup
+  await setup()
   await spare.stop()
   await whenValues('rag_console_server_up', (up) => up.spare === 0 && up.catalog === 1)
   const failed = await whenValues(

@@ -12,6 +12,10 @@ interface AnyValue {
 
 /** One span as OTLP/JSON carries it (`ExportTraceServiceRequest.resourceSpans[].scopeSpans[].spans[]`). */
 export interface OtlpSpan {
+  traceId: string
+  spanId: string
+  /** Absent (or empty) for a trace's root span. */
+  parentSpanId?: string
   name: string
   kind: number
   startTimeUnixNano: string

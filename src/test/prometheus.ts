@@ -2,24 +2,52 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { beforeAll } from 'vitest'
 import { freePort } from '../main/core/pool/fixtures/helpers'
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it). */
 const BINARY = process.env.PROMETHEUS_BIN ?? 'prometheus'
+
+/** An alert as `/api/v1/alerts` lists it (pending or firing). */
+export interface PrometheusAlert {
+  labels: Record<string, string>
+  annotations: Record<string, string>
+  state: 'pending' | 'firing'
+  activeAt: string
+  value: string
+}
+
+/** A rule as `/api/v1/rules` lists it. */
+export interface PrometheusRule {
+  name: string
+  type: 'alerting' | 'recording'
+  health: 'ok' | 'err' | 'unknown'
+  lastError?: string
+  lastEvaluation: string
+  annotations?: Record<string, string>
+}
 
 /** A Prometheus server run by a test: its own config, storage and loopback port. */
 export interface PrometheusProcess {
   url: string
   /** Instant query through the HTTP API: the result vector. */
   query(promql: string): Promise<{ metric: Record<string, string>; value: [number, string] }[]>
+  /** The alerts pending or firing now. */
+  alerts(): Promise<PrometheusAlert[]>
+  /** Every rule loaded, group by group. */
+  rules(): Promise<PrometheusRule[]>
   stop(): Promise<void>
 }
 
 /**
- * Starts Prometheus scraping `target` (host:port, path /metrics) every second; fails with a clear
- * message when the binary is missing (CI installs it: the test must not pass without it).
+ * Starts Prometheus scraping `target` (host:port, path /metrics) and evaluating `ruleFiles` every
+ * second; fails with a clear message when the binary is missing (CI installs it: the test must
+ * not pass without it).
  */
-export async function startPrometheus(target: string): Promise<PrometheusProcess> {
+export async function startPrometheus(
+  target: string,
+  ruleFiles: string[] = [],
+): Promise<PrometheusProcess> {
   const version = spawnSync(BINARY, ['--version'], { encoding: 'utf8' })
   if (version.error || version.status !== 0) {
     throw new Error(
@@ -34,6 +62,7 @@ export async function startPrometheus(target: string): Promise<PrometheusProcess
       'global:',
       '  scrape_interval: 1s',
       '  evaluation_interval: 1s',
+      ...(ruleFiles.length > 0 ? ['rule_files:', ...ruleFiles.map((f) => `  - '${f}'`)] : []),
       'scrape_configs:',
       '  - job_name: rag-console',
       '    static_configs:',
@@ -78,18 +107,38 @@ export async function startPrometheus(target: string): Promise<PrometheusProcess
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+  const api = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${url}/api/v1/${path}`)
+    const body = (await response.json()) as { status: string; error?: string; data?: T }
+    if (body.status !== 'success') throw new Error(`${path} failed: ${body.error}`)
+    return body.data!
+  }
   return {
     url,
     async query(promql) {
-      const response = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`)
-      const body = (await response.json()) as {
-        status: string
-        error?: string
-        data?: { result: { metric: Record<string, string>; value: [number, string] }[] }
-      }
-      if (body.status !== 'success') throw new Error(`query ${promql} failed: ${body.error}`)
-      return body.data!.result
+      type Vector = { metric: Record<string, string>; value: [number, string] }[]
+      return (await api<{ result: Vector }>(`query?query=${encodeURIComponent(promql)}`)).result
+    },
+    async alerts() {
+      return (await api<{ alerts: PrometheusAlert[] }>('alerts')).alerts
+    },
+    async rules() {
+      const data = await api<{ groups: { rules: PrometheusRule[] }[] }>('rules')
+      return data.groups.flatMap((group) => group.rules)
     },
     stop,
   }
+}
+
+/**
+ * Starts a file's engines once, in `beforeAll`; each test awaits the promise this returns, so a
+ * missing Prometheus fails every test with its install hint (never a skip).
+ */
+export function startOnce(start: () => Promise<void>): () => Promise<void> {
+  let started: Promise<void> | undefined
+  beforeAll(() => {
+    started = start()
+    started.catch(() => {})
+  })
+  return () => started!
 }

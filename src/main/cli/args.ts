@@ -30,6 +30,7 @@ const OPTIONS = {
   log: { type: 'boolean' },
   elicit: { type: 'string' },
   'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
   interval: { type: 'string' },
   profile: { type: 'string', multiple: true },
   baseline: { type: 'string' },
@@ -77,7 +78,7 @@ export const COMMAND_OPTIONS = {
   watch: [],
   secrets: ['server', 'name'],
   doctor: ['server'],
-  monitor: ['metrics-port', 'interval'],
+  monitor: ['metrics-port', 'metrics-host', 'interval'],
   eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
   auth: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
@@ -119,6 +120,7 @@ export interface Invocation {
     elicit?: string
     'connect-timeout'?: string
     'metrics-port'?: string
+    'metrics-host'?: string
     interval?: string
     profile?: string[]
     baseline?: string

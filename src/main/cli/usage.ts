@@ -23,11 +23,13 @@ commands:
   resources TARGET                       its resources and resource templates
   prompts TARGET                         its prompts and their arguments
   watch                                  one line per registry reload and status change
-  monitor [--metrics-port N] [--interval 15s]
+  monitor [--metrics-port N] [--metrics-host IP] [--interval 15s]
                                          headless monitoring: probes and canaries on a
-                                         schedule, one line per event, Prometheus /metrics
-                                         on 127.0.0.1 (default port 9470, 0: any free one),
-                                         OTLP export when OTEL_EXPORTER_OTLP_ENDPOINT is set
+                                         schedule, one line per event, Prometheus /metrics,
+                                         /healthz and /readyz on 127.0.0.1 (or IP; default
+                                         port 9470, 0: any free one), OTLP export when
+                                         OTEL_EXPORTER_OTLP_ENDPOINT is set; SIGHUP re-reads
+                                         the registry, SIGTERM drains and exits 0
   secrets set SERVER NAME                store a keychain value read from stdin
   secrets delete SERVER NAME             (or --server ID --name NAME)
   secrets list [SERVER]                  which keychain values are set

@@ -227,6 +227,7 @@ export class Core {
       demoSet: () =>
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
       oauth: this.auth,
+      operations: this.calls,
       ...(options.actingUser
         ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
         : {}),

@@ -18,7 +18,7 @@ afterEach(() => {
   rmSync(home, { recursive: true, force: true })
 })
 
-it('prints probe and canary lines, serves /metrics only, and exits 0 on SIGTERM', async () => {
+it('prints probe and canary lines, serves /metrics (404 elsewhere), and exits 0 on SIGTERM', async () => {
   const config = writeRegistry(home, {
     kb: {
       ...fixtureEntry(['--name', 'kb']),
@@ -87,4 +87,82 @@ it('probes with a pool that keeps no protocol log, which nobody reads headless',
   } finally {
     await pool.dispose()
   }
+})
+
+/** A registry of one server whose searches take `delayMs`, and a canary searching it. */
+const slowCanary = (delayMs: number): string =>
+  writeRegistry(home, {
+    slow: {
+      ...fixtureEntry(['--name', 'slow', '--delay', String(delayMs)]),
+      canaries: [{ name: 'slow search', query: 'vpn' }],
+    },
+  })
+
+it('answers /healthz at once and /readyz once the first round and canary run are done', async () => {
+  const config = slowCanary(1500)
+  const monitor = await startMonitor(['--config', config, '--interval', '200ms'], home)
+  const url = (path: string): URL => new URL(path, monitor.metricsUrl)
+  try {
+    const alive = await fetch(url('/healthz'))
+    expect([alive.status, await alive.text()]).toEqual([200, 'ok\n'])
+    // The canary's search takes 1.5 s: not ready until it has answered.
+    const early = await fetch(url('/readyz'))
+    expect(early.status).toBe(503)
+    expect(await early.text()).toMatch(/^not ready: /)
+    await monitor.line((l) => l.event === 'canary' && l.trigger === 'start', 10_000)
+    await expect
+      .poll(async () => (await fetch(url('/readyz'))).status, { timeout: 10_000 })
+      .toBe(200)
+    expect(await (await fetch(url('/readyz'))).text()).toBe('ready\n')
+  } finally {
+    expect(await monitor.stop()).toBe(0)
+  }
+})
+
+it('re-reads the registry on SIGHUP and keeps running', async () => {
+  const config = writeRegistry(home, { kb: fixtureEntry(['--name', 'kb']) })
+  const monitor = await startMonitor(['--config', config, '--interval', '300ms'], home)
+  try {
+    await monitor.line((l) => l.event === 'status' && l.status === 'ready')
+    monitor.child.kill('SIGHUP')
+    expect(await monitor.line((l) => l.event === 'signal')).toEqual({
+      event: 'signal',
+      signal: 'SIGHUP',
+      reload: 'unchanged',
+    })
+    expect(monitor.child.exitCode).toBeNull()
+    expect(await (await fetch(monitor.metricsUrl)).text()).toContain(
+      'rag_console_server_up{server="kb"} 1',
+    )
+  } finally {
+    expect(await monitor.stop()).toBe(0)
+  }
+})
+
+it('drains on SIGTERM: the canary in flight reports before it exits 0', async () => {
+  const config = slowCanary(1000)
+  const monitor = await startMonitor(['--config', config, '--interval', '1h'], home)
+  await monitor.line((l) => l.event === 'status' && l.status === 'ready')
+  expect(monitor.lines.some((l) => l.event === 'canary')).toBe(false)
+  expect(await monitor.stop()).toBe(0)
+  expect(monitor.lines.find((l) => l.event === 'canary')).toMatchObject({
+    server: 'slow',
+    passed: true,
+    trigger: 'start',
+  })
+})
+
+it('listens on --metrics-host (a container publishes the port), refusing anything but an IP', async () => {
+  const config = writeRegistry(home, {})
+  const monitor = await startMonitor(['--config', config, '--metrics-host', '0.0.0.0'], home)
+  try {
+    expect(monitor.metricsUrl).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/metrics$/)
+    const port = new URL(monitor.metricsUrl).port
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200)
+  } finally {
+    expect(await monitor.stop()).toBe(0)
+  }
+  const run = await runCli(['monitor', '--metrics-host', 'metrics.example'], home)
+  expect(run.code).toBe(2)
+  expect(run.stderr).toContain('--metrics-host must be an IP address')
 })

@@ -1,19 +1,24 @@
+import type { Core } from '../../core/core'
 import type { CanaryReport } from '../../core/monitoring/canary-monitor'
 import { DEFAULT_METRICS_PORT } from '../../core/monitoring/metrics-server'
 import type { CallRecord } from '../../core/pool/call-observer'
 import type { PoolOptionsInput } from '../../core/pool/options'
+import { isIP } from 'node:net'
 import { duration, integer, type Invocation } from '../args'
 import { openCore, type CliContext } from '../context'
-import { EXIT, type ExitCode } from '../exit-codes'
+import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { eventPrinter, followRegistry, round, untilStopped, type Print } from './watch'
 
 /** Probe and canary period when `--interval` is not given. */
 export const DEFAULT_INTERVAL_MS = 15_000
+/** How long SIGTERM waits for the canaries in progress (systemd's stop timeout is longer). */
+const DRAIN_MS = 10_000
 
 /**
  * `monitor`: `watch` plus health probes and canaries every `--interval`, one line per probe
- * result and canary run, Prometheus metrics on 127.0.0.1 and OTLP export when the standard
- * OTEL_EXPORTER_OTLP_* variables name an endpoint. Runs until SIGINT or SIGTERM (exit 0).
+ * result and canary run, Prometheus metrics (and `/healthz`, `/readyz`) on 127.0.0.1 and OTLP
+ * export when the standard OTEL_EXPORTER_OTLP_* variables name an endpoint. SIGHUP re-reads the
+ * registry; SIGINT or SIGTERM drains (the canaries in progress report) and exits 0.
  */
 export async function monitorCommand(
   ctx: CliContext,
@@ -24,6 +29,12 @@ export async function monitorCommand(
     options['metrics-port'] === undefined
       ? DEFAULT_METRICS_PORT
       : integer('--metrics-port', options['metrics-port'], 0, 65_535)
+  const host = options['metrics-host']?.trim() ?? '127.0.0.1'
+  if (isIP(host) === 0) {
+    throw new UsageError(
+      `--metrics-host must be an IP address to listen on, e.g. 0.0.0.0 in a container (got "${host}")`,
+    )
+  }
   const intervalMs =
     options.interval === undefined
       ? DEFAULT_INTERVAL_MS
@@ -36,7 +47,9 @@ export async function monitorCommand(
     pool: monitorPool(intervalMs),
     monitor: {
       metricsPort: port,
+      metricsHost: host,
       canaryIntervalMs: intervalMs,
+      roundIntervalMs: intervalMs,
       onCanary: (report) => printCanary(print, report),
       otelEnv: ctx.env,
     },
@@ -59,12 +72,29 @@ export async function monitorCommand(
       if (record.probe) printProbe(print, record)
     }),
   ]
+  const hangUp = (): void => void reloadOnHangUp(core, print)
+  process.on('SIGHUP', hangUp)
   monitoring.startCanaries()
   await untilStopped()
+  process.off('SIGHUP', hangUp)
+  await monitoring.drain(DRAIN_MS)
   for (const stop of stops) stop()
   // Stops monitoring first (OTLP buffers flushed), then the servers.
   await core.dispose()
   return EXIT.ok
+}
+
+/**
+ * SIGHUP (systemd's `reload`): re-reads the registry now, as if the files had changed. A
+ * change is applied as any reload (its `reloaded` or `invalid` line follows).
+ */
+async function reloadOnHangUp(core: Core, print: Print): Promise<void> {
+  const { event, emitted } = await core.registry.reloadNow()
+  const reload = event.outcome === 'invalid' ? 'invalid' : emitted ? 'applied' : 'unchanged'
+  print(
+    { event: 'signal', signal: 'SIGHUP', reload },
+    `SIGHUP: registry re-read, ${reload === 'unchanged' ? 'nothing changed' : reload}`,
+  )
 }
 
 /**

@@ -31,7 +31,7 @@ export async function startMonitor(
   collectJsonLines(child.stdout!, lines)
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('close', (code) => resolve(code)),
   )
   const line: MonitorProcess['line'] = async (match, timeoutMs = SAFETY_NET_MS) => {
     const deadline = Date.now() + timeoutMs

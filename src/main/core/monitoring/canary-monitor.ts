@@ -37,9 +37,12 @@ export interface CanaryMonitorDeps {
 export class CanaryMonitor {
   private readonly last = new Map<string, boolean>()
   private readonly busy = new Set<string>()
+  /** Every run of a server's canaries still going. */
+  private readonly running = new Set<Promise<unknown>>()
   private timer: ReturnType<typeof setInterval> | undefined
   private stop: (() => void) | undefined
   private disposed = false
+  private draining = false
 
   constructor(private readonly deps: CanaryMonitorDeps) {}
 
@@ -72,8 +75,27 @@ export class CanaryMonitor {
     return (await Promise.all(servers.map((s) => this.runServer(s, trigger)))).flat()
   }
 
+  /**
+   * Starts no new run and resolves once the runs in progress have reported, or after `limitMs`
+   * (whatever is still running then is abandoned by {@link dispose}).
+   */
+  async drain(limitMs: number): Promise<void> {
+    this.stopStarting()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => (timer = setTimeout(resolve, limitMs))),
+    ])
+    clearTimeout(timer)
+  }
+
   dispose(): void {
     this.disposed = true
+    this.stopStarting()
+  }
+
+  private stopStarting(): void {
+    this.draining = true
     this.stop?.()
     if (this.timer) clearInterval(this.timer)
   }
@@ -97,20 +119,34 @@ export class CanaryMonitor {
     )
   }
 
-  private async runServer(server: ServerConfig, trigger: CanaryTrigger): Promise<CanaryReport[]> {
+  private runServer(server: ServerConfig, trigger: CanaryTrigger): Promise<CanaryReport[]> {
     const canaries = server.enabled ? (server.canaries ?? []) : []
     // A scheduled run waits for the one in progress to end instead of piling up.
     if (
       canaries.length === 0 ||
-      this.disposed ||
+      this.draining ||
       (trigger === 'schedule' && this.busy.has(server.id))
     )
-      return []
+      return Promise.resolve([])
+    const run = this.runCanaries(server, canaries, trigger)
+    this.running.add(run)
+    const done = (): boolean => this.running.delete(run)
+    void run.then(done, done)
+    return run
+  }
+
+  private async runCanaries(
+    server: ServerConfig,
+    canaries: NonNullable<ServerConfig['canaries']>,
+    trigger: CanaryTrigger,
+  ): Promise<CanaryReport[]> {
     this.busy.add(server.id)
     try {
       const reports: CanaryReport[] = []
       const names = canaryNames(canaries)
       for (const [i, canary] of canaries.entries()) {
+        // Draining: the canary in progress reports, no further one starts.
+        if (this.draining && i > 0) break
         const result = await runCanary(this.deps.services, server, canary, names[i])
         if (this.disposed) break
         const key = `${server.id}\u0000${result.canary}`

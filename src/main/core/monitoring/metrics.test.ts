@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
+import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { PoolServerStatus } from '../../../shared/ipc/servers'
 import type { ServerHealth } from '../../../shared/model/server'
 import { EventBus } from '../events'
@@ -10,16 +11,26 @@ const events = new EventBus()
 const calls = new CallObservers()
 let statuses: PoolServerStatus[] = []
 let health: ServerHealth[] = []
+let oauth: OAuthStatus[] = []
+const rounds: { lastAt: number | undefined; startedAt: number; intervalMs: number } = {
+  lastAt: undefined,
+  startedAt: 1_699_999_990_000,
+  intervalMs: 15_000,
+}
 const metrics = new ConsoleMetrics({
   calls,
   events,
   statuses: () => statuses,
   health: () => health,
+  oauth: async () => oauth,
+  rounds,
+  now: () => 1_700_000_000_000,
 })
 
 afterEach(() => {
   statuses = []
   health = []
+  oauth = []
 })
 
 const text = async (): Promise<string> => (await metrics.exposition()).text
@@ -86,4 +97,36 @@ it('drops the canary verdicts of a server whose entry changed or left, keeping t
   expect(exposition).toContain('rag_console_canary_passed{server="wiki",canary="pto"} 1')
   expect(exposition).toContain('rag_console_registry_reloads_total{outcome="applied"} 1')
   expect(exposition).toContain('rag_console_registry_last_reload_success 1')
+})
+
+it('tells which OAuth sign-ins hold, and when their access tokens expire', async () => {
+  oauth = [
+    { serverId: 'plain', state: 'none' },
+    { serverId: 'crm', state: 'signed_in', expiresAt: 1_700_000_600_000 },
+    { serverId: 'stale', state: 'signed_in', expiresAt: 1_699_999_000_000 },
+    { serverId: 'wiki', state: 'sign_in_required' },
+    { serverId: 'locked', state: 'error' },
+    { serverId: 'forever', state: 'signed_in' },
+  ]
+  const exposition = await text()
+  expect(exposition).not.toContain('server="plain"')
+  expect(exposition).toContain('rag_console_oauth_signed_in{server="crm"} 1')
+  // Expired and not renewed: as good as signed out.
+  expect(exposition).toContain('rag_console_oauth_signed_in{server="stale"} 0')
+  expect(exposition).toContain('rag_console_oauth_signed_in{server="wiki"} 0')
+  expect(exposition).toContain('rag_console_oauth_signed_in{server="locked"} 0')
+  expect(exposition).toContain('rag_console_oauth_signed_in{server="forever"} 1')
+  expect(exposition).toContain(
+    'rag_console_oauth_token_expiry_timestamp_seconds{server="crm"} 1700000600',
+  )
+  expect(exposition).not.toContain(
+    'rag_console_oauth_token_expiry_timestamp_seconds{server="forever"}',
+  )
+})
+
+it("shows the monitor's period and the end of its last round, its start until then", async () => {
+  expect(await text()).toContain('rag_console_monitor_interval_seconds 15')
+  expect(await text()).toContain('rag_console_monitor_last_round_timestamp_seconds 1699999990')
+  rounds.lastAt = 1_700_000_000_500
+  expect(await text()).toContain('rag_console_monitor_last_round_timestamp_seconds 1700000000.5')
 })

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { PoolServerStatus } from '../../../shared/ipc/servers'
 import type { ServerHealth } from '../../../shared/model/server'
 import type { EventBus } from '../events'
@@ -11,6 +12,15 @@ export interface MetricsSources {
   events: EventBus
   statuses(): PoolServerStatus[]
   health(): ServerHealth[]
+  /** Each HTTP / SSE server's OAuth sign-in, read at scrape time; absent: no OAuth metrics. */
+  oauth?: () => Promise<OAuthStatus[]>
+  /** The monitor's rounds (`rag-console monitor`); absent: no heartbeat metrics. */
+  rounds?: {
+    readonly lastAt: number | undefined
+    readonly startedAt: number
+    readonly intervalMs: number
+  }
+  now?: () => number
 }
 
 /** Latency buckets in seconds: loopback calls take ~1 ms, remote RAG searches seconds. */
@@ -99,6 +109,8 @@ export class ConsoleMetrics {
       'rag_console_rate_limit_limit',
       'Size of the rate-limit window, as the server last reported',
     )
+    if (sources.oauth) oauthGauges(sources.oauth, sources.now ?? Date.now, registers)
+    if (sources.rounds) roundGauges(sources.rounds, registers)
     this.canaryPassed = new Gauge({
       name: 'rag_console_canary_passed',
       help: 'Whether the last run of a canary query met all its expectations (1) or not (0)',
@@ -182,4 +194,70 @@ export class ConsoleMetrics {
     this.lastReload.set(outcome === 'applied' ? 1 : 0)
     this.lastReloadAt.set(at / 1000)
   }
+}
+
+/**
+ * Whether each OAuth sign-in holds (1, or 0: sign-in required, failed, or the access token
+ * expired without being renewed) and when its access token expires. Servers that do not use
+ * OAuth have no series.
+ */
+function oauthGauges(
+  statuses: () => Promise<OAuthStatus[]>,
+  now: () => number,
+  registers: Registry[],
+): void {
+  // One read per scrape, shared by both gauges (a scrape collects every metric at once).
+  let reading: Promise<OAuthStatus[]> | undefined
+  const held = async (): Promise<OAuthStatus[]> =>
+    (await (reading ??= statuses().finally(() => (reading = undefined)))).filter(
+      (status) => status.state !== 'none' && status.state !== 'signing_in',
+    )
+  new Gauge({
+    name: 'rag_console_oauth_signed_in',
+    help: '1 while the OAuth sign-in holds; 0 when a person must sign in again (required, failed or expired)',
+    labelNames: ['server'],
+    registers,
+    async collect() {
+      const all = await held()
+      this.reset()
+      const at = now()
+      for (const { serverId: server, state, expiresAt } of all) {
+        const valid = state === 'signed_in' && (expiresAt === undefined || expiresAt > at)
+        this.set({ server }, valid ? 1 : 0)
+      }
+    },
+  })
+  new Gauge({
+    name: 'rag_console_oauth_token_expiry_timestamp_seconds',
+    help: 'When the OAuth access token expires (epoch seconds); the console renews it in its last minute when it can',
+    labelNames: ['server'],
+    registers,
+    async collect() {
+      const all = await held()
+      this.reset()
+      for (const { serverId: server, expiresAt } of all) {
+        if (expiresAt !== undefined) this.set({ server }, expiresAt / 1000)
+      }
+    },
+  })
+}
+
+/** The monitor's period and the end of its last round, its heartbeat. */
+function roundGauges(rounds: NonNullable<MetricsSources['rounds']>, registers: Registry[]): void {
+  new Gauge({
+    name: 'rag_console_monitor_interval_seconds',
+    help: "The monitor's probe and canary period (--interval)",
+    registers,
+    collect() {
+      this.set(rounds.intervalMs / 1000)
+    },
+  })
+  new Gauge({
+    name: 'rag_console_monitor_last_round_timestamp_seconds',
+    help: 'When the monitor last finished a round, every server it checks checked (epoch seconds; its start until the first round ends)',
+    registers,
+    collect() {
+      this.set((rounds.lastAt ?? rounds.startedAt) / 1000)
+    },
+  })
 }

@@ -1,16 +1,25 @@
 import packageJson from '../../../../package.json'
+import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { Core } from '../core'
 import { detect } from '../dialects/registry'
 import { CanaryMonitor, type CanaryReport } from './canary-monitor'
 import { ConsoleMetrics } from './metrics'
-import { serveMetrics, type MetricsEndpoint } from './metrics-server'
+import { serveMetrics, type MetricsEndpoint, type Readiness } from './metrics-server'
+import { ProbeRounds } from './rounds'
 import { Telemetry, otlpTargets } from './telemetry'
 
 export interface MonitoringOptions {
-  /** Serve `/metrics` on 127.0.0.1 at this port (0: any free one); absent: no endpoint. */
+  /** Serve `/metrics` at this port (0: any free one); absent: no endpoint. */
   metricsPort?: number
+  /** The address it listens on (an IP); default 127.0.0.1, loopback only. */
+  metricsHost?: string
   /** Run canaries after reloads and on this period (0: after reloads only); absent: never. */
   canaryIntervalMs?: number
+  /**
+   * The monitor's rounds, its heartbeat and the first round `/readyz` waits for
+   * (`rag-console monitor`: its `--interval`); absent: none.
+   */
+  roundIntervalMs?: number
   /** Every canary run, as it finishes. */
   onCanary?: (report: CanaryReport) => void
   /** The process environment, for OTLP export (OTEL_EXPORTER_OTLP_*); absent: no export. */
@@ -25,10 +34,13 @@ export interface MonitoringOptions {
  */
 export class Monitoring {
   readonly canaries: CanaryMonitor | undefined
+  private canariesStarted = false
+  private draining = false
 
   private constructor(
-    private served: { metrics: ConsoleMetrics; endpoint: MetricsEndpoint } | undefined,
+    private served: Served | undefined,
     readonly telemetry: Telemetry | undefined,
+    readonly rounds: ProbeRounds | undefined,
     private readonly core: Core,
     options: MonitoringOptions,
   ) {
@@ -59,10 +71,24 @@ export class Monitoring {
   }
 
   static async start(core: Core, options: MonitoringOptions): Promise<Monitoring> {
-    let served: Monitoring['served']
+    let served: Served | undefined
     let telemetry: Telemetry | undefined
+    // Known once constructed; the endpoint may be asked before.
+    const started: { monitoring?: Monitoring } = {}
+    const rounds =
+      options.roundIntervalMs === undefined
+        ? undefined
+        : new ProbeRounds({
+            calls: core.calls,
+            statuses: () => core.pool.statuses(),
+            intervalMs: options.roundIntervalMs,
+          })
+    const readiness = (): Readiness =>
+      started.monitoring?.readiness() ?? { ready: false, reason: 'the monitor is starting' }
     try {
-      if (options.metricsPort !== undefined) served = await serve(core, options.metricsPort)
+      if (options.metricsPort !== undefined) {
+        served = await serve(core, options.metricsPort, rounds, readiness, options.metricsHost)
+      }
       const env = options.otelEnv
       if (env && (otlpTargets(env).traces || otlpTargets(env).metrics)) {
         telemetry = new Telemetry({
@@ -73,10 +99,33 @@ export class Monitoring {
         })
       }
     } catch (error) {
+      rounds?.dispose()
       await stopServing(core, served)
       throw error
     }
-    return new Monitoring(served, telemetry, core, options)
+    started.monitoring = new Monitoring(served, telemetry, rounds, core, options)
+    return started.monitoring
+  }
+
+  /**
+   * Ready once a registry has loaded, the first round has ended (with rounds) and the first
+   * canary run has reported (with canaries); never while draining.
+   */
+  readiness(): Readiness {
+    if (this.draining) return { ready: false, reason: 'draining: the monitor is stopping' }
+    if (this.core.registry.view().appliedAt === 0) {
+      return {
+        ready: false,
+        reason: 'the registry is invalid: nothing is monitored until it is fixed',
+      }
+    }
+    if (this.rounds?.count === 0) {
+      return { ready: false, reason: 'the first round is running: not every server checked yet' }
+    }
+    if (this.canaries && !this.canariesStarted) {
+      return { ready: false, reason: 'the first canary run has not reported yet' }
+    }
+    return { ready: true }
   }
 
   /**
@@ -85,7 +134,10 @@ export class Monitoring {
    */
   async serveMetrics(port: number | undefined): Promise<void> {
     if (port !== undefined && port !== 0 && port === this.served?.endpoint.port) return
-    const next = port === undefined ? undefined : await serve(this.core, port)
+    const next =
+      port === undefined
+        ? undefined
+        : await serve(this.core, port, this.rounds, () => this.readiness())
     await stopServing(this.core, this.served)
     this.served = next
   }
@@ -95,30 +147,53 @@ export class Monitoring {
    * pool has the registry, so the first run finds the servers connecting.
    */
   startCanaries(): void {
-    void this.canaries?.start()
+    void this.canaries?.start().then(() => (this.canariesStarted = true))
+  }
+
+  /**
+   * Stops starting anything (`/readyz` answers 503 from now on) and waits up to `limitMs` for
+   * the canaries in progress to report; {@link dispose} then stops the rest.
+   */
+  async drain(limitMs: number): Promise<void> {
+    this.draining = true
+    await this.canaries?.drain(limitMs)
   }
 
   async dispose(): Promise<void> {
     this.canaries?.dispose()
+    this.rounds?.dispose()
     await stopServing(this.core, this.served)
     this.served = undefined
     await this.telemetry?.dispose()
   }
 }
 
-/** Collects metrics and serves them on 127.0.0.1:`port`; nothing is left running on failure. */
+interface Served {
+  metrics: ConsoleMetrics
+  endpoint: MetricsEndpoint
+}
+
+/**
+ * Collects metrics and serves them on `host`:`port` (127.0.0.1 by default); nothing is left
+ * running on failure.
+ */
 async function serve(
   core: Core,
   port: number,
-): Promise<{ metrics: ConsoleMetrics; endpoint: MetricsEndpoint }> {
+  rounds: ProbeRounds | undefined,
+  readiness: () => Readiness,
+  host?: string,
+): Promise<Served> {
   const metrics = new ConsoleMetrics({
     calls: core.calls,
     events: core.events,
     statuses: () => core.pool.statuses(),
     health: () => core.pool.health(),
+    oauth: () => oauthStatuses(core),
+    ...(rounds ? { rounds } : {}),
   })
   try {
-    const endpoint = await serveMetrics(() => metrics.exposition(), port)
+    const endpoint = await serveMetrics(() => metrics.exposition(), port, readiness, host)
     core.ownPorts.add(endpoint.port)
     return { metrics, endpoint }
   } catch (error) {
@@ -127,14 +202,25 @@ async function serve(
   }
 }
 
-async function stopServing(
-  core: Core,
-  served: { metrics: ConsoleMetrics; endpoint: MetricsEndpoint } | undefined,
-): Promise<void> {
+async function stopServing(core: Core, served: Served | undefined): Promise<void> {
   if (!served) return
   core.ownPorts.delete(served.endpoint.port)
   await served.endpoint.close()
   served.metrics.dispose()
+}
+
+/**
+ * The OAuth sign-in of every enabled HTTP / SSE server of the registry. Reads the keychain only
+ * for servers known to use OAuth; one that cannot be read is left out of this scrape.
+ */
+async function oauthStatuses(core: Core): Promise<OAuthStatus[]> {
+  const remote = core.registry
+    .current()
+    .servers.filter((server) => server.enabled && server.transport !== 'stdio')
+  const statuses = await Promise.all(
+    remote.map((server) => core.auth.card(server.id).catch(() => undefined)),
+  )
+  return statuses.filter((status) => status !== undefined)
 }
 
 /** What a span says a server speaks: its configured dialect, else the one its tools show. */

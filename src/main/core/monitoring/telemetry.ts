@@ -1,10 +1,18 @@
-import { SpanKind, SpanStatusCode, type Attributes } from '@opentelemetry/api'
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api'
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
-import type { CallObservers, CallRecord } from '../pool/call-observer'
+import type { CallObservers, CallRecord, OperationScope } from '../pool/call-observer'
 
 export interface TelemetryOptions {
   /** The process environment: the OTLP exporters read their settings from it. */
@@ -36,15 +44,18 @@ export function otlpTargets(env: NodeJS.ProcessEnv): { traces: boolean; metrics:
 }
 
 /**
- * OpenTelemetry export over OTLP/HTTP: one CLIENT span per server call (server, dialect,
- * operation, method, tool, outcome, error code, latency: never arguments, results or
- * credentials) and the call counter and latency histogram as OTLP metrics. The exporters read
- * the standard OTEL_EXPORTER_OTLP_* variables (endpoint, headers, protocol, timeout).
+ * OpenTelemetry export over OTLP/HTTP: one span per operation (a search, a discovery, …) and,
+ * under it, one CLIENT span per server call (server, dialect, operation, method, tool, outcome,
+ * error code, latency: never arguments, results or credentials); the call counter and latency
+ * histogram as OTLP metrics. The exporters read the standard OTEL_EXPORTER_OTLP_* variables
+ * (endpoint, headers, protocol, timeout) from the process environment.
  */
 export class Telemetry {
   private readonly tracing?: TracerProvider
   private readonly metering?: MeterProvider
-  private readonly stop: () => void
+  private readonly stops: (() => void)[] = []
+  /** The spans of the operations in progress, by scope id. */
+  private readonly open = new Map<number, Span>()
 
   constructor(options: TelemetryOptions) {
     const targets = otlpTargets(options.env)
@@ -79,26 +90,61 @@ export class Telemetry {
       description: 'Latency of calls to servers',
       unit: 's',
     })
-    this.stop = options.calls.add((record) => {
-      const attributes = spanAttributes(record, options.dialectOf(record.server))
-      calls?.add(1, {
-        'rag.server': record.server,
-        'rag.operation': record.operation,
-        'rag.outcome': record.code ?? 'ok',
-      })
-      latency?.record(record.ms / 1000, {
-        'rag.server': record.server,
-        'rag.operation': record.operation,
-      })
-      if (!tracer) return
-      const span = tracer.startSpan(`${record.method} ${record.server}`, {
-        kind: SpanKind.CLIENT,
-        startTime: record.endedAt - record.ms,
-        attributes,
-      })
-      if (record.code) span.setStatus({ code: SpanStatusCode.ERROR, message: record.code })
-      span.end(record.endedAt)
-    })
+    const within = (scope: OperationScope | undefined): Context | undefined => {
+      const parent = scope && this.open.get(scope.id)
+      return parent ? trace.setSpan(ROOT_CONTEXT, parent) : undefined
+    }
+    if (tracer) {
+      this.stops.push(
+        options.calls.addOperations({
+          start: (scope) => {
+            const span = tracer.startSpan(
+              scope.name,
+              {
+                kind: SpanKind.INTERNAL,
+                startTime: scope.startedAt,
+                attributes: { 'rag.operation': scope.name },
+              },
+              within(scope.parent),
+            )
+            this.open.set(scope.id, span)
+          },
+          end: (scope, endedAt, code) => {
+            const span = this.open.get(scope.id)
+            this.open.delete(scope.id)
+            if (!span) return
+            span.setAttribute('rag.outcome', code ? 'error' : 'ok')
+            if (code) {
+              span.setAttribute('error.type', code)
+              span.setStatus({ code: SpanStatusCode.ERROR, message: code })
+            }
+            span.end(endedAt)
+          },
+        }),
+      )
+    }
+    this.stops.push(
+      options.calls.add((record) => {
+        const attributes = spanAttributes(record, options.dialectOf(record.server))
+        calls?.add(1, {
+          'rag.server': record.server,
+          'rag.operation': record.operation,
+          'rag.outcome': record.code ?? 'ok',
+        })
+        latency?.record(record.ms / 1000, {
+          'rag.server': record.server,
+          'rag.operation': record.operation,
+        })
+        if (!tracer) return
+        const span = tracer.startSpan(
+          `${record.method} ${record.server}`,
+          { kind: SpanKind.CLIENT, startTime: record.endedAt - record.ms, attributes },
+          within(options.calls.current()),
+        )
+        if (record.code) span.setStatus({ code: SpanStatusCode.ERROR, message: record.code })
+        span.end(record.endedAt)
+      }),
+    )
   }
 
   /** Whether anything is exported. */
@@ -108,7 +154,7 @@ export class Telemetry {
 
   /** Sends what is buffered and stops the exporters. */
   async dispose(): Promise<void> {
-    this.stop()
+    for (const stop of this.stops.splice(0)) stop()
     await Promise.all([this.tracing?.shutdown(), this.metering?.shutdown()])
   }
 }

@@ -90,7 +90,7 @@ export class AccessService {
     if (running) return running
     const started = performance.now()
     const pending = this.deps.calls
-      .operation(() => this.verify(target, profile, options.timeoutMs))
+      .operation('verify', () => this.verify(target, profile, options.timeoutMs))
       .then((check) => {
         this.cache.set(key, check)
         this.audited(check, performance.now() - started)

@@ -63,7 +63,7 @@ export class DiscoveryService {
     const ids =
       request.servers ??
       visibleServers(this.deps.registry.current().servers, user).map((config) => config.id)
-    const servers = await this.deps.calls.operation(() =>
+    const servers = await this.deps.calls.operation('discover', () =>
       Promise.all(
         ids.map((id) => this.discoverOne(id, this.deps.registry.server(id), profile, request)),
       ),

@@ -2,6 +2,7 @@ import type { ServerConfig } from '../../../shared/config/schema'
 import type { Profile } from '../../../shared/model/user'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
+import type { CallObservers } from '../pool/call-observer'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
 import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
@@ -49,6 +50,8 @@ export interface RagServicesDeps {
   demoSet?: () => GoldenSet | undefined
   /** Each server's OAuth sign-in state, shown on its card. */
   oauth?: OAuthStatusSource
+  /** Where operations are marked for traces (the core's call observers). */
+  operations?: Pick<CallObservers, 'operation'>
 }
 
 /**
@@ -83,7 +86,11 @@ export class RagServices {
           }
         : {},
     )
-    this.calls = new ServerCalls({ pool: deps.pool, audit: this.audit })
+    this.calls = new ServerCalls({
+      pool: deps.pool,
+      audit: this.audit,
+      ...(deps.operations ? { operations: deps.operations } : {}),
+    })
     this.servers = new ServersService({
       registry: deps.registry,
       pool: deps.pool,

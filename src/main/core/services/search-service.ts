@@ -92,7 +92,7 @@ export class SearchService {
 
   run(request: SearchRun): Promise<SearchResult> {
     return this.running.run(request.searchId, (signal) =>
-      this.deps.calls.operation(() => this.execute(request, signal)),
+      this.deps.calls.operation('search', () => this.execute(request, signal)),
     )
   }
 

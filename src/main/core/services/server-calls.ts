@@ -4,6 +4,7 @@ import type { DialectInfo, ServerState } from '../../../shared/model/server'
 import type { ActingUser } from '../../../shared/model/user'
 import { detect, adapterFor } from '../dialects/registry'
 import type { DialectAdapter } from '../dialects/types'
+import type { CallObservers } from '../pool/call-observer'
 import type { CallOptions, ServerSession } from '../pool/types'
 import {
   AuditedSession,
@@ -73,7 +74,15 @@ export function dialectOf(session: ServerSession): { adapter: DialectAdapter; in
 export class ServerCalls {
   private readonly pendingAudit = new Set<Promise<void>>()
 
-  constructor(private readonly deps: { pool: SessionPool; audit: AuditSink; now?: () => number }) {}
+  constructor(
+    private readonly deps: {
+      pool: SessionPool
+      audit: AuditSink
+      /** Where operations are marked, so traces put each call under its operation. */
+      operations?: Pick<CallObservers, 'operation'>
+      now?: () => number
+    },
+  ) {}
 
   async run<T>(
     config: ServerConfig,
@@ -135,15 +144,15 @@ export class ServerCalls {
   }
 
   /**
-   * Runs one whole operation (its servers' parts side by side) with the pool's protocol logs
+   * Runs one whole operation `name` (its servers' parts side by side; marked for traces) with the pool's protocol logs
    * held: their work waits until the operation has answered (LogDeferral, in
    * pool/protocol-log.ts). Held per operation, not per part: the first part to end would
    * otherwise set that work going while the others' replies still come in.
    */
-  async operation<T>(work: () => Promise<T>): Promise<T> {
+  async operation<T>(name: string, work: () => Promise<T>): Promise<T> {
     const release = this.deps.pool.holdProtocolLogs?.()
     try {
-      return await work()
+      return await (this.deps.operations ? this.deps.operations.operation(name, work) : work())
     } finally {
       release?.()
     }

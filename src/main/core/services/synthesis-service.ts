@@ -37,7 +37,7 @@ export class SynthesisService {
     const user = actingUser(profile)
     const topK = request.topK ?? DEFAULT_TOP_K
     const targets = planTargets(this.deps, profile, request.selection)
-    const answers = await this.deps.calls.operation(() =>
+    const answers = await this.deps.calls.operation('synthesize', () =>
       Promise.all(
         targets.map(async (target): Promise<ServerAnswer> => {
           if (!target.config || target.problem) {
