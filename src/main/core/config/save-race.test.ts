@@ -60,7 +60,7 @@ function keptTexts(dir: string): string[] {
 }
 
 describe('save racing an external writer', () => {
-  it('never loses the external edit nor the in-app one', { timeout: 60_000 }, async () => {
+  it('never loses the external edit nor the in-app one', async () => {
     const { dir, cleanup } = tempDir('rc-race-')
     cleanups.push(cleanup)
     const file = writeFile(join(dir, 'rag-mcp.json'), entry('start'))
