@@ -76,7 +76,8 @@ export const test = base.extend<{ host: RunningHost }, { keyring: void }>({
       const shared = process.env.DBUS_SESSION_BUS_ADDRESS
       process.env.DBUS_SESSION_BUS_ADDRESS = keyring.address
       await use()
-      process.env.DBUS_SESSION_BUS_ADDRESS = shared
+      if (shared === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
+      else process.env.DBUS_SESSION_BUS_ADDRESS = shared
       await keyring.stop()
     },
     { scope: 'worker', auto: true },

@@ -42,7 +42,6 @@ test.describe('with a keychain', () => {
     context,
     launch,
   }) => {
-    test.setTimeout(120_000)
     const server = uniqueId()
     const { host } = await launch({ [server]: wiki() })
     await page.goto(host.url)

@@ -89,7 +89,7 @@ describe('demo.js entry (built)', () => {
     await first.stop()
     await eventually(
       async () => ((await fetch(`${docs}/healthz`).catch(() => undefined))?.ok ? true : undefined),
-      12_000,
+      SAFETY_NET_MS,
       200,
     )
     expect(second.output.some((line) => line.includes('(taken over)'))).toBe(true)

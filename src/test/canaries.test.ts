@@ -161,7 +161,7 @@ describe('the canary monitor', () => {
       expect(reports[1]).toMatchObject({ passed: false, regression: true, trigger: 'reload' })
       const entry = await waitFor(
         () => live.core.registry.history().findLast((e) => e.canaries && e.trigger === 'manual'),
-        5_000,
+        SAFETY_NET_MS,
         'the reload history to show the canary',
       )
       expect(entry.diff?.changed).toEqual(['knowledgeSearch'])

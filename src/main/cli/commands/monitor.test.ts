@@ -110,7 +110,7 @@ it('answers /healthz at once and /readyz once the first round and canary run are
     const early = await fetch(url('/readyz'))
     expect(early.status).toBe(503)
     expect(await early.text()).toMatch(/^not ready: /)
-    await monitor.line((l) => l.event === 'canary' && l.trigger === 'start', 10_000)
+    await monitor.line((l) => l.event === 'canary' && l.trigger === 'start')
     await expect
       .poll(async () => (await fetch(url('/readyz'))).status, { timeout: SAFETY_NET_MS })
       .toBe(200)

@@ -85,7 +85,6 @@ describe('launched servers', () => {
     await waitForState('local', 'down')
     await waitFor(
       () => pool.pids().some((p) => p !== pid) && pool.status('local').state === 'ready',
-      15_000,
     )
     const result = await pool.callTool(
       'local',
