@@ -64,6 +64,8 @@ export interface DemoOptions {
   requireScope?: string
   /** oauth: approve every sign-in at once as this user (no consent page). */
   approveAs?: string
+  /** oauth: redirect URIs must match a registered one exactly (no RFC 8252 any-port rule). */
+  exactRedirectUris: boolean
 }
 
 export const USAGE = `usage: node out/main/demo.js <program> [options]
@@ -106,6 +108,8 @@ options:
   --require-scope SCOPE    oauth: tools/call needs SCOPE too (403 insufficient_scope, step-up)
   --approve-as USER        oauth: approve every sign-in as USER (default: consent page, or the
                            authorization request's login_hint)
+  --exact-redirect-uris    oauth: a redirect URI must match a registered one exactly, port
+                           included, as authorization servers that ignore RFC 8252 do
   --break ID               break one contract rule on purpose (repeatable), so the console's
                            Doctor can be seen catching it; IDs:
 ${BREAKS.map((id) => `                             ${id}`).join('\n')}
@@ -149,6 +153,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
         'token-ttl': { type: 'string' },
         'require-scope': { type: 'string' },
         'approve-as': { type: 'string' },
+        'exact-redirect-uris': { type: 'boolean', default: false },
         break: { type: 'string', multiple: true },
         endpoints: { type: 'string' },
         'stdio-servers': { type: 'string' },
@@ -227,5 +232,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     tokenTtlSeconds: int('token-ttl', values['token-ttl'], 3600, 1),
     requireScope: values['require-scope'],
     approveAs: values['approve-as'],
+    exactRedirectUris: values['exact-redirect-uris'],
   }
 }

@@ -89,6 +89,7 @@ function handlerFor(program: HttpProgram, options: DemoOptions, docHost: string)
         tokenTtlSeconds: options.tokenTtlSeconds,
         requireScope: options.requireScope,
         approveAs: options.approveAs,
+        exactRedirectUris: options.exactRedirectUris,
       })
     }
   }

@@ -265,13 +265,57 @@ describeWithKeyring('OAuth token refresh and step-up, against the demo OAuth ser
   }
 
   it('refreshes an access token that is about to expire before sending it', async () => {
-    const core = await signedIn('oauth-refresh', ['--token-ttl', '30'])
+    // Tokens live 4 s: refreshed once half of that is over.
+    const core = await signedIn('oauth-refresh', ['--token-ttl', '4'])
     const before = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
+    await until(() => before.expiresAt - Date.now() < 2_000, 'half the lifetime over')
     await core.pool.tools(server, { refresh: true })
     const after = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
     expect(after.tokens.access_token).not.toBe(before.tokens.access_token)
     expect(after.tokens.refresh_token).not.toBe(before.tokens.refresh_token)
     expect(core.pool.status(server).state).toBe('ready')
+  })
+
+  it('keeps a short-lived token until half its lifetime is over, not refreshing at every request', async () => {
+    // Each refresh rotates the refresh token: needless ones race other processes and are lost
+    // when a process exits during one.
+    const core = await signedIn('oauth-short', ['--token-ttl', '30'])
+    const before = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
+    for (let i = 0; i < 3; i++) await core.pool.tools(server, { refresh: true })
+    const after = JSON.parse((await core.secrets.keychain.get(server, 'oauth.tokens'))!)
+    expect(after.tokens).toEqual(before.tokens)
+  })
+
+  it('keeps the tokens another process stored when its own refresh is refused for a rotated token', async () => {
+    const core = await signedIn('oauth-race', [])
+    const { keychain } = core.secrets
+    const config = core.registry.server(server)!
+    const challenge = { status: 401, header: 'Bearer error="invalid_token"' }
+    const provider = core.auth.provider(config, config.url!, () => challenge)!
+    const read = await provider.tokens()
+    // Meanwhile another process refreshes with the same refresh token and stores the result.
+    const { client_id: clientId } = JSON.parse((await keychain.get(server, 'oauth.client'))!)
+    const rotated = await fetch(`${new URL(demo!.url).origin}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: read!.refresh_token!,
+        client_id: clientId,
+      }),
+    })
+    const theirs = { tokens: await rotated.json(), expiresAt: Date.now() + 3_600_000 }
+    await keychain.set(server, 'oauth.tokens', JSON.stringify(theirs))
+    // This provider's refresh of the old token is refused: the SDK asks to drop the tokens.
+    await provider.invalidateCredentials!('tokens')
+    expect(JSON.parse((await keychain.get(server, 'oauth.tokens'))!)).toEqual(theirs)
+    // Refused for the token it holds itself: gone, and the next sign-in is asked for again.
+    await provider.tokens()
+    await provider.invalidateCredentials!('tokens')
+    expect(await keychain.get(server, 'oauth.tokens')).toBeNull()
+    await expect(core.pool.tools(server, { refresh: true })).rejects.toMatchObject({
+      code: 'action_required',
+      message: expect.stringContaining('needs you to sign in again'),
+    })
   })
 
   it('answers a 401 on a token it thought good with a refresh, then goes on', async () => {

@@ -17,13 +17,16 @@ import { SAFETY_NET_MS } from './limits'
 
 /**
  * The canary: unique secrets stored in the real keychain and really used (rag-search's Bearer
- * key, an extra header, a server that echoes its credentials back in errors, and the OAuth
- * demo's tokens and client secret), then every CLI output, IPC response, event payload and file
- * under the data folder is searched for them.
+ * key, an extra header, a server that echoes its credentials back in errors, the OAuth demo's
+ * tokens and client secret, and a key in an OAuth server's URL), then every CLI output, IPC
+ * response, event payload, file under the data folder and request to an authorization server
+ * is searched for them.
  */
 
 const CANARY = `canary-${randomBytes(20).toString('hex')}`
 const EXTRA = `canary-extra-${randomBytes(20).toString('hex')}`
+/** A key in the query of an OAuth server's URL: for that server, not its authorization server. */
+const URL_KEY = `canary-urlkey-${randomBytes(20).toString('hex')}`
 /** A stored secret that JSON has to escape. */
 const QUOTED = `canary"quoted\\${randomBytes(16).toString('hex')}`
 /** Written in plain text in rag-mcp.json: an API key header and a password in a URL. */
@@ -37,6 +40,8 @@ const escaped = (text: string): string => JSON.stringify(text).slice(1, -1)
 const stored = [
   CANARY,
   EXTRA,
+  URL_KEY,
+  URL_KEY.slice(0, 30),
   CANARY.slice(0, 24),
   EXTRA.slice(0, 30),
   QUOTED,
@@ -65,6 +70,7 @@ const LEAKY = uniqueServerId('canary-leaky')
 const USERINFO = uniqueServerId('canary-userinfo')
 const ARGS = uniqueServerId('canary-args')
 const OAUTH = uniqueServerId('canary-oauth')
+const URL_KEYED = uniqueServerId('canary-oauth-url-key')
 /** Sign-ins approve at once, as the demo's `--approve-as` does for a person. */
 const FETCH_OPENER = { RAG_CONSOLE_OAUTH_OPENER: 'fetch' }
 /** A stdio "server" that prints the token it was given on stderr and dies, as broken ones do. */
@@ -75,6 +81,75 @@ const ARGS_SCRIPT =
   "process.stderr.write('starting with ' + process.argv.slice(1).join(' ') + '\\n'); process.exit(3)"
 
 const HANG = Symbol('hang')
+
+/** A request a server got: where to, and everything it carried. */
+interface Recorded {
+  path: string
+  text: string
+}
+
+/**
+ * A reverse proxy in front of the OAuth demo that records every request (URL, headers, body),
+ * and serves the demo as a server that names neither its metadata in its challenges (clients
+ * then discover it at the well-known URL, RFC 9728) nor a fixed resource: its metadata's
+ * `resource` echoes the URL it was asked at, as some servers build it. Whatever a client puts
+ * in that URL then travels to the authorization server as the resource indicator.
+ */
+async function startRecordingProxy(target: string): Promise<{ server: Server; url: string }> {
+  const recorded: Recorded[] = []
+  const targetOrigin = new URL(target).origin
+  let origin = ''
+  const rewrite = (text: string): string => text.replaceAll(targetOrigin, origin)
+  const server = createServer((request, response) => {
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => (body += chunk))
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', origin)
+      recorded.push({
+        path: url.pathname,
+        text: `${url.href}\n${JSON.stringify(request.headers)}\n${body}`,
+      })
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) {
+          headers.set(name, value.replaceAll(origin, targetOrigin))
+        }
+      }
+      void fetch(`${targetOrigin}${url.pathname}${url.search}`, {
+        method: request.method ?? 'GET',
+        headers,
+        redirect: 'manual',
+        ...(body && request.method !== 'GET'
+          ? { body: body.replaceAll(origin, targetOrigin) }
+          : {}),
+      }).then(async (answer) => {
+        let text = rewrite(await answer.text())
+        if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+          const metadata = JSON.parse(text) as { resource: string }
+          metadata.resource = `${origin}/mcp${url.search}`
+          text = JSON.stringify(metadata)
+        }
+        const out: Record<string, string> = {}
+        answer.headers.forEach((value, name) => {
+          if (name === 'www-authenticate')
+            out[name] = value.replace(/,?\s*resource_metadata="[^"]*"/, '')
+          else if (
+            !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(
+              name,
+            )
+          ) {
+            out[name] = rewrite(value)
+          }
+        })
+        response.writeHead(answer.status, out).end(text)
+      })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return { server: Object.assign(server, { recorded }), url: `${origin}/mcp` }
+}
 
 /**
  * A streamable-HTTP MCP server with one rag-search tool whose every call fails with an error
@@ -158,10 +233,18 @@ function filesUnder(dir: string): { path: string; text: string }[] {
 const leaks = (text: string, allowed: string[] = needles): string[] =>
   [...allowed, ...tokens].filter((needle) => text.includes(needle))
 
+/**
+ * The signatures of the signed links in a text (`sig`, `signature`, `token` query values):
+ * whoever holds such a link opens the document, so they may be shown but never kept on disk.
+ */
+const signaturesIn = (text: string): string[] =>
+  [...text.matchAll(/[?&](?:sig|signature|token)=([A-Za-z0-9_%-]{16,})/g)].map((m) => m[1]!)
+
 describeWithKeyring('secret canary: a stored key never leaves the keychain', () => {
   let ragSearch: DemoProcess
   let oauthDemo: DemoProcess
   let echo: Server
+  let proxy: Server & { recorded?: Recorded[] }
   let home: string
   let config: string
   let registry: Record<string, Record<string, unknown>>
@@ -200,6 +283,8 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     ragSearch = await startDemo(['rag-search', '--port', '0', '--api-key', CANARY, ...OWN_DOC_HOST])
     echo = await startEchoServer()
     oauthDemo = await startDemo(['oauth', '--port', '0', '--approve-as', 'bob@example.com'])
+    const proxied = await startRecordingProxy(oauthDemo.url)
+    proxy = proxied.server
     home = cliHome()
     const headers = {
       Authorization: 'Bearer ${keychain:apiKey}',
@@ -239,6 +324,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
         },
         timeoutMs: SAFETY_NET_MS,
       },
+      // Found to use OAuth from its 401; its URL carries a key of its own.
+      [URL_KEYED]: {
+        url: `${proxied.url}?key=\${keychain:urlKey}&lang=en`,
+        timeoutMs: SAFETY_NET_MS,
+      },
     }
     config = writeRegistry(home, registry)
     core = await createCore({
@@ -256,6 +346,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       await ipc('secrets:set', { server, name: 'extra', value: EXTRA })
     }
     await ipc('secrets:set', { server: ECHO, name: 'quoted', value: QUOTED })
+    await ipc('secrets:set', { server: URL_KEYED, name: 'urlKey', value: URL_KEY })
     await ipc('secrets:set', {
       server: OAUTH,
       name: 'oauthClientSecret',
@@ -271,9 +362,13 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     }
     for (const name of ['oauthClientSecret', 'oauth.tokens', 'oauth.client', 'oauth.verifier'])
       await core?.secrets.keychain.delete(OAUTH, name).catch(() => {})
+    for (const name of ['urlKey', 'oauth.tokens', 'oauth.client', 'oauth.verifier'])
+      await core?.secrets.keychain.delete(URL_KEYED, name).catch(() => {})
     await oauthDemo?.stop()
     await core?.dispose()
     await ragSearch?.stop()
+    proxy?.closeAllConnections()
+    if (proxy) await new Promise((resolve) => proxy.close(resolve))
     echo?.closeAllConnections()
     if (echo) await new Promise((resolve) => echo.close(resolve))
     if (home) rmSync(home, { recursive: true, force: true })
@@ -318,7 +413,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       ok: true
       value: {
         servers: { server: string; ok: boolean; error?: { message: string } }[]
-        hits: { server: string; id: string; sourceId?: string }[]
+        hits: { server: string; id: string; sourceId?: string; uri?: string }[]
       }
     }
     // The key was accepted (hits came back), so it really was sent.
@@ -342,6 +437,12 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     })) as { value: { servers: { ok: boolean; error?: { code: string } }[] } }
     expect(hung.value.servers[0]).toMatchObject({ ok: false, error: { code: 'timeout' } })
     await ipc('synthesis:run', { query: 'vpn', selection: { [RS]: [], [ECHO]: [] } })
+    // The link the user clicked, signed for them (the history keeps it without its signature).
+    const signed = search.value.hits.find((h) => h.server === RS && /[?&]sig=/.test(h.uri ?? ''))
+    expect(signed, 'a hit with a signed link').toBeDefined()
+    await ipc('access:check', { target: { url: signed!.uri }, refresh: true })
+    await ipc('access:check', { target: { server: RS, segmentId: signed!.id }, refresh: true })
+    await ipc('access:history')
     await ipc('access:check', { target: { server: RS, segmentId: hit.id }, refresh: true })
     await ipc('access:check-all', { batchId: 'b1', targets: [{ hit: { server: RS, id: hit.id } }] })
     await ipc('pool:reconnect', { server: RS })
@@ -413,6 +514,38 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     expect(events.length).toBeGreaterThan(0)
   })
 
+  it("sends a key in a server's URL to that server only, never to its authorization server", async () => {
+    expect(await ipc('auth:login', { serverId: URL_KEYED })).toMatchObject({
+      ok: true,
+      value: { state: 'signed_in' },
+    })
+    await whenState(core, [URL_KEYED])
+    expect(
+      await ipc('workbench:call', {
+        server: URL_KEYED,
+        tool: 'rag_discover_resources',
+        arguments: { username: 'bob@example.com' },
+      }),
+    ).toMatchObject({ ok: true })
+    const login = await cli(['--json', 'auth', 'login', '--server', URL_KEYED], FETCH_OPENER)
+    expect(login.code, login.stdout).toBe(0)
+    expect((await cli(['--json', 'tools', '--server', URL_KEYED])).code).toBe(0)
+    const recorded = proxy.recorded!
+    const paths = new Set(recorded.map((r) => r.path))
+    for (const path of [
+      '/authorize',
+      '/token',
+      '/register',
+      '/.well-known/oauth-protected-resource/mcp',
+    ]) {
+      expect(paths, path).toContain(path)
+    }
+    // The server itself got its key (the calls worked); nothing else did.
+    expect(recorded.some((r) => r.path === '/mcp' && r.text.includes(URL_KEY))).toBe(true)
+    const leaking = recorded.filter((r) => r.path !== '/mcp' && leaks(r.text).length > 0)
+    expect([...new Set(leaking.map((r) => r.path))], leaking[0]?.text).toEqual([])
+  })
+
   it('uses the key through the CLI, and no output carries it', async () => {
     const found = await cli(['--json', 'search', 'vpn', '--server', RS])
     expect(found.code).toBe(0)
@@ -465,6 +598,13 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
 
   it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
     await core.services.idle()
+    // Every signed link the checks and searches above handed out, by its signature.
+    const shown = [
+      ...responses.map(({ response }) => JSON.stringify(response)),
+      ...cliRuns.map(({ run }) => run.stdout),
+    ]
+    const signatures = [...new Set(shown.flatMap(signaturesIn))]
+    expect(signatures.length).toBeGreaterThan(2)
     const files = filesUnder(home)
     const names = files.map((f) => f.path.slice(home.length + 1))
     expect(names).toEqual(
@@ -478,6 +618,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     for (const file of files) {
       const forbidden = file.path.endsWith('rag-mcp.json') ? stored : needles
       expect(leaks(file.text, forbidden), file.path).toEqual([])
+      expect(
+        signatures.filter((signature) => file.text.includes(signature)),
+        `signed links at rest in ${file.path}`,
+      ).toEqual([])
     }
+    expect(names).toContain('access-history.json')
   })
 })

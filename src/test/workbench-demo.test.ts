@@ -1,28 +1,39 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../demo/keys'
 import { startDemo, type DemoProcess } from '../demo/testing'
+import type { OAuthStatus } from '../shared/ipc/auth'
 import type { IpcResponse } from '../shared/ipc/contract'
 import type { InvokeChannel, InvokeResult } from '../shared/ipc/contract'
+import type { PendingElicitation } from '../shared/ipc/elicitation'
 import { DEMO_KEY_ENV, demoRegistry, demoUrl, writeRegistry } from '../main/cli/testing/run-cli'
 import { dispatch } from '../main/core/api/dispatch'
 import { createHandlers, type Handlers } from '../main/core/api/handlers'
 import { createCore, type Core } from '../main/core/core'
+import { repoRoot } from './built'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * The workbench against the demo servers over their real transports: identity and auth headers
  * in the protocol log (credentials redacted), the console's `username` for rag-tools-v1, VTEX
- * `rag://` resources, and a server tried by hand, then added to the registry.
+ * `rag://` resources, and servers tried by hand: added to the registry, signed in to with OAuth
+ * (the demo's OAuth server; tokens in memory: this console has no keychain at all, so keeping
+ * them anywhere else would fail the sign-in), asking for forms (a stdio fixture).
  */
 
+const ASKER = join(repoRoot, 'src/main/core/pool/fixtures/elicit-stdio-server.mjs')
+
 let demo: DemoProcess
+let oauthDemo: DemoProcess
 let dir: string
 let configPath: string
 let core: Core
 let handlers: Handlers
 const responses: unknown[] = []
+const forms: PendingElicitation[] = []
+const signIns: OAuthStatus[] = []
 
 async function ok<C extends InvokeChannel>(
   channel: C,
@@ -35,26 +46,32 @@ async function ok<C extends InvokeChannel>(
 }
 
 beforeAll(async () => {
-  demo = await startDemo(['all', '--port-base', '0'])
+  ;[demo, oauthDemo] = await Promise.all([
+    startDemo(['all', '--port-base', '0']),
+    startDemo(['oauth', '--port', '0', '--approve-as', 'erin']),
+  ])
   dir = mkdtempSync(join(tmpdir(), 'rc-workbench-demo-'))
   configPath = writeRegistry(dir, demoRegistry(demo))
   core = await createCore({
     configPath,
     dataDir: join(dir, 'data'),
-    env: { ...process.env, ...DEMO_KEY_ENV },
+    env: { ...process.env, ...DEMO_KEY_ENV, RAG_CONSOLE_OAUTH_OPENER: 'fetch' },
     watch: false,
     pool: { probeIntervalMs: 0 },
     logToStderr: null,
     actingUser: { userId: 'bob@example.com', sessionTags: ['department:engineering'] },
     keychain: { openEntry: () => Promise.reject(new Error('no keychain in this test')) },
+    elicit: 'windows',
   })
+  core.events.on('elicit:request', (form) => forms.push(form))
+  core.events.on('auth:changed', (status) => signIns.push(status))
   await core.pool.applyRegistry(core.registry.current())
   handlers = createHandlers(core)
 })
 
 afterAll(async () => {
   await core?.dispose()
-  await demo?.stop()
+  await Promise.all([demo?.stop(), oauthDemo?.stop()])
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -175,5 +192,80 @@ describe('a server tried without saving it', () => {
     ).toEqual({ id: 'catalog2', movedSecrets: [] })
     const file = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>
     expect(file.catalog2).toMatchObject({ transport: 'http', url: demoUrl(demo, 'vtex') })
+  })
+
+  it('behind OAuth: asks for a sign-in there, signs in with tokens in memory, then calls', async () => {
+    const { server } = await ok('workbench:try', { transport: 'http', url: oauthDemo.url })
+    const before = await dispatch(handlers, 'workbench:call', {
+      server,
+      tool: 'rag_discover_resources',
+      arguments: {},
+    })
+    expect(before).toMatchObject({
+      ok: false,
+      error: {
+        code: 'action_required',
+        message: expect.stringContaining('use Sign in where it is tried in the Workbench'),
+      },
+    })
+    expect(await ok('auth:status', { serverId: server })).toMatchObject([
+      { serverId: server, state: 'sign_in_required' },
+    ])
+    // The windows hear of it, as they hear of a registry server's card.
+    await vi.waitFor(() =>
+      expect(signIns).toContainEqual(
+        expect.objectContaining({ serverId: server, state: 'sign_in_required' }),
+      ),
+    )
+
+    expect(await ok('auth:login', { serverId: server })).toMatchObject({
+      serverId: server,
+      state: 'signed_in',
+      account: 'erin@example.com',
+    })
+    const call = await ok('workbench:call', {
+      server,
+      tool: 'rag_discover_resources',
+      arguments: {},
+    })
+    expect(call.isError).toBe(false)
+
+    // Closed: nothing is kept for it, and its id names no server any more.
+    await ok('workbench:try-close', { server })
+    expect(await dispatch(handlers, 'auth:status', { serverId: server })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    })
+  })
+
+  it("opens the forms it asks for in the app's windows, and the answer reaches it", async () => {
+    const { server } = await ok('workbench:try', {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [ASKER],
+    })
+    const answered = ok('workbench:call', {
+      server,
+      tool: 'ask',
+      arguments: { form: 'required' },
+      timeoutMs: SAFETY_NET_MS,
+    })
+    await vi.waitFor(() => expect(forms.some((form) => form.serverId === server)).toBe(true), {
+      timeout: SAFETY_NET_MS,
+    })
+    const form = forms.find((pending) => pending.serverId === server)!
+    expect(form.message).toContain('Please fill in the required form')
+    expect(
+      await ok('elicit:answer', {
+        id: form.id,
+        answer: { action: 'accept', content: { name: 'Grace', team: 'search' } },
+      }),
+    ).toEqual({ answered: true })
+    const { content } = (await answered).result as { content: { text: string }[] }
+    expect(JSON.parse(content[0]!.text)).toEqual({
+      action: 'accept',
+      content: { name: 'Grace', team: 'search' },
+    })
+    await ok('workbench:try-close', { server })
   })
 })

@@ -15,6 +15,7 @@ import { OAUTH_DEMO_CLIENT } from '../keys'
 // Named through the provider interface: the SDK's `shared/` path is off limits to demo code.
 type OAuthClientInformationFull = Parameters<OAuthServerProvider['authorize']>[0]
 type OAuthTokens = Awaited<ReturnType<OAuthServerProvider['exchangeRefreshToken']>>
+type RevocationRequest = Parameters<NonNullable<OAuthServerProvider['revokeToken']>>[1]
 
 /** The scope every token gets; step-up scopes come on top. */
 export const BASE_SCOPE = 'rag:read'
@@ -24,7 +25,6 @@ export interface DemoOAuthOptions {
   tokenTtlSeconds: number
   /** Approve every authorization at once as this user (no consent page). */
   approveAs?: string
-  /** The loopback redirect of the pre-registered client. */
   now?: () => number
 }
 
@@ -57,7 +57,8 @@ function idToken(user: string, clientId: string): string {
 /**
  * An in-memory authorization server for the demo: dynamic client registration, one
  * pre-registered confidential client, authorization code + PKCE (checked by the SDK), refresh
- * tokens that rotate, and a consent step (auto-approved for `login_hint` or `--approve-as`).
+ * tokens that rotate, token revocation (RFC 7009, `/revoke`), and a consent step (auto-approved
+ * for `login_hint` or `--approve-as`).
  */
 export class DemoOAuthProvider implements OAuthServerProvider {
   private readonly clients = new Map<string, OAuthClientInformationFull>()
@@ -205,6 +206,18 @@ export class DemoOAuthProvider implements OAuthServerProvider {
       scope: grant.scopes.join(' '),
       ...(withIdToken ? { id_token: idToken(grant.user, grant.clientId) } : {}),
     }
+  }
+
+  /** RFC 7009: a client's access or refresh token stops working (another client's is ignored). */
+  async revokeToken(client: OAuthClientInformationFull, request: RevocationRequest): Promise<void> {
+    for (const store of [this.refreshTokens, this.accessTokens]) {
+      if (store.get(request.token)?.clientId === client.client_id) store.delete(request.token)
+    }
+  }
+
+  /** The client's registered redirect URIs, for the exact-match check (`--exact-redirect-uris`). */
+  redirectUris(clientId: string): string[] | undefined {
+    return this.clients.get(clientId)?.redirect_uris
   }
 
   async verifyAccessToken(accessToken: string): Promise<AuthInfo> {

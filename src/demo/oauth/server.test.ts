@@ -22,17 +22,22 @@ interface Tokens {
   id_token?: string
 }
 
-async function register(origin: string): Promise<string> {
+async function register(origin: string, redirect = redirectUri): Promise<string> {
   const response = await fetch(`${origin}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }),
+    body: JSON.stringify({ redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
   })
   expect(response.status).toBe(201)
   return ((await response.json()) as { client_id: string }).client_id
 }
 
-function authorizeUrl(origin: string, clientId: string, challenge: string, extra = {}): string {
+function authorizeUrl(
+  origin: string,
+  clientId: string,
+  challenge: string,
+  extra: Record<string, string> = {},
+): string {
   const url = new URL(`${origin}/authorize`)
   const params = {
     response_type: 'code',
@@ -168,6 +173,59 @@ describe('demo oauth server', () => {
     expect(first.status).toBe(200)
     expect((await first.json()) as Tokens).toMatchObject({ access_token: expect.any(String) })
     expect((await refresh(tokens.refresh_token)).status).toBe(400)
+  })
+
+  it('revokes a refresh token (RFC 7009): it is refused afterwards', async () => {
+    const tokens = await signIn(origin)
+    const clientId = (tokens as unknown as { client_id: string }).client_id
+    const metadata = (await (
+      await fetch(`${origin}/.well-known/oauth-authorization-server`)
+    ).json()) as { revocation_endpoint: string }
+    expect(metadata.revocation_endpoint).toBe(`${origin}/revoke`)
+    const revoked = await fetch(metadata.revocation_endpoint, {
+      method: 'POST',
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }),
+    })
+    expect(revoked.status).toBe(200)
+    const refresh = await fetch(`${origin}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: clientId,
+      }),
+    })
+    expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant')
+  })
+
+  it('allows any port on a registered loopback redirect (RFC 8252), unless told to match exactly', async () => {
+    const strict = await startDemo(['oauth', '--port', '0', '--exact-redirect-uris'])
+    try {
+      for (const [server, exact] of [
+        [origin, false],
+        [new URL(strict.url).origin, true],
+      ] as const) {
+        const clientId = await register(server, 'http://127.0.0.1:5000/callback')
+        const authorize = (port: number): Promise<Response> =>
+          fetch(
+            authorizeUrl(server, clientId, 'x'.repeat(43), {
+              redirect_uri: `http://127.0.0.1:${port}/callback`,
+              login_hint: 'bob',
+            }),
+            { redirect: 'manual' },
+          )
+        expect((await authorize(5000)).status, server).toBe(302)
+        const otherPort = await authorize(5001)
+        expect(otherPort.status, server).toBe(exact ? 400 : 302)
+        if (exact) {
+          expect(await otherPort.json()).toMatchObject({
+            error_description: 'Unregistered redirect_uri',
+          })
+        }
+      }
+    } finally {
+      await strict.stop()
+    }
   })
 
   it('shows a consent page with an Approve button when no user is hinted', async () => {

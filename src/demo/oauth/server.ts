@@ -17,6 +17,12 @@ export interface OAuthServerOptions extends DemoOAuthOptions {
   name: string
   /** Step-up: `tools/call` needs this scope on top of the base scope (403 insufficient_scope). */
   requireScope?: string
+  /**
+   * Refuse an authorization request whose `redirect_uri` is not one of the client's registered
+   * URIs exactly, as authorization servers that ignore RFC 8252's any-port rule for loopback
+   * redirects do (the SDK's own check allows any port).
+   */
+  exactRedirectUris?: boolean
 }
 
 /** Paths of the protected MCP endpoints. */
@@ -29,6 +35,21 @@ function build(origin: string, options: OAuthServerOptions): Express {
   const resource = (path: string): URL => new URL(path, origin)
   const app = express()
   app.disable('x-powered-by')
+  if (options.exactRedirectUris) {
+    app.all('/authorize', express.urlencoded({ extended: false }), (req, res, next) => {
+      const params = { ...req.query, ...(req.body as Record<string, unknown> | undefined) }
+      const { client_id: clientId, redirect_uri: redirectUri } = params
+      const registered = typeof clientId === 'string' ? provider.redirectUris(clientId) : undefined
+      if (registered && typeof redirectUri === 'string' && !registered.includes(redirectUri)) {
+        res.status(400).json({
+          error: 'invalid_request',
+          error_description: 'Unregistered redirect_uri',
+        })
+        return
+      }
+      next()
+    })
+  }
   app.use(
     mcpAuthRouter({
       provider,

@@ -37,6 +37,11 @@ const OPTIONS = {
   min: { type: 'string', multiple: true },
   format: { type: 'string' },
   k: { type: 'string' },
+  qrels: { type: 'string' },
+  run: { type: 'string' },
+  complete: { type: 'boolean', short: 'c' },
+  'dry-run': { type: 'boolean' },
+  'keep-plaintext': { type: 'boolean' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -79,8 +84,21 @@ export const COMMAND_OPTIONS = {
   secrets: ['server', 'name'],
   doctor: ['server'],
   monitor: ['metrics-port', 'metrics-host', 'interval'],
-  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
+  eval: [
+    'server',
+    'source',
+    'profile',
+    'baseline',
+    'min',
+    'format',
+    'k',
+    'fusion',
+    'qrels',
+    'run',
+    'complete',
+  ],
   auth: ['server'],
+  import: ['server', 'dry-run', 'keep-plaintext'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -127,6 +145,11 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    qrels?: string
+    run?: string
+    complete?: boolean
+    'dry-run'?: boolean
+    'keep-plaintext'?: boolean
   }
   help: boolean
 }

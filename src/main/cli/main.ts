@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { toErrorInfo } from '../../shared/errors'
 import { parseInvocation, type CommandName } from './args'
 import { authCommand } from './commands/auth'
@@ -6,6 +5,7 @@ import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
 import { evalCommand } from './commands/eval'
+import { importCommand } from './commands/import'
 import { infoCommand } from './commands/info'
 import { monitorCommand } from './commands/monitor'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
@@ -39,6 +39,7 @@ const COMMANDS: Record<
   monitor: monitorCommand,
   eval: evalCommand,
   auth: authCommand,
+  import: importCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

@@ -17,6 +17,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { MetricsSetting } from './monitoring/metrics-setting'
 import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
 import { OAuthService } from './auth/oauth-service'
@@ -132,6 +133,8 @@ export class Core {
   private readonly scannedForSecrets = new Set<string>()
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
+  /** The metrics switch as settings.json says, followed while running (hosts only). */
+  private metricsSetting: MetricsSetting | undefined
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
@@ -164,14 +167,18 @@ export class Core {
       env: this.env,
       servers: () => this.serverConfigs(),
     })
+    // Servers tried in the Workbench live in a pool of their own.
+    const poolOf = (id: string): ConnectionPool =>
+      this.workbench.tries.has(id) ? this.workbench.tries.pool : this.pool
     this.auth = new OAuthService({
       keychain: this.keychain,
-      config: (id) => this.registry.server(id) ?? this.pool.configOf(id),
+      config: (id) =>
+        this.registry.server(id) ?? this.pool.configOf(id) ?? this.workbench.tries.config(id),
       servers: () => this.serverConfigs(),
       resolve: (config) => this.secrets.resolve(config),
       pool: {
-        reconnect: (id) => this.pool.reconnect(id),
-        status: (id) => (this.pool.configOf(id) ? this.pool.status(id) : undefined),
+        reconnect: (id) => poolOf(id).reconnect(id),
+        status: (id) => (poolOf(id).configOf(id) ? poolOf(id).status(id) : undefined),
       },
       events: this.events,
       profileId: () => this.settings.active().id,
@@ -189,6 +196,7 @@ export class Core {
       logger: this.log.child({ module: 'pool' }),
       registered: (id) => this.registry.server(id),
       observe: this.calls.emit,
+      launchLocks: join(this.dataDir, 'locks'),
       ...(options.pool ? { options: options.pool } : {}),
       ...(elicit ? { elicit } : {}),
     })
@@ -223,6 +231,7 @@ export class Core {
       resolve: (config) => this.secrets.resolve(config),
       doctorFile: join(this.dataDir, 'doctor.json'),
       evalDir: join(this.dataDir, 'eval'),
+      watchEvalRuns: options.watch ?? true,
       // The demo corpus's golden set makes sense only against the demo servers.
       demoSet: () =>
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
@@ -242,6 +251,8 @@ export class Core {
       events: this.events,
       dir: join(this.dataDir, 'workbench'),
       ...(options.pool ? { tryPool: options.pool } : {}),
+      auth: this.auth,
+      ...(elicit ? { elicit } : {}),
     })
     // What discovery learnt about a server no longer holds once its config changed.
     this.registry.onUpdated((registry, diff) => {
@@ -256,8 +267,17 @@ export class Core {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
       core.registerFileSecrets(core.registry.current())
-      if (options.monitor === true) await core.startMonitoring()
-      else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
+      if (options.monitor === true) {
+        await core.startMonitoring()
+        if (options.watch ?? true) {
+          core.metricsSetting = await MetricsSetting.follow({
+            file: join(core.dataDir, 'settings.json'),
+            settings: core.settings,
+            monitoring: core.monitoring!,
+            onError: (message) => core.notice('warning', message),
+          })
+        }
+      } else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
         if (options.connectAfter) core.pool.holdConnects(options.connectAfter)
         await core.pool.applyRegistry(core.registry.current())
@@ -410,12 +430,15 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.metricsSetting?.dispose()
     await this.monitoring?.dispose()
     this.auth.dispose()
     this.elicitation?.dispose()
     await this.workbench.dispose()
     await this.services.dispose()
     await this.pool.dispose()
+    // Closing sessions may have refreshed a token: its rotated refresh token must be kept.
+    await this.auth.idle()
     this.secrets.dispose()
     await this.registry.dispose()
     this.events.clear()

@@ -28,6 +28,8 @@ describeWithKeyring('rag-console auth, against the demo OAuth server and the rea
   const server = uniqueServerId('cli-oauth')
   const lazy = uniqueServerId('cli-oauth-lazy')
   const gone = uniqueServerId('cli-oauth-gone')
+  const noIssuer = uniqueServerId('cli-oauth-no-issuer')
+  let deadIssuer: string
   const keychain = new KeychainStore()
   const runs: CliRun[] = []
   let demo: DemoProcess
@@ -44,16 +46,19 @@ describeWithKeyring('rag-console auth, against the demo OAuth server and the rea
   beforeAll(async () => {
     demo = await startDemo(['oauth', '--port', '0', '--approve-as', 'carol@example.com'])
     home = cliHome()
+    deadIssuer = `http://127.0.0.1:${await freePort()}`
     config = writeRegistry(home, {
       [server]: { url: demo.url, oauth: {} },
       [lazy]: { url: demo.url },
       // Nothing listens there: the sign-in cannot reach it.
       [gone]: { url: `http://127.0.0.1:${await freePort()}/mcp`, oauth: {} },
+      // The server answers; its authorization server does not.
+      [noIssuer]: { url: demo.url, oauth: { authorizationServerUrl: deadIssuer } },
     })
   })
 
   afterAll(async () => {
-    for (const id of [server, lazy, gone]) {
+    for (const id of [server, lazy, gone, noIssuer]) {
       for (const name of ['oauth.tokens', 'oauth.client', 'oauth.verifier']) {
         await keychain.delete(id, name)
       }
@@ -86,6 +91,29 @@ describeWithKeyring('rag-console auth, against the demo OAuth server and the rea
     expect(login.code).toBe(4)
     expect(json(login)).toMatchObject({ error: { code: 'unreachable' } })
     expect(login.stdout).toMatch(/connection refused \(ECONNREFUSED\)/)
+  })
+
+  it('a sign-in whose authorization server cannot be reached names it, and exits 4', async () => {
+    const login = await cli(['--json', 'auth', 'login', '--server', noIssuer], fetchOpener)
+    expect(login.code).toBe(4)
+    const { error } = json<{ error: { code: string; message: string } }>(login)
+    expect(error.code).toBe('unreachable')
+    expect(error.message).toContain(`sign-in to server ${noIssuer} failed`)
+    expect(error.message).toContain(`cannot reach its authorization server ${deadIssuer}`)
+    expect(error.message).toMatch(/connection refused \(ECONNREFUSED\)/)
+  })
+
+  it('a --url server whose sign-in cannot reach its authorization server: exit 4, no registry id', async () => {
+    const oauth = JSON.stringify({ authorizationServerUrl: deadIssuer })
+    for (const args of [['--json'], []]) {
+      const run = await cli([...args, 'tools', '--url', demo.url, '--oauth', oauth], fetchOpener)
+      expect(run.code).toBe(4)
+      const said = run.stdout + run.stderr
+      expect(said).toContain('sign-in to the server given by --url failed')
+      expect(said).toContain(`cannot reach its authorization server ${deadIssuer}`)
+      // `command-line` is no server id any command takes.
+      expect(said).not.toContain('command-line')
+    }
   })
 
   it('auth login prints the URL, waits for the browser and keeps the tokens in the keychain only', async () => {

@@ -45,11 +45,14 @@ export async function authCommand(
 }
 
 function report(ctx: CliContext, core: Core, action: string, status: OAuthStatus): ExitCode {
-  if (status.state === 'error') {
+  // A login is done only when it ends signed in; anything else is its failure.
+  if (status.state === 'error' || (action === 'login' && status.state !== 'signed_in')) {
     ctx.out.error(
       core.redactor.redact({
         code: status.error?.code ?? 'unauthorized',
-        message: status.error?.message ?? `sign-in to ${status.serverId} failed`,
+        message:
+          status.error?.message ??
+          `sign-in to server ${status.serverId} did not complete (${status.state.replace(/_/g, ' ')})`,
       }),
     )
     return isUnreached(status.error) ? EXIT.unreachable : EXIT.failed

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { LoopbackRedirect } from './loopback'
+import { LoopbackRedirect, loopbackPort } from './loopback'
 
 const STATE = 'expected-state-0123456789abcdef'
 const open: LoopbackRedirect[] = []
@@ -126,5 +126,20 @@ describe('loopback sign-in redirect', () => {
       code: 'config',
       message: expect.stringContaining('oauth.redirectPort'),
     })
+  })
+
+  it('reads the port back from a redirect URI it registered, and from nothing else', async () => {
+    const redirect = await listener()
+    expect(loopbackPort(redirect.url)).toBe(Number(new URL(redirect.url).port))
+    for (const other of [
+      'http://127.0.0.1/callback',
+      'http://localhost:5000/callback',
+      'https://127.0.0.1:5000/callback',
+      'http://127.0.0.1:5000/other',
+      'http://127.0.0.1:5000/callback?x=1',
+      'not a url',
+    ]) {
+      expect(loopbackPort(other), other).toBeUndefined()
+    }
   })
 })

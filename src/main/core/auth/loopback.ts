@@ -16,6 +16,8 @@ export interface LoopbackOptions {
   port?: number
   /** Named on the page the browser shows. */
   serverId: string
+  /** How messages name the server (default `server <serverId>`). */
+  label?: string
   /** The `state` the redirect must carry (read when it arrives). */
   expectedState: () => string | undefined
   timeoutMs?: number
@@ -36,6 +38,17 @@ function answer(res: ServerResponse, status: number, text: string): void {
   })
   res.end(`${text}\n`)
 }
+
+/** The port of a redirect URI this console listens at (`http://127.0.0.1:PORT/callback`). */
+export function loopbackPort(uri: string): number | undefined {
+  const url = URL.parse(uri)
+  const ours = url?.protocol === 'http:' && url.hostname === '127.0.0.1'
+  return ours && url.port && url.pathname === CALLBACK_PATH && !url.search
+    ? Number(url.port)
+    : undefined
+}
+
+const labelOf = (options: LoopbackOptions): string => options.label ?? `server ${options.serverId}`
 
 /** Exactly one value of a query parameter, or undefined when it is absent or repeated. */
 function single(params: URLSearchParams, name: string): string | undefined {
@@ -74,7 +87,7 @@ export class LoopbackRedirect {
           code: 'timeout',
           origin: 'local',
           server: options.serverId,
-          message: `sign-in to server ${options.serverId} was not completed within ${Math.round(limit / 1000)} s; start it again`,
+          message: `sign-in to ${labelOf(options)} was not completed within ${Math.round(limit / 1000)} s; start it again`,
         }),
       )
     }, limit)
@@ -97,8 +110,8 @@ export class LoopbackRedirect {
             server: options.serverId,
             message:
               error.code === 'EADDRINUSE'
-                ? `the sign-in redirect port ${options.port} of server ${options.serverId} is in use: free it or change "oauth.redirectPort"`
-                : `cannot listen for the sign-in redirect of server ${options.serverId}: ${error.message}`,
+                ? `the sign-in redirect port ${options.port} of ${labelOf(options)} is in use: free it or change "oauth.redirectPort"`
+                : `cannot listen for the sign-in redirect of ${labelOf(options)}: ${error.message}`,
           }),
         ),
       )
@@ -123,12 +136,11 @@ export class LoopbackRedirect {
   }
 
   private cancelled(): ConsoleError {
-    const server = this.options.serverId
     return new ConsoleError({
       code: 'cancelled',
       origin: 'local',
-      server,
-      message: `sign-in to server ${server} was cancelled`,
+      server: this.options.serverId,
+      message: `sign-in to ${labelOf(this.options)} was cancelled`,
     })
   }
 
@@ -177,7 +189,7 @@ export class LoopbackRedirect {
           code: 'unauthorized',
           origin: 'server',
           server,
-          message: `sign-in to server ${server} failed: the authorization server said ${why}`,
+          message: `sign-in to ${labelOf(this.options)} failed: the authorization server said ${why}`,
         }),
       )
     }

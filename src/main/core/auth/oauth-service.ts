@@ -12,11 +12,18 @@ import type { KeychainStore } from '../secrets/keychain-store'
 import { networkFailure } from '../pool/classify'
 import type { Redactor, ResolvedConnection } from '../secrets/types'
 import { accountOf } from './account'
-import { LoopbackRedirect } from './loopback'
+import { LoopbackRedirect, loopbackPort } from './loopback'
 import { fetchOpener, type Opener } from './opener'
 import type { PoolAuth } from './pool-auth'
 import { ConsoleOAuthProvider, type Challenge, type ProviderOptions } from './provider'
-import { AD_HOC_ORIGIN, challengeParams, type SignInRequest } from './sign-in-error'
+import { publicServerUrl } from './resource-url'
+import {
+  AD_HOC_ORIGIN,
+  challengeParams,
+  serverLabel,
+  TRIED_ORIGIN,
+  type SignInRequest,
+} from './sign-in-error'
 import { keychainBackend, memoryBackend, OAuthVault } from './vault'
 
 export interface OAuthServiceDeps {
@@ -52,6 +59,10 @@ interface Flight {
   abort: AbortController
   promise: Promise<OAuthStatus>
   authorizationUrl?: string
+  /** The server's URL, resolved (once known). */
+  endpoint?: string
+  /** The first URL the sign-in could not reach (a network failure, no HTTP answer). */
+  unreached?: URL
 }
 
 /** Whether the console signs a server's requests with OAuth tokens. */
@@ -74,6 +85,9 @@ export class OAuthService implements PoolAuth {
   defaultOpener: Opener | undefined
   private readonly memory = new Map<string, Map<string, string>>()
   private readonly discovery = new Map<string, ProviderOptions['discovery']>()
+  private readonly renewals = new Map<string, ProviderOptions['renewal']>()
+  /** Refreshes under way: a refresh token the server rotated must reach the vault. */
+  private readonly refreshes = new Set<Promise<unknown>>()
   private readonly flights = new Map<string, Flight>()
   private readonly failures = new Map<string, ErrorInfo>()
   /** Servers known to use OAuth in this run: signed in to, or their tokens found. */
@@ -88,13 +102,23 @@ export class OAuthService implements PoolAuth {
 
   provider(
     config: ServerConfig,
+    url: string,
     challenge: () => Challenge | undefined,
   ): OAuthClientProvider | undefined {
     if (!usesOAuth(config)) return undefined
-    return new ConsoleOAuthProvider(this.providerOptions(config, config.url ?? ''), {
-      kind: 'pool',
-      challenge,
-    })
+    const options = this.providerOptions(config, publicServerUrl(config.url, url), this.fetch)
+    return new ConsoleOAuthProvider(options, { kind: 'pool', challenge })
+  }
+
+  /** Whether the server's tokens are in the vault (read from the keychain, not kept). */
+  async hasTokens(config: ServerConfig): Promise<boolean> {
+    if (!usesOAuth(config)) return false
+    const found =
+      (await this.vault(config)
+        .tokens()
+        .catch(() => undefined)) !== undefined
+    if (found) this.known.add(config.id)
+    return found
   }
 
   /** Sign-in state of one server, or of every HTTP / SSE server of the registry. */
@@ -135,6 +159,7 @@ export class OAuthService implements PoolAuth {
       async () => {
         this.flights.delete(serverId)
         this.known.add(serverId)
+        this.renewal(serverId).refused = false
         const status = await this.statusOf(config)
         this.changed(status)
         if (options.reconnect !== false) await this.deps.pool.reconnect(serverId).catch(() => {})
@@ -142,10 +167,15 @@ export class OAuthService implements PoolAuth {
       },
       async (error: unknown) => {
         this.flights.delete(serverId)
-        const info = this.deps.redactor.redact(failureInfo(serverId, error))
+        const info = this.deps.redactor.redact(failureInfo(config, error, flight))
         this.failures.set(serverId, info)
         this.deps.logger?.warn('sign-in failed', { server: serverId, code: info.code })
-        const status = await this.statusOf(config)
+        // A failed sign-in is a failure, whatever tokens an earlier one left behind.
+        const status: OAuthStatus = {
+          ...(await this.statusOf(config)),
+          state: 'error',
+          error: info,
+        }
         this.changed(status)
         return status
       },
@@ -163,22 +193,46 @@ export class OAuthService implements PoolAuth {
     return flight.promise
   }
 
-  /** Deletes the server's tokens; the server needs signing in again. */
+  /**
+   * Deletes the server's tokens and the client registered for it; the server needs signing in
+   * again (which registers a client anew).
+   */
   async logout(serverId: string): Promise<OAuthStatus> {
     const config = this.configOf(serverId)
     this.flights.get(serverId)?.abort.abort()
-    const vault = this.vault(config)
-    await vault.clear('tokens')
-    await vault.clear('verifier')
+    await this.vault(config).clear('all')
     this.failures.delete(serverId)
+    this.renewal(serverId).refused = false
     if (this.deps.pool.status(serverId)) await this.deps.pool.reconnect(serverId).catch(() => {})
     const status = await this.statusOf(config)
     this.changed(status)
     return status
   }
 
+  statusChanged(serverId: string, status: ServerStatus): void {
+    const config = this.deps.config(serverId)
+    if (!config || status.state !== 'action_required' || status.signInRequired !== true) return
+    void this.statusOf(config).then((oauth) => this.changed(oauth))
+  }
+
+  forget(serverId: string): void {
+    this.flights.get(serverId)?.abort.abort()
+    for (const map of [this.memory, this.discovery, this.renewals, this.failures]) {
+      map.delete(serverId)
+    }
+    this.known.delete(serverId)
+  }
+
   dispose(): void {
     for (const flight of this.flights.values()) flight.abort.abort()
+  }
+
+  /**
+   * Resolves once no refresh is under way. A process that exits in the middle of one would lose
+   * the new tokens while the authorization server has already retired the old refresh token.
+   */
+  async idle(): Promise<void> {
+    while (this.refreshes.size > 0) await Promise.allSettled([...this.refreshes])
   }
 
   // --- the sign-in ---------------------------------------------------------------------------
@@ -190,25 +244,28 @@ export class OAuthService implements PoolAuth {
   ): Promise<void> {
     const signal = flight.abort.signal
     const resolved = await this.deps.resolve(config)
-    const serverUrl = resolved.url ?? config.url ?? ''
+    const endpoint = resolved.url ?? config.url ?? ''
+    flight.endpoint = endpoint
+    const fetchFn = this.tracked(flight)
     const request: SignInRequest =
       options.scope || options.resourceMetadataUrl
         ? options
-        : await this.probe(config, serverUrl, resolved.headers)
+        : await this.probe(config, endpoint, resolved.headers, fetchFn)
     const vault = this.vault(config)
     // A sign-in replaces the tokens; a step-up must not be answered with a refresh.
     await vault.clear('tokens')
+    const serverUrl = publicServerUrl(config.url, endpoint)
     const run = (provider: ConsoleOAuthProvider, authorizationCode?: string) =>
       auth(provider, {
         serverUrl,
-        fetchFn: this.fetch,
+        fetchFn,
         ...(request.scope ? { scope: request.scope } : {}),
         ...(request.resourceMetadataUrl
           ? { resourceMetadataUrl: new URL(request.resourceMetadataUrl) }
           : {}),
         ...(authorizationCode ? { authorizationCode } : {}),
       })
-    const providerOptions = this.providerOptions(config, serverUrl)
+    const providerOptions = this.providerOptions(config, serverUrl, fetchFn)
     if (config.oauth?.grant === 'client_credentials') {
       const provider = new ConsoleOAuthProvider(providerOptions, {
         kind: 'interactive',
@@ -219,11 +276,7 @@ export class OAuthService implements PoolAuth {
       return
     }
     let provider: ConsoleOAuthProvider | undefined
-    const listener = await LoopbackRedirect.open({
-      serverId: config.id,
-      ...(config.oauth?.redirectPort ? { port: config.oauth.redirectPort } : {}),
-      expectedState: () => provider?.expectedState,
-    })
+    const listener = await this.listen(config, vault, () => provider?.expectedState)
     try {
       provider = new ConsoleOAuthProvider(providerOptions, {
         kind: 'interactive',
@@ -238,6 +291,51 @@ export class OAuthService implements PoolAuth {
     }
   }
 
+  /**
+   * The loopback redirect of a sign-in: on `oauth.redirectPort` when set, else on the port the
+   * stored client was registered with (when it is free), else on any free port. Authorization
+   * servers that ignore RFC 8252's any-port rule refuse a redirect the client was not
+   * registered with, so a client registered for another port is forgotten and registered anew.
+   */
+  private async listen(
+    config: ServerConfig,
+    vault: OAuthVault,
+    expectedState: () => string | undefined,
+  ): Promise<LoopbackRedirect> {
+    const base = {
+      serverId: config.id,
+      label: serverLabel(config.id, config.origin),
+      expectedState,
+    }
+    const fixed = config.oauth?.redirectPort
+    if (fixed) return LoopbackRedirect.open({ ...base, port: fixed })
+    const registered = config.oauth?.clientId ? undefined : await vault.client()
+    const uris: unknown =
+      registered && 'redirect_uris' in registered ? registered.redirect_uris : []
+    const registeredFor = Array.isArray(uris) ? uris.filter((uri) => typeof uri === 'string') : []
+    const port = registeredFor.map(loopbackPort).find((found) => found !== undefined)
+    const listener =
+      port === undefined
+        ? await LoopbackRedirect.open(base)
+        : await LoopbackRedirect.open({ ...base, port }).catch(() => LoopbackRedirect.open(base))
+    if (registeredFor.length > 0 && !registeredFor.includes(listener.url)) {
+      await vault.clear('client')
+    }
+    return listener
+  }
+
+  /** The service's fetch, noting the first URL the sign-in cannot reach. */
+  private tracked(flight: Flight): FetchLike {
+    return async (url, init) => {
+      try {
+        return await this.fetch(url, init)
+      } catch (error) {
+        if (networkFailure(error)) flight.unreached ??= new URL(url)
+        throw error
+      }
+    }
+  }
+
   /** Shows the authorization URL: announced to the renderer, then opened or fetched. */
   private async redirect(
     config: ServerConfig,
@@ -249,7 +347,10 @@ export class OAuthService implements PoolAuth {
     flight.authorizationUrl = url.href
     this.changed(await this.statusOf(config))
     if (this.deps.env.RAG_CONSOLE_OAUTH_OPENER === 'fetch') {
-      return fetchOpener(url, redirectUrl, flight.abort.signal)
+      return fetchOpener(url, redirectUrl, flight.abort.signal).catch((error: unknown) => {
+        if (networkFailure(error)) flight.unreached ??= url
+        throw error
+      })
     }
     await (opener ?? this.defaultOpener)?.(url)
   }
@@ -259,6 +360,7 @@ export class OAuthService implements PoolAuth {
     config: ServerConfig,
     url: string,
     headers: Record<string, string>,
+    fetchFn: FetchLike,
   ): Promise<SignInRequest> {
     const init: RequestInit =
       config.transport === 'sse'
@@ -281,20 +383,23 @@ export class OAuthService implements PoolAuth {
               },
             }),
           }
+    let response: Response
     try {
-      const response = await this.fetch(url, { ...init, signal: AbortSignal.timeout(15_000) })
-      await response.body?.cancel().catch(() => {})
-      if (response.status !== 401 && response.status !== 403) return {}
-      const { scope, resourceMetadataUrl } = challengeParams(
-        response.headers.get('www-authenticate') ?? undefined,
-      )
-      return {
-        ...(scope ? { scope } : {}),
-        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
-      }
-    } catch {
-      // Unreachable now: discovery reports what fails.
+      response = await fetchFn(url, { ...init, signal: AbortSignal.timeout(15_000) })
+    } catch (error) {
+      // Nobody answers there: no sign-in can follow.
+      if (networkFailure(error)) throw error
+      // Too slow now: discovery reports what fails.
       return {}
+    }
+    await response.body?.cancel().catch(() => {})
+    if (response.status !== 401 && response.status !== 403) return {}
+    const { scope, resourceMetadataUrl } = challengeParams(
+      response.headers.get('www-authenticate') ?? undefined,
+    )
+    return {
+      ...(scope ? { scope } : {}),
+      ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
     }
   }
 
@@ -319,7 +424,8 @@ export class OAuthService implements PoolAuth {
     if (!usesOAuth(config)) return base
     const pool = this.deps.pool.status(config.id)
     const asked = pool?.state === 'action_required' && pool.signInRequired === true
-    const known = config.oauth !== undefined || asked || this.known.has(config.id)
+    const failure = this.failures.get(config.id)
+    const known = config.oauth !== undefined || asked || this.known.has(config.id) || !!failure
     if (!known && !thorough) return base
     let stored
     try {
@@ -341,9 +447,10 @@ export class OAuthService implements PoolAuth {
         ...(typeof issuer === 'string' ? { authorizationServer: issuer } : {}),
       }
     }
-    const failure = this.failures.get(config.id)
     if (failure) return { ...base, state: 'error', error: failure }
-    return known ? { ...base, state: 'sign_in_required' } : base
+    // A client registered here for the server: it was signed in to before.
+    const registered = known || (await vault.client().catch(() => undefined)) !== undefined
+    return registered ? { ...base, state: 'sign_in_required' } : base
   }
 
   private changed(status: OAuthStatus): void {
@@ -365,7 +472,9 @@ export class OAuthService implements PoolAuth {
 
   private vault(config: ServerConfig): OAuthVault {
     const profileId = config.oauth?.perProfile ? this.deps.profileId() : undefined
-    if (config.origin === AD_HOC_ORIGIN) {
+    // Servers given on the command line or tried in the Workbench are not saved: neither are
+    // their tokens.
+    if (config.origin === AD_HOC_ORIGIN || config.origin === TRIED_ORIGIN) {
       let values = this.memory.get(config.id)
       if (!values) this.memory.set(config.id, (values = new Map()))
       return new OAuthVault(memoryBackend(values), profileId, this.now)
@@ -379,21 +488,36 @@ export class OAuthService implements PoolAuth {
     return value
   }
 
-  private providerOptions(config: ServerConfig, serverUrl: string): ProviderOptions {
+  private renewal(serverId: string): ProviderOptions['renewal'] {
+    let renewal = this.renewals.get(serverId)
+    if (!renewal) this.renewals.set(serverId, (renewal = { refused: false }))
+    return renewal
+  }
+
+  private providerOptions(
+    config: ServerConfig,
+    serverUrl: string,
+    fetch: FetchLike,
+  ): ProviderOptions {
     let discovery = this.discovery.get(config.id)
     if (!discovery) this.discovery.set(config.id, (discovery = {}))
     const [, kind, name] = CLIENT_SECRET_REF.exec(config.oauth?.clientSecret ?? '') ?? []
     return {
       serverId: config.id,
       serverUrl,
-      commandLine: config.origin === AD_HOC_ORIGIN,
+      ...(config.origin ? { origin: config.origin } : {}),
       config: config.oauth,
       vault: this.vault(config),
       discovery,
-      fetch: this.fetch,
+      renewal: this.renewal(config.id),
+      fetch,
       now: this.now,
       known: () => this.known.has(config.id),
       onKnown: () => this.known.add(config.id),
+      onRefresh: (refresh) => {
+        this.refreshes.add(refresh)
+        void refresh.finally(() => this.refreshes.delete(refresh))
+      },
       ...(name
         ? {
             clientSecret: async () =>
@@ -406,22 +530,38 @@ export class OAuthService implements PoolAuth {
   }
 }
 
-function failureInfo(server: string, error: unknown): ErrorInfo {
+/** What a failed sign-in reports: the console's own errors as they are, else what failed. */
+function failureInfo(config: ServerConfig, error: unknown, flight: Flight): ErrorInfo {
   if (error instanceof ConsoleError) return error.toInfo()
+  const server = config.id
+  const label = serverLabel(server, config.origin)
   const network = networkFailure(error)
   if (network) {
+    const { unreached, endpoint } = flight
+    const where = !unreached
+      ? 'the server or its authorization server'
+      : endpoint && unreached.origin === new URL(endpoint).origin
+        ? `the server at ${unreached.origin}`
+        : `its authorization server ${unreached.origin}`
     return {
       code: 'unreachable',
       origin: 'local',
       server,
-      message: `sign-in to server ${server} failed: cannot reach the server or its authorization server: ${network}`,
+      message: `sign-in to ${label} failed: cannot reach ${where} (${network}); check that it is running and that this machine can reach it, then sign in again`,
     }
   }
-  const text = error instanceof Error ? error.message : String(error)
+  const text = (error instanceof Error ? error.message : String(error)).split('\n')[0]!
+  // The SDK's words when the server's metadata names another resource than the URL used.
+  const named = /^Protected resource (\S+) does not match expected/.exec(text)?.[1]
+  const next = !named
+    ? ''
+    : config.origin === AD_HOC_ORIGIN
+      ? `; run the command with --url ${named}`
+      : `; the server names itself ${named}: write that as its "url" in rag-mcp.json`
   return {
     code: 'unauthorized',
     origin: 'server',
     server,
-    message: `sign-in to server ${server} failed: ${text.split('\n')[0]!.slice(0, 500)}`,
+    message: `sign-in to ${label} failed: ${text.slice(0, 500)}${next}`,
   }
 }

@@ -17,8 +17,18 @@ import type { ConsoleError } from '../../../shared/errors'
 import { challengeParams, signInRequiredError, type SignInRequest } from './sign-in-error'
 import type { OAuthVault } from './vault'
 
-/** An access token this close to its expiry is refreshed before it is sent. */
+/**
+ * An access token this close to its expiry is refreshed before it is sent; one that lives
+ * less than twice as long, once half its lifetime is over.
+ */
 export const REFRESH_MARGIN_MS = 60_000
+
+function refreshMargin(tokens: OAuthTokens): number {
+  const lifetime = tokens.expires_in
+  return typeof lifetime === 'number' && lifetime > 0
+    ? Math.min(REFRESH_MARGIN_MS, lifetime * 500)
+    : REFRESH_MARGIN_MS
+}
 
 /** Registered for the pool's provider, which never redirects: the loopback path it would use. */
 const POOL_REDIRECT = 'http://127.0.0.1/callback'
@@ -46,8 +56,8 @@ export type ProviderMode =
 
 export interface ProviderOptions {
   serverId: string
-  /** Given on the command line (`--url`), not in the registry. */
-  commandLine?: boolean
+  /** Where the server's entry comes from (`ServerConfig.origin`): worded accordingly. */
+  origin?: string
   serverUrl: string
   config: OAuthConfig | undefined
   vault: OAuthVault
@@ -55,11 +65,18 @@ export interface ProviderOptions {
   clientSecret?: () => Promise<string | undefined>
   /** Discovery results shared by every provider of this server (they are not secret). */
   discovery: { state?: OAuthDiscoveryState }
+  /**
+   * Set when the authorization server refused to renew the server's sign-in (its refresh token
+   * was revoked or expired), until the next sign-in: the person is asked to sign in again.
+   */
+  renewal: { refused: boolean }
   fetch: FetchLike
   /** Known to use OAuth in this run (signed in, or tokens found): its tokens are worth reading. */
   known?: () => boolean
   /** Tells the service the server uses OAuth (its tokens were found). */
   onKnown?: () => void
+  /** A refresh under way: the console waits for it before it exits (its result is the token). */
+  onRefresh?: (refresh: Promise<unknown>) => void
   now?: () => number
 }
 
@@ -74,6 +91,8 @@ export interface ProviderOptions {
 export class ConsoleOAuthProvider implements OAuthClientProvider {
   private lastState: string | undefined
   private refreshing = false
+  /** The refresh token of the tokens last handed out, to tell a refused refresh from a rotated one. */
+  private refreshToken: string | undefined
   private readonly now: () => number
 
   constructor(
@@ -141,7 +160,9 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
     // A pre-registered client lives in rag-mcp.json and the keychain reference, not here.
     if (this.options.config?.clientId) return
-    await this.options.vault.saveClient(client)
+    // The redirect it was registered with decides whether the next sign-in can reuse it.
+    const asked = { redirect_uris: this.clientMetadata.redirect_uris }
+    await this.options.vault.saveClient({ ...asked, ...client })
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -149,19 +170,20 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     // (which would fail every request on a machine without a keychain).
     if (this.mode.kind === 'pool' && !this.knownOAuth(this.mode)) return undefined
     const stored = await this.options.vault.tokens()
+    this.refreshToken = stored?.tokens.refresh_token
     if (!stored) return undefined
     this.options.onKnown?.()
-    const soon = stored.expiresAt !== undefined && stored.expiresAt - this.now() < REFRESH_MARGIN_MS
+    const soon =
+      stored.expiresAt !== undefined && stored.expiresAt - this.now() < refreshMargin(stored.tokens)
     if (!soon || this.refreshing || this.mode.kind !== 'pool') return stored.tokens
     if (!stored.tokens.refresh_token && !this.clientCredentials) return stored.tokens
     this.refreshing = true
-    try {
-      await auth(this, { serverUrl: this.options.serverUrl, fetchFn: this.options.fetch })
-    } catch {
-      // The request goes out with the old token; its 401 starts the SDK's own recovery.
-    } finally {
-      this.refreshing = false
-    }
+    const refresh = auth(this, { serverUrl: this.options.serverUrl, fetchFn: this.options.fetch })
+      // On failure the request goes out with the old token; its 401 starts the SDK's recovery.
+      .catch(() => undefined)
+      .finally(() => (this.refreshing = false))
+    this.options.onRefresh?.(refresh)
+    await refresh
     return (await this.options.vault.tokens())?.tokens
   }
 
@@ -176,6 +198,9 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   }
 
   async saveCodeVerifier(verifier: string): Promise<void> {
+    // The pool never completes an authorization: its verifier would only overwrite the one of
+    // a sign-in running in another process.
+    if (this.mode.kind === 'pool') return
     await this.options.vault.saveVerifier(verifier)
   }
 
@@ -189,6 +214,14 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
     scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
   ): Promise<void> {
     if (scope === 'all' || scope === 'discovery') this.options.discovery.state = undefined
+    if (scope === 'tokens' && this.mode.kind === 'pool') {
+      // The authorization server refused the refresh token this provider read. When another
+      // process has renewed the sign-in meanwhile (the stored refresh token is another one),
+      // its tokens stay: they are the good ones.
+      const stored = await this.options.vault.tokens()
+      if (stored && stored.tokens.refresh_token !== this.refreshToken) return
+      this.options.renewal.refused = true
+    }
     await this.options.vault.clear(scope)
   }
 
@@ -243,7 +276,10 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   }
 
   private signInRequired(request: SignInRequest): ConsoleError {
-    return signInRequiredError(this.options.serverId, request, this.options.commandLine)
+    return signInRequiredError(this.options.serverId, request, {
+      ...(this.options.origin ? { origin: this.options.origin } : {}),
+      again: this.options.renewal.refused,
+    })
   }
 
   private async mustBeAbleToSignIn(mode: Extract<ProviderMode, { kind: 'pool' }>): Promise<void> {

@@ -2,6 +2,8 @@ import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 
 /** Where servers given on the command line come from: their tokens stay in memory. */
 export const AD_HOC_ORIGIN = 'command line'
+/** Where servers tried in the Workbench come from: their tokens stay in memory too. */
+export const TRIED_ORIGIN = 'workbench'
 
 /** What a sign-in-required error says about the sign-in the server asked for. */
 export interface SignInRequest {
@@ -11,27 +13,44 @@ export interface SignInRequest {
   resourceMetadataUrl?: string
 }
 
+/** How a sign-in-required error is worded. */
+export interface SignInWording {
+  /** Where the server's entry comes from (`ServerConfig.origin`): the advice depends on it. */
+  origin?: string
+  /** The authorization server refused to renew an earlier sign-in: sign in again. */
+  again?: boolean
+}
+
 /**
  * The server uses OAuth and no usable token is at hand: only a person signing in helps. A
  * server given on the command line (`--url`) has no registry id that `auth login` could take,
- * so its advice differs.
+ * and a server tried in the Workbench signs in there, so their advice differs.
  */
 export function signInRequiredError(
   server: string,
   request: SignInRequest = {},
-  commandLine = false,
+  { origin, again = false }: SignInWording = {},
 ): ConsoleError {
   const why = request.scope ? ` with scope "${request.scope}"` : ''
-  const how = commandLine
-    ? 'run the command at a terminal without --json to sign in, or add it to rag-mcp.json and run `rag-console auth login --server ID`'
-    : `use Sign in on its card in Servers, or run \`rag-console auth login --server ${server}\``
+  const how =
+    origin === AD_HOC_ORIGIN
+      ? 'run the command at a terminal without --json to sign in, or add it to rag-mcp.json and run `rag-console auth login --server ID`'
+      : origin === TRIED_ORIGIN
+        ? 'use Sign in where it is tried in the Workbench'
+        : `use Sign in on its card in Servers, or run \`rag-console auth login --server ${server}\``
+  const refused = again ? ', as its authorization server refused to renew the last sign-in' : ''
   return new ConsoleError({
     code: 'action_required',
     origin: 'local',
     server,
-    message: `${commandLine ? 'the server given by --url' : `server ${server}`} needs you to sign in${why} (OAuth): ${how}`,
+    message: `${serverLabel(server, origin)} needs you to sign in${again ? ' again' : ''}${why} (OAuth)${refused}: ${how}`,
     details: { signInRequired: true, ...request },
   })
+}
+
+/** How messages name a server: by its id, or as the one `--url` gave (`origin`: its entry's). */
+export function serverLabel(server: string, origin?: string): string {
+  return origin === AD_HOC_ORIGIN ? 'the server given by --url' : `server ${server}`
 }
 
 /** Whether an error (or its info) is a {@link signInRequiredError}. */

@@ -46,6 +46,8 @@ export interface RagServicesDeps {
   doctorFile?: string
   /** `<dataDir>/eval`: golden sets and evaluation runs. */
   evalDir: string
+  /** Announce the evaluation runs of other processes on the data folder (hosts; not the CLI). */
+  watchEvalRuns?: boolean
   /** The golden set offered when there are none yet (the demo corpus's, on the demo registry). */
   demoSet?: () => GoldenSet | undefined
   /** Each server's OAuth sign-in state, shown on its card. */
@@ -127,6 +129,7 @@ export class RagServices {
       policy: createLinkPolicy({
         settings: () => deps.settings.linkPolicy(),
         ownPorts: deps.ownPorts ?? (() => []),
+        registryHosts: () => registryHosts(deps.registry.current().servers),
       }),
     })
     this.accessHistory = new AccessHistory(deps.accessHistoryFile, deps.redactor)
@@ -145,6 +148,7 @@ export class RagServices {
     this.evaluation = new EvalService({
       ...plan,
       dir: deps.evalDir,
+      ...(deps.watchEvalRuns ? { watch: true } : {}),
       redactor: deps.redactor,
       events: deps.events,
       search: this.search,
@@ -174,4 +178,16 @@ export class RagServices {
     await this.evaluation.dispose()
     await this.calls.idle()
   }
+}
+
+/** The host names the registry's servers are reached at (their `url`s). */
+function registryHosts(servers: readonly ServerConfig[]): string[] {
+  return servers.flatMap((server) => {
+    if (!server.url) return []
+    try {
+      return [new URL(server.url).hostname]
+    } catch {
+      return [] // a URL made of references is checked when it connects
+    }
+  })
 }

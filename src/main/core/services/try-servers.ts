@@ -3,15 +3,20 @@ import { normalizeEntry } from '../../../shared/config/normalize'
 import {
   keychainMove,
   maskArgs,
+  maskPlaintextSecrets,
   plaintextSecretReason,
+  plaintextSecretValues,
 } from '../../../shared/config/plaintext-secrets'
 import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type { ProtocolEntry, TryServer, TrySpec } from '../../../shared/ipc/workbench'
 import type { PoolServerTools } from '../../../shared/ipc/servers'
+import type { PoolAuth } from '../auth/pool-auth'
+import { TRIED_ORIGIN } from '../auth/sign-in-error'
 import { detect } from '../dialects/registry'
 import { EventBus } from '../events'
 import type { Logger } from '../log'
+import type { ElicitationHandler } from '../pool/elicitation'
 import { ConnectionPool, type PoolOptionsInput } from '../pool/pool'
 import type { Redactor, SecretResolver } from '../secrets/types'
 
@@ -23,6 +28,10 @@ export interface TryServersDeps {
   onProtocol?: (server: string, entry: ProtocolEntry) => void
   logger?: Logger
   pool?: PoolOptionsInput
+  /** OAuth, as for registry servers (their tokens stay in memory: the server is not saved). */
+  auth?: PoolAuth
+  /** Who answers the forms a tried server asks for (the app's windows). */
+  elicit?: ElicitationHandler
 }
 
 /** Servers tried at once, at most. */
@@ -30,7 +39,8 @@ const MAX_TRIED = 20
 
 /**
  * Servers given by hand ("try a server without saving it"): connected in a pool of their own,
- * kept in memory only. Header values that look like credentials are registered with the
+ * kept in memory only. Values that look like credentials (headers, a URL's password and
+ * secret-looking query values, `--api-key x` / `--token=x` arguments) are registered with the
  * redactor before the first request, so they never reach a log, an event or a response.
  */
 export class TryServers {
@@ -39,13 +49,18 @@ export class TryServers {
   private next = 1
 
   constructor(private readonly deps: TryServersDeps) {
+    // Their status changes are not the registry's: nobody outside listens, except for the
+    // sign-ins they ask for.
+    const events = new EventBus()
+    events.on('server:status', ({ server, status }) => deps.auth?.statusChanged?.(server, status))
     this.pool = new ConnectionPool({
-      // Their status changes are not the registry's: nobody outside listens.
-      events: new EventBus(),
+      events,
       secrets: deps.secrets,
       redactor: deps.redactor,
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.pool ? { options: deps.pool } : {}),
+      ...(deps.auth ? { auth: deps.auth } : {}),
+      ...(deps.elicit ? { elicit: deps.elicit } : {}),
     })
     if (deps.onProtocol) this.pool.onProtocol(deps.onProtocol)
   }
@@ -61,6 +76,11 @@ export class TryServers {
 
   spec(server: string): TrySpec | undefined {
     return this.tried.get(server)?.spec
+  }
+
+  /** The effective config of a server being tried. */
+  config(server: string): ServerConfig | undefined {
+    return this.tried.get(server)?.config
   }
 
   /** Its tools, with the dialect they fit (the form leaves out what the console fills in). */
@@ -80,8 +100,9 @@ export class TryServers {
     }
     const server = id ?? this.freeId()
     if (spec.transport !== 'stdio') registerHeaderSecrets(this.deps.redactor, spec.headers ?? {})
+    for (const value of plaintextSecretValues(entryOf(spec))) this.deps.redactor.add(value)
     const config = normalizeEntry(server, entryOf(spec), {
-      origin: 'workbench',
+      origin: TRIED_ORIGIN,
       inputDocs: () => parseRegistryDocument('workbench', '{}'),
     })
     this.tried.set(server, { config, spec })
@@ -92,6 +113,7 @@ export class TryServers {
   async close(server: string): Promise<boolean> {
     if (!this.tried.delete(server)) return false
     await this.pool.apply([...this.tried.values()].map((t) => t.config))
+    this.deps.auth?.forget?.(server)
     return true
   }
 
@@ -147,7 +169,7 @@ function describe(server: string, spec: TrySpec): TryServer {
   return {
     server,
     transport: spec.transport,
-    url: spec.url,
+    url: maskPlaintextSecrets({ url: spec.url }).url,
     headerNames: Object.keys(spec.headers ?? {}),
   }
 }

@@ -8,13 +8,19 @@ import type { RegistryDiff } from '../../../shared/model/registry'
 import type { ServerSummary } from '../../../shared/model/server'
 import { appKeys } from '../features/app/queries'
 import { elicitKeys } from '../features/elicitation/queries'
-import { applyRunFinished, applyRunProgress, evalKeys } from '../features/evaluation/queries'
+import {
+  addRunningRun,
+  applyRunFinished,
+  applyRunProgress,
+  evalKeys,
+} from '../features/evaluation/queries'
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
 import { searchFeed } from '../features/search/run-feed'
 import { serverKeys } from '../features/servers/queries'
 import { signInTabs } from '../features/servers/sign-in-tabs'
+import { workbenchKeys } from '../features/workbench/queries'
 import type { NoticeInput, Panel } from '../state/store'
 import type { InvalidateSoon } from './coalesced-invalidation'
 
@@ -150,6 +156,8 @@ export const coreEventHandlers: CoreEventHandlers = {
   // Progress belongs to the check that asked for it; the panel running it listens.
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
+  // Started here, or by `rag-console eval` on the same data folder: listed with its progress.
+  'eval:run-started': ({ run }, { queryClient }) => addRunningRun(queryClient, run),
   'eval:progress': (event, { queryClient }) => applyRunProgress(queryClient, event),
   'eval:run-finished': (event, { queryClient }) => applyRunFinished(queryClient, event),
   // Judged from Search, saved in the panel, imported, or edited by the CLI.
@@ -165,6 +173,13 @@ export const coreEventHandlers: CoreEventHandlers = {
     )
     // A list fetch already under way would bring the state from before the change.
     void queryClient.invalidateQueries({ queryKey: serverKeys.list() })
+    // A server tried in the Workbench shows its sign-in there, and lists its tools once in.
+    const tried = workbenchKeys.auth(oauth.serverId)
+    queryClient.setQueryData(tried, (held: unknown) => (held === undefined ? undefined : oauth))
+    void queryClient.invalidateQueries({ queryKey: tried })
+    if (oauth.state === 'signed_in') {
+      void queryClient.invalidateQueries({ queryKey: workbenchKeys.tools(oauth.serverId) })
+    }
   },
   'discovery:missing': ({ server, sources }, { notify }) => {
     notify({

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -86,5 +87,39 @@ describe('RunStore', () => {
       JSON.stringify(clean),
     )
     expect(runs.get('20260101-000000-bbbbbb')).toEqual(clean)
+  })
+
+  it('lists a running run of another live process as external, and one whose process is gone as failed', async () => {
+    const { runs } = store()
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'])
+    try {
+      const running = (id: string, pid: number) => ({
+        ...run(id, 'x').summary,
+        status: 'running' as const,
+        done: 3,
+        total: 10,
+        pid,
+      })
+      runs.saveProgress(running('20260101-000000-cccccc', child.pid!))
+      runs.saveProgress(running('20260101-000000-dddddd', process.pid))
+      expect(runs.summary('20260101-000000-cccccc')).toMatchObject({
+        status: 'running',
+        external: true,
+      })
+      expect(runs.summary('20260101-000000-dddddd')).toMatchObject({ status: 'running' })
+      expect(runs.summary('20260101-000000-dddddd')!.external).toBeUndefined()
+      // A hand-edited pid that is not a process id (0 and -1 name groups) is not asked about.
+      runs.saveProgress(running('20260101-000000-eeeeee', -1))
+      expect(runs.summary('20260101-000000-eeeeee')).toMatchObject({ status: 'failed' })
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+      expect(runs.list().find((r) => r.id === '20260101-000000-cccccc')).toMatchObject({
+        status: 'failed',
+        error: { message: expect.stringMatching(/ended before the run finished; 3 of 10 queries/) },
+      })
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })

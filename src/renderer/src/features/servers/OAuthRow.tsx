@@ -5,18 +5,27 @@ import { formatDateTime } from '../../lib/format'
 import { Badge, Button, ConfirmDialog } from '../../ui'
 import { oauthView } from './oauth-view'
 import type { ServerActions } from './use-server-actions'
+import './OAuthRow.css'
 
 export interface OAuthRowProps {
   server: string
   oauth: OAuthStatus | undefined
-  actions: ServerActions
+  actions: Pick<ServerActions, 'busy' | 'signIn' | 'cancelSignIn' | 'signOut'>
+  /** Where its tokens are kept: the keychain, or memory for a server tried in the Workbench. */
+  kept?: 'keychain' | 'memory'
 }
 
 /**
- * A server's OAuth sign-in on its card: who is signed in and until when, or that a sign-in is
- * needed, running or failed, with the button for it. Nothing for servers without OAuth.
+ * A server's OAuth sign-in on its card (or where it is tried): who is signed in and until
+ * when, or that a sign-in is needed, running or failed, with the button for it. Nothing for
+ * servers without OAuth.
  */
-export function OAuthRow({ server, oauth, actions }: OAuthRowProps): React.JSX.Element | null {
+export function OAuthRow({
+  server,
+  oauth,
+  actions,
+  kept = 'keychain',
+}: OAuthRowProps): React.JSX.Element | null {
   useTicking(oauth?.expiresAt !== undefined)
   const [confirming, setConfirming] = useState(false)
   const view = oauthView(oauth)
@@ -103,7 +112,8 @@ export function OAuthRow({ server, oauth, actions }: OAuthRowProps): React.JSX.E
         }}
       >
         {oauth?.account ? `${oauth.account}’s` : 'The'} access and refresh tokens for {server} are
-        deleted from the keychain. The console cannot use {server} until someone signs in again.
+        {kept === 'keychain' ? ' deleted from the keychain' : ' forgotten'}. The console cannot use{' '}
+        {server} until someone signs in again.
       </ConfirmDialog>
     </div>
   )

@@ -1,15 +1,25 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { TryServer } from '../../../../shared/ipc/workbench'
 import { call } from '../../api'
 import { useNoticePosted, useWorkbenchServerSelected } from '../../state/store'
 import { Banner, Button, Dialog, TextField } from '../../ui'
 import { configQueries } from '../config/queries'
-import { workbenchKeys } from './queries'
+import { OAuthRow } from '../servers/OAuthRow'
+import { useServerActions } from '../servers/use-server-actions'
+import { workbenchKeys, workbenchQueries } from './queries'
 
-/** A server being tried: what it is, "Add to registry" and "Close". */
+/**
+ * A server being tried: what it is, its OAuth sign-in (tokens in memory: it is not saved),
+ * "Add to registry" and "Close".
+ */
 export function TriedServer({ tried }: { tried: TryServer }) {
   const queryClient = useQueryClient()
+  const actions = useServerActions()
+  const oauth = useQuery({
+    ...workbenchQueries.auth(tried.server),
+    enabled: tried.transport !== 'stdio',
+  })
   const notify = useNoticePosted()
   const select = useWorkbenchServerSelected()
   const [adding, setAdding] = useState(false)
@@ -62,6 +72,7 @@ export function TriedServer({ tried }: { tried: TryServer }) {
       {tried.headerNames.length > 0 && (
         <span className="muted"> · headers: {tried.headerNames.join(', ')}</span>
       )}
+      <OAuthRow server={tried.server} oauth={oauth.data} actions={actions} kept="memory" />
       <Dialog
         open={adding}
         onClose={() => setAdding(false)}

@@ -16,6 +16,8 @@ export const workbenchKeys = {
   log: (server: string) => [...workbenchKeys.all, 'log', server] as const,
   /** Servers tried by hand (kept by the core: they outlive a reload). */
   tried: () => [...workbenchKeys.all, 'tried'] as const,
+  /** A tried server's OAuth sign-in (`auth:changed` keeps it current). */
+  auth: (server: string) => [...workbenchKeys.all, 'auth', server] as const,
 }
 
 /** One page after another (`cursor` / `nextCursor`). */
@@ -85,6 +87,11 @@ export const workbenchQueries = {
       queryKey: workbenchKeys.tried(),
       queryFn: async () => (await call('workbench:try-list')).servers,
       staleTime: Infinity,
+    }),
+  auth: (server: string) =>
+    queryOptions({
+      queryKey: workbenchKeys.auth(server),
+      queryFn: async () => (await call('auth:status', { serverId: server }))[0],
     }),
 }
 
