@@ -190,7 +190,7 @@ test('Doctor offers the trial call of a tool that may write instead of making it
   await card(page, 'todo').getByRole('button', { name: 'Doctor todo' }).click()
   const dialog = report(page, 'todo')
   const offered = dialog.getByRole('region', { name: 'Offered, not made: list_tasks' })
-  await expect(offered).toBeVisible({ timeout: 30_000 })
+  await expect(offered).toBeVisible()
   await expect(offered).toContainText(
     `rag-console call --server todo --tool list_tasks --args '{"query":"policy"}'`,
   )
