@@ -111,9 +111,7 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   )
   await box.press('ControlOrMeta+Enter')
   const batch = page.getByRole('region', { name: /^Batch: Links pasted at / })
-  await expect(batch.getByRole('table', { name: 'Verdicts' }).getByRole('row')).toHaveCount(5, {
-    timeout: 30_000,
-  })
+  await expect(batch.getByRole('table', { name: 'Verdicts' }).getByRole('row')).toHaveCount(5)
   await expectNoAxeViolations(page, 'Access, check all')
 
   await nav(page, 'Servers')
@@ -125,9 +123,7 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await card('companyDocs').getByRole('button', { name: 'Log of companyDocs' }).click()
   await auditDialog(page, 'Log of companyDocs', 'Servers, the log dialog')
   await card('companyDocs').getByRole('button', { name: 'Doctor companyDocs' }).click()
-  await expect(dialog(page, 'Doctor: companyDocs')).toContainText('keeps its contract', {
-    timeout: 30_000,
-  })
+  await expect(dialog(page, 'Doctor: companyDocs')).toContainText('keeps its contract')
   await auditDialog(page, 'Doctor: companyDocs', 'Servers, the Doctor report')
   await page.getByRole('button', { name: 'Manage profiles' }).click()
   await auditDialog(page, 'Acting-user profiles', 'the profiles dialog')

@@ -104,7 +104,6 @@ test('the demo set runs, shows its metrics and charts, and two runs compare', as
   page,
   launch,
 }) => {
-  test.setTimeout(180_000)
   await open(page, launch, 'Evaluation', { RAG_CONSOLE_HOME: dataDirWithDemoSet() })
   const main = evaluation(page)
   await expect(main.getByRole('combobox', { name: 'Set', exact: true })).toHaveValue('demo')

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
+import { SAFETY_NET_MS } from '../src/test/limits'
 import { expect } from './console'
 
 /** What the page draws around the focused element, and what that element is. */
@@ -52,7 +53,7 @@ export async function expectFocusVisible(page: Page, where = ''): Promise<void> 
         state = await focusState(page)
         return state.indicator !== null && state.inView
       },
-      { timeout: 2_000 },
+      { timeout: SAFETY_NET_MS },
     )
     .toBe(true)
     .catch(() => undefined)

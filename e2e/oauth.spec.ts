@@ -81,7 +81,6 @@ test.describe('with a keychain', () => {
     context,
     launch,
   }) => {
-    test.setTimeout(120_000)
     const server = uniqueId()
     const { host, file } = await launch({ [server]: wiki() })
     await page.goto(host.url)
@@ -147,7 +146,6 @@ test.describe('with a keychain', () => {
     page,
     launch,
   }) => {
-    test.setTimeout(120_000)
     const server = uniqueId()
     const entry = { [server]: wiki({ url: approving!.url }) }
     const { host, file } = await launch(entry)
@@ -219,7 +217,6 @@ test('a server tried in the Workbench signs in like a registered one, and its fo
   context,
   launch,
 }) => {
-  test.setTimeout(120_000)
   const { host } = await launch({})
   await page.goto(host.url)
   await nav(page, 'Workbench').click()

@@ -220,7 +220,7 @@ async function expectReflows(page: Page, where: string): Promise<void> {
                 `${box.className || box.tagName}: ${box.scrollWidth} px in ${box.clientWidth}`,
             ),
         ),
-      { message: `nothing scrolls sideways on ${where}`, timeout: 5_000 },
+      { message: `nothing scrolls sideways on ${where}` },
     )
     .toEqual([])
   const selects = await page.evaluate(() => {

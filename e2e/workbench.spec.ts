@@ -208,9 +208,7 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   await main.getByRole('tab', { name: 'Protocol log' }).click()
   // The log kept its state (level, pins) while another tab was shown.
   await expect(main.getByLabel('Server log level')).toHaveValue('debug')
-  await expect(log.getByRole('row', { name: /^in notifications\/message/ }).first()).toBeVisible({
-    timeout: 20_000,
-  })
+  await expect(log.getByRole('row', { name: /^in notifications\/message/ }).first()).toBeVisible()
   await page.setViewportSize({ width: 1440, height: 900 })
   await screenshots(page, 'workbench-protocol-log-1440')
   await page.setViewportSize({ width: 1024, height: 700 })

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SAFETY_NET_MS } from '../src/test/limits'
 
 const root = join(import.meta.dirname, '..')
 const realModules = join(root, 'node_modules')
@@ -122,8 +123,12 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`${command} ${args.join(' ')} still running after 15 s:\n${stderr}`))
-    }, 15_000)
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} still running after ${SAFETY_NET_MS} ms:\n${stderr}`,
+        ),
+      )
+    }, SAFETY_NET_MS)
     child.once('exit', (code) => {
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
