@@ -5,6 +5,9 @@ import { editDistance } from './issue-text'
 import { plaintextSecretReason, suggestedReplacement, urlSecretReasons } from './plaintext-secrets'
 import { APP_PLACEHOLDER, hasReference, scanReferences } from './references'
 
+/** The names `${app:…}` takes (see {@link APP_PLACEHOLDER}). */
+const APP_NAMES: ReadonlySet<string> = new Set(['node', 'demo', 'root'])
+
 /**
  * Checks of one merged entry beyond the zod schema: unknown fields, secret references and
  * plaintext-looking secrets. They look only at values of the right type, so they can run on
@@ -143,10 +146,21 @@ export function checkSecrets(reporter: EntryReporter): void {
     }
   }
   for (const { path, text } of argTexts([], value)) {
-    for (const problem of scanReferences(text).problems) {
+    // Arguments hold secret references and the app's own `${app:node|demo|root}` placeholders.
+    const { references, problems } = scanReferences(text, ['app'])
+    for (const problem of problems) {
       reporter.report(path, 'error', 'malformed_reference', problem.message, {
         index: problem.start,
       })
+    }
+    for (const app of references.filter((r) => r.kind === 'app' && !APP_NAMES.has(r.name))) {
+      reporter.report(
+        path,
+        'error',
+        'malformed_reference',
+        `unknown placeholder '\${app:${app.name}}': use \${app:node}, \${app:demo} or \${app:root}`,
+        { index: app.start },
+      )
     }
   }
   for (const { path, text } of unresolvedValues(value)) {
