@@ -154,9 +154,9 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   const { host } = await launch(registry(), { env: demo().env })
   await openWorkbench(page, host.url, 'everything')
   const main = page.getByRole('main', { name: 'Workbench' })
-  let form = await callGetSum(page, '1', '2')
+  await callGetSum(page, '1', '2')
   // A large reply: kept as a preview in the list.
-  form = await openTool(page, 'everything', 'get-env')
+  let form = await openTool(page, 'everything', 'get-env')
   await form.getByRole('button', { name: 'Call get-env' }).click()
   await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
 
