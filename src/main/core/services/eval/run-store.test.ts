@@ -87,4 +87,20 @@ describe('RunStore', () => {
     )
     expect(runs.get('20260101-000000-bbbbbb')).toEqual(clean)
   })
+
+  it("reads back which way a hit's score runs", () => {
+    const { runs } = store()
+    const stored = run('20260101-000000-cccccc', 'Nearest')
+    stored.results[0]!.providers[0]!.hits[0] = {
+      docKey: 'id:d1',
+      id: 'd1',
+      title: 'Nearest',
+      score: 0.12,
+      scoreOrder: 'lower-is-better',
+    }
+    runs.save(stored)
+    expect(runs.get('20260101-000000-cccccc').results[0]!.providers[0]!.hits[0]).toEqual(
+      stored.results[0]!.providers[0]!.hits[0],
+    )
+  })
 })
