@@ -99,7 +99,7 @@ export function readPath(
 }
 
 /** The parsed result the mapping's paths start from (see the module comment). */
-function mappingRoot(raw: unknown, out: Violations): Located {
+export function mappingRoot(raw: unknown, out: Violations): Located {
   const result = asToolResult(raw, out)
   if (result.structuredContent !== undefined) {
     return { value: result.structuredContent, path: 'structuredContent' }
