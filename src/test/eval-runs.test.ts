@@ -227,3 +227,104 @@ describe('profiles', () => {
     expect(live.auditLines().length).toBe(before)
   })
 })
+
+describe('pooled judging', () => {
+  const PTO = 'uri:http://127.0.0.1:47310/docs/hb-pto-policy'
+
+  it('pools every provider’s top k over two runs, with grades now and coverage that rises as it is judged', async () => {
+    evaluation().saveSet({ ...set('pooled', ['paid time off policy', 'vpn setup']) })
+    const runA = await (
+      await evaluation().startRun({ setId: 'pooled', selection: { knowledgeSearch: [] }, k: 5 })
+    ).done
+    const runB = await (
+      await evaluation().startRun({ setId: 'pooled', selection: { documentVault: [] }, k: 5 })
+    ).done
+    const pool = evaluation().pool('pooled', [runA.summary.id, runB.summary.id], 3)
+    // The pool, worked out from the runs: each provider's top 3 of each query, deduplicated.
+    for (const query of ['q1', 'q2']) {
+      const expected = new Set(
+        [runA, runB].flatMap((run) =>
+          run.results
+            .filter((r) => r.queryId === query)
+            .flatMap((r) => r.providers.flatMap((p) => p.hits.slice(0, 3).map((h) => h.docKey))),
+        ),
+      )
+      const pooled = pool.queries.find((q) => q.queryId === query)!.documents
+      expect(new Set(pooled.map((d) => d.docKey))).toEqual(expected)
+      for (const doc of pooled) {
+        expect(doc.found.every((f) => f.rank >= 1 && f.rank <= 3)).toBe(true)
+        expect(doc.found.every((f) => [runA.summary.id, runB.summary.id].includes(f.runId))).toBe(
+          true,
+        )
+      }
+    }
+    expect(pool.size).toBe(pool.queries.reduce((n, q) => n + q.documents.length, 0))
+    const pto = pool.queries[0]!.documents.find((d) => d.docKey === PTO)
+    expect(pto).toMatchObject({ grade: 3, uri: 'http://127.0.0.1:47310/docs/hb-pto-policy' })
+    expect(pool.judged).toBe(1)
+    // Judge one more document of the first run's list: its grade shows and coverage rises.
+    const unjudged = pool.queries[0]!.documents.find(
+      (d) => d.grade === null && d.found.some((f) => f.runId === runA.summary.id),
+    )!
+    const coverage = (p: typeof pool): number =>
+      p.coverage.find(
+        (c) =>
+          c.runId === runA.summary.id &&
+          c.list.kind === 'provider' &&
+          c.list.server === 'knowledgeSearch',
+      )!.judgedAtK!
+    evaluation().judge({
+      setId: 'pooled',
+      queryId: 'q1',
+      query: 'paid time off policy',
+      docKey: unjudged.docKey,
+      grade: 1,
+    })
+    const after = evaluation().pool('pooled', [runA.summary.id, runB.summary.id], 3)
+    expect(after.judged).toBe(2)
+    expect(after.queries[0]!.documents.find((d) => d.docKey === unjudged.docKey)!.grade).toBe(1)
+    expect(coverage(after)).toBeGreaterThan(coverage(pool))
+    // The judgment is in the set file: another console on this data folder reads it.
+    expect(readFileSync(join(live.dir, 'data', 'eval', 'sets', 'pooled.json'), 'utf8')).toContain(
+      unjudged.docKey,
+    )
+  }, 60_000)
+
+  it('gives a pool document’s words and link, asked again of the server that found it', async () => {
+    const run = evaluation()
+      .listRuns('pooled')
+      .find((r) => r.servers.includes('knowledgeSearch'))!
+    const pool = evaluation().pool('pooled', [run.id])
+    const doc = pool.queries[0]!.documents[0]!
+    const found = doc.found[0]!
+    const text = await evaluation().poolDocument({
+      runId: run.id,
+      queryId: 'q1',
+      profileId: found.profileId,
+      server: found.server,
+      docKey: doc.docKey,
+    })
+    expect(text.unavailable).toBeUndefined()
+    expect(text.text!.length).toBeGreaterThan(20)
+    expect(text.uri).toMatch(/^http:\/\/127\.0\.0\.1:47310\/docs\//)
+    expect(text.title).toBeTruthy()
+    // A document the server does not return for this query says so, with what to do.
+    const missing = await evaluation().poolDocument({
+      runId: run.id,
+      queryId: 'q1',
+      profileId: found.profileId,
+      server: found.server,
+      docKey: 'uri:http://127.0.0.1:47310/docs/not-a-document',
+    })
+    expect(missing.unavailable).toMatch(
+      /knowledgeSearch no longer returns this document for “paid time off policy” as carol: open its link/,
+    )
+  })
+
+  it('refuses to pool a run of another set', async () => {
+    const other = evaluation().listRuns('kept')[0]!
+    expect(() => evaluation().pool('pooled', [other.id])).toThrow(
+      /is a run of golden set kept, not of pooled/,
+    )
+  })
+})

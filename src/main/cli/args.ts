@@ -37,6 +37,9 @@ const OPTIONS = {
   min: { type: 'string', multiple: true },
   format: { type: 'string' },
   k: { type: 'string' },
+  qrels: { type: 'string' },
+  run: { type: 'string' },
+  complete: { type: 'boolean', short: 'c' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -79,7 +82,19 @@ export const COMMAND_OPTIONS = {
   secrets: ['server', 'name'],
   doctor: ['server'],
   monitor: ['metrics-port', 'metrics-host', 'interval'],
-  eval: ['server', 'source', 'profile', 'baseline', 'min', 'format', 'k', 'fusion'],
+  eval: [
+    'server',
+    'source',
+    'profile',
+    'baseline',
+    'min',
+    'format',
+    'k',
+    'fusion',
+    'qrels',
+    'run',
+    'complete',
+  ],
   auth: ['server'],
 } as const satisfies Record<string, readonly OptionName[]>
 
@@ -127,6 +142,9 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    qrels?: string
+    run?: string
+    complete?: boolean
   }
   help: boolean
 }

@@ -41,6 +41,11 @@ commands:
                                          run a golden set and print its metrics (exit 1 when
                                          a --min fails or the merged list is significantly
                                          worse than --baseline, a run id or file)
+  eval --qrels QRELS --run RUN [--k 5,10] [-c|--complete] [--format table|json|trec]
+                                         score a TREC run file against qrels as trec_eval
+                                         does (no server): map, recip_rank, P_k, recall_k,
+                                         ndcg_cut_k and judged@k per query and all; -c counts
+                                         judged queries without run lines as 0
   auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
                                          URL to open and waits; logout deletes the tokens
 

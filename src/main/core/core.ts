@@ -227,6 +227,7 @@ export class Core {
       resolve: (config) => this.secrets.resolve(config),
       doctorFile: join(this.dataDir, 'doctor.json'),
       evalDir: join(this.dataDir, 'eval'),
+      watchEvalRuns: options.watch ?? true,
       // The demo corpus's golden set makes sense only against the demo servers.
       demoSet: () =>
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,

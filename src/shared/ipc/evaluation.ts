@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import type {
   EvalMetrics,
+  EvalPool,
   EvalRun,
   EvalRunSummary,
   GoldenSet,
   GoldenSetSummary,
   Judgment,
+  PoolDocumentText,
   RunComparison,
 } from '../model/evaluation'
 import {
@@ -98,6 +100,27 @@ export const evaluationRequests = {
     }),
     z.object({ kind: z.literal('run'), text: trecText, setId: evalIdSchema }),
   ]),
+  /**
+   * TREC's depth-k pool of a set over runs of it: per query, the union of every provider's top
+   * `depth` (default: the smallest k the runs kept), each document with its grade in the set now,
+   * and judged@depth of each list of each run against the set now.
+   */
+  'eval:pool': z.object({
+    setId: evalIdSchema,
+    runIds: z.array(runId).min(1).max(20),
+    depth: k.optional(),
+  }),
+  /**
+   * A pool document's words and link: its query searched again as the profile, on the server,
+   * of the run that found it. `unavailable` says why there are none.
+   */
+  'eval:pool:document': z.object({
+    runId,
+    queryId: evalIdSchema,
+    profileId,
+    server: z.string().min(1).max(256),
+    docKey: docKeySchema,
+  }),
   /** A set's judgments as TREC qrels, or one list of a run as a TREC run file. */
   'eval:export-trec': z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('qrels'), setId: evalIdSchema }),
@@ -128,18 +151,27 @@ export interface EvaluationResults {
   'eval:import-trec':
     | { kind: 'qrels'; set: GoldenSetSummary; skipped: number }
     | { kind: 'run'; run: EvalRunSummary; skipped: number }
+  'eval:pool': EvalPool
+  'eval:pool:document': PoolDocumentText
   'eval:export-trec': { fileName: string; mime: string; text: string }
 }
 
+export type PoolDocumentRequest = z.infer<(typeof evaluationRequests)['eval:pool:document']>
+
 export interface EvaluationEvents {
-  /** One (query, profile) of a running run is done. */
+  /** A run started, here or in another process on the same data folder (`rag-console eval`). */
+  'eval:run-started': { run: EvalRunSummary }
+  /**
+   * One (query, profile) of a running run is done; a run of another process reports its counts
+   * as its summary file changes (without `queryId` and `profileId`).
+   */
   'eval:progress': {
     runId: string
     done: number
     total: number
     failures: number
-    queryId: string
-    profileId: string
+    queryId?: string
+    profileId?: string
   }
   /** A run ended: done, cancelled or failed (its summary says which). */
   'eval:run-finished': { run: EvalRunSummary }

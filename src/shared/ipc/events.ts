@@ -43,6 +43,7 @@ export const EVENT_NAMES = Object.keys({
   'discovery:missing': true,
   'workbench:protocol': true,
   'doctor:progress': true,
+  'eval:run-started': true,
   'eval:progress': true,
   'eval:run-finished': true,
   'eval:sets-changed': true,

@@ -137,6 +137,14 @@ export interface EvalRunSummary {
   error?: ErrorInfo
   /** Imported from a TREC run file (one provider: its run tag) rather than run here. */
   imported?: boolean
+  /**
+   * While it runs: the id of the process running it. Its summary file is rewritten as it goes, so
+   * another process on the data folder (the app while `rag-console eval` runs) shows its progress;
+   * a running run whose process is gone is listed as failed.
+   */
+  pid?: number
+  /** Set when listed: a process other than this one runs it (it cannot be cancelled from here). */
+  external?: boolean
 }
 
 /**
@@ -155,6 +163,12 @@ export interface EvalRun {
 /** The list a metric is about: one provider's own ranking, or the merged list under a fusion. */
 export type EvalList = { kind: 'provider'; server: string } | { kind: 'merged'; fusion: FusionMode }
 
+/**
+ * judged@k below this: a list's metrics rest on few judgments (unjudged hits count as misses),
+ * which the console says wherever it shows them.
+ */
+export const LOW_COVERAGE = 0.8
+
 export const QUALITY_METRICS = ['recall', 'precision', 'mrr', 'ndcg', 'hitRate'] as const
 export type QualityMetric = (typeof QUALITY_METRICS)[number]
 
@@ -170,6 +184,12 @@ export interface MetricValues {
   ndcg: number
   /** Share of queries with at least one relevant document in the top k. */
   hitRate: number
+  /**
+   * judged@k: the share of the top k that has a judgment (any grade), averaged over the judged
+   * queries whose list was not empty; null when none was. Unjudged hits count as misses, so the
+   * quality metrics say little when this is low.
+   */
+  judgedAtK: number | null
   /** Share of (query, provider) calls that failed. */
   failureRate: number
   latencyP50Ms: number
@@ -205,6 +225,8 @@ export interface PerQueryMetric {
   /** Relevant documents judged (grade > 0) and found in the top k. */
   relevant: number
   found: number
+  /** Share of the top k that has a judgment; null when the list is empty. */
+  judgedAtK: number | null
 }
 
 export interface EvalMetrics {
@@ -260,4 +282,50 @@ export interface RunComparison {
   better: QueryChange[]
   worse: QueryChange[]
   lostDocuments: LostDocument[]
+}
+
+/** A document of a pool: its grade in the set now, and where the runs found it. */
+export interface PoolDocument {
+  /** The set's key for it (an alias is read as the document it belongs to). */
+  docKey: string
+  title: string
+  /** Its link (a `uri:` key without its signature), when it has one. */
+  uri?: string
+  /** Its grade in the set now; null: not judged yet. */
+  grade: Grade | null
+  /** Each (run, provider, profile) that had it in its top `depth`, with its rank there. */
+  found: { runId: string; server: string; profileId: string; rank: number }[]
+}
+
+/** One query's pool, its documents by their best rank. */
+export interface PoolQuery {
+  queryId: string
+  query: string
+  documents: PoolDocument[]
+}
+
+/**
+ * TREC's depth-k pool of a set over one or more runs: per query, the union of every provider's
+ * top `depth`, with what the set says about each document now.
+ */
+export interface EvalPool {
+  setId: string
+  depth: number
+  runIds: string[]
+  queries: PoolQuery[]
+  /** Documents in the pool, and those of them with a grade. */
+  size: number
+  judged: number
+  /** judged@depth of each list of each run against the set as it is now, over its queries. */
+  coverage: { runId: string; list: EvalList; judgedAtK: number | null }[]
+}
+
+/** A pool document's words, asked again of the server that found it. */
+export interface PoolDocumentText {
+  docKey: string
+  title?: string
+  text?: string
+  uri?: string
+  /** Why there is no text (the server failed, no longer returns it, an imported run). */
+  unavailable?: string
 }

@@ -78,6 +78,8 @@ describe('eval', () => {
     const result = json<EvalJson>(run)
     expect(result.run).toMatchObject({ status: 'done', total: 12, done: 12 })
     expect(mergedNdcg(result)).toBeGreaterThan(0.3)
+    // judged@10 of every list: the demo set judges most of what the demo servers return.
+    for (const row of result.rows) expect(row.values.judgedAtK).toBeGreaterThan(0)
     expect(result.thresholds.map((t) => t.passed)).toEqual([true, true])
     expect(result.passed).toBe(true)
     expect(run.stderr).toMatch(/12\/12 /)
@@ -88,7 +90,7 @@ describe('eval', () => {
     const run = await cli(['eval', setFile, '--min', 'ndcg@5=0.99'])
     expect(run.code, run.stderr).toBe(1)
     expect(run.stdout).toMatch(/^FAIL ndcg@5=0\.99: 0\.\d{3} \(merged:rrf, k=5\)$/m)
-    expect(run.stdout).toMatch(/NDCG@10/)
+    expect(run.stdout).toMatch(/NDCG@10 +HIT +JUDGED@10/)
   })
 
   it('passes against a baseline it matches (no significant change)', async () => {

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import type { EvalMetrics, EvalRun, GoldenSet } from '../../../shared/model/evaluation'
+import { ConsoleError } from '../../../shared/errors'
+import {
+  LOW_COVERAGE,
+  type EvalMetrics,
+  type EvalRun,
+  type GoldenSet,
+} from '../../../shared/model/evaluation'
 import { compareRuns } from '../../core/services/eval/compare'
 import {
   checkThresholds,
@@ -18,11 +24,12 @@ import { fusionOf, integer, selectionOf } from '../args'
 import { connectServers, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, isUnreached, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
+import { trecFilesCommand, type TrecFilesOptions } from './eval-trec'
 
 const FORMATS = ['table', 'json', 'trec'] as const
 type Format = (typeof FORMATS)[number]
 
-interface EvalOptions {
+interface EvalOptions extends TrecFilesOptions {
   server?: string[]
   source?: string[]
   profile?: string[]
@@ -43,11 +50,31 @@ export async function evalCommand(
   words: string[],
   options: EvalOptions,
 ): Promise<ExitCode> {
+  const format = formatOf(options.format, ctx.global.json)
+  if (options.qrels !== undefined || options.run !== undefined) {
+    const stray = (['server', 'source', 'profile', 'baseline', 'min', 'fusion'] as const).filter(
+      (name) => options[name] !== undefined,
+    )
+    if (stray.length > 0) {
+      throw new UsageError(
+        `eval --qrels/--run scores two files; ${stray.map((name) => `--${name}`).join(', ')} belong${stray.length === 1 ? 's' : ''} to a golden set run`,
+      )
+    }
+    try {
+      return trecFilesCommand(ctx, words, options, format)
+    } catch (error) {
+      // A file that is not what trec_eval reads is a usage error, as an invalid SET.json is.
+      if (error instanceof ConsoleError) throw new UsageError(error.message)
+      throw error
+    }
+  }
+  if (options.complete) throw new UsageError('--complete belongs to eval --qrels QRELS --run RUN')
   if (words.length !== 1)
-    throw new UsageError('eval needs exactly one SET.json (a golden set file)')
+    throw new UsageError(
+      'eval needs exactly one SET.json (a golden set file), or --qrels and --run',
+    )
   const set = readSet(words[0]!)
   const thresholds = (options.min ?? []).map(thresholdOf)
-  const format = formatOf(options.format, ctx.global.json)
   const k = options.k === undefined ? DEFAULT_EVAL_K : integer('--k', options.k, 1, 100)
   const runK = Math.max(k, ...thresholds.map((t) => t.k ?? k))
   const fusion = fusionOf(options.fusion) ?? 'rrf'
@@ -58,7 +85,9 @@ export async function evalCommand(
     const runId = `cli-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
     const stop = core.events.on('eval:progress', (event) => {
       if (event.runId !== runId) return
-      ctx.out.progress(`${event.done}/${event.total} ${event.queryId} as ${event.profileId}`)
+      ctx.out.progress(
+        `${event.done}/${event.total} ${event.queryId ?? ''} as ${event.profileId ?? ''}`,
+      )
     })
     const started = await core.services.evaluation.runner.start({
       runId,
@@ -137,6 +166,7 @@ export async function evalCommand(
       )
     }
     warnFailures(ctx, run)
+    warnCoverage(ctx, metricsAt(k))
     if (run.summary.status === 'failed') return EXIT.failed
     if (failed) return EXIT.failed
     return allUnreached(run) ? EXIT.unreachable : EXIT.ok
@@ -202,6 +232,11 @@ function metricsTable(metrics: EvalMetrics): string {
     { header: 'MRR', cell: (r) => pct(r.values.mrr), align: 'right' },
     { header: `NDCG@${k}`, cell: (r) => pct(r.values.ndcg), align: 'right' },
     { header: 'HIT', cell: (r) => pct(r.values.hitRate), align: 'right' },
+    {
+      header: `JUDGED@${k}`,
+      cell: (r) => (r.values.judgedAtK === null ? '-' : pct(r.values.judgedAtK)),
+      align: 'right',
+    },
     { header: 'FAIL', cell: (r) => pct(r.values.failureRate), align: 'right' },
     { header: 'P50', cell: (r) => ms(r.values.latencyP50Ms), align: 'right' },
     { header: 'P95', cell: (r) => ms(r.values.latencyP95Ms), align: 'right' },
@@ -219,6 +254,18 @@ function warnFailures(ctx: CliContext, run: EvalRun): void {
     }
   }
   if (run.summary.error) ctx.out.warn(`the run failed: ${run.summary.error.message}`)
+}
+
+/** Names the lists whose figures rest on few judgments (judged@k below {@link LOW_COVERAGE}). */
+function warnCoverage(ctx: CliContext, metrics: EvalMetrics): void {
+  const low = metrics.rows.filter(
+    (r) => !r.profileId && r.values.judgedAtK !== null && r.values.judgedAtK < LOW_COVERAGE,
+  )
+  if (low.length === 0) return
+  const lists = low.map((r) => `${listKey(r.list)} ${r.values.judgedAtK!.toFixed(2)}`).join(', ')
+  ctx.out.warn(
+    `judged@${metrics.k} is below ${LOW_COVERAGE} for ${lists}: unjudged hits count as not relevant, so these figures understate those lists; judge their pool (the Evaluation panel) before trusting them`,
+  )
 }
 
 /** No provider answered any query because none could be reached (or there was none). */

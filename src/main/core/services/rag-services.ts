@@ -46,6 +46,8 @@ export interface RagServicesDeps {
   doctorFile?: string
   /** `<dataDir>/eval`: golden sets and evaluation runs. */
   evalDir: string
+  /** Announce the evaluation runs of other processes on the data folder (hosts; not the CLI). */
+  watchEvalRuns?: boolean
   /** The golden set offered when there are none yet (the demo corpus's, on the demo registry). */
   demoSet?: () => GoldenSet | undefined
   /** Each server's OAuth sign-in state, shown on its card. */
@@ -145,6 +147,7 @@ export class RagServices {
     this.evaluation = new EvalService({
       ...plan,
       dir: deps.evalDir,
+      ...(deps.watchEvalRuns ? { watch: true } : {}),
       redactor: deps.redactor,
       events: deps.events,
       search: this.search,

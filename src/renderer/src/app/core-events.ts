@@ -8,7 +8,12 @@ import type { RegistryDiff } from '../../../shared/model/registry'
 import type { ServerSummary } from '../../../shared/model/server'
 import { appKeys } from '../features/app/queries'
 import { elicitKeys } from '../features/elicitation/queries'
-import { applyRunFinished, applyRunProgress, evalKeys } from '../features/evaluation/queries'
+import {
+  addRunningRun,
+  applyRunFinished,
+  applyRunProgress,
+  evalKeys,
+} from '../features/evaluation/queries'
 import { configKeys, registryKeys } from '../features/config/queries'
 import { profileKeys } from '../features/profiles/queries'
 import { secretKeys } from '../features/secrets/queries'
@@ -151,6 +156,8 @@ export const coreEventHandlers: CoreEventHandlers = {
   // Progress belongs to the check that asked for it; the panel running it listens.
   'access:progress': () => undefined,
   'doctor:progress': () => undefined,
+  // Started here, or by `rag-console eval` on the same data folder: listed with its progress.
+  'eval:run-started': ({ run }, { queryClient }) => addRunningRun(queryClient, run),
   'eval:progress': (event, { queryClient }) => applyRunProgress(queryClient, event),
   'eval:run-finished': (event, { queryClient }) => applyRunFinished(queryClient, event),
   // Judged from Search, saved in the panel, imported, or edited by the CLI.

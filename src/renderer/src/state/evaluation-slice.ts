@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand'
 import type { UiState } from './store'
 
-export const EVALUATION_TABS = ['sets', 'runs', 'compare'] as const
+export const EVALUATION_TABS = ['sets', 'runs', 'compare', 'pool'] as const
 export type EvaluationTab = (typeof EVALUATION_TABS)[number]
 
 /** What the Evaluation panel shows, and the golden set Search records judgments into. */
@@ -13,12 +13,15 @@ export interface EvaluationSlice {
   evaluationRun: string | null
   /** The two runs compared: the baseline and the candidate. */
   evaluationCompare: { base: string | null; candidate: string | null }
+  /** The runs whose pool is judged; null: the run whose metrics are shown. */
+  evaluationPoolRuns: string[] | null
   /** The set judgments from Search go to; null: judging is off. */
   judgingSet: string | null
   evaluationTabSelected: (tab: EvaluationTab) => void
   evaluationSetSelected: (set: string | null) => void
   evaluationRunSelected: (run: string | null) => void
   evaluationCompareChanged: (pair: { base: string | null; candidate: string | null }) => void
+  evaluationPoolRunsSelected: (runs: string[] | null) => void
   judgingSetSelected: (set: string | null) => void
 }
 
@@ -27,12 +30,19 @@ export const createEvaluationSlice: StateCreator<UiState, [], [], EvaluationSlic
   evaluationSet: null,
   evaluationRun: null,
   evaluationCompare: { base: null, candidate: null },
+  evaluationPoolRuns: null,
   judgingSet: null,
   evaluationTabSelected: (evaluationTab) => set({ evaluationTab }),
   // Another set's runs are not this one's: forget the run and the pair picked for it.
   evaluationSetSelected: (evaluationSet) =>
-    set({ evaluationSet, evaluationRun: null, evaluationCompare: { base: null, candidate: null } }),
+    set({
+      evaluationSet,
+      evaluationRun: null,
+      evaluationCompare: { base: null, candidate: null },
+      evaluationPoolRuns: null,
+    }),
   evaluationRunSelected: (evaluationRun) => set({ evaluationRun }),
   evaluationCompareChanged: (evaluationCompare) => set({ evaluationCompare }),
+  evaluationPoolRunsSelected: (evaluationPoolRuns) => set({ evaluationPoolRuns }),
   judgingSetSelected: (judgingSet) => set({ judgingSet }),
 })

@@ -74,11 +74,13 @@ export const useEvaluationTab = () => useUiStore((s) => s.evaluationTab)
 export const useEvaluationSet = () => useUiStore((s) => s.evaluationSet)
 export const useEvaluationRun = () => useUiStore((s) => s.evaluationRun)
 export const useEvaluationCompare = () => useUiStore((s) => s.evaluationCompare)
+export const useEvaluationPoolRuns = () => useUiStore((s) => s.evaluationPoolRuns)
 export const useJudgingSet = () => useUiStore((s) => s.judgingSet)
 export const useEvaluationTabSelected = () => useUiStore((s) => s.evaluationTabSelected)
 export const useEvaluationSetSelected = () => useUiStore((s) => s.evaluationSetSelected)
 export const useEvaluationRunSelected = () => useUiStore((s) => s.evaluationRunSelected)
 export const useEvaluationCompareChanged = () => useUiStore((s) => s.evaluationCompareChanged)
+export const useEvaluationPoolRunsSelected = () => useUiStore((s) => s.evaluationPoolRunsSelected)
 export const useJudgingSetSelected = () => useUiStore((s) => s.judgingSetSelected)
 
 /** Posts a notice from outside React (event handlers, query callbacks). */

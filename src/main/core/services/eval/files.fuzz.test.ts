@@ -5,6 +5,7 @@ import { parseThreshold } from './gate'
 import { parseStoredRun } from './run-store'
 import { parseGoldenSet } from './set-store'
 import { parseQrels, parseRun, parseTopics } from './trec'
+import { formatTrecEval, readTrecQrels, readTrecRun, trecEval } from './trec-eval'
 
 /**
  * Files and options a user (or an attacker) hands the evaluation: whatever they hold, the
@@ -27,6 +28,37 @@ const json = fc.oneof(
 )
 
 describe('evaluation inputs under fuzz', () => {
+  it('the trec_eval-compatible readers score any text or refuse it naming the line', () => {
+    const line = fc.oneof(
+      text,
+      fc
+        .tuple(
+          fc.constantFrom('q1', 'q2', '10', '9'),
+          fc.constantFrom('a', 'b', 'c', 'é', 'A'),
+          fc.oneof(fc.integer({ min: -2, max: 5 }).map(String), fc.double().map(String)),
+        )
+        .map(([q, d, v]) => `${q} 0 ${d} ${v}\n${q} Q0 ${d} 1 ${v} tag`),
+    )
+    fc.assert(
+      fc.property(line, line, fc.boolean(), (qrelsText, runText, complete) => {
+        try {
+          const result = trecEval(readTrecQrels(qrelsText, 'q'), readTrecRun(runText, 'r'), {
+            cutoffs: [1, 5],
+            complete,
+          })
+          for (const value of [result.all.map, ...result.all.P, ...result.all.ndcg_cut]) {
+            expect(value).toBeGreaterThanOrEqual(0)
+          }
+          expect(formatTrecEval(result)).toMatch(/^runid +\tall\t/m)
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConsoleError)
+          expect((error as ConsoleError).message).toMatch(/line \d+|no query has both/)
+        }
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('TREC readers take any text and count what they cannot read', () => {
     fc.assert(
       fc.property(text, (input) => {

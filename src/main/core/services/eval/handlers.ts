@@ -29,6 +29,8 @@ export function evaluationHandlers(services: RagServices): Pick<Handlers, keyof 
       request.kind === 'qrels'
         ? evaluation().importQrels(request)
         : evaluation().importRun(request.setId, request.text),
+    'eval:pool': ({ setId, runIds, depth }) => evaluation().pool(setId, runIds, depth),
+    'eval:pool:document': (request) => evaluation().poolDocument(request),
     'eval:export-trec': (request) =>
       request.kind === 'qrels'
         ? evaluation().exportQrels(request.setId)

@@ -32,6 +32,22 @@ describe('metric properties', () => {
     )
   })
 
+  it('judged@k lies in [0, 1], is null only for an empty list, and judging a listed document never lowers it', () => {
+    fc.assert(
+      fc.property(ranked, judged, cutoff, grade, (list, qrels, k, g) => {
+        const s = scoreQuery(list, qrels, k)
+        if (list.length === 0) {
+          expect(s.judged).toBeNull()
+          return
+        }
+        expect(s.judged).toBeGreaterThanOrEqual(0)
+        expect(s.judged).toBeLessThanOrEqual(1)
+        const more = new Map(qrels).set(list[0]!, g)
+        expect(scoreQuery(list, more, k).judged).toBeGreaterThanOrEqual(s.judged!)
+      }),
+    )
+  })
+
   it('a perfect run (every relevant document, best grade first) scores 1', () => {
     fc.assert(
       fc.property(judged, cutoff, (qrels, k) => {

@@ -99,7 +99,19 @@ describe('queries without a relevant judgment', () => {
       hit: false,
       relevant: 0,
       found: 0,
+      // 'a' is judged (grade 0): the top 1 is fully judged.
+      judged: 1,
     })
+  })
+})
+
+describe('judged@k', () => {
+  it('is the share of the top k with a judgment of any grade, null for an empty list', () => {
+    // Top 4 of a, b, c, d, e: a (3) and c (0) judged, b and d not → 2 / 4
+    expect(scoreQuery(['a', 'b', 'c', 'd', 'e'], qrels({ a: 3, c: 0, e: 1 }), 4).judged).toBe(0.5)
+    // Fewer than k returned: the share of what was returned (a of a, b)
+    expect(scoreQuery(['a', 'b'], qrels({ a: 1 }), 10).judged).toBe(0.5)
+    expect(scoreQuery([], qrels({ a: 1 }), 10).judged).toBeNull()
   })
 })
 

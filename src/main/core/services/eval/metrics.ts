@@ -16,6 +16,8 @@ export interface QueryScores {
   relevant: number
   /** Relevant documents in the top k. */
   found: number
+  /** Share of the top k that has a judgment; null when the list is empty. */
+  judged: number | null
 }
 
 /**
@@ -58,7 +60,16 @@ export function scoreQuery(ranked: readonly string[], qrels: Qrels, k: number): 
   const grades = [...qrels.values()].filter((grade) => grade > 0)
   const relevant = grades.length
   if (relevant === 0) {
-    return { recall: 0, precision: 0, rr: 0, ndcg: 0, hit: false, relevant: 0, found: 0 }
+    return {
+      recall: 0,
+      precision: 0,
+      rr: 0,
+      ndcg: 0,
+      hit: false,
+      relevant: 0,
+      found: 0,
+      judged: judgedShare(top, (key) => qrels.has(key)),
+    }
   }
   const ideal = dcgOf(grades.sort((a, b) => b - a).slice(0, k))
   return {
@@ -69,7 +80,23 @@ export function scoreQuery(ranked: readonly string[], qrels: Qrels, k: number): 
     hit: found > 0,
     relevant,
     found,
+    judged: judgedShare(top, (key) => qrels.has(key)),
   }
+}
+
+/**
+ * Judged coverage of a top k: the share of its documents that have a judgment (any grade, 0
+ * included). Unjudged documents count as not relevant, so a metric over a list with little
+ * coverage says little. Null for an empty list (nothing rests on a missing judgment).
+ */
+export function judgedShare(
+  top: readonly string[],
+  isJudged: (key: string) => boolean,
+): number | null {
+  if (top.length === 0) return null
+  let judged = 0
+  for (const key of top) if (isJudged(key)) judged++
+  return judged / top.length
 }
 
 /** DCG of grades in rank order: Σ grade_i / log2(i + 1), ranks from 1. */

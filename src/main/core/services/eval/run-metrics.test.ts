@@ -117,6 +117,21 @@ describe('metric table of a run', () => {
     expect(rowOf(metrics.rows, 'merged:rrf').values.hitRate).toBe(1)
   })
 
+  it('reports judged@k: the share of each top k that has a judgment', () => {
+    // q1: A [d1, x] and B [y, d2] have one judged document of two; merged d1, y, x, d2: 2 of 4.
+    expect(
+      [cell('q1', 'A'), cell('q1', 'B'), cell('q1', 'merged:rrf')].map((c) => c.judgedAtK),
+    ).toEqual([0.5, 0.5, 0.5])
+    // q2: A failed (no list: null), B [d3] judged. q3: B's id:d4 is an alias of a judged link.
+    expect(cell('q2', 'A').judgedAtK).toBeNull()
+    expect(cell('q2', 'B').judgedAtK).toBe(1)
+    expect(cell('q3', 'B').judgedAtK).toBe(1)
+    // Means over the judged queries with a list: A (0.5 + 1) / 2; B and merged (0.5 + 1 + 1) / 3.
+    expect(rowOf(metrics.rows, 'A').values.judgedAtK).toBe(0.75)
+    expect(rowOf(metrics.rows, 'B').values.judgedAtK).toBeCloseTo(2.5 / 3, 12)
+    expect(rowOf(metrics.rows, 'merged:rrf').values.judgedAtK).toBeCloseTo(2.5 / 3, 12)
+  })
+
   it('refuses a cutoff above the hits the run kept', () => {
     expect(() => runMetrics(BASE, 5)).toThrow(/kept 4 hits per list; metrics at k=5 need a run/)
   })

@@ -92,6 +92,7 @@ export function cellsOf(run: EvalRun, k: number, qrels: JudgmentsOf): Cell[] {
         latencyMs: ranked.latencyMs,
         relevant: scores.relevant,
         found: scores.found,
+        judgedAtK: scores.judged,
         top: topK(docKeys, k),
       })
     }
@@ -104,12 +105,14 @@ export function aggregate(cells: readonly Cell[]): MetricValues {
   const judged = cells.filter((cell) => cell.relevant > 0)
   const failed = cells.filter((cell) => cell.failed).length
   const latencies = cells.filter((cell) => !cell.failed).map((cell) => cell.latencyMs)
+  const coverage = judged.flatMap((cell) => (cell.judgedAtK === null ? [] : [cell.judgedAtK]))
   return {
     recall: mean(judged.map((c) => c.recall)),
     precision: mean(judged.map((c) => c.precision)),
     mrr: mean(judged.map((c) => c.rr)),
     ndcg: mean(judged.map((c) => c.ndcg)),
     hitRate: mean(judged.map((c) => (c.hit ? 1 : 0))),
+    judgedAtK: coverage.length === 0 ? null : mean(coverage),
     failureRate: cells.length === 0 ? 0 : failed / cells.length,
     latencyP50Ms: percentile(latencies, 0.5),
     latencyP95Ms: percentile(latencies, 0.95),

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -90,7 +91,7 @@ describe('RunStore', () => {
 
   it("reads back which way a hit's score runs", () => {
     const { runs } = store()
-    const stored = run('20260101-000000-cccccc', 'Nearest')
+    const stored = run('20260101-000000-ffffff', 'Nearest')
     stored.results[0]!.providers[0]!.hits[0] = {
       docKey: 'id:d1',
       id: 'd1',
@@ -99,8 +100,42 @@ describe('RunStore', () => {
       scoreOrder: 'lower-is-better',
     }
     runs.save(stored)
-    expect(runs.get('20260101-000000-cccccc').results[0]!.providers[0]!.hits[0]).toEqual(
+    expect(runs.get('20260101-000000-ffffff').results[0]!.providers[0]!.hits[0]).toEqual(
       stored.results[0]!.providers[0]!.hits[0],
     )
+  })
+
+  it('lists a running run of another live process as external, and one whose process is gone as failed', async () => {
+    const { runs } = store()
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'])
+    try {
+      const running = (id: string, pid: number) => ({
+        ...run(id, 'x').summary,
+        status: 'running' as const,
+        done: 3,
+        total: 10,
+        pid,
+      })
+      runs.saveProgress(running('20260101-000000-cccccc', child.pid!))
+      runs.saveProgress(running('20260101-000000-dddddd', process.pid))
+      expect(runs.summary('20260101-000000-cccccc')).toMatchObject({
+        status: 'running',
+        external: true,
+      })
+      expect(runs.summary('20260101-000000-dddddd')).toMatchObject({ status: 'running' })
+      expect(runs.summary('20260101-000000-dddddd')!.external).toBeUndefined()
+      // A hand-edited pid that is not a process id (0 and -1 name groups) is not asked about.
+      runs.saveProgress(running('20260101-000000-eeeeee', -1))
+      expect(runs.summary('20260101-000000-eeeeee')).toMatchObject({ status: 'failed' })
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+      expect(runs.list().find((r) => r.id === '20260101-000000-cccccc')).toMatchObject({
+        status: 'failed',
+        error: { message: expect.stringMatching(/ended before the run finished; 3 of 10 queries/) },
+      })
+    } finally {
+      child.kill('SIGKILL')
+    }
   })
 })

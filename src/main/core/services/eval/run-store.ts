@@ -26,21 +26,57 @@ export class RunStore {
     private readonly limit = MAX_STORED_RUNS,
   ) {}
 
-  /** Summaries, newest first (of one set, or all); unreadable ones are left out. */
+  /**
+   * Summaries, newest first (of one set, or all); unreadable ones are left out. A run another
+   * process is running is marked `external`; one whose process is gone is listed as failed.
+   */
   list(setId?: string): EvalRunSummary[] {
     if (!existsSync(this.dir)) return []
     const summaries: EvalRunSummary[] = []
     for (const file of readdirSync(this.dir)) {
-      if (!file.endsWith(SUMMARY)) continue
-      try {
-        summaries.push(JSON.parse(readFileSync(join(this.dir, file), 'utf8')) as EvalRunSummary)
-      } catch {
-        // torn or hand-edited: get() reports it when asked for by id
-      }
+      if (!file.endsWith(SUMMARY) || file.startsWith('.')) continue
+      const summary = this.summary(file.slice(0, -SUMMARY.length))
+      if (summary) summaries.push(summary)
     }
     return summaries
       .filter((summary) => setId === undefined || summary.setId === setId)
       .sort((a, b) => b.startedAt.localeCompare(a.startedAt) || b.id.localeCompare(a.id))
+  }
+
+  /** One run's summary as {@link list} gives it; undefined when absent or unreadable. */
+  summary(id: string): EvalRunSummary | undefined {
+    let summary: EvalRunSummary
+    try {
+      summary = JSON.parse(readFileSync(this.summaryFile(id), 'utf8')) as EvalRunSummary
+    } catch {
+      // absent, torn or hand-edited: get() reports it when asked for by id
+      return undefined
+    }
+    if (summary.status !== 'running' || summary.pid === undefined) return summary
+    if (summary.pid === process.pid) return summary
+    // A pid from the file: only a process id is asked about (0 and -1 mean groups to kill()).
+    if (!Number.isSafeInteger(summary.pid) || summary.pid < 1) summary.pid = 0
+    if (summary.pid > 0 && processAlive(summary.pid)) return { ...summary, external: true }
+    return {
+      ...summary,
+      status: 'failed',
+      error: {
+        code: 'internal',
+        message: `the process that ran it (pid ${summary.pid}) ended before the run finished; ${summary.done} of ${summary.total} queries were done but not stored`,
+      },
+    }
+  }
+
+  /**
+   * Writes the summary of a run in progress (its counts so far), for other processes on the
+   * data folder to show.
+   */
+  saveProgress(summary: EvalRunSummary): void {
+    mkdirSync(this.dir, { recursive: true })
+    writeFileAtomicSync(
+      this.summaryFile(summary.id),
+      `${redactedJson(this.redactor, summary).text}\n`,
+    )
   }
 
   has(id: string): boolean {
@@ -83,7 +119,18 @@ export class RunStore {
   }
 
   private summaryFile(id: string): string {
+    if (!runIdSchema.safeParse(id).success) throw notFound(id)
     return join(this.dir, `${id}${SUMMARY}`)
+  }
+}
+
+/** Whether a process with this id exists (EPERM: it does, owned by someone else). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -30,6 +30,8 @@ export const MAX_RUN_HITS = 500_000
 const MAX_RATE_WAITS = 10
 const MAX_WAIT_MS = 65_000
 const TITLE_LIMIT = 200
+/** A running run's summary file is rewritten at most this often (for other processes). */
+const PROGRESS_WRITE_MS = 200
 
 export interface EvalRunnerDeps extends PlanDeps {
   search: { run(request: SearchRun): Promise<SearchResult> }
@@ -75,6 +77,8 @@ export class EvalRunner {
   private readonly inFlight = new Set<Promise<EvalRun>>()
   /** The summaries of the runs in progress, updated as they go. */
   private readonly live = new Map<string, EvalRunSummary>()
+  /** Every run this runner started (its summary file changes are its own). */
+  private readonly started = new Set<string>()
 
   constructor(private readonly deps: EvalRunnerDeps) {}
 
@@ -119,11 +123,15 @@ export class EvalRunner {
       servers,
       profiles: [...new Set(pairs.map((pair) => pair.profile.id))],
       k: inputs.k,
+      pid: process.pid,
     }
     const queries = [...new Set(pairs.map((pair) => pair.query))]
     // Planning awaited discovery: another start under this id may have begun meanwhile.
     if (this.running.has(id)) throw alreadyRunning(id)
     this.live.set(id, summary)
+    this.started.add(id)
+    this.saveProgress(summary)
+    this.deps.events.emit('eval:run-started', { run: { ...summary } })
     const done = this.running.run(id, (signal) =>
       this.execute({ version: 1, summary, inputs, queries, results: [] }, pairs, signal),
     )
@@ -140,6 +148,11 @@ export class EvalRunner {
   /** Copies of the summaries of the runs in progress. */
   inProgress(): EvalRunSummary[] {
     return [...this.live.values()].map((summary) => ({ ...summary }))
+  }
+
+  /** Whether this runner started the run (in this process). */
+  owns(runId: string): boolean {
+    return this.started.has(runId)
   }
 
   cancel(runId: string): boolean {
@@ -213,6 +226,7 @@ export class EvalRunner {
     const results: (EvalQueryResult | undefined)[] = new Array(pairs.length)
     let next = 0
     let error: ErrorInfo | undefined
+    let written = this.now()
     const worker = async (): Promise<void> => {
       while (!signal.aborted && next < pairs.length) {
         const index = next++
@@ -230,6 +244,10 @@ export class EvalRunner {
           queryId: pair.query.id,
           profileId: pair.profile.id,
         })
+        if (this.now() - written >= PROGRESS_WRITE_MS) {
+          written = this.now()
+          this.saveProgress(run.summary)
+        }
       }
     }
     try {
@@ -247,6 +265,7 @@ export class EvalRunner {
     run.summary.status = error ? 'failed' : signal.aborted ? 'cancelled' : 'done'
     if (error) run.summary.error = error
     run.summary.finishedAt = new Date(this.now()).toISOString()
+    delete run.summary.pid
     this.deps.runs.save(run)
     this.deps.events.emit('eval:run-finished', { run: { ...run.summary } })
     return run
@@ -308,6 +327,18 @@ export class EvalRunner {
       return reset > now ? reset - now : 1000 * 2 ** attempt
     })
     return Math.min(MAX_WAIT_MS, Math.max(100, ...waits))
+  }
+
+  /**
+   * Rewrites a running run's summary file, so another process on the data folder sees its
+   * progress; a failed write only costs that view, never the run.
+   */
+  private saveProgress(summary: EvalRunSummary): void {
+    try {
+      this.deps.runs.saveProgress(summary)
+    } catch {
+      // the run goes on; its summary is written again when it is stored
+    }
   }
 
   private sleep(ms: number, signal: AbortSignal): Promise<void> {

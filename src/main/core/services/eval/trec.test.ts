@@ -109,6 +109,18 @@ describe('TREC run files', () => {
     })
   })
 
+  it('breaks score ties by docno, descending, whatever the rank column says (trec_eval)', () => {
+    // a and c tie on 0.5: trec_eval puts c (the larger docno) first though a is ranked 1.
+    const text = 'q1 Q0 a 1 0.5 bm25\nq1 Q0 c 2 0.5 bm25\nq1 Q0 b 3 0.9 bm25\n'
+    expect(parseRun(text).queries.get('q1')).toEqual(['id:b', 'id:c', 'id:a'])
+  })
+
+  it('reads a line with text after the tag, which trec_eval ignores', () => {
+    const { queries, skipped } = parseRun('q1 Q0 a 1 0.5 bm25 reserved for later\n')
+    expect(queries.get('q1')).toEqual(['id:a'])
+    expect(skipped).toBe(0)
+  })
+
   it('skips lines with a missing field or a score that is not a number', () => {
     const { queries, skipped } = parseRun('q1 Q0 a 1 x tag\nq1 Q0 b 1\nq1 Q0 c 1 1 tag\n')
     expect(queries.get('q1')).toEqual(['id:c'])

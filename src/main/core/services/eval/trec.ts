@@ -1,5 +1,6 @@
 import type { GoldenSet, Grade } from '../../../../shared/model/evaluation'
 import { evalIdSchema } from '../../../../shared/model/golden-set-schema'
+import { rankTrec } from './trec-eval'
 
 /**
  * TREC files, as trec_eval and ranx read them:
@@ -102,27 +103,30 @@ export function formatRun(lists: { queryId: string; docKeys: string[] }[], tag: 
   return out.length > 0 ? `${out.join('\n')}\n` : ''
 }
 
-/** Reads a run file; each query's documents are ordered by score, best first (as trec_eval). */
+/**
+ * Reads a run file; each query's documents are ordered as trec_eval orders them: by score, best
+ * first, a tie broken by docno, descending (the rank column is ignored, as is text after the tag).
+ */
 export function parseRun(text: string): ParsedRun {
-  const scored = new Map<string, { key: string; score: number; rank: number }[]>()
+  const scored = new Map<string, { key: string; docno: string; score: number }[]>()
   let tag: string | undefined
   let skipped = 0
   for (const fields of lines(text)) {
-    const [qid, , docno, rank, score, name] = fields
-    const docKey = fields.length === 6 ? decodeDocno(docno!) : undefined
+    const [qid, , docno, , score, name] = fields
+    const docKey = fields.length >= 6 ? decodeDocno(docno!) : undefined
     if (!docKey || !isId(qid!) || !Number.isFinite(Number(score))) {
       skipped++
       continue
     }
     tag ??= name
     const list = scored.get(qid!) ?? []
-    list.push({ key: docKey, score: Number(score), rank: Number(rank) || 0 })
+    list.push({ key: docKey, docno: docno!, score: Number(score) })
     scored.set(qid!, list)
   }
   const queries = new Map<string, string[]>()
   for (const [qid, list] of scored) {
-    list.sort((a, b) => b.score - a.score || a.rank - b.rank)
-    queries.set(qid, [...new Set(list.map(({ key }) => key))])
+    const keys = new Map(list.map(({ docno, key }) => [docno, key]))
+    queries.set(qid, [...new Set(rankTrec(list).map((docno) => keys.get(docno)!))])
   }
   return { tag: tag ?? 'run', queries, skipped }
 }

@@ -17,6 +17,7 @@ import { appQueries } from '../app/queries'
 import { profileQueries } from '../profiles/queries'
 import { CompareRuns } from './CompareRuns'
 import { NewSetDialog } from './NewSetDialog'
+import { PoolJudging } from './PoolJudging'
 import { evalQueries, useRunsOfSet } from './queries'
 import { RunHistory } from './RunHistory'
 import { RunLauncher } from './RunLauncher'
@@ -64,6 +65,7 @@ export function EvaluationPanel(): React.JSX.Element {
       ) : null,
     },
     { id: 'compare', label: 'Compare' },
+    { id: 'pool', label: 'Judge pool' },
   ]
   const views: Record<EvaluationTab, (set: GoldenSetSummary) => React.ReactNode> = {
     sets: (s) => (
@@ -81,6 +83,7 @@ export function EvaluationPanel(): React.JSX.Element {
     ),
     runs: (s) => <RunsView set={s} />,
     compare: () => <CompareRuns runs={runs ?? []} />,
+    pool: (s) => <PoolJudging set={s} runs={runs ?? []} />,
   }
 
   return (

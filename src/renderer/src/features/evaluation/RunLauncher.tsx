@@ -103,7 +103,15 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
         onChange={(v) => setK(Number(v))}
       />
       <div className="eval-launcher__go">
-        {running ? (
+        {running?.external ? (
+          <>
+            <RunProgress run={running} />
+            <span className="muted">
+              Run by another process{running.pid ? ` (pid ${running.pid})` : ''}, such as
+              rag-console eval: stop it there (Ctrl-C)
+            </span>
+          </>
+        ) : running ? (
           <>
             <RunProgress run={running} />
             <Button

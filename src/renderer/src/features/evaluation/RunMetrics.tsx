@@ -1,21 +1,27 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import {
+  LOW_COVERAGE,
   QUALITY_METRICS,
   type EvalMetrics,
   type EvalRunSummary,
   type QualityMetric,
 } from '../../../../shared/model/evaluation'
-import { Banner, Select, Spinner, Table } from '../../ui'
+import { useEvaluationPoolRunsSelected, useEvaluationTabSelected } from '../../state/store'
+import { Banner, Button, Select, Spinner, Table } from '../../ui'
 import {
   formatMetric,
+  formatShare,
+  HEAT_METRICS,
   heatmap,
   heatStyle,
+  type HeatMetric,
   listKey,
   listLabel,
   METRIC_COLUMNS,
   metricBars,
   sortMetricRows,
+  thinLists,
 } from './metric-view'
 import { evalQueries } from './queries'
 import { runTime } from './RunHistory'
@@ -42,6 +48,8 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
     [stored.data],
   )
   const [profile, setProfile] = useState('')
+  const selectTab = useEvaluationTabSelected()
+  const selectPoolRuns = useEvaluationPoolRunsSelected()
   if (run.status === 'running') {
     return <Spinner label="Metrics come once the run has finished…" />
   }
@@ -64,6 +72,14 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
         </Banner>
       )}
       <ProfilePicker metrics={metrics.data} profile={profile} onChange={setProfile} />
+      <CoverageNote
+        metrics={metrics.data}
+        profile={profile || undefined}
+        onJudge={() => {
+          selectPoolRuns([run.id])
+          selectTab('pool')
+        }}
+      />
       <MetricTable
         metrics={metrics.data}
         profile={profile || undefined}
@@ -104,6 +120,40 @@ function ProfilePicker({
   )
 }
 
+/**
+ * Says which lists' metrics rest on few judgments (judged@k below {@link LOW_COVERAGE}), why
+ * that matters, and offers to judge the run's pool.
+ */
+function CoverageNote({
+  metrics,
+  profile,
+  onJudge,
+}: {
+  metrics: EvalMetrics
+  profile: string | undefined
+  onJudge: () => void
+}): React.JSX.Element | null {
+  const thin = thinLists(metrics.rows, profile)
+  if (thin.length === 0) return null
+  const lists = thin
+    .map((row) => `${listLabel(row.list)} (${formatShare(row.values.judgedAtK!)})`)
+    .join(', ')
+  return (
+    <Banner
+      tone="warn"
+      title={`These figures rest on few judgments: judged@${metrics.k} is below ${formatShare(LOW_COVERAGE)}`}
+      actions={
+        <Button icon="evaluation" onClick={onJudge}>
+          Judge the pool
+        </Button>
+      }
+    >
+      {lists}. Unjudged hits count as misses, so these lists may be better than they score: judge
+      what they returned, then run the set again.
+    </Banner>
+  )
+}
+
 function MetricTable({
   metrics,
   profile,
@@ -140,11 +190,21 @@ function MetricTable({
               <th scope="row" className="eval-list-name">
                 {name}
               </th>
-              {columns.map((column) => (
-                <td key={column.id} className="num">
-                  {column.text(row.values)}
-                </td>
-              ))}
+              {columns.map((column) => {
+                const thin =
+                  column.id === 'judgedAtK' &&
+                  row.values.judgedAtK !== null &&
+                  row.values.judgedAtK < LOW_COVERAGE
+                return (
+                  <td
+                    key={column.id}
+                    className={thin ? 'num eval-cell--thin' : 'num'}
+                    title={thin ? 'Few judgments: these metrics say little' : undefined}
+                  >
+                    {column.text(row.values)}
+                  </td>
+                )
+              })}
             </tr>
           )
         })}
@@ -200,7 +260,7 @@ function ListBars({
   )
 }
 
-/** Queries × lists, each cell the query's nDCG@k in that list. */
+/** Queries × lists, each cell the query's value of a chosen metric in that list. */
 function QueryHeatmap({
   metrics,
   profile,
@@ -210,23 +270,36 @@ function QueryHeatmap({
   profile: string | undefined
   texts: ReadonlyMap<string, string>
 }): React.JSX.Element {
+  const [metric, setMetric] = useState<HeatMetric>('ndcg')
   const map = useMemo(
     () =>
       heatmap(
         profile ? { perQuery: metrics.perQuery.filter((v) => v.profileId === profile) } : metrics,
         texts,
+        metric,
       ),
-    [metrics, profile, texts],
+    [metrics, profile, texts, metric],
   )
+  const name = HEAT_METRICS[metric].label(metrics.k)
   return (
-    <figure className="eval-chart eval-heatmap" aria-label={`nDCG@${metrics.k} per query`}>
+    <figure className="eval-chart eval-heatmap" aria-label={`${name} per query`}>
       <figcaption className="eval-chart__head">
-        <h3>nDCG@{metrics.k} per query</h3>
+        <h3>Per query</h3>
+        <Select
+          label="Metric"
+          inline
+          value={metric}
+          options={(Object.keys(HEAT_METRICS) as HeatMetric[]).map((m) => ({
+            value: m,
+            label: HEAT_METRICS[m].label(metrics.k),
+          }))}
+          onChange={setMetric}
+        />
         <span className="eval-heatmap__legend muted" aria-hidden="true">
           0 <span className="eval-heatmap__scale" /> 1
         </span>
       </figcaption>
-      <Table label={`nDCG@${metrics.k} per query and list`} scroll className="eval-heatmap__table">
+      <Table label={`${name} per query and list`} scroll className="eval-heatmap__table">
         <thead>
           <tr>
             <th scope="col">Query</th>
@@ -257,13 +330,17 @@ function QueryHeatmap({
                   <td key={index} className="eval-heatmap__cell eval-heatmap__cell--failed">
                     fail
                   </td>
-                ) : cell.unjudged ? (
-                  <td key={index} className="eval-heatmap__cell muted" title="No relevant judgment">
+                ) : cell.unjudged || cell.value === null ? (
+                  <td
+                    key={index}
+                    className="eval-heatmap__cell muted"
+                    title={cell.unjudged ? 'No relevant judgment' : 'The list was empty'}
+                  >
                     –
                   </td>
                 ) : (
-                  <td key={index} className="eval-heatmap__cell" style={heatStyle(cell.ndcg)}>
-                    {cell.ndcg.toFixed(2)}
+                  <td key={index} className="eval-heatmap__cell" style={heatStyle(cell.value)}>
+                    {cell.value.toFixed(2)}
                   </td>
                 ),
               )}

@@ -9,6 +9,7 @@ import {
   METRIC_COLUMNS,
   metricBars,
   sortMetricRows,
+  thinLists,
 } from './metric-view'
 
 const values = (ndcg: number): MetricValues => ({
@@ -17,6 +18,7 @@ const values = (ndcg: number): MetricValues => ({
   mrr: ndcg,
   ndcg,
   hitRate: 1,
+  judgedAtK: 1,
   failureRate: 0,
   latencyP50Ms: 10,
   latencyP95Ms: 20,
@@ -52,6 +54,7 @@ const cell = (
   latencyMs: 5,
   relevant: 2,
   found: 1,
+  judgedAtK: 1,
   ...extra,
 })
 
@@ -71,6 +74,25 @@ describe('metric table', () => {
     const latency = METRIC_COLUMNS.filter((c) => c.id.startsWith('latency'))
     expect(latency.map((column) => column.text(down))).toEqual(['–', '–'])
     expect(latency.map((column) => column.text(values(1)))).toEqual(['10 ms', '20 ms'])
+  })
+
+  it('shows judged@k as a share, a dash when no list had a document, and names the thin lists', () => {
+    const judged = METRIC_COLUMNS.find((c) => c.id === 'judgedAtK')!
+    expect(judged.label(10)).toBe('Judged@10')
+    expect(judged.text({ ...values(1), judgedAtK: 0.625 })).toBe('63%')
+    expect(judged.text({ ...values(1), judgedAtK: null })).toBe('–')
+    const thin: MetricRow[] = [
+      { list: { kind: 'provider', server: 'docs' }, values: { ...values(1), judgedAtK: 0.5 } },
+      { list: { kind: 'provider', server: 'wiki' }, values: { ...values(1), judgedAtK: 0.8 } },
+      { list: { kind: 'merged', fusion: 'rrf' }, values: { ...values(1), judgedAtK: 0.79 } },
+      {
+        list: { kind: 'provider', server: 'docs' },
+        profileId: 'a',
+        values: { ...values(1), judgedAtK: 0 },
+      },
+    ]
+    expect(thinLists(thin).map((row) => listLabel(row.list))).toEqual(['docs', 'merged · RRF'])
+    expect(thinLists(thin, 'a').map((row) => listLabel(row.list))).toEqual(['docs'])
   })
 
   it('writes shares as percentages and latencies in ms or s', () => {
@@ -106,9 +128,33 @@ describe('heatmap', () => {
     const map = heatmap({ perQuery }, new Map([['q1', 'vpn setup']]))
     expect(map.lists.map(listLabel)).toEqual(['docs', 'wiki'])
     expect(map.rows.map((row) => row.label)).toEqual(['vpn setup', 'q2', 'q3'])
-    expect(map.rows[0]!.cells.map((c) => c?.ndcg)).toEqual([0.9, 0.5])
-    expect(map.rows[1]!.cells).toEqual([{ ndcg: 0, failed: true, unjudged: false }, null])
-    expect(map.rows[2]!.cells[1]).toEqual({ ndcg: 0, failed: false, unjudged: true })
+    expect(map.rows[0]!.cells.map((c) => c?.value)).toEqual([0.9, 0.5])
+    expect(map.rows[1]!.cells).toEqual([{ value: 0, failed: true, unjudged: false }, null])
+    expect(map.rows[2]!.cells[1]).toEqual({ value: 0, failed: false, unjudged: true })
+  })
+
+  it('maps any metric: recall, reciprocal rank, hit (0 or 1) and judged@k', () => {
+    const values = [
+      cell('q1', 'carol', 'docs', 0.9, { recall: 0.25, rr: 0.5, hit: true, judgedAtK: 0.6 }),
+      cell('q2', 'carol', 'docs', 0, {
+        recall: 0,
+        rr: 0,
+        hit: false,
+        judgedAtK: null,
+        relevant: 0,
+      }),
+    ]
+    const at = (metric: Parameters<typeof heatmap>[2]) =>
+      heatmap({ perQuery: values }, new Map(), metric).rows.map((row) => row.cells[0])
+    expect(at('recall').map((c) => c?.value)).toEqual([0.25, 0])
+    expect(at('mrr').map((c) => c?.value)).toEqual([0.5, 0])
+    expect(at('hitRate').map((c) => c?.value)).toEqual([1, 0])
+    // Coverage means something for a query without a relevant judgment too: not marked unjudged.
+    expect(at('judgedAtK')).toEqual([
+      { value: 0.6, failed: false, unjudged: false },
+      { value: null, failed: false, unjudged: false },
+    ])
+    expect(at('ndcg')[1]).toMatchObject({ unjudged: true })
   })
 
   it('names the profile in each row when the run had several, as the same query differs per user', () => {

@@ -1,10 +1,11 @@
-import type {
-  EvalList,
-  EvalMetrics,
-  MetricRow,
-  MetricValues,
-  PerQueryMetric,
-  QualityMetric,
+import {
+  LOW_COVERAGE,
+  type EvalList,
+  type EvalMetrics,
+  type MetricRow,
+  type MetricValues,
+  type PerQueryMetric,
+  type QualityMetric,
 } from '../../../../shared/model/evaluation'
 import type { FusionMode } from '../../../../shared/model/operations'
 
@@ -103,6 +104,13 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
     text: (v) => formatShare(v.hitRate),
   },
   {
+    id: 'judgedAtK',
+    label: (k) => `Judged@${k}`,
+    title: (k) =>
+      `Share of the top ${k} that has a judgment. Unjudged hits count as misses: below ${formatShare(LOW_COVERAGE)} the metrics rest on few judgments`,
+    text: (v) => (v.judgedAtK === null ? '–' : formatShare(v.judgedAtK)),
+  },
+  {
     id: 'failureRate',
     label: () => 'Failures',
     title: () => 'Calls that failed',
@@ -121,6 +129,21 @@ export const METRIC_COLUMNS: readonly MetricColumn[] = [
     text: (v) => latency(v, v.latencyP95Ms),
   },
 ]
+
+/**
+ * The rows (of one profile; undefined: over every profile) whose metrics rest on few judgments:
+ * judged@k below {@link LOW_COVERAGE}.
+ */
+export function thinLists(rows: readonly MetricRow[], profileId?: string): MetricRow[] {
+  return sortMetricRows(
+    rows.filter(
+      (row) =>
+        row.profileId === profileId &&
+        row.values.judgedAtK !== null &&
+        row.values.judgedAtK < LOW_COVERAGE,
+    ),
+  )
+}
 
 /** One bar of the per-provider chart. */
 export interface Bar {
@@ -151,11 +174,28 @@ export function metricBars(
   })
 }
 
+/** What a heatmap cell can show: a quality metric per query, or judged@k. */
+export type HeatMetric = QualityMetric | 'judgedAtK'
+
+/** Each heatmap metric: its name and a query's value in one list. */
+export const HEAT_METRICS: Record<
+  HeatMetric,
+  { label: (k: number) => string; value: (cell: PerQueryMetric) => number | null }
+> = {
+  ndcg: { label: (k) => `nDCG@${k}`, value: (c) => c.ndcg },
+  recall: { label: (k) => `Recall@${k}`, value: (c) => c.recall },
+  precision: { label: (k) => `P@${k}`, value: (c) => c.precision },
+  mrr: { label: () => 'Reciprocal rank', value: (c) => c.rr },
+  hitRate: { label: (k) => `Hit@${k}`, value: (c) => (c.hit ? 1 : 0) },
+  judgedAtK: { label: (k) => `Judged@${k}`, value: (c) => c.judgedAtK },
+}
+
 /** One cell of the heatmap; null where the list has no value for the query. */
 export interface HeatCell {
-  ndcg: number
+  /** Null: judged@k of a list that returned nothing. */
+  value: number | null
   failed: boolean
-  /** The query has no relevant judgment: nDCG says nothing. */
+  /** A quality metric of a query without a relevant judgment: it says nothing. */
   unjudged: boolean
 }
 
@@ -173,12 +213,13 @@ export interface Heatmap {
 }
 
 /**
- * Queries × lists, one nDCG@k per cell, in the run's query order. Rows name the profile too
- * when the run has several; `texts` gives a query's words (else its id shows).
+ * Queries × lists, one value of `metric` per cell, in the run's query order. Rows name the
+ * profile too when the run has several; `texts` gives a query's words (else its id shows).
  */
 export function heatmap(
   metrics: Pick<EvalMetrics, 'perQuery'>,
   texts: ReadonlyMap<string, string> = new Map(),
+  metric: HeatMetric = 'ndcg',
 ): Heatmap {
   const lists = new Map<string, EvalList>()
   const rows = new Map<
@@ -210,7 +251,11 @@ export function heatmap(
         cells: ordered.map((list) => {
           const value = row.cells.get(listKey(list))
           return value
-            ? { ndcg: value.ndcg, failed: value.failed, unjudged: value.relevant === 0 }
+            ? {
+                value: HEAT_METRICS[metric].value(value),
+                failed: value.failed,
+                unjudged: metric !== 'judgedAtK' && value.relevant === 0,
+              }
             : null
         }),
       }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import { useMemo } from 'react'
+import type { PoolDocumentRequest } from '../../../../shared/ipc/evaluation'
 import type { EventMap } from '../../../../shared/ipc/events'
 import type { EvalRunSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
@@ -18,7 +19,23 @@ export const evalKeys = {
   metrics: (runId: string, k: number) => [...evalKeys.all, 'metrics', runId, k] as const,
   compare: (runA: string, runB: string, k: number) =>
     [...evalKeys.all, 'compare', runA, runB, k] as const,
+  pool: (setId: string, runIds: readonly string[], depth: number) =>
+    [...evalKeys.all, 'pool', setId, runIds.join(','), depth] as const,
 }
+
+/**
+ * A pool document's words, searched again on a server: outside `evalKeys.all`, which every
+ * action reads again, so judging does not search anew for texts already shown.
+ */
+export const poolDocumentKey = (request: PoolDocumentRequest) =>
+  [
+    'eval-pool-document',
+    request.runId,
+    request.queryId,
+    request.profileId,
+    request.server,
+    request.docKey,
+  ] as const
 
 export const evalQueries = {
   /** Every golden set, by name. */
@@ -47,6 +64,20 @@ export const evalQueries = {
       queryKey: evalKeys.compare(runA, runB, k),
       queryFn: () => call('eval:compare', { runA, runB, k }),
       staleTime: Infinity,
+    }),
+  /** Read again as judgments land (grades and coverage move). */
+  pool: (setId: string, runIds: readonly string[], depth: number) =>
+    queryOptions({
+      queryKey: evalKeys.pool(setId, runIds, depth),
+      queryFn: () => call('eval:pool', { setId, runIds: [...runIds], depth }),
+      placeholderData: (previous) => previous,
+    }),
+  poolDocument: (request: PoolDocumentRequest) =>
+    queryOptions({
+      queryKey: poolDocumentKey(request),
+      queryFn: () => call('eval:pool:document', request),
+      staleTime: Infinity,
+      retry: false,
     }),
 }
 
