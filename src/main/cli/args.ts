@@ -40,6 +40,11 @@ const OPTIONS = {
   qrels: { type: 'string' },
   run: { type: 'string' },
   complete: { type: 'boolean', short: 'c' },
+  query: { type: 'string' },
+  hits: { type: 'string' },
+  field: { type: 'string', multiple: true },
+  'score-order': { type: 'string' },
+  write: { type: 'boolean' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -96,6 +101,7 @@ export const COMMAND_OPTIONS = {
     'complete',
   ],
   auth: ['server'],
+  map: ['server', 'query', 'tool', 'args', 'hits', 'field', 'score-order', 'write'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -142,6 +148,11 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    query?: string
+    hits?: string
+    field?: string[]
+    'score-order'?: string
+    write?: boolean
     qrels?: string
     run?: string
     complete?: boolean

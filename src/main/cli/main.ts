@@ -7,6 +7,7 @@ import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
 import { evalCommand } from './commands/eval'
 import { infoCommand } from './commands/info'
+import { mapCommand } from './commands/map'
 import { monitorCommand } from './commands/monitor'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
 import { searchCommand, synthesizeCommand } from './commands/search'
@@ -39,6 +40,7 @@ const COMMANDS: Record<
   monitor: monitorCommand,
   eval: evalCommand,
   auth: authCommand,
+  map: mapCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

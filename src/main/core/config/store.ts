@@ -222,18 +222,36 @@ export class RegistryStore {
   }
 
   /** Sets one server's `enabled` in the file, keeping its comments and formatting. */
-  async setEnabled(serverId: string, enabled: boolean): Promise<SaveResult> {
+  setEnabled(serverId: string, enabled: boolean): Promise<SaveResult> {
+    return this.setField(serverId, 'enabled', enabled)
+  }
+
+  /**
+   * The writable file with one field of a server set (comments and formatting kept), and the
+   * file it was made from: save it with that file's hash, so a change on disk in between is a
+   * conflict. Nothing is written.
+   */
+  async draftField(
+    serverId: string,
+    field: string,
+    value: unknown,
+  ): Promise<{ raw: RawConfig; text: string }> {
+    const raw = await this.readRaw()
+    if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
+      throw new ConsoleError({
+        code: 'not_found',
+        server: serverId,
+        message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
+      })
+    }
+    return { raw, text: editEntries(raw.text, [{ id: serverId, field, value }]) }
+  }
+
+  /** Sets one field of a server in the file, keeping its comments and formatting. */
+  async setField(serverId: string, field: string, value: unknown): Promise<SaveResult> {
     // A concurrent external edit makes the save a conflict: redo the edit on the new text.
     for (let attempt = 0; ; attempt++) {
-      const raw = await this.readRaw()
-      if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
-        throw new ConsoleError({
-          code: 'not_found',
-          server: serverId,
-          message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
-        })
-      }
-      const text = editEntries(raw.text, [{ id: serverId, field: 'enabled', value: enabled }])
+      const { raw, text } = await this.draftField(serverId, field, value)
       const result = await this.save({ text, baseHash: raw.hash })
       if (result.status !== 'conflict' || attempt >= 2) return result
     }

@@ -7,8 +7,8 @@ import {
   PREVIEW_HITS,
   previewMapping,
   proposeMapping,
-  type MappingProposal,
 } from './mapping-proposal'
+import type { MappingProposal } from '../../../shared/model/mapping'
 
 /**
  * Proposing a mapping from hostile replies: huge, deep, wide, self-referencing (the same object

@@ -39,13 +39,16 @@ describe('a mapping proposed from a real reply', () => {
     ])
   })
 
-  it('maps structuredContent results whose link is a resource URI', () => {
+  it('maps structuredContent results whose link is a resource URI several hits share', () => {
     const proposal = proposeMapping(uikitSearchDocs, call('search_docs', { query: 'button' }))
     expect(proposal.root).toBe('structuredContent')
+    // Not the id: two sections of one page share it (the link stands in as the id).
     expect(proposal.mapping).toMatchObject({
       hits: 'results',
-      fields: { id: 'resource', title: 'title', snippet: 'summary', uri: 'resource' },
+      fields: { title: 'title', snippet: 'summary', uri: 'resource', sourceId: 'section' },
     })
+    expect(proposal.mapping.fields).not.toHaveProperty('id')
+    expect(previewMapping(uikitSearchDocs, 'uikit', proposal.mapping).violations).toEqual([])
   })
 
   it('picks the entities of a knowledge graph over its relations', () => {

@@ -1,5 +1,16 @@
 import type { GenericSearchMapping } from '../../../shared/config/schema'
-import type { Hit, ScoreOrder, Violation } from '../../../shared/model/rag'
+import {
+  FIELD_ROLES,
+  type FieldKind,
+  type FieldOption,
+  type FieldRole,
+  type ListCandidate,
+  type MappingChoice,
+  type MappingPreview,
+  type MappingProposal,
+  type ProposalCall,
+} from '../../../shared/model/mapping'
+import type { ScoreOrder } from '../../../shared/model/rag'
 import { mappingRoot, parseGenericResult } from './generic'
 import { isRecord, Violations } from './shape'
 
@@ -11,73 +22,6 @@ import { isRecord, Violations } from './shape'
  * bounded, so a huge, deep or hostile reply ends in a proposal (perhaps with a `problem`), never
  * in a hang or a throw.
  */
-
-/** The hit fields a mapping can name. */
-export const FIELD_ROLES = ['id', 'title', 'text', 'snippet', 'uri', 'score', 'sourceId'] as const
-export type FieldRole = (typeof FIELD_ROLES)[number]
-
-/** An array of objects in the reply that could be the hit list. */
-export interface ListCandidate {
-  /** Path from the parsed root, as the mapping's `hits` takes it ("" is the root). */
-  path: string
-  /** Items in the array. */
-  items: number
-  /** Field names of its first items, for the admin to recognise it. */
-  keys: string[]
-}
-
-/** What a hit field path holds, from the first items of the chosen list. */
-export type FieldKind = 'string' | 'number' | 'strings' | 'boolean' | 'object' | 'array' | 'null'
-
-/** A path inside one hit that a role can be mapped to. */
-export interface FieldOption {
-  path: string
-  kind: FieldKind
-  /** The first value, as short text. */
-  sample: string
-  /** In how many of the items looked at it is present. */
-  seen: number
-}
-
-/** What the admin chose so far; roles not named are guessed, `null` maps a role to nothing. */
-export interface MappingChoice {
-  hits?: string
-  fields?: Partial<Record<FieldRole, string | null>>
-  scoreOrder?: ScoreOrder
-}
-
-/** The call that produced the reply. */
-export interface ProposalCall {
-  tool: string
-  arguments: Record<string, unknown>
-  /** The argument that carried the sample query (see `queryArgument`), if known. */
-  queryArgument?: string
-}
-
-export interface MappingProposal {
-  /** The mapping to save (hits, fields, scoreOrder, arguments, error). */
-  mapping: GenericSearchMapping
-  /** Where the paths start: `structuredContent`, `content[0].text` (JSON text) or the result. */
-  root: string
-  /** Arrays of objects found in the reply, most hit-like first (at most {@link MAX_CANDIDATES}). */
-  candidates: ListCandidate[]
-  /** Paths inside one hit of the chosen list (at most {@link MAX_FIELDS}). */
-  fields: FieldOption[]
-  /** How each role was filled: `guessed` from a name, `chosen` by the admin, or unmapped. */
-  roles: Partial<Record<FieldRole, 'guessed' | 'chosen'>>
-  /** What the admin should know (a distance, a query argument that was not found). */
-  notes: string[]
-  /** Why no mapping can be made from this reply (plain text, no list of objects, an error). */
-  problem?: string
-}
-
-/** The normalized hits a mapping makes of the reply, as the Search panel shows them. */
-export interface MappingPreview {
-  hits: Hit[]
-  /** All the hits the reply holds (`hits` is cut to {@link PREVIEW_HITS}). */
-  count: number
-  violations: Violation[]
-}
 
 export const MAX_CANDIDATES = 20
 export const MAX_FIELDS = 100
@@ -320,11 +264,21 @@ export function fieldOptions(items: readonly unknown[]): FieldOption[] {
   return [...options.values()]
 }
 
-/** The field a role's names point at, best name first, top-level before nested, then most seen. */
-function guessRole(role: FieldRole, options: readonly FieldOption[], taken: Set<string>) {
+/**
+ * The field a role's names point at, best name first, top-level before nested, then most seen.
+ * An id must be in every item looked at and differ between them (a resource several hits share
+ * is a link, not an id).
+ */
+function guessRole(
+  role: FieldRole,
+  options: readonly FieldOption[],
+  taken: Set<string>,
+  items: readonly unknown[],
+) {
   let best: { option: FieldOption; order: number } | undefined
   for (const option of options) {
     if (!TEXT_KINDS[role].includes(option.kind) || taken.has(option.path)) continue
+    if (role === 'id' && !distinct(items, option.path)) continue
     const index = ROLE_NAMES[role].indexOf(bare(lastKey(option.path)))
     if (index < 0) continue
     const depth = option.path.split('.').length - 1
@@ -361,10 +315,28 @@ function scoreOrderOf(
   return { order: 'higher-is-better' }
 }
 
-function readNumber(item: Record<string, unknown>, path: string): number | undefined {
+/** The value at a dotted path inside one item. */
+function valueAt(item: unknown, path: string): unknown {
   let value: unknown = item
   for (const key of path.split('.')) value = isRecord(value) ? value[key] : undefined
+  return value
+}
+
+function readNumber(item: Record<string, unknown>, path: string): number | undefined {
+  const value = valueAt(item, path)
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
+
+/** Whether every item looked at has a value at the path, each a different one. */
+function distinct(items: readonly unknown[], path: string): boolean {
+  const seen = new Set<unknown>()
+  const sample = items.slice(0, SAMPLE_ITEMS).filter(isRecord)
+  for (const item of sample) {
+    const value = valueAt(item, path)
+    if (value === undefined || value === null || value === '' || seen.has(value)) return false
+    seen.add(value)
+  }
+  return sample.length > 0
 }
 
 /**
@@ -476,15 +448,11 @@ export function proposeMapping(
   // Id and link may share a field (a URL is both); title, text and snippet each get their own.
   for (const role of ['title', 'text', 'snippet', 'score', 'uri', 'id', 'sourceId'] as const) {
     if (roles[role]) continue
-    const guess = guessRole(role, fields, role === 'id' || role === 'uri' ? new Set() : taken)
+    const guess = guessRole(role, fields, role === 'id' || role === 'uri' ? new Set() : taken, list)
     if (!guess) continue
     chosen[role] = guess.path
     roles[role] = 'guessed'
     if (role !== 'id' && role !== 'uri') taken.add(guess.path)
-  }
-  if (chosen.id === undefined && chosen.uri !== undefined && !roles.id) {
-    chosen.id = chosen.uri
-    roles.id = 'guessed'
   }
   const ordered: Partial<Record<FieldRole, string>> = {}
   for (const role of FIELD_ROLES) if (chosen[role] !== undefined) ordered[role] = chosen[role]
