@@ -10,8 +10,8 @@ export default defineConfig({
         // the headless CLI and the demo servers all share src/main/core.
         input: {
           index: resolve('src/main/index.ts'),
-          host: resolve('src/main/host/main.ts'),
-          cli: resolve('src/main/cli/main.ts'),
+          host: resolve('src/main/host/entry.ts'),
+          cli: resolve('src/main/cli/entry.ts'),
           demo: resolve('src/demo/main.ts'),
           bench: resolve('bench/main.ts'),
         },

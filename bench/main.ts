@@ -12,6 +12,7 @@ import { MEMORY_WORKER_FLAG, runMemoryWorker } from './memory-worker'
 import { poolBenchmark } from './pool'
 import { reloadBenchmark } from './reload'
 import { scaleBenchmark } from './scale'
+import { stdioReplyBenchmark } from './stdio-reply'
 import { SCALE_WORKER_FLAG, runScaleWorker } from './scale-worker'
 import { rendererBenchmark } from './renderer'
 import { outputFiles, parseOnly, profileLink } from './output'
@@ -22,6 +23,7 @@ import { throughputBenchmark } from './throughput'
 const benchmarks: Benchmark[] = [
   reloadBenchmark,
   poolBenchmark,
+  stdioReplyBenchmark,
   fanoutBenchmark,
   throughputBenchmark,
   memoryBenchmark,

@@ -330,26 +330,43 @@ test('a batch is checked as the profile chosen for it, and can be checked again 
   await expect(card(page)).toContainText('carol@example.com')
 })
 
-test('an admin denies an address range in the link policy, and the next check obeys it at once', async ({
+test('an admin allows an intranet host and denies an address range in the link policy; the next check obeys at once', async ({
   page,
   launch,
   ragSearch: demo,
 }) => {
   const { form } = await openAccess(page, launch, demo)
   const link = form.getByLabel('Link')
+  // The document host runs where the registry's server does (127.0.0.1): checked.
   await link.fill(`${demo.docs}/docs/hb-pto-policy`)
   await link.press('Enter')
   await expect(card(page)).toContainText('opens')
+  // The same machine under a name no server of the registry uses: refused, saying why.
+  const intranet = demo.docs.replace('127.0.0.1', 'localhost')
+  await link.fill(`${intranet}/docs/hb-pto-policy`)
+  await link.press('Enter')
+  await expect(card(page)).toContainText('address refused')
+  await expect(card(page)).toContainText('a loopback address (this machine)')
 
   await page.getByRole('tab', { name: 'Link policy' }).click()
   const policy = page.getByRole('form', { name: 'Link policy' })
   await expect(policy.getByLabel('Allowed hosts')).toHaveValue('')
+  await policy.getByLabel('Private hosts').fill(' localhost ')
+  await policy.getByRole('button', { name: 'Save link policy' }).click()
+  await expect(policy.getByRole('status')).toHaveText('Saved; the next check applies it.')
+  await page.getByRole('tab', { name: 'Check', exact: true }).click()
+  await link.fill(`${intranet}/docs/hb-pto-request`)
+  await link.press('Enter')
+  await expect(card(page)).toContainText('opens')
+
+  await page.getByRole('tab', { name: 'Link policy' }).click()
   await policy.getByLabel('Denied hosts').fill('intranet.example.com\n\n 127.0.0.0/8 ')
   await policy.getByRole('button', { name: 'Save link policy' }).click()
   await expect(policy.getByRole('status')).toHaveText('Saved; the next check applies it.')
   expect(await invoke(page, 'link-policy:get')).toEqual({
     allowHosts: [],
     denyHosts: ['intranet.example.com', '127.0.0.0/8'],
+    privateHosts: ['localhost'],
   })
   await screenshots(page, 'access-link-policy')
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs before `npm start` / `npm run dev`: installs Electron's binary when it is missing, with
+// Runs before `npm start` / `npm run dev`: refuses a Node older than 22.12 in one sentence
+// (src/main/require-node.js), then installs Electron's binary when it is missing, with
 // Electron's own installer (node_modules/electron/install.js, which honours ELECTRON_MIRROR,
 // electron_config_cache and the other @electron/get settings). Electron 45 installs nothing
 // during `npm install`, and electron-vite needs the binary. When the download is impossible the
@@ -8,6 +9,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { requireNode } from '../src/main/require-node.js'
+
+requireNode('RAG Console')
 
 const BROWSER_HINT = '`npm run start:browser` runs the same app in your browser'
 

@@ -16,7 +16,7 @@ import {
   placeWindow,
   readWindowState,
   windowStateFile,
-  writeWindowState,
+  WindowStateSaver,
 } from './window-state'
 
 const APP_ORIGIN = 'app://renderer'
@@ -82,16 +82,17 @@ function createWindow(iconPath: string): BrowserWindow {
     },
   })
   if (placement.maximized) window.maximize()
-  window.on('close', () => {
-    try {
-      writeWindowState(stateFile, {
-        bounds: window.getNormalBounds(),
-        maximized: window.isMaximized(),
-      })
-    } catch (error) {
-      console.error('RAG Console could not save the window position:', error)
-    }
-  })
+  const saver = new WindowStateSaver(
+    stateFile,
+    () => ({ bounds: window.getNormalBounds(), maximized: window.isMaximized() }),
+    (error) => console.error('RAG Console could not save the window position:', error),
+  )
+  // Saved as it changes, not only on close: a killed or crashed app keeps its place too.
+  window.on('resize', () => saver.changed())
+  window.on('move', () => saver.changed())
+  window.on('maximize', () => saver.changed())
+  window.on('unmaximize', () => saver.changed())
+  window.on('close', () => saver.flush())
   // The Config editor holds back a reload or close while edits are unsaved; ask, as the
   // browser would.
   window.webContents.on('will-prevent-unload', (event) => {

@@ -1,13 +1,15 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   DEFAULT_SIZE,
   MIN_SIZE,
   placeWindow,
   readWindowState,
   windowStateFile,
+  WindowStateSaver,
   writeWindowState,
 } from './window-state'
 
@@ -83,5 +85,62 @@ describe('window state file', () => {
     expect(readWindowState(file)).toBeNull()
     writeFileSync(file, 'null')
     expect(readWindowState(file)).toBeNull()
+  })
+})
+
+describe('window state saver', () => {
+  it('has the state on disk soon after a change, so a killed app reopens where it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rag-window-state-'))
+    const file = windowStateFile(dir)
+    const state = { bounds: { x: 40, y: 30, width: 1280, height: 760 }, maximized: false }
+    // The app: the window moved, and it keeps running (no close) until it is killed.
+    const app = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { createJiti } = require('jiti')
+         createJiti(${JSON.stringify(__filename)}).import('./window-state.ts').then(({ WindowStateSaver }) => {
+           const saver = new WindowStateSaver(${JSON.stringify(file)}, () => (${JSON.stringify(state)}), console.error, 50)
+           saver.changed()
+           setInterval(() => {}, 1000)
+         })`,
+      ],
+      { stdio: 'ignore' },
+    )
+    try {
+      await expect.poll(() => existsSync(file), { timeout: 20_000 }).toBe(true)
+    } finally {
+      app.kill('SIGKILL')
+    }
+    // Started again: the state as it was left.
+    expect(readWindowState(file)).toEqual(state)
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('waits for a burst of changes to end, and writes at once on flush', () => {
+    vi.useFakeTimers()
+    const dir = mkdtempSync(join(tmpdir(), 'rag-window-state-'))
+    try {
+      const file = windowStateFile(dir)
+      let width = 1100
+      const saver = new WindowStateSaver(
+        file,
+        () => ({ bounds: { x: 0, y: 0, width, height: 700 }, maximized: false }),
+        (error) => {
+          throw error
+        },
+      )
+      for (; width < 1200; width += 20) saver.changed()
+      expect(existsSync(file)).toBe(false)
+      vi.advanceTimersByTime(500)
+      expect(readWindowState(file)?.bounds.width).toBe(width)
+      width = 1300
+      saver.changed()
+      saver.flush()
+      expect(readWindowState(file)?.bounds.width).toBe(1300)
+    } finally {
+      vi.useRealTimers()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -50,6 +50,39 @@ export function writeWindowState(file: string, state: WindowState): void {
   writeFileAtomicSync(file, `${JSON.stringify(state, null, 2)}\n`)
 }
 
+/**
+ * Saves the window's state shortly after it last moved, resized or was (un)maximized, and at
+ * once when it closes (`flush`): an app that is killed or crashes loses at most the last
+ * `delayMs` of it, not everything since it opened.
+ */
+export class WindowStateSaver {
+  private timer: ReturnType<typeof setTimeout> | undefined
+
+  constructor(
+    private readonly file: string,
+    private readonly current: () => WindowState,
+    private readonly onError: (error: unknown) => void,
+    private readonly delayMs = 500,
+  ) {}
+
+  /** The window moved or changed size: save once it has been still for `delayMs`. */
+  changed(): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => this.flush(), this.delayMs)
+  }
+
+  /** Saves now (and cancels a pending save). */
+  flush(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    try {
+      writeWindowState(this.file, this.current())
+    } catch (error) {
+      this.onError(error)
+    }
+  }
+}
+
 function overlap(a: Rectangle, b: Rectangle): number {
   const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)
   const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y)

@@ -6,6 +6,8 @@
  * - `unauthorized`, `rate_limited`, `server_error`, `tool_error`, `protocol`: about what a server did.
  * Console errors: `config`, `action_required`, `keychain_unavailable`, `not_found`,
  * `invalid_argument`, `conflict`, `unsupported`, `internal`.
+ * A code names the cause, the same on every surface; the table in docs/cli.md (Error codes) is
+ * the contract, held by src/test/error-contract.test.ts.
  */
 export const ERROR_CODES = [
   'timeout',

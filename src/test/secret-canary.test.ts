@@ -232,6 +232,13 @@ function filesUnder(dir: string): { path: string; text: string }[] {
 const leaks = (text: string, allowed: string[] = needles): string[] =>
   [...allowed, ...tokens].filter((needle) => text.includes(needle))
 
+/**
+ * The signatures of the signed links in a text (`sig`, `signature`, `token` query values):
+ * whoever holds such a link opens the document, so they may be shown but never kept on disk.
+ */
+const signaturesIn = (text: string): string[] =>
+  [...text.matchAll(/[?&](?:sig|signature|token)=([A-Za-z0-9_%-]{16,})/g)].map((m) => m[1]!)
+
 describeWithKeyring('secret canary: a stored key never leaves the keychain', () => {
   let ragSearch: DemoProcess
   let oauthDemo: DemoProcess
@@ -394,7 +401,7 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
       ok: true
       value: {
         servers: { server: string; ok: boolean; error?: { message: string } }[]
-        hits: { server: string; id: string; sourceId?: string }[]
+        hits: { server: string; id: string; sourceId?: string; uri?: string }[]
       }
     }
     // The key was accepted (hits came back), so it really was sent.
@@ -418,6 +425,12 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     })) as { value: { servers: { ok: boolean; error?: { code: string } }[] } }
     expect(hung.value.servers[0]).toMatchObject({ ok: false, error: { code: 'timeout' } })
     await ipc('synthesis:run', { query: 'vpn', selection: { [RS]: [], [ECHO]: [] } })
+    // The link the user clicked, signed for them (the history keeps it without its signature).
+    const signed = search.value.hits.find((h) => h.server === RS && /[?&]sig=/.test(h.uri ?? ''))
+    expect(signed, 'a hit with a signed link').toBeDefined()
+    await ipc('access:check', { target: { url: signed!.uri }, refresh: true })
+    await ipc('access:check', { target: { server: RS, segmentId: signed!.id }, refresh: true })
+    await ipc('access:history')
     await ipc('access:check', { target: { server: RS, segmentId: hit.id }, refresh: true })
     await ipc('access:check-all', { batchId: 'b1', targets: [{ hit: { server: RS, id: hit.id } }] })
     await ipc('pool:reconnect', { server: RS })
@@ -568,6 +581,13 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
 
   it('leaves no trace in the logs, the audit log or any other file of the data folder', async () => {
     await core.services.idle()
+    // Every signed link the checks and searches above handed out, by its signature.
+    const shown = [
+      ...responses.map(({ response }) => JSON.stringify(response)),
+      ...cliRuns.map(({ run }) => run.stdout),
+    ]
+    const signatures = [...new Set(shown.flatMap(signaturesIn))]
+    expect(signatures.length).toBeGreaterThan(2)
     const files = filesUnder(home)
     const names = files.map((f) => f.path.slice(home.length + 1))
     expect(names).toEqual(
@@ -581,6 +601,11 @@ describeWithKeyring('secret canary: a stored key never leaves the keychain', () 
     for (const file of files) {
       const forbidden = file.path.endsWith('rag-mcp.json') ? stored : needles
       expect(leaks(file.text, forbidden), file.path).toEqual([])
+      expect(
+        signatures.filter((signature) => file.text.includes(signature)),
+        `signed links at rest in ${file.path}`,
+      ).toEqual([])
     }
+    expect(names).toContain('access-history.json')
   })
 })

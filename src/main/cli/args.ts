@@ -45,6 +45,8 @@ const OPTIONS = {
   field: { type: 'string', multiple: true },
   'score-order': { type: 'string' },
   write: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'keep-plaintext': { type: 'boolean' },
 } as const
 
 type OptionName = keyof typeof OPTIONS
@@ -102,6 +104,7 @@ export const COMMAND_OPTIONS = {
   ],
   auth: ['server'],
   map: ['server', 'query', 'tool', 'args', 'hits', 'field', 'score-order', 'write'],
+  import: ['server', 'dry-run', 'keep-plaintext'],
 } as const satisfies Record<string, readonly OptionName[]>
 
 export type CommandName = keyof typeof COMMAND_OPTIONS
@@ -156,6 +159,8 @@ export interface Invocation {
     qrels?: string
     run?: string
     complete?: boolean
+    'dry-run'?: boolean
+    'keep-plaintext'?: boolean
   }
   help: boolean
 }

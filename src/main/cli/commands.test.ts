@@ -1,9 +1,9 @@
-import { readFileSync, readdirSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from '../../demo/testing'
 import {
   DEMO_KEY_ENV,
+  auditLines as auditLinesOf,
   cliHome,
   demoRegistry,
   json,
@@ -19,14 +19,7 @@ import {
 
 const BOB = ['--user', 'bob@example.com', '--tags', '["department:engineering"]']
 const sorted = (value: object): string[] => Object.keys(value).sort()
-/** Every line of the CLI's audit log so far, parsed. */
-const auditLines = (): Record<string, unknown>[] => {
-  const files = readdirSync(home, { recursive: true, encoding: 'utf8' })
-  const file = files.find((name) => name.endsWith('audit.jsonl'))
-  if (!file) return []
-  const text = readFileSync(join(home, file), 'utf8').trim()
-  return text ? text.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : []
-}
+const auditLines = (): Record<string, unknown>[] => auditLinesOf(home)
 
 let demo: DemoProcess
 let home: string
@@ -402,6 +395,19 @@ describe('verify verdicts', () => {
     const text = await cli([...args, '--url', hit.uri!])
     expect(text.stdout).toMatch(/^verdict: expired \(as carol@example\.com\)$/m)
     expect(text.stdout).toMatch(/^fresh link: http:\/\/\S+ -> 200 ok/m)
+  })
+
+  it('refuses an empty --url or --segment as a usage error (exit 2), not a verdict', async () => {
+    for (const empty of [
+      ['--url', ''],
+      ['--segment', '', '--url', 'http://x/doc'],
+    ]) {
+      const run = await cli(['--json', 'verify', '--server', 'knowledgeSearch', ...empty])
+      expect(run.code, empty.join(' ')).toBe(2)
+      expect(json(run)).toEqual({
+        error: { code: 'invalid_argument', message: expect.stringMatching(/is empty/) },
+      })
+    }
   })
 
   it('tells a link that is not a web link from a citation with no link', async () => {

@@ -16,10 +16,13 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
-/** A command line the CLI cannot run; exits 2 with the usage text. */
+/**
+ * A command line the CLI cannot run; exits 2 with the usage text. Its code is
+ * `invalid_argument`, or `not_found` for an id the registry lacks.
+ */
 export class UsageError extends ConsoleError {
-  constructor(message: string) {
-    super({ code: 'invalid_argument', message })
+  constructor(message: string, code: 'invalid_argument' | 'not_found' = 'invalid_argument') {
+    super({ code, message })
     this.name = 'UsageError'
   }
 }

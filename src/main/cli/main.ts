@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { toErrorInfo } from '../../shared/errors'
 import { parseInvocation, type CommandName } from './args'
 import { authCommand } from './commands/auth'
@@ -6,6 +5,7 @@ import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
 import { doctorCommand } from './commands/doctor'
 import { evalCommand } from './commands/eval'
+import { importCommand } from './commands/import'
 import { infoCommand } from './commands/info'
 import { mapCommand } from './commands/map'
 import { monitorCommand } from './commands/monitor'
@@ -41,6 +41,7 @@ const COMMANDS: Record<
   eval: evalCommand,
   auth: authCommand,
   map: mapCommand,
+  import: importCommand,
 }
 
 /** Runs one command line; resolves with the exit code. */

@@ -55,6 +55,10 @@ commands:
                                          into rag-mcp.json (safe save, then applied)
   auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
                                          URL to open and waits; logout deletes the tokens
+  import FILE|claude-desktop|cursor|vscode [--server ID]... [--dry-run] [--keep-plaintext]
+                                         add the MCP servers of a Claude Desktop, Cursor or
+                                         VS Code config to rag-mcp.json, credentials moved to
+                                         the keychain (--dry-run: show, write nothing)
 
 TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... [--oauth JSON]
         | --stdio "CMD"        (--oauth: the server's oauth block, e.g. '{"clientId": "…"}')

@@ -17,6 +17,7 @@ import {
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { MetricsSetting } from './monitoring/metrics-setting'
 import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
 import { OAuthService } from './auth/oauth-service'
@@ -132,6 +133,8 @@ export class Core {
   private readonly scannedForSecrets = new Set<string>()
   private readonly keychain: KeychainStore
   private embedded: () => EmbeddedRegistry = () => loadEmbeddedRegistry()
+  /** The metrics switch as settings.json says, followed while running (hosts only). */
+  private metricsSetting: MetricsSetting | undefined
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
@@ -193,6 +196,7 @@ export class Core {
       logger: this.log.child({ module: 'pool' }),
       registered: (id) => this.registry.server(id),
       observe: this.calls.emit,
+      launchLocks: join(this.dataDir, 'locks'),
       ...(options.pool ? { options: options.pool } : {}),
       ...(elicit ? { elicit } : {}),
     })
@@ -263,8 +267,17 @@ export class Core {
       if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
       await core.registry.start()
       core.registerFileSecrets(core.registry.current())
-      if (options.monitor === true) await core.startMonitoring()
-      else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
+      if (options.monitor === true) {
+        await core.startMonitoring()
+        if (options.watch ?? true) {
+          core.metricsSetting = await MetricsSetting.follow({
+            file: join(core.dataDir, 'settings.json'),
+            settings: core.settings,
+            monitoring: core.monitoring!,
+            onError: (message) => core.notice('warning', message),
+          })
+        }
+      } else if (options.monitor) core.monitoring = await Monitoring.start(core, options.monitor)
       if (options.connect) {
         if (options.connectAfter) core.pool.holdConnects(options.connectAfter)
         await core.pool.applyRegistry(core.registry.current())
@@ -417,6 +430,7 @@ export class Core {
   async dispose(): Promise<void> {
     if (this.disposed) return
     this.disposed = true
+    await this.metricsSetting?.dispose()
     await this.monitoring?.dispose()
     this.auth.dispose()
     this.elicitation?.dispose()

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { injectBridge, type BrowserHost } from './server'
 import {
@@ -86,6 +87,40 @@ describe('browser host', () => {
     expect(html.indexOf('web-bridge.js')).toBeLessThan(html.indexOf('/assets/index-'))
   })
 
+  it('answers only to its own Host: a rebinding name gets neither the page nor a socket', async () => {
+    const get = (name: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = httpGet(
+          { host: '127.0.0.1', port: host.port, path: '/', headers: { Host: name } },
+          (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (chunk: Buffer) => chunks.push(chunk))
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }),
+            )
+          },
+        )
+        req.on('error', reject)
+      })
+    for (const name of [`127.0.0.1:${host.port}`, `localhost:${host.port}`, `[::1]:${host.port}`]) {
+      expect((await get(name)).status, name).toBe(200)
+    }
+    for (const name of [
+      `rebind.evil.example:${host.port}`,
+      'localhost',
+      `127.0.0.1:${host.port + 1}`,
+      `localhost.evil.example:${host.port}`,
+    ]) {
+      const answer = await get(name)
+      expect(answer.status, name).toBe(421)
+      expect(answer.body).not.toContain('web-bridge.js')
+    }
+    const upgrade = upgradeRequest(host, `/ipc?token=${host.token}`, {
+      Host: `rebind.evil.example:${host.port}`,
+    })
+    expect(statusOf(await rawExchange(host.port, Buffer.from(upgrade)))).toBe(421)
+  })
+
   it('serves nothing outside the renderer folder', async () => {
     const response = await fetch(`${host.origin}/..%2f..%2fpackage.json`)
     expect(response.status).toBe(404)
@@ -150,7 +185,10 @@ describe('browser host under hostile input', () => {
   it('answers 400, not 500, to a path with malformed percent-encoding or no URL', async () => {
     expect((await fetch(`${host.origin}/%`)).status).toBe(400)
     expect((await fetch(`${host.origin}/assets/%E0%A4%A`)).status).toBe(400)
-    const answer = await rawExchange(host.port, Buffer.from('GET //[ HTTP/1.1\r\nHost: x\r\n\r\n'))
+    const answer = await rawExchange(
+      host.port,
+      Buffer.from(`GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`),
+    )
     expect(statusOf(answer)).toBe(400)
     await expectServing()
   })

@@ -74,8 +74,9 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * Serves the built renderer on 127.0.0.1 and carries the IPC contract over a WebSocket that
- * demands this launch's random token and our own Origin. The renderer cannot tell it apart
+ * Serves the built renderer on 127.0.0.1, to requests naming this machine (Host `127.0.0.1`,
+ * `localhost` or `[::1]` with its port) only, and carries the IPC contract over a WebSocket
+ * that demands this launch's random token and our own Origin. The renderer cannot tell it apart
  * from Electron: `web-bridge.js` gives it the same `window.ragConsole`.
  */
 export async function startBrowserHost(options: {
@@ -105,7 +106,25 @@ export async function startBrowserHost(options: {
     })
   })
 
+  /**
+   * A page reached under another name (a DNS rebinding page: `evil.example` made to resolve to
+   * 127.0.0.1) sends that name as Host: only this machine's own names for the port are served.
+   */
+  const ownHost = (req: IncomingMessage): boolean => {
+    const host = req.headers.host?.toLowerCase()
+    const port = (server.address() as AddressInfo | null)?.port
+    return (
+      host !== undefined && ['127.0.0.1', 'localhost', '[::1]'].some((n) => host === `${n}:${port}`)
+    )
+  }
+  const MISDIRECTED =
+    'this console host answers only to 127.0.0.1, localhost or [::1] with its port'
+
   async function serveStatic(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!ownHost(req)) {
+      res.writeHead(421, { 'Content-Type': 'text/plain' }).end(MISDIRECTED)
+      return
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end()
       return
@@ -146,6 +165,10 @@ export async function startBrowserHost(options: {
   })
 
   server.on('upgrade', (req, socket: Socket, head) => {
+    if (!ownHost(req)) {
+      refuseUpgrade(socket, '421 Misdirected Request')
+      return
+    }
     const url = parseUrl(req.url, origin)
     if (!url) {
       // Not the target itself: it may carry the token.

@@ -78,15 +78,22 @@ function unresolvedValues(
       const text = object[field]
       if (typeof text === 'string') out.push({ path: [...base, field], text })
     }
-    if (Array.isArray(object.args)) {
-      object.args.forEach((text, index) => {
-        if (typeof text === 'string') out.push({ path: [...base, 'args', index], text })
-      })
-    }
+    // A stdio server's own `args` are resolved; a launched server's are not.
+    if (base.length > 0) out.push(...argTexts(base, object))
   }
   add([], value)
   if (isPlainObject(value.launch)) add(['launch'], value.launch)
   return out
+}
+
+function argTexts(
+  base: Segment[],
+  object: Record<string, unknown>,
+): Array<{ path: Segment[]; text: string }> {
+  if (!Array.isArray(object.args)) return []
+  return object.args.flatMap((text, index) =>
+    typeof text === 'string' ? [{ path: [...base, 'args', index], text }] : [],
+  )
 }
 
 /**
@@ -135,13 +142,20 @@ export function checkSecrets(reporter: EntryReporter): void {
       )
     }
   }
+  for (const { path, text } of argTexts([], value)) {
+    for (const problem of scanReferences(text).problems) {
+      reporter.report(path, 'error', 'malformed_reference', problem.message, {
+        index: problem.start,
+      })
+    }
+  }
   for (const { path, text } of unresolvedValues(value)) {
     if (!hasReference(text)) continue
     reporter.report(
       path,
       'warning',
       'reference_not_resolved',
-      'references are resolved only in url, headers and env values: pass the secret through env instead',
+      "references are resolved only in url, headers, env and a stdio server's args: pass the secret through env instead",
     )
   }
 }

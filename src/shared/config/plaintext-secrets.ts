@@ -161,12 +161,65 @@ function argSecret(args: readonly string[], index: number): string | undefined {
   return plaintextSecretReason(option, arg) ? arg : undefined
 }
 
-/** Command-line arguments with the secrets {@link argSecret} finds masked. */
-export function maskArgs(args: readonly string[]): string[] {
+/**
+ * Command-line arguments with the secret each carries ({@link argSecret}) replaced by what
+ * `replace` makes of it: `name` is the option it belongs to (`api-key` of `--api-key x` or
+ * `--api-key=x`), or `token` for a key-shaped argument of its own.
+ */
+export function replaceArgSecrets(
+  args: readonly string[],
+  replace: (name: string, secret: string) => string,
+): string[] {
   return args.map((arg, index) => {
     const secret = argSecret(args, index)
-    return secret === undefined ? arg : arg.slice(0, arg.length - secret.length) + MASK
+    if (secret === undefined) return arg
+    const option =
+      /^--?([A-Za-z][\w.-]*)=/s.exec(arg)?.[1] ?? OPTION.exec(args[index - 1] ?? '')?.[1] ?? ''
+    return arg.slice(0, arg.length - secret.length) + replace(option || 'token', secret)
   })
+}
+
+/** Command-line arguments with the secrets {@link argSecret} finds masked. */
+export function maskArgs(args: readonly string[]): string[] {
+  return replaceArgSecrets(args, () => MASK)
+}
+
+/**
+ * The URL with its userinfo password and secret-looking query values (as written, still
+ * percent-encoded) replaced by what `replace` makes of them: `name` is the query parameter's, or
+ * `password`. Everything else stays as written.
+ */
+export function replaceUrlSecrets(
+  url: string,
+  replace: (name: string, secret: string) => string,
+): string {
+  const secrets = new Set(urlSecrets(url).map(({ value }) => value))
+  if (secrets.size === 0) return url
+  const authority = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url)
+  let out = url
+  if (authority) {
+    const [whole, scheme, userinfoHost] = authority as unknown as [string, string, string]
+    const at = userinfoHost.lastIndexOf('@')
+    const colon = userinfoHost.indexOf(':')
+    const password = at >= 0 && colon >= 0 && colon < at ? userinfoHost.slice(colon + 1, at) : ''
+    if (secrets.has(password)) {
+      out = `${scheme}${userinfoHost.slice(0, colon + 1)}${replace('password', password)}${userinfoHost.slice(at)}${url.slice(whole.length)}`
+    }
+  }
+  const hash = out.indexOf('#')
+  const beforeHash = hash < 0 ? out : out.slice(0, hash)
+  const question = beforeHash.indexOf('?')
+  if (question < 0) return out
+  const query = beforeHash
+    .slice(question + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=')
+      if (eq < 0 || !secrets.has(pair.slice(eq + 1))) return pair
+      return `${pair.slice(0, eq + 1)}${replace(pair.slice(0, eq), pair.slice(eq + 1))}`
+    })
+    .join('&')
+  return `${beforeHash.slice(0, question + 1)}${query}${hash < 0 ? '' : out.slice(hash)}`
 }
 
 /**

@@ -3,7 +3,8 @@ import { SECRET_NAME_RE } from '../ipc/secrets'
 /**
  * Secret references in rag-mcp.json values: `${keychain:NAME}` (OS keychain), `${env:VAR}`
  * (environment) and `${session:NAME}` (memory-only for this session). They are valid in `url`,
- * `headers`, `env` and `launch.env` values and are resolved only at connect time.
+ * `headers`, `env`, `launch.env` and a stdio server's `args` values and are resolved only at
+ * connect time.
  */
 
 /** Where a reference is resolved from: OS keychain, environment, or this session's memory. */

@@ -32,7 +32,11 @@ export const profilesRequests = {
   /** Which addresses the citation checker may request (`linkPolicy` in settings.json). */
   'link-policy:get': z.undefined(),
   /** Replaces the link policy; the next link check applies it. */
-  'link-policy:set': z.object({ allowHosts: hostRules, denyHosts: hostRules }),
+  'link-policy:set': z.object({
+    allowHosts: hostRules,
+    denyHosts: hostRules,
+    privateHosts: hostRules,
+  }),
 }
 
 /** The citation checker's address policy, as settings.json keeps it. */
@@ -41,6 +45,11 @@ export interface LinkPolicyState {
   allowHosts: string[]
   /** Hosts (and their subdomains), IP addresses or CIDR ranges never requested. */
   denyHosts: string[]
+  /**
+   * Hosts (and their subdomains), IP addresses or CIDR ranges on this machine or a private
+   * network that may be requested (intranet document hosts); others there are refused.
+   */
+  privateHosts: string[]
 }
 
 export interface ProfilesState {

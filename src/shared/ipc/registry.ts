@@ -78,6 +78,11 @@ export type SaveResult =
       proposedText: string
       /** A version that raced the save and could not be put back: kept at this path. */
       keptAt?: string
+      /**
+       * Why the file as read could not be the base of the edit (empty, missing or not JSON
+       * where a valid registry was: another program is likely rewriting it).
+       */
+      untrusted?: string
     }
 
 /** MCP clients whose config files can be imported. */

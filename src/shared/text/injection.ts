@@ -22,7 +22,10 @@ const PATTERNS: { id: string; pattern: RegExp }[] = [
   },
   {
     id: 'role_marker',
-    pattern: /(?:^|\n)\s*(?:system|assistant)\s*:|<\|?(?:system|im_start|im_end)\|?>|\[\/?INST\]/i,
+    // Spaces within the line only: `\s*` after a line end would also take the following line
+    // ends, and a run of them would be searched again from each one (quadratic).
+    pattern:
+      /(?:^|\n)[^\S\n]*(?:system|assistant)[^\S\n]*:|<\|?(?:system|im_start|im_end)\|?>|\[\/?INST\]/i,
   },
   {
     id: 'exfiltrate',

@@ -93,3 +93,29 @@ describe('curlCommand', () => {
     expect(curlCommand(call, { kind: 'stdio', command: 'node', args: [] })).toBeNull()
   })
 })
+
+describe('secrets in a URL or a command line', () => {
+  it('become shell variables in a double-quoted URL; the rest stays as written', () => {
+    const target = {
+      kind: 'url' as const,
+      transport: 'http' as const,
+      url: 'https://rag.example/mcp?api_key=q8Zr2LmX0vKp7TgW&tenant=acme$1',
+      headers: {},
+    }
+    const expected = '"https://rag.example/mcp?api_key=${API_KEY}&tenant=acme\\$1"'
+    expect(cliCommand(call, target)).toContain(`--url ${expected} --transport http`)
+    expect(curlCommand(call, target)).toContain(`curl -sS -X POST ${expected}`)
+  })
+
+  it('become shell variables in a double-quoted --stdio line, its words quoted inside', () => {
+    const target = {
+      kind: 'stdio' as const,
+      command: 'node',
+      args: ["it's.js", '--api-key', 'q8Zr2LmX0vKp7TgW', '--token=abc123secretvalue'],
+    }
+    expect(cliCommand(call, target)).toContain(
+      // The shell hands `'it'\\''s.js'` on as `'it'\''s.js'`, which --stdio splits as it's.js.
+      `--stdio "node 'it'\\\\''s.js' --api-key \${API_KEY} --token=\${TOKEN}"`,
+    )
+  })
+})

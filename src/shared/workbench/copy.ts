@@ -1,4 +1,9 @@
-import { keychainMove, plaintextSecretReason } from '../config/plaintext-secrets'
+import {
+  keychainMove,
+  plaintextSecretReason,
+  replaceArgSecrets,
+  replaceUrlSecrets,
+} from '../config/plaintext-secrets'
 import type { WorkbenchCall } from '../ipc/workbench'
 
 /** How the copied command reaches the server. */
@@ -36,26 +41,59 @@ function placeholder(name: string): string {
   return `\${${variable.toUpperCase()}}`
 }
 
+const doubleQuoted = (text: string): string => `"${text}"`
+
+const escapeForDoubleQuotes = (text: string): string => text.replace(/["\\$`]/g, '\\$&')
+
+/**
+ * Text for inside double quotes with each `${keychain:NAME}`-style reference replaced by a
+ * shell variable; `quoteWord` quotes the parts between them (for a word the command splits again).
+ */
+function withPlaceholders(text: string, quoteWord: (part: string) => string = (p) => p): string {
+  // With a capture group, split puts each reference's name at the odd indexes.
+  return text
+    .split(REFERENCE)
+    .map((part, i) =>
+      i % 2 === 1 ? placeholder(part) : part === '' ? '' : escapeForDoubleQuotes(quoteWord(part)),
+    )
+    .join('')
+}
+
+const hasReference = (text: string): boolean => text.split(REFERENCE).length > 1
+
 /**
  * A header value with every secret replaced by a shell variable: `${keychain:NAME}` references
  * and plaintext values that look like credentials. Returns the text for inside double quotes.
  */
 export function headerWithPlaceholders(name: string, value: string): string {
-  const escape = (text: string): string => text.replace(/["\\$`]/g, '\\$&')
-  // With a capture group, split puts each reference's name at the odd indexes.
-  const parts = value.split(REFERENCE)
-  if (parts.length > 1) {
-    return parts.map((part, i) => (i % 2 === 1 ? placeholder(part) : escape(part))).join('')
-  }
+  if (hasReference(value)) return withPlaceholders(value)
   if (SENSITIVE_HEADER.test(name) || plaintextSecretReason(name, value)) {
     const move = keychainMove(name, value)
-    const replaced = move.reference(move.name)
-    return headerWithPlaceholders(name, replaced)
+    return withPlaceholders(move.reference(move.name))
   }
-  return escape(value)
+  return escapeForDoubleQuotes(value)
 }
 
-const doubleQuoted = (text: string): string => `"${text}"`
+const asReference = (name: string): string => `\${keychain:${name}}`
+
+/**
+ * A URL as one shell word: single-quoted when it holds no secret, else double-quoted with its
+ * password and secret-looking query values (and references) as shell variables.
+ */
+function urlWord(url: string): string {
+  const referenced = replaceUrlSecrets(url, asReference)
+  return hasReference(referenced) ? doubleQuoted(withPlaceholders(referenced)) : shellQuote(url)
+}
+
+/**
+ * A command line as one shell word for `--stdio`: single-quoted when it holds no secret, else
+ * double-quoted with each secret-looking argument value a shell variable.
+ */
+function commandLineWord(command: string, args: string[]): string {
+  const words = [command, ...replaceArgSecrets(args, asReference)]
+  if (!words.some(hasReference)) return shellQuote(words.map(shellQuote).join(' '))
+  return doubleQuoted(words.map((word) => withPlaceholders(word, shellQuote)).join(' '))
+}
 
 function userFlags(user: CopyUser | undefined): string[] {
   if (!user) return []
@@ -71,10 +109,9 @@ export function cliCommand(call: WorkbenchCall, target: CopyTarget, user?: CopyU
   const words = ['rag-console', ...userFlags(user), 'call']
   if (target.kind === 'registry') words.push('--server', shellQuote(call.server))
   else if (target.kind === 'stdio') {
-    const line = [target.command, ...target.args].map(shellQuote).join(' ')
-    words.push('--stdio', shellQuote(line))
+    words.push('--stdio', commandLineWord(target.command, target.args))
   } else {
-    words.push('--url', shellQuote(target.url), '--transport', target.transport)
+    words.push('--url', urlWord(target.url), '--transport', target.transport)
     for (const [name, value] of Object.entries(target.headers)) {
       words.push('--header', doubleQuoted(`${name}: ${headerWithPlaceholders(name, value)}`))
     }
@@ -107,7 +144,7 @@ export function curlCommand(
     ['Content-Type', 'application/json'],
     ['Accept', 'application/json, text/event-stream'],
   ]
-  const lines = [`curl -sS -X POST ${shellQuote(target.url)}`]
+  const lines = [`curl -sS -X POST ${urlWord(target.url)}`]
   for (const [name, value] of headers) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`)
   for (const [name, value] of Object.entries(target.headers)) {
     lines.push(`-H ${doubleQuoted(`${name}: ${headerWithPlaceholders(name, value)}`)}`)

@@ -5,6 +5,7 @@ import { startDemo, type DemoProcess } from '../../../demo/testing'
 import { startQuirkyServer } from '../../core/pool/fixtures/quirky-http'
 import {
   DEMO_KEY_ENV,
+  auditLines,
   cliHome,
   demoRegistry,
   demoUrl,
@@ -140,6 +141,39 @@ describe('call against the demo servers', () => {
     const result = json<{ status: string; segments: unknown[] }>(run)
     expect(result.status).toBe('success')
     expect(result.segments.length).toBeGreaterThan(0)
+  })
+
+  it('leaves one audit line for a call to a registry server, and one for an ad-hoc URL', async () => {
+    const config = writeRegistry(home, demoRegistry(demo))
+    const before = auditLines(home).length
+    const bob = ['--user', 'bob@example.com']
+    const tool = ['--tool', 'rag_search', '--args', '{"search_phrases":["vpn"]}']
+    const registry = await runCli(
+      ['--json', '--config', config, ...bob, 'call', '--server', 'knowledgeSearch', ...tool],
+      home,
+      { env: DEMO_KEY_ENV },
+    )
+    expect(registry.code).toBe(0)
+    const unreachable = await runCli(
+      ['--json', ...bob, 'call', '--url', 'http://127.0.0.1:9/mcp', '--tool', 'echo'],
+      home,
+    )
+    expect(unreachable.code).toBe(4)
+    expect(auditLines(home).slice(before)).toEqual([
+      expect.objectContaining({
+        user: 'bob@example.com',
+        server: 'knowledgeSearch',
+        operation: 'workbench',
+        tool: 'rag_search',
+        outcome: 'ok',
+      }),
+      expect.objectContaining({
+        server: 'command-line',
+        operation: 'workbench',
+        outcome: 'error',
+        errorCode: 'unreachable',
+      }),
+    ])
   })
 
   it('calls an ad-hoc SSE URL', async () => {

@@ -8,11 +8,18 @@ import {
   type ServerEntry,
 } from '../../../shared/config/schema'
 import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
+import { plaintextSecretValues } from '../../../shared/config/plaintext-secrets'
 import { toErrorInfo } from '../../../shared/errors'
 import type { ProtocolEntry } from '../../../shared/ipc/workbench'
 import type { Core } from '../../core/core'
+import { toolErrorOf } from '../../core/dialects/payload'
 import { dialectJudges } from '../../core/dialects/registry'
 import type { RawToolResult, ServerSession } from '../../core/pool/types'
+import {
+  AuditedSession,
+  attemptEntry,
+  type AuditContext,
+} from '../../core/services/audited-session'
 import { AD_HOC_ORIGIN } from '../../core/auth/sign-in-error'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
 import type { ElicitationHandler } from '../../core/pool/elicitation'
@@ -126,13 +133,18 @@ export function withTarget(
     let server: string
     if (adHoc) {
       registerHeaderSecrets(core.redactor, adHoc.headers)
+      for (const value of plaintextSecretValues(adHoc)) core.redactor.add(value)
       await core.pool.apply([adHoc])
       server = adHoc.id
     } else {
       server = options.server![0]!
       const config = core.registry.server(server)
-      if (!config)
-        throw new UsageError(`no server "${server}" in ${core.registry.current().source.label}`)
+      if (!config) {
+        throw new UsageError(
+          `no server "${server}" in ${core.registry.current().source.label}; check the id`,
+          'not_found',
+        )
+      }
       await core.pool.apply([config], core.registry.current().hashes)
     }
     return body(core, server)
@@ -184,28 +196,39 @@ async function callOnce(
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
+  const user = currentUser(core, ctx.global)
+  // Audited as the workbench's calls are: this is its call from a terminal.
+  const audit: AuditContext = { user, operation: 'workbench', sources: [] }
   let session: ServerSession
   try {
     session = await core.pool.session(server, connectMs ? { timeoutMs: connectMs } : {})
   } catch (failure) {
+    // A disabled server was not attempted; any other failure to connect was.
+    if (core.pool.status(server).state !== 'disabled') {
+      core.services.audit.record(attemptEntry(server, audit, { error: failure }, Date.now()))
+    }
     return fail(failure, isUnreached(toErrorInfo(failure)) ? EXIT.unreachable : EXIT.failed)
   }
+  const audited = new AuditedSession(session, core.services.audit, audit)
   let result: RawToolResult
   try {
-    result = await session.callTool(tool, args, {
+    result = await audited.callTool(tool, args, {
       ...dialectJudges(session),
       operation: 'call',
-      user: currentUser(core, ctx.global),
+      user,
       ...(callMs ? { timeoutMs: callMs } : {}),
     })
   } catch (failure) {
+    await audited.settle({ error: failure })
     // Connected, so the server was reached: a refused, failed or unanswered call is a failure.
     return fail(failure, EXIT.failed)
   }
+  const toolError = toolErrorOf(result, session, tool)
+  await audited.settle(toolError ? { error: toolError } : {})
   if (ctx.out.json) ctx.out.result(result)
   else ctx.out.text(JSON.stringify(result, null, 2))
-  if (result.isError) {
-    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
+  if (toolError) {
+    ctx.out.warn(toolError.message)
     return EXIT.failed
   }
   return EXIT.ok

@@ -18,6 +18,15 @@ export async function verifyCommand(
   if (options.segment === undefined && options.url === undefined) {
     throw new UsageError('verify needs --segment UID, --url URL, or both')
   }
+  // An empty value is a mistake in the command (an unset shell variable), not a missing link.
+  if (options.url?.trim() === '') {
+    throw new UsageError(
+      "--url is empty: give the link the user clicked (e.g. a hit's uri from `search --json`), or leave --url out to check the segment's own link",
+    )
+  }
+  if (options.segment?.trim() === '') {
+    throw new UsageError("--segment is empty: give a segment id (a hit's id from `search --json`)")
+  }
   const server = servers[0]!
   return withCore(ctx, { demoKeys: true }, async (core) => {
     if (options.segment !== undefined) await connectServers(core, [server])

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
@@ -153,4 +153,13 @@ export function runCliThroughPipe(
     CLI: builtFile('main/cli.js'),
   })
   return collect(spawn('bash', ['-c', script, 'rag-console', ...args], { env }), args, options)
+}
+
+/** Every line of the audit log under a CLI home so far, parsed. */
+export function auditLines(home: string): Record<string, unknown>[] {
+  const files = readdirSync(home, { recursive: true, encoding: 'utf8' })
+  const file = files.find((name) => name.endsWith('audit.jsonl'))
+  if (!file) return []
+  const text = readFileSync(join(home, file), 'utf8').trim()
+  return text ? text.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : []
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { RegistryDiff } from '../../../shared/model/registry'
+import { encodeLossless } from '../util/lossless-utf8'
 
 /** JSON with object keys sorted at every depth, so equal values give equal text. */
 export function stableStringify(value: unknown): string {
@@ -15,9 +16,12 @@ export function stableStringify(value: unknown): string {
   )
 }
 
-/** SHA-256 of a file's text, hex: what saves pass as `baseHash`. */
+/**
+ * SHA-256 of a file's text, hex: what saves pass as `baseHash`. Hashed as the file's bytes
+ * ({@link encodeLossless}), so files that differ only in bytes that are not UTF-8 differ.
+ */
 export const contentHash = (text: string): string =>
-  createHash('sha256').update(text, 'utf8').digest('hex')
+  createHash('sha256').update(encodeLossless(text)).digest('hex')
 
 /**
  * Hash of a server's effective config, independent of key order. `origin` is left out: moving

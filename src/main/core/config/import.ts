@@ -2,7 +2,12 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
 import { EntryReporter, mergeEntries } from '../../../shared/config/entry-reporter'
-import { keychainMove, plaintextSecretReason } from '../../../shared/config/plaintext-secrets'
+import {
+  keychainMove,
+  plaintextSecretReason,
+  replaceArgSecrets,
+  replaceUrlSecrets,
+} from '../../../shared/config/plaintext-secrets'
 import { serverEntrySchema } from '../../../shared/config/schema'
 import { isPlainObject } from '../../../shared/config/schema-walk'
 import { ConsoleError } from '../../../shared/errors'
@@ -74,9 +79,10 @@ export function readImportFile(source: { path?: string; text?: string; name?: st
 }
 
 /**
- * Converts every server of a foreign (or rag-mcp.json) file into entry fields to write. Header
- * and env values that look like credentials become `${keychain:NAME}` references (listed in
- * `movedSecrets` with their values), unless `keepPlaintext`.
+ * Converts every server of a foreign (or rag-mcp.json) file into entry fields to write.
+ * Credentials written in plain text (header and env values, a URL's password and secret-looking
+ * query values, `--api-key x` / `--token=x` arguments) become `${keychain:NAME}` references
+ * (listed in `movedSecrets` with their values), unless `keepPlaintext`.
  */
 export function convertImport(
   file: string,
@@ -121,13 +127,24 @@ export function convertImport(
   return { doc, servers, requiredSecrets, movedSecrets, diagnostics }
 }
 
-/** Replaces plaintext-looking header and env values of `fields` with keychain references. */
+/**
+ * Replaces plaintext-looking credentials of `fields` with keychain references: header and env
+ * values, a URL's password and secret-looking query values, and the values of `--api-key x`,
+ * `--token=x`-style arguments.
+ */
 function moveSecrets(
   server: string,
   fields: Record<string, unknown>,
   taken: Set<string>,
 ): MovedSecret[] {
   const moved: MovedSecret[] = []
+  const freeName = (wanted: string): string => {
+    const base = keychainMove(wanted, '').name
+    let name = base
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`
+    taken.add(name)
+    return name
+  }
   for (const field of ['headers', 'env']) {
     const map = fields[field]
     if (!isPlainObject(map)) continue
@@ -135,12 +152,26 @@ function moveSecrets(
       if (typeof value !== 'string' || value.includes('${')) continue
       if (!plaintextSecretReason(key, value)) continue
       const move = keychainMove(key, value)
-      let name = move.name
-      for (let n = 2; taken.has(name); n++) name = `${move.name}_${n}`
-      taken.add(name)
+      const name = freeName(key)
       map[key] = move.reference(name)
       moved.push({ server, name, where: `${field}.${key}`, value: move.secret })
     }
+  }
+  if (typeof fields.url === 'string') {
+    fields.url = replaceUrlSecrets(fields.url, (key, value) => {
+      const name = freeName(key)
+      const where = key === 'password' ? 'url (password)' : `url (query ${key})`
+      moved.push({ server, name, where, value })
+      return `\${keychain:${name}}`
+    })
+  }
+  if (Array.isArray(fields.args) && fields.args.every((arg) => typeof arg === 'string')) {
+    const args = fields.args as string[]
+    fields.args = replaceArgSecrets(args, (key, value) => {
+      const name = freeName(key)
+      moved.push({ server, name, where: `args (${key})`, value })
+      return `\${keychain:${name}}`
+    })
   }
   return moved
 }

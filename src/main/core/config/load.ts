@@ -1,8 +1,13 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
+import {
+  diagnosticAt,
+  parseRegistryDocument,
+  type RegistryDocument,
+} from '../../../shared/config/document'
 import { buildRegistry, type BuildResult } from '../../../shared/config/validate'
 import type { Diagnostic, RegistrySource } from '../../../shared/model/registry'
+import { decodeLossless, undecodedBytes } from '../util/lossless-utf8'
 import type { EmbeddedRegistry } from './embedded'
 import { configHash, contentHash } from './hash'
 import type { Registry } from './types'
@@ -75,14 +80,17 @@ export function snapshot(
   }
 }
 
-/** The file's text, or undefined when it holds more than `limit` bytes (it may still grow). */
+/**
+ * The file's text, or undefined when it holds more than `limit` bytes (it may still grow).
+ * Bytes that are not UTF-8 are kept (see {@link decodeLossless}), so a save writes them back.
+ */
 function readAtMost(fd: number, limit: number): string | undefined {
   const chunks: Buffer[] = []
   let total = 0
   for (;;) {
     const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total))
     const read = readSync(fd, chunk, 0, chunk.length, null)
-    if (read === 0) return Buffer.concat(chunks, total).toString('utf8')
+    if (read === 0) return decodeLossless(Buffer.concat(chunks, total))
     chunks.push(chunk.subarray(0, read))
     total += read
     if (total > limit) return undefined
@@ -174,11 +182,31 @@ export function loadSource(
     else if (source.kind === 'file') unread.push(missingFile(file.path))
   }
   const build = buildRegistry(docs, { resolveCwd })
+  for (const doc of docs) {
+    const warning = notUtf8Warning(doc)
+    if (warning) build.diagnostics.push(warning)
+  }
   if (unread.length > 0) {
     build.diagnostics.unshift(...unread)
     build.ok = false
   }
   return { source, files, build }
+}
+
+/** Where a file holds bytes that are not UTF-8: they show as U+FFFD, and edits keep them. */
+function notUtf8Warning(doc: RegistryDocument): Diagnostic | undefined {
+  const found = undecodedBytes(doc.text)
+  if (!found) return undefined
+  const byte = `0x${found.byte.toString(16).toUpperCase().padStart(2, '0')}`
+  const count = found.count === 1 ? 'the only one' : `${found.count} bytes in all`
+  return diagnosticAt(
+    doc,
+    found.index,
+    [],
+    'warning',
+    'invalid_utf8',
+    `bytes that are not UTF-8 (${byte}, ${count}): shown as \uFFFD, and kept as they are when the console edits the file; save it as UTF-8 to fix this`,
+  )
 }
 
 /** The registry a successful load describes. */

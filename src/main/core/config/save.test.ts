@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  ftruncateSync,
   lstatSync,
   openSync,
   readFileSync,
@@ -35,7 +36,7 @@ const ORIGINAL = `{
 `
 
 async function startStore(
-  options: { mode?: 'file' | 'layered' | 'embedded'; text?: string; watch?: boolean } = {},
+  options: { mode?: 'file' | 'layered' | 'embedded'; text?: string | Buffer; watch?: boolean } = {},
 ) {
   const { dir, cleanup } = tempDir('rc-save-')
   cleanups.push(cleanup)
@@ -49,6 +50,7 @@ async function startStore(
     lookup: { dataDir: dir, env: {}, ...(mode === 'file' ? { configPath: file } : {}) },
     events,
     watch: options.watch ?? true,
+    untrustedWaitMs: 100,
     embedded: () => ({
       file: join(dir, 'default-registry.json'),
       text: '{ "demo": { "command": "node", "args": ["demo.js"] } }',
@@ -249,5 +251,106 @@ describe('setField', () => {
     await expect(h.store.draftField('nope', 'dialect', mapping)).rejects.toMatchObject({
       code: 'not_found',
     })
+  })
+})
+
+describe('edits from a file caught mid-rewrite', () => {
+  it('refuses to toggle a server in a file emptied where a valid one was, writing nothing', async () => {
+    const h = await startStore({ watch: false })
+    writeFileSync(h.file, '')
+    const result = await h.store.setEnabled('docs', false)
+    expect(result).toMatchObject({
+      status: 'conflict',
+      diskText: '',
+      untrusted: expect.stringMatching(/is empty, where it held a valid registry/),
+    })
+    expect(readFileSync(h.file, 'utf8')).toBe('')
+    expect(existsSync(backupPath(h.file))).toBe(false)
+    expect(h.store.current().servers.map((s) => s.id)).toEqual(['docs', 'kb'])
+  })
+
+  it('refuses to import into a half-written file, naming the line', async () => {
+    const h = await startStore({ watch: false })
+    const half = ORIGINAL.slice(0, 60)
+    writeFileSync(h.file, half)
+    const result = await h.store.applyImport({
+      source: { text: '{ "mcpServers": { "new": { "command": "x" } } }', name: 'x.json' },
+      baseHash: contentHash(half),
+    })
+    expect(result).toMatchObject({
+      status: 'conflict',
+      imported: [],
+      untrusted: expect.stringMatching(/is not a registry at line \d+/),
+    })
+    expect(readFileSync(h.file, 'utf8')).toBe(half)
+  })
+
+  it('edits the file once the other program has written it', async () => {
+    const h = await startStore({ watch: false })
+    const fd = openSync(h.file, 'r+')
+    cleanups.push(() => closeSync(fd))
+    ftruncateSync(fd, 0)
+    const toggled = h.store.setEnabled('docs', false)
+    const rewritten = ORIGINAL.replace('production', 'rewritten')
+    // The edit is waiting for the file: this write is the event it waits for.
+    writeSync(fd, rewritten, 0)
+    expect(await toggled).toMatchObject({ status: 'saved' })
+    expect(readFileSync(h.file, 'utf8')).toBe(
+      rewritten.replace('"enabled": true', '"enabled": false'),
+    )
+  })
+
+  it('lets the editor save over a file the person is fixing', async () => {
+    const h = await startStore({ watch: false })
+    writeFileSync(h.file, '{ "docs": ')
+    const raw = await h.store.readRaw()
+    const result = await h.store.save({ text: ORIGINAL, baseHash: raw.hash })
+    expect(result.status).toBe('saved')
+    expect(readFileSync(h.file, 'utf8')).toBe(ORIGINAL)
+  })
+})
+
+describe('a registry file with bytes that are not UTF-8', () => {
+  /** ORIGINAL with a Latin-1 "é" (0xE9, not UTF-8) in a comment on line 2 and 0xFF in kb's args. */
+  const latin1 = Buffer.concat([
+    Buffer.from('{\n  // caf'),
+    Buffer.from([0xe9]),
+    Buffer.from(' servers\n  "docs": { "url": "http://127.0.0.1:9/docs", "enabled": true },\n'),
+    Buffer.from('  "kb": { "command": "kb", "args": ["--x'),
+    Buffer.from([0xff, 0xc3]),
+    Buffer.from('"] }\n}\n'),
+  ])
+
+  it('warns at the line of the first such byte', async () => {
+    const { file, store } = await startStore({ text: latin1, watch: false })
+    expect(store.current().warnings).toContainEqual(
+      expect.objectContaining({
+        file,
+        line: 2,
+        column: 9,
+        rule: 'invalid_utf8',
+        message: expect.stringMatching(/not UTF-8.*0xE9.*3 bytes/),
+      }),
+    )
+  })
+
+  it('keeps them byte for byte when a toggle edits another line', async () => {
+    const { file, store } = await startStore({ text: latin1, watch: false })
+    expect(await store.setEnabled('docs', false)).toMatchObject({ status: 'saved' })
+    const expected = Buffer.from(
+      latin1.toString('latin1').replace('"enabled": true', '"enabled": false'),
+      'latin1',
+    )
+    expect(readFileSync(file).equals(expected)).toBe(true)
+    expect(store.server('kb')?.args).toEqual([expect.stringMatching(/^--x/)])
+  })
+
+  it('keeps them through the editor: read, edit elsewhere, save', async () => {
+    const { file, store } = await startStore({ text: latin1, watch: false })
+    const raw = await store.readRaw()
+    const text = raw.text.replace('"docs"', '"docs2"')
+    expect(await store.save({ text, baseHash: raw.hash })).toMatchObject({ status: 'saved' })
+    const expected = Buffer.from(latin1.toString('latin1').replace('"docs"', '"docs2"'), 'latin1')
+    expect(readFileSync(file).equals(expected)).toBe(true)
   })
 })

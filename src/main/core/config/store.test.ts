@@ -3,6 +3,7 @@ import {
   mkdirSync,
   openSync,
   renameSync,
+  symlinkSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -32,18 +33,26 @@ function registryText(timeouts: Record<string, number> = {}): string {
 interface Harness {
   dir: string
   file: string
+  /** The file itself (what `file` links to, when linked). */
+  target: string
   store: RegistryStore
   updated: RegistryUpdatedEvent[]
   invalid: ConfigInvalidEvent[]
 }
 
+/**
+ * A store on a registry file in a fresh folder: `rag-mcp.json` given as --config, the layered
+ * defaults file, or (`linked`) a --config symlink to `dotfiles/rag-mcp.json` (`target`).
+ */
 async function startStore(
-  options: { text?: string; layered?: boolean; watch?: boolean } = {},
+  options: { text?: string; layered?: boolean; watch?: boolean; linked?: boolean } = {},
 ): Promise<Harness> {
   const { dir, cleanup } = tempDir('rc-store-')
   cleanups.push(cleanup)
   const file = options.layered ? layeredPaths(dir).defaults : join(dir, 'rag-mcp.json')
-  writeFile(file, options.text ?? registryText())
+  const target = options.linked ? join(dir, 'dotfiles', 'rag-mcp.json') : file
+  writeFile(target, options.text ?? registryText())
+  if (options.linked) symlinkSync(target, file)
   const events = new EventBus()
   const updated: RegistryUpdatedEvent[] = []
   const invalid: ConfigInvalidEvent[] = []
@@ -57,7 +66,7 @@ async function startStore(
   })
   cleanups.push(() => store.dispose())
   await store.start()
-  return { dir, file, store, updated, invalid }
+  return { dir, file, target, store, updated, invalid }
 }
 
 const timeoutOf = (store: RegistryStore, id: string) => store.server(id)?.timeoutMs
@@ -224,5 +233,46 @@ describe('RegistryStore: manual reload and history', () => {
     const history = h.store.history()
     expect(history).toHaveLength(HISTORY_LIMIT)
     expect(history.every((event) => event.trigger === 'manual')).toBe(true)
+  })
+})
+
+describe('RegistryStore: live reload through a symlinked --config', () => {
+  it('recovers when the target is deleted and then written again', async () => {
+    const h = await startStore({ linked: true })
+    unlinkSync(h.target)
+    await waitFor(() => h.invalid[0], 'config:invalid for the missing target')
+    writeFileSync(h.target, registryText({ b: 2000 }))
+    await waitFor(() => (timeoutOf(h.store, 'b') === 2000 ? true : undefined), 'the restored file')
+    expect(h.store.invalidState()).toBeUndefined()
+    writeFileSync(h.target, registryText({ b: 3000 }))
+    await waitFor(() => (timeoutOf(h.store, 'b') === 3000 ? true : undefined), 'a later edit')
+  })
+
+  it('recovers when the link points at /dev/zero for a moment', async () => {
+    const h = await startStore({ linked: true })
+    const swap = (to: string): void => {
+      const next = `${h.file}.next`
+      symlinkSync(to, next)
+      renameSync(next, h.file)
+    }
+    swap('/dev/zero')
+    await waitFor(() => h.invalid[0], 'config:invalid for /dev/zero')
+    writeFileSync(h.target, registryText({ c: 2000 }))
+    swap(h.target)
+    await waitFor(() => (timeoutOf(h.store, 'c') === 2000 ? true : undefined), 'the restored link')
+    writeFileSync(h.target, registryText({ c: 3000 }))
+    await waitFor(() => (timeoutOf(h.store, 'c') === 3000 ? true : undefined), 'a later edit')
+  })
+
+  it('recovers when the target is briefly a link to /dev/zero, then a file again', async () => {
+    const h = await startStore({ linked: true })
+    unlinkSync(h.target)
+    symlinkSync('/dev/zero', h.target)
+    await waitFor(() => h.invalid[0], 'config:invalid for /dev/zero')
+    unlinkSync(h.target)
+    writeFileSync(h.target, registryText({ a: 2000 }))
+    await waitFor(() => (timeoutOf(h.store, 'a') === 2000 ? true : undefined), 'the restored file')
+    writeFileSync(h.target, registryText({ a: 3000 }))
+    await waitFor(() => (timeoutOf(h.store, 'a') === 3000 ? true : undefined), 'a later edit')
   })
 })

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { parseRegistryDocument } from '../../../shared/config/document'
 import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
 import type {
@@ -25,7 +26,7 @@ import { FileWatchers } from './file-watch'
 import { diffRegistries, isNoop, stableStringify } from './hash'
 import { withoutValues, type MovedSecret } from './import'
 import { planImport, type ImportSource } from './import-plan'
-import { loadSource, snapshot, toRegistry, type LoadResult } from './load'
+import { loadSource, snapshot, toRegistry, type FileSnapshot, type LoadResult } from './load'
 import { saveRegistryFile, type SaveRequest } from './safe-save'
 import { layeredPaths, resolveRegistrySource, type LookupOptions } from './lookup'
 import { definesServer, editEntries } from './text-edit'
@@ -49,6 +50,11 @@ export interface RegistryStoreOptions {
   log?: Logger
   /** Where an import stores the credentials it moves out of the file (the OS keychain). */
   secrets?: SecretSink
+  /**
+   * How long an edit waits for a file found empty, missing or not JSON where a valid registry
+   * was (another program rewriting it in place) to become readable again (default 1000 ms).
+   */
+  untrustedWaitMs?: number
 }
 
 /** Stores a secret of a server: the keychain, as the secrets service exposes it. */
@@ -72,6 +78,8 @@ export class RegistryStore {
   private appliedAt = 0
   private invalid: { at: number; diagnostics: Diagnostic[] } | undefined
   private lastReadKey: string | undefined
+  /** The writable file at the last valid load: whether it existed (held a valid registry). */
+  private lastValid: { path: string; exists: boolean } | undefined
   private readonly events: ReloadEvent[] = []
   private readonly updatedListeners = new Set<UpdatedListener>()
   private readonly invalidListeners = new Set<InvalidListener>()
@@ -183,13 +191,20 @@ export class RegistryStore {
     return () => this.invalidListeners.delete(listener)
   }
 
-  /** The writable file's text for the editor, with the hash to pass back to {@link save}. */
+  /**
+   * The writable file's text for the editor, with the hash to pass back to {@link save}. A file
+   * caught mid-rewrite (see {@link readForEdit}) is read again once it is whole.
+   */
   async readRaw(): Promise<RawConfig> {
+    return (await this.readForEdit()).raw
+  }
+
+  private readRawNow(): { raw: RawConfig; disk: FileSnapshot } {
     const source = this.resolveSource()
     const path = this.writablePath(source)
     const disk = snapshot(path)
     const fromEmbedded = source.kind === 'embedded'
-    return {
+    const raw: RawConfig = {
       path,
       exists: disk.exists,
       text: fromEmbedded ? this.embedded().text : disk.exists ? disk.text : '{}\n',
@@ -197,6 +212,57 @@ export class RegistryStore {
       source,
       layeredOver: source.kind === 'layered' ? source.files.filter((f) => f !== path) : [],
       fromEmbedded,
+    }
+    return { raw, disk }
+  }
+
+  /**
+   * Why the writable file as just read cannot be the base of an edit: it is missing, empty,
+   * unreadable or not JSON while the last valid load found a registry there. That is what a
+   * program rewriting the file in place (truncate, then write) leaves for a moment; an edit made
+   * on it would drop every server it did not touch.
+   */
+  private distrust(raw: RawConfig, disk: FileSnapshot): string | undefined {
+    const known = this.lastValid
+    if (raw.fromEmbedded || known?.path !== raw.path || !known.exists) return undefined
+    const was = 'where it held a valid registry: another program may be rewriting it'
+    if (!disk.exists) return `${raw.path} is missing, ${was}`
+    if (disk.problem) return `${disk.problem.message}, ${was}`
+    const broken = parseRegistryDocument(raw.path, disk.text).diagnostics.find(
+      (d) => d.severity === 'error' && UNREADABLE_RULES.has(d.rule),
+    )
+    if (!broken) return undefined
+    if (broken.rule === 'empty_file') return `${raw.path} is empty, ${was}`
+    return `${raw.path} is not a registry at line ${broken.line} (${broken.message}), ${was}`
+  }
+
+  /**
+   * Reads the writable file for an edit. A read that cannot be trusted ({@link distrust}) is
+   * retried until the file is whole again, for {@link RegistryStoreOptions.untrustedWaitMs} at
+   * most; `untrusted` then says why it still is not.
+   */
+  private async readForEdit(): Promise<{ raw: RawConfig; untrusted?: string }> {
+    const deadline = performance.now() + (this.options.untrustedWaitMs ?? 1000)
+    for (;;) {
+      const { raw, disk } = this.readRawNow()
+      const untrusted = this.distrust(raw, disk)
+      if (untrusted === undefined) return { raw }
+      if (performance.now() >= deadline || this.disposed) return { raw, untrusted }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
+  /** The answer to an edit refused because the file could not be trusted: nothing written. */
+  private untrustedConflict(raw: RawConfig, untrusted: string): SaveResult {
+    const disk = snapshot(raw.path)
+    return {
+      status: 'conflict',
+      path: raw.path,
+      diskExists: disk.exists,
+      diskText: disk.text,
+      diskHash: disk.hash,
+      proposedText: raw.text,
+      untrusted: `${untrusted}. Nothing was written: try again once the file is saved, or fix it in Config.`,
     }
   }
 
@@ -236,7 +302,15 @@ export class RegistryStore {
     field: string,
     value: unknown,
   ): Promise<{ raw: RawConfig; text: string }> {
-    const raw = await this.readRaw()
+    const { raw, untrusted } = await this.readForEdit()
+    if (untrusted !== undefined) {
+      throw new ConsoleError({ code: 'conflict', message: `${untrusted}. Try again once it is saved.` })
+    }
+    return { raw, text: this.editField(raw, serverId, field, value) }
+  }
+
+  /** The file's text with one field of a server set; `not_found` for a server it lacks. */
+  private editField(raw: RawConfig, serverId: string, field: string, value: unknown): string {
     if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
       throw new ConsoleError({
         code: 'not_found',
@@ -244,15 +318,19 @@ export class RegistryStore {
         message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
       })
     }
-    return { raw, text: editEntries(raw.text, [{ id: serverId, field, value }]) }
+    return editEntries(raw.text, [{ id: serverId, field, value }])
   }
 
   /** Sets one field of a server in the file, keeping its comments and formatting. */
   async setField(serverId: string, field: string, value: unknown): Promise<SaveResult> {
     // A concurrent external edit makes the save a conflict: redo the edit on the new text.
     for (let attempt = 0; ; attempt++) {
-      const { raw, text } = await this.draftField(serverId, field, value)
-      const result = await this.save({ text, baseHash: raw.hash })
+      const { raw, untrusted } = await this.readForEdit()
+      if (untrusted !== undefined) return this.untrustedConflict(raw, untrusted)
+      const text = this.editField(raw, serverId, field, value)
+      const result = await this.serialized(() =>
+        this.saveEdit(raw, { text, baseHash: raw.hash }, 'save'),
+      )
       if (result.status !== 'conflict' || attempt >= 2) return result
     }
   }
@@ -276,7 +354,15 @@ export class RegistryStore {
     keepPlaintext?: boolean
   }): Promise<ImportApplyResult> {
     return this.serialized(async () => {
-      const raw = await this.readRaw()
+      const { raw, untrusted } = await this.readForEdit()
+      if (untrusted !== undefined) {
+        return {
+          ...this.untrustedConflict(raw, untrusted),
+          imported: [],
+          requiredSecrets: [],
+          movedSecrets: [],
+        }
+      }
       const plan = planImport(request.source, raw, this.registry, (text) => this.loadDraft(text), {
         only: request.servers,
         keepPlaintext: request.keepPlaintext,
@@ -293,7 +379,8 @@ export class RegistryStore {
       // Only a save that can go ahead stores secrets (the save re-checks all this).
       const writable = raw.hash === request.baseHash || request.force
       if (writable && this.loadDraft(plan.text).build.ok) await this.storeSecrets(plan.movedSecrets)
-      const saved = await this.saveLocked(
+      const saved = await this.saveEdit(
+        raw,
         { text: plan.text, baseHash: request.baseHash, force: request.force },
         'import',
       )
@@ -364,6 +451,26 @@ export class RegistryStore {
     return written.status === 'saved' ? { ...written, reload: await this.reload(trigger) } : written
   }
 
+  /**
+   * Saves a text the console made from `raw` (a toggle, an import): every server `raw` defines
+   * must still be defined, so an edit never drops a server it did not mean to touch.
+   */
+  private async saveEdit(
+    raw: RawConfig,
+    request: SaveRequest,
+    trigger: ReloadTrigger,
+  ): Promise<SaveResult> {
+    const kept = new Set(serverIds(request.text))
+    const dropped = serverIds(raw.text).filter((id) => !kept.has(id))
+    if (dropped.length > 0) {
+      throw new ConsoleError({
+        code: 'internal',
+        message: `the edit would drop server(s) ${dropped.join(', ')} from ${raw.path}: nothing was written`,
+      })
+    }
+    return this.saveLocked(request, trigger)
+  }
+
   private async storeSecrets(secrets: readonly MovedSecret[]): Promise<void> {
     if (secrets.length === 0) return
     const sink = this.options.secrets
@@ -418,6 +525,9 @@ export class RegistryStore {
       return { event, emitted: true }
     }
 
+    const writable = this.writablePath(source)
+    const file = result.files.find((f) => f.path === writable)
+    this.lastValid = { path: writable, exists: file !== undefined && file.exists && !file.problem }
     const next = toRegistry(result)
     const diff = diffRegistries(this.registry.hashes, next.hashes)
     const emitted =
@@ -446,6 +556,17 @@ export class RegistryStore {
       this.events.splice(0, this.events.length - HISTORY_LIMIT)
   }
 }
+
+/** Load errors that mean the text is not a registry file at all (rather than a wrong entry). */
+const UNREADABLE_RULES: ReadonlySet<string> = new Set([
+  'empty_file',
+  'json_syntax',
+  'too_deep',
+  'invalid_root',
+])
+
+const serverIds = (text: string): string[] =>
+  parseRegistryDocument('', text).entries.map((entry) => entry.id)
 
 function safely(fn: () => void): void {
   try {

@@ -10,7 +10,7 @@ export function tempDir(prefix = 'rc-config-'): { dir: string; cleanup: () => vo
 }
 
 /** Writes a file (creating folders) and returns its path. */
-export function writeFile(path: string, text: string): string {
+export function writeFile(path: string, text: string | Buffer): string {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, text)
   return path

@@ -556,9 +556,23 @@ describe('secret references and plaintext secrets', () => {
 
   it('warns about references where they are not resolved', () => {
     const result = loadText(
-      JSON.stringify({ a: { command: 'kb', args: ['--key', '${keychain:k}'] } }),
+      JSON.stringify({
+        a: {
+          url: 'http://127.0.0.1:9/mcp',
+          launch: { command: 'kb', args: ['--key', '${keychain:k}'] },
+        },
+      }),
     )
-    expect(rules(result)).toEqual(['warning:reference_not_resolved:a.args[1]'])
+    expect(rules(result)).toEqual(['warning:reference_not_resolved:a.launch.args[1]'])
+  })
+
+  it("resolves references in a stdio server's args, and checks their form", () => {
+    const result = loadText(
+      JSON.stringify({
+        a: { command: 'kb', args: ['--key', '${keychain:k}', '--token=${keychain:}'] },
+      }),
+    )
+    expect(rules(result)).toEqual(['error:malformed_reference:a.args[2]'])
   })
 
   it('warns about plaintext-looking secrets without repeating them', () => {

@@ -70,18 +70,28 @@ export function structuredOrText(result: RawToolResult, out: Violations): Locate
 export const MAX_ERROR_TEXT = 500
 
 /**
- * Throws a `tool_error` when the server flagged the result as an error (`isError: true`): the
- * call failed, there is nothing to parse. The server's own words go into the message.
+ * The `tool_error` a result stands for when the server flagged it as an error (`isError: true`):
+ * the call failed, there is nothing to parse. The server's own words go into the message.
  */
-export function throwIfToolError(result: unknown, session: ServerSession, tool: string): void {
-  if (!isRecord(result) || result.isError !== true) return
+export function toolErrorOf(
+  result: unknown,
+  session: ServerSession,
+  tool: string,
+): ConsoleError | undefined {
+  if (!isRecord(result) || result.isError !== true) return undefined
   const text = firstText(result)?.value as string | undefined
   const said = text ? text.slice(0, MAX_ERROR_TEXT) : 'no message'
-  throw new ConsoleError({
+  return new ConsoleError({
     code: 'tool_error',
     origin: 'server',
     server: session.serverId,
     message: `server ${session.serverId}: tool ${tool} reported an error: ${said}`,
     details: { tool },
   })
+}
+
+/** Throws the {@link toolErrorOf} a result flagged `isError: true`. */
+export function throwIfToolError(result: unknown, session: ServerSession, tool: string): void {
+  const error = toolErrorOf(result, session, tool)
+  if (error) throw error
 }

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { statSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { LineReader, readLinesOf } from './line-reader'
 
 const isWindows = process.platform === 'win32'
 /** Longest line kept from a child's output; the rest of a longer line is dropped. */
@@ -171,31 +172,12 @@ export async function terminate(child: ChildProcess, graceMs = 1000): Promise<vo
 
 /**
  * Calls `onLine` for every line of a stream (a last unterminated line included); a line longer
- * than `maxLine` characters is cut there.
+ * than `maxLine` bytes is cut there and the rest of it dropped.
  */
 export function readLines(
   stream: Readable,
   onLine: (line: string) => void,
   maxLine = MAX_LINE,
 ): void {
-  let pending = ''
-  stream.setEncoding('utf8')
-  stream.on('data', (chunk: string) => {
-    pending += chunk
-    let newline = pending.indexOf('\n')
-    while (newline !== -1) {
-      const end = newline > 0 && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline
-      onLine(pending.slice(0, end))
-      pending = pending.slice(newline + 1)
-      newline = pending.indexOf('\n')
-    }
-    if (pending.length > maxLine) {
-      onLine(pending.slice(0, maxLine))
-      pending = ''
-    }
-  })
-  stream.on('end', () => {
-    if (pending !== '') onLine(pending)
-    pending = ''
-  })
+  readLinesOf(stream, new LineReader({ maxBytes: maxLine, onLine }))
 }

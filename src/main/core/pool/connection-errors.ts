@@ -103,14 +103,22 @@ export function unavailableError(
     )
   }
   if (status.state === 'down') {
+    // The code names the cause (`unreachable`, `timeout`, …), as the failed connect did; that
+    // the console is retrying is said in the message and `details.state`.
+    const { lastError } = status
     const retry = status.nextRetryAt
       ? `next retry in ${Math.max(0, Math.round((status.nextRetryAt - now) / 1000))} s`
       : 'retrying'
-    return notConnectedError(
+    return new ConsoleError({
+      ...lastError,
       server,
-      `server ${server} is down (${status.lastError.message}); ${retry}, or reconnect it now`,
-      { lastError: status.lastError },
-    )
+      message: `server ${server} is down (${lastError.message}); ${retry}, or reconnect it now`,
+      details: {
+        ...lastError.details,
+        state: 'down',
+        ...(status.nextRetryAt ? { nextRetryAt: status.nextRetryAt } : {}),
+      },
+    })
   }
   return undefined
 }

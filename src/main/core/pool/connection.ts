@@ -58,6 +58,8 @@ export interface ConnectionDeps {
   auth?: PoolAuth
   /** Answers servers' forms (`elicitation/create`); without it the Client offers none. */
   elicit?: ElicitationHandler
+  /** See {@link ConnectorDeps.launchLocks}. */
+  launchLocks?: string
 }
 
 interface Active extends OpenedClient {
@@ -178,12 +180,14 @@ export class ServerConnection {
       secrets: deps.secrets,
       clock,
       clientInfo: options.clientInfo,
+      maxMessageBytes: options.maxMessageBytes,
       tracker: this.tracker,
       hooks: this.hooks,
       log: this.log,
       ...(this.keepsProtocol ? { protocol: this.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
+      ...(deps.launchLocks ? { launchLocks: deps.launchLocks } : {}),
       signal: this.lifetime.signal,
       timeoutMs: this.timeoutMs,
       newContext: () => this.exchanger.context('connect'),
@@ -483,9 +487,11 @@ export class ServerConnection {
     else if (active && sessionExpired(active, context, error)) {
       this.lost('the server no longer knows this session')
     } else if (error.code === 'unreachable' && active && this.config.transport !== 'stdio') {
-      if (this.config.transport === 'sse') this.lost('the server went away')
-      // The same HTTP Client works again once the server is back: probe it with backoff.
-      else this.keeper.down(error, () => void this.probe())
+      // The same HTTP Client works again once the server is back: probe it with backoff. A
+      // launch server another console started comes back only if this one launches it.
+      if (this.config.transport === 'sse' || this.connector.borrowed) {
+        this.lost('the server went away')
+      } else this.keeper.down(error, () => void this.probe())
     } else this.keeper.assess()
   }
 
@@ -511,7 +517,11 @@ export class ServerConnection {
       this.scheduleProbe()
     } else if (sessionExpired(active, outcome.context, failure)) {
       this.lost('the server no longer knows this session')
-    } else if (this.config.transport === 'sse' && failure.code === 'unreachable') {
+    } else if (
+      failure.code === 'unreachable' &&
+      (this.config.transport === 'sse' || this.connector.borrowed)
+    ) {
+      // A launch server another console started and stopped: connecting again launches one.
       this.lost('the server went away')
     } else this.keeper.down(failure, () => void this.probe())
   }

@@ -1,4 +1,6 @@
-import type { ServerConfig } from '../../../shared/config/schema'
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import type { LaunchConfig, ServerConfig } from '../../../shared/config/schema'
 import type { ConsoleError } from '../../../shared/errors'
 import type { ToolInfo } from '../../../shared/model/server'
 import type { PoolAuth } from '../auth/pool-auth'
@@ -8,17 +10,22 @@ import type { Clock } from './clock'
 import type { ElicitationHandler } from './elicitation'
 import { missingSecretsError, removedError } from './connection-errors'
 import { handshake, rejectsInitialize } from './handshake'
-import { LaunchedServer } from './launcher'
+import { alreadyAnswering, DEFAULT_READY_TIMEOUT_MS, LaunchedServer, portOf } from './launcher'
 import { createClient, type OpenedClient, type WireHooks } from './open-client'
 import type { ProtocolLog } from './protocol-log'
 import type { ServerLog } from './server-log'
 import type { ServerSession } from './types'
+import { withFileLock } from '../util/file-lock'
+
+/** How long past a launch's own deadline its lock is still honoured. */
+const LOCK_MARGIN_MS = 10_000
 
 export interface ConnectorDeps {
   config: ServerConfig
   secrets: SecretResolver
   clock: Clock
   clientInfo: { name: string; version: string }
+  maxMessageBytes: number
   tracker: CallTracker
   hooks: WireHooks
   log: ServerLog
@@ -33,6 +40,11 @@ export interface ConnectorDeps {
   classify(error: unknown, context: CallContext, used?: OpenedClient): ConsoleError
   /** The launched server process ended on its own. */
   onLaunchedExit(how: string): void
+  /**
+   * A folder shared by every console on this data folder: a launch takes a lock there, so two
+   * consoles starting together launch a server once and the second uses it.
+   */
+  launchLocks?: string
 }
 
 /** A connected, initialized Client with what the server told about itself. */
@@ -51,11 +63,20 @@ export interface Connected {
 export class Connector {
   private skipHandshake = false
   private launched: LaunchedServer | undefined
+  private borrowing = false
 
   constructor(private readonly deps: ConnectorDeps) {}
 
   get launchedPid(): number | undefined {
     return this.launched?.running ? this.launched.pid : undefined
+  }
+
+  /**
+   * A `launch` server that answered before this console would have started it: used, never
+   * stopped by this console. When it goes away, connecting again launches one.
+   */
+  get borrowed(): boolean {
+    return this.borrowing
   }
 
   /** Forgets what was learned about the server. */
@@ -124,6 +145,7 @@ export class Connector {
       skipHandshake: this.skipHandshake,
       hooks: deps.hooks,
       clientInfo: deps.clientInfo,
+      maxMessageBytes: deps.maxMessageBytes,
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
@@ -146,16 +168,47 @@ export class Connector {
   }
 
   private async ensureLaunched(resolved: ResolvedConnection): Promise<void> {
-    const { config, log } = this.deps
+    const { config } = this.deps
     const { launch } = config
     if (!launch || config.transport === 'stdio' || this.launched?.running) return
     this.launched = undefined
+    const url = resolved.url ?? config.url
+    const locks = this.deps.launchLocks
+    if (!locks) return this.launch(launch, resolved, url)
+    // One console at a time decides, per host and port (whatever id or path each gives it):
+    // the one that waited finds it answering.
+    const { host, port } = portOf(config.id, url)
+    const address = createHash('sha256').update(`${host}:${port}`).digest('hex').slice(0, 16)
+    await withFileLock(
+      join(locks, `launch-${address}.lock`),
+      () => this.launch(launch, resolved, url),
+      {
+        staleMs: (launch.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS) + LOCK_MARGIN_MS,
+        signal: this.deps.signal,
+      },
+    )
+  }
+
+  /** Starts the `launch` command, unless something already answers at the server's URL. */
+  private async launch(
+    launch: LaunchConfig,
+    resolved: ResolvedConnection,
+    url: string | undefined,
+  ): Promise<void> {
+    const { config, log } = this.deps
+    this.borrowing = await alreadyAnswering(config.id, url)
+    if (this.borrowing) {
+      log.note(
+        `a server already answers at ${config.url} (another console started it): using it, not launching ${launch.command}; this console will not stop it`,
+      )
+      return
+    }
     log.push('pool', `launching ${launch.command} ${(launch.args ?? []).join(' ')}`.trim())
     const launched = await LaunchedServer.start({
       serverId: config.id,
       launch,
       env: resolved.env,
-      url: resolved.url ?? config.url,
+      url,
       onLine: (text) => log.push('launch', text),
       signal: this.deps.signal,
     })

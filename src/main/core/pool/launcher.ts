@@ -152,7 +152,8 @@ function compilePattern(serverId: string, source: string | undefined): RegExp | 
   }
 }
 
-function portOf(serverId: string, url: string | undefined): { host: string; port: number } {
+/** The host and port a launched server listens on, from its URL. */
+export function portOf(serverId: string, url: string | undefined): { host: string; port: number } {
   let parsed: URL | undefined
   try {
     parsed = url ? new URL(url) : undefined
@@ -174,18 +175,31 @@ function portOf(serverId: string, url: string | undefined): { host: string; port
 /** Resolves once `host:port` accepts a TCP connection; polls until aborted. */
 async function waitForPort(host: string, port: number, signal: AbortSignal): Promise<void> {
   while (!signal.aborted) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host, port })
-      socket.once('connect', () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.once('error', () => {
-        socket.destroy()
-        resolve(false)
-      })
-    })
-    if (open) return
+    if (await portOpen(host, port)) return
     await new Promise((resolve) => setTimeout(resolve, PORT_POLL_MS))
   }
+}
+
+/** Whether `host:port` accepts a TCP connection now. */
+function portOpen(host: string, port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = connect({ host, port })
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(true)
+    })
+    socket.once('error', () => {
+      socket.destroy()
+      resolve(false)
+    })
+  })
+}
+
+/**
+ * Whether something already answers at a launched server's URL (another console on this
+ * machine started it, or a person did): then it is used, not launched again.
+ */
+export function alreadyAnswering(serverId: string, url: string | undefined): Promise<boolean> {
+  const { host, port } = portOf(serverId, url)
+  return portOpen(host, port)
 }

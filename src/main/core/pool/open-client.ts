@@ -55,6 +55,8 @@ export interface CreateClientOptions {
   skipHandshake: boolean
   hooks: WireHooks
   clientInfo: { name: string; version: string }
+  /** Largest message read from a stdio server. */
+  maxMessageBytes?: number
   /** Receives every message both ways, with the HTTP status and added headers. */
   protocol?: ProtocolLog
   /** OAuth for HTTP / SSE servers that use it. */
@@ -73,11 +75,13 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     if (!config.command) throw configError(config.id, 'a stdio server needs a "command"')
     stdio = new StdioTransport({
       command: config.command,
-      args: config.args,
+      args: resolved.args ?? config.args,
       env: resolved.env,
       ...(config.cwd ? { cwd: config.cwd } : {}),
       onLine: hooks.onLine,
       onRepair: hooks.onRepair,
+      onNote: hooks.onNote,
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
     })
     inner = stdio
   } else {

@@ -1,4 +1,5 @@
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff'
+import { MAX_STDIO_MESSAGE } from './stdio-transport'
 import {
   DEFAULT_DEGRADED,
   DEFAULT_HEALTH,
@@ -25,6 +26,8 @@ export interface PoolOptions {
    */
   protocolEntries: number
   clientInfo: { name: string; version: string }
+  /** Largest message read from a stdio server, in bytes; a larger reply fails its call. */
+  maxMessageBytes: number
   /** Source of jitter. */
   random: () => number
 }
@@ -39,6 +42,7 @@ export const DEFAULT_POOL_OPTIONS: PoolOptions = {
   logLines: 500,
   protocolEntries: 1000,
   clientInfo: { name: 'rag-console', version: '0.1.0' },
+  maxMessageBytes: MAX_STDIO_MESSAGE,
   random: Math.random,
 }
 

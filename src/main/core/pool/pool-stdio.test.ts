@@ -232,6 +232,49 @@ describe('stdio faults', () => {
   })
 })
 
+describe('large stdio replies', () => {
+  it('reads a 10 MB reply whole', async () => {
+    const { pool } = testPool()
+    await pool.apply([stdioFixture('raw', 'raw-stdio-server.mjs')])
+    const result = await pool.callTool('raw', 'large', { bytes: 10e6 }, { operation: 'call' })
+    expect(textOf(result)).toHaveLength(10e6)
+  })
+
+  it('fails a call whose reply is over the message limit at once, saying so', async () => {
+    const { pool } = testPool({ maxMessageBytes: 1024 * 1024 })
+    await pool.apply([stdioFixture('raw', 'raw-stdio-server.mjs')])
+    const error = await rejection(
+      pool.callTool('raw', 'large', { bytes: 3e6 }, { operation: 'call', timeoutMs: 20_000 }),
+    )
+    expect(error.code).toBe('protocol')
+    expect(error.message).toMatch(/larger than 1 MB.*the most the console reads/)
+    const result = await pool.callTool('raw', 'echo', { text: 'after' }, { operation: 'call' })
+    expect(textOf(result)).toBe('after')
+  })
+
+  it('drops the rest of a reply to a call that timed out instead of parsing it', async () => {
+    const { pool } = testPool()
+    await pool.apply([stdioFixture('raw', 'raw-stdio-server.mjs')])
+    await pool.session('raw') // connected: the call's 150 ms are the call's alone
+    const slow = { bytes: 8e6, chunkBytes: 128 * 1024, everyMs: 5 }
+    const error = await rejection(
+      pool.callTool('raw', 'large', slow, { operation: 'call', timeoutMs: 150 }),
+    )
+    expect(error.code).toBe('timeout')
+    const note = await waitFor(
+      () => pool.log('raw').find((l) => /dropped the rest of a reply/.test(l.text)),
+      10_000,
+      'the note about the dropped reply',
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; log: ${JSON.stringify(pool.log('raw'))}`)
+    })
+    expect(note.text).toMatch(/request \d+, which timed out or was cancelled/)
+    expect(pool.log('raw').some((l) => /unusable reply/.test(l.text))).toBe(false)
+    const result = await pool.callTool('raw', 'echo', { text: 'after' }, { operation: 'call' })
+    expect(textOf(result)).toBe('after')
+  })
+})
+
 describe('stdio protocol repairs', () => {
   it('tolerates replies without "jsonrpc" and with extra top-level keys', async () => {
     const { pool } = testPool()

@@ -51,6 +51,11 @@ export interface PoolDeps {
    * capability only when it is set; servers that ask anyway get a "method not found" error.
    */
   elicit?: ElicitationHandler
+  /**
+   * Where launches take their lock (`<dataDir>/locks`): every console on one data folder
+   * launches a `launch` server once, and one already answering at its URL is used.
+   */
+  launchLocks?: string
 }
 
 /**
@@ -156,6 +161,7 @@ export class ConnectionPool {
         ...(this.deps.observe ? { observe: this.deps.observe } : {}),
         ...(this.deps.auth ? { auth: this.deps.auth } : {}),
         ...(this.deps.elicit ? { elicit: this.deps.elicit } : {}),
+        ...(this.deps.launchLocks ? { launchLocks: this.deps.launchLocks } : {}),
       })
       this.connections.set(config.id, connection)
       starting.push(connection)

@@ -60,6 +60,17 @@ describe('redactor: registered values', () => {
     }
   })
 
+  it('blanks a value written in hex, lower or upper case, alone or inside a longer hex text', () => {
+    const redactor = withSecret()
+    const hex = Buffer.from(SECRET).toString('hex')
+    const around = Buffer.from(`user:${SECRET}\n`).toString('hex')
+    for (const text of [hex, hex.toUpperCase(), around, `0x${around.toUpperCase()}`]) {
+      const out = redactor.redactText(`dump ${text} end`)
+      expect(out, text).toContain(REDACTED)
+      expect(out.toLowerCase(), text).not.toContain(hex)
+    }
+  })
+
   it('blanks a value inside a longer base64 text, whatever its offset', () => {
     const redactor = createRedactor()
     redactor.add(SECRET)

@@ -291,7 +291,8 @@ export class SecretRedactor implements Redactor {
 /**
  * The forms a value takes in what the console prints: as written, JSON-escaped up to three times
  * (JSON text quoted inside JSON, as `call` prints a tool's text block), URL-encoded (both
- * `encodeURIComponent` and form encoding), and base64 / base64url.
+ * `encodeURIComponent` and form encoding), base64 / base64url, and hex in lower and upper case
+ * (a byte is always two hex digits, so the value's own hex is inside any longer hex text).
  */
 function encodedForms(value: string): Set<string> {
   const forms = new Set([
@@ -304,6 +305,9 @@ function encodedForms(value: string): Set<string> {
     escaped = JSON.stringify(escaped).slice(1, -1)
     forms.add(escaped)
   }
+  const hex = Buffer.from(value, 'utf8').toString('hex')
+  forms.add(hex)
+  forms.add(hex.toUpperCase())
   for (const form of base64Forms(Buffer.from(value, 'utf8'))) {
     forms.add(form)
     forms.add(form.replaceAll('+', '-').replaceAll('/', '_'))

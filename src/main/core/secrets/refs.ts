@@ -6,7 +6,9 @@ import type { SecretRef, SecretRefKind } from './types'
 const REF_RE = /\$\{(keychain|env|session):([A-Za-z0-9_.-]{1,128})\}/g
 
 /** The fields of a server entry that may hold references. */
-export type RefSource = Pick<ServerConfig, 'url' | 'headers' | 'env' | 'oauth'>
+export type RefSource = Pick<ServerConfig, 'url' | 'headers' | 'env' | 'oauth'> & {
+  args?: ServerConfig['args']
+}
 
 /** One reference and every place of the entry it appears in (`url`, `headers.X`, `env.Y`). */
 export interface RefUse {
@@ -34,7 +36,10 @@ export function isOnlyRefs(text: string): boolean {
   return text.replace(REF_RE, '').trim() === ''
 }
 
-/** The references of a server entry's `url`, `headers`, `env` and OAuth client secret, one per kind and name. */
+/**
+ * The references of a server entry's `url`, `headers`, `env`, `args` and OAuth client secret,
+ * one per kind and name.
+ */
 export function configRefs(config: RefSource): RefUse[] {
   const uses = new Map<string, RefUse>()
   const visit = (text: string | undefined, where: string): void => {
@@ -49,6 +54,7 @@ export function configRefs(config: RefSource): RefUse[] {
   visit(config.url, 'url')
   for (const [name, value] of Object.entries(config.headers ?? {})) visit(value, `headers.${name}`)
   for (const [name, value] of Object.entries(config.env ?? {})) visit(value, `env.${name}`)
+  for (const [index, value] of (config.args ?? []).entries()) visit(value, `args[${index}]`)
   visit(config.oauth?.clientSecret, 'oauth.clientSecret')
   return [...uses.values()]
 }

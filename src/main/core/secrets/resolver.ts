@@ -15,7 +15,7 @@ export interface SecretResolverDeps {
 
 /**
  * Resolves a server's `${keychain:NAME}`, `${env:VAR}` and `${session:NAME}` references in
- * `url`, `headers` and `env`. A reference without a value is returned in `missing` and left as
+ * `url`, `headers`, `env` and (stdio) `args`. A reference without a value is returned in `missing` and left as
  * written (the pool must not connect while `missing` is non-empty). The keychain is only asked
  * when the config references it, so a keychain that is unavailable fails only servers that need
  * it. Every resolved value is registered with the redactor.
@@ -66,6 +66,7 @@ export function createSecretResolver(deps: SecretResolverDeps): SecretResolver {
         missing,
       }
       if (config.url !== undefined) resolved.url = fill(config.url)
+      if (config.transport === 'stdio') resolved.args = config.args.map(fill)
       return resolved
     },
   }

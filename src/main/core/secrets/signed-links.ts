@@ -9,8 +9,12 @@ import { decodeSafely } from '../../../shared/text/decode'
 export const SIGNING_PARAMS =
   /^(token|sig|signature|exp|expires|expiry|x-amz-signature|x-amz-credential|x-amz-security-token|x-amz-expires|x-goog-signature|x-goog-credential|x-goog-expires|se|sv|st|sp|access_token|auth|key|code)$/i
 
-/** An http(s) URL with a query, in free text. */
-const LINK_WITH_QUERY_RE = /\bhttps?:\/\/[^\s"'<>?#]*\?[^\s"'<>]*/gi
+/**
+ * An http(s) URL in free text, to its end. The query is found in the match rather than by the
+ * expression: one that needs a `?` after the path fails at every `http://` of a long text without
+ * one, each time after reading to its end (quadratic).
+ */
+const LINK_RE = /\bhttps?:\/\/[^\s"'<>]*/gi
 
 /**
  * The text with the value of every signing parameter of every http(s) link in it replaced by
@@ -18,9 +22,10 @@ const LINK_WITH_QUERY_RE = /\bhttps?:\/\/[^\s"'<>?#]*\?[^\s"'<>]*/gi
  */
 export function redactSignedLinks(text: string): string {
   if (!text.includes('://')) return text
-  return text.replace(LINK_WITH_QUERY_RE, (link) => {
+  return text.replace(LINK_RE, (link) => {
     const at = link.indexOf('?')
-    const hash = link.indexOf('#', at)
+    const hash = link.indexOf('#')
+    if (at < 0 || (hash >= 0 && hash < at)) return link
     const end = hash < 0 ? link.length : hash
     const query = link
       .slice(at + 1, end)

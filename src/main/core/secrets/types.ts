@@ -13,6 +13,8 @@ export interface ResolvedConnection {
   url?: string
   headers: Record<string, string>
   env: Record<string, string>
+  /** A stdio server's arguments. */
+  args?: string[]
   /** References that could not be resolved; non-empty puts the server in `action_required`. */
   missing: SecretRef[]
 }

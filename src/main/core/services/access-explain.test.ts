@@ -183,7 +183,7 @@ describe('explainAccess', () => {
     const result = explainAccess({ originalUrl: refused.url, link: refused, now: NOW })
     expect(result.verdict).toBe('blocked')
     expect(result.explanation).toBe(
-      'the console did not fetch this link: 169.254.169.254 is a link-local or cloud metadata address (see linkPolicy in settings.json)',
+      'the console did not fetch this link: 169.254.169.254 is a link-local or cloud metadata address (Access → Link policy, or linkPolicy in settings.json)',
     )
   })
 })

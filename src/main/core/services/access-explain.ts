@@ -124,7 +124,7 @@ function linkWords(link: LinkCheck, facts: AccessFacts): string {
     case 'unreachable':
       return `could not reach ${host(link.url)}: ${link.error ?? 'no answer'}`
     case 'blocked':
-      return `the console did not fetch this link: ${link.error ?? 'its address is refused'} (see linkPolicy in settings.json)`
+      return `the console did not fetch this link: ${link.error ?? 'its address is refused'} (Access → Link policy, or linkPolicy in settings.json)`
     case 'invalid_url':
       return `“${link.url}” is not a web link (${link.error ?? 'only http(s) links are checked'})`
     case 'no_link':

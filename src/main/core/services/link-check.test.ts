@@ -11,9 +11,12 @@ let ownPort: number
 /** Requests that reached the stand-in for the console's own listener. */
 let ownHits = 0
 const hanging = new Set<ServerResponse>()
+/** Requests that reached the document host. */
+let requestsSeen = 0
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    requestsSeen++
     const path = new URL(req.url ?? '/', 'http://x').pathname
     const redirect = (to: string): void => void res.writeHead(302, { Location: to }).end()
     switch (path) {
@@ -183,9 +186,11 @@ describe('checkLink', () => {
 })
 
 describe('checkLink with the address policy (loopback only)', () => {
+  // The registry's servers run on 127.0.0.1, as the demo's do: links to that host are fetched.
   const policy = createLinkPolicy({
     settings: () => DEFAULT_LINK_POLICY,
     ownPorts: () => [ownPort],
+    registryHosts: () => ['127.0.0.1'],
   })
 
   it("sends nothing to the console's own port and says why", async () => {
@@ -208,8 +213,33 @@ describe('checkLink with the address policy (loopback only)', () => {
     expect(toMetadata.error).toMatch(/^169\.254\.169\.254 is a link-local or cloud metadata/)
   })
 
-  it('still fetches other loopback links the user could open', async () => {
+  it("still fetches loopback links to the host of the registry's servers", async () => {
     expect((await checkLink(`${base}/doc.pdf`, { policy })).classification).toBe('ok')
+  })
+
+  it('sends nothing to this machine under a name no server uses, and says why', async () => {
+    const hits = requestsSeen
+    const check = await checkLink(`${base.replace('127.0.0.1', 'localhost')}/doc.pdf`, { policy })
+    expect(check).toMatchObject({ classification: 'blocked', ok: false, redirects: [] })
+    expect(check.error).toMatch(/^localhost is 127\.0\.0\.1, a loopback address \(this machine\)/)
+    expect(requestsSeen).toBe(hits)
+  })
+
+  it('refuses a name that answers with a private address at connect time after a public one', async () => {
+    let lookups = 0
+    const rebinding = createLinkPolicy({
+      settings: () => DEFAULT_LINK_POLICY,
+      ownPorts: () => [ownPort],
+      registryHosts: () => [],
+      resolve: async () => (lookups++ === 0 ? ['192.0.2.10'] : ['127.0.0.1']),
+    })
+    const hits = requestsSeen
+    const port = new URL(base).port
+    const check = await checkLink(`http://docs.rebind.test:${port}/doc.pdf`, { policy: rebinding })
+    expect(check).toMatchObject({ classification: 'blocked', redirects: [] })
+    expect(check.error).toMatch(/^docs\.rebind\.test is 127\.0\.0\.1, a loopback address/)
+    expect(requestsSeen).toBe(hits)
+    expect(lookups).toBe(2)
   })
 
   it('refuses a name that answers with the console at connect time after a harmless check', async () => {
@@ -219,6 +249,7 @@ describe('checkLink with the address policy (loopback only)', () => {
     const rebinding = createLinkPolicy({
       settings: () => DEFAULT_LINK_POLICY,
       ownPorts: () => [ownPort],
+      registryHosts: () => ['localhost'],
       resolve: async () => (lookups++ === 0 ? ['192.0.2.10'] : ['127.0.0.1']),
     })
     ownHits = 0
@@ -232,8 +263,9 @@ describe('checkLink with the address policy (loopback only)', () => {
   it('connects to the address it checked', async () => {
     const port = new URL(base).port
     const pinned = createLinkPolicy({
-      settings: () => DEFAULT_LINK_POLICY,
+      settings: () => ({ ...DEFAULT_LINK_POLICY, privateHosts: ['docs.rebind.test'] }),
       ownPorts: () => [ownPort],
+      registryHosts: () => [],
       resolve: async () => ['127.0.0.1'],
     })
     const check = await checkLink(`http://docs.rebind.test:${port}/doc.pdf`, { policy: pinned })
@@ -244,8 +276,9 @@ describe('checkLink with the address policy (loopback only)', () => {
     // Nothing listens on [::1] at this port: the IPv4 address it also decided answers.
     const port = new URL(base).port
     const dualStack = createLinkPolicy({
-      settings: () => DEFAULT_LINK_POLICY,
+      settings: () => ({ ...DEFAULT_LINK_POLICY, privateHosts: ['docs.dual.test'] }),
       ownPorts: () => [ownPort],
+      registryHosts: () => [],
       resolve: async () => ['::1', '127.0.0.1'],
     })
     const check = await checkLink(`http://docs.dual.test:${port}/doc.pdf`, { policy: dualStack })

@@ -6,7 +6,11 @@ import type { LinkPolicyState } from '../../../shared/ipc/profiles'
 /** What an admin may set in settings.json (`linkPolicy`) or in the Access panel. */
 export type LinkPolicySettings = LinkPolicyState
 
-export const DEFAULT_LINK_POLICY: LinkPolicySettings = { allowHosts: [], denyHosts: [] }
+export const DEFAULT_LINK_POLICY: LinkPolicySettings = {
+  allowHosts: [],
+  denyHosts: [],
+  privateHosts: [],
+}
 
 /** Which links the citation checker may fetch, and a fetch that keeps to that. */
 export interface LinkPolicy {
@@ -29,6 +33,11 @@ export interface LinkPolicyOptions {
   settings: () => LinkPolicySettings
   /** The console's own listening ports on this machine (e.g. the browser host's). */
   ownPorts: () => Iterable<number>
+  /**
+   * The host names of the registry's servers (as their URLs write them): their documents may be
+   * on this machine or a private network, as the servers are.
+   */
+  registryHosts: () => Iterable<string>
   /** Every address a host name resolves to; defaults to the system resolver. */
   resolve?: (hostname: string) => Promise<string[]>
 }
@@ -49,6 +58,39 @@ THIS_MACHINE.addSubnet('127.0.0.0', 8, 'ipv4')
 THIS_MACHINE.addSubnet('0.0.0.0', 8, 'ipv4')
 THIS_MACHINE.addAddress('::1', 'ipv6')
 THIS_MACHINE.addAddress('::', 'ipv6')
+
+/**
+ * Loopback and private networks, as IPv4 ranges: refused unless the admin allows the host. Also
+ * checked in their IPv4-mapped (`::ffff:10.0.0.1`, which BlockList maps itself) and NAT64
+ * (`64:ff9b::10.0.0.1`) forms.
+ */
+const LOOPBACK_V4: [string, number][] = [
+  ['127.0.0.0', 8],
+  ['0.0.0.0', 8],
+]
+const PRIVATE_V4: [string, number][] = [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10], // carrier-grade NAT, also used for internal networks
+]
+
+function rangesOf(v4: [string, number][], v6: [string, number][]): BlockList {
+  const list = new BlockList()
+  for (const [address, bits] of v4) {
+    list.addSubnet(address, bits, 'ipv4')
+    list.addSubnet(`64:ff9b::${address}`, 96 + bits, 'ipv6')
+  }
+  for (const [address, bits] of v6) list.addSubnet(address, bits, 'ipv6')
+  return list
+}
+
+const LOOPBACK = rangesOf(LOOPBACK_V4, [
+  ['::1', 128],
+  ['::', 128],
+])
+/** RFC 1918, carrier-grade NAT and IPv6 unique local addresses (`fc00::/7`). */
+const PRIVATE_NETWORKS = rangesOf(PRIVATE_V4, [['fc00::', 7]])
 
 const family = (ip: string): 'ipv4' | 'ipv6' => (isIP(ip) === 6 ? 'ipv6' : 'ipv4')
 
@@ -79,21 +121,40 @@ function addressRule(rule: string): BlockList | null {
   return list
 }
 
+/** A registry server's host name and a link's, as URLs write them (`[::1]` brackets aside). */
+const sameHost = (a: string, b: string): boolean =>
+  a.toLowerCase().replace(/^\[|\]$/g, '') === b.toLowerCase().replace(/^\[|\]$/g, '')
+
 function effectivePort(url: URL): number {
   if (url.port) return Number(url.port)
   return url.protocol === 'https:' ? 443 : 80
 }
 
 /**
- * The citation checker's address policy: any http(s) host a user could open, except the
+ * The citation checker's address policy: any public http(s) host a user could open, except the
  * console's own ports on this machine, link-local and cloud metadata addresses, and whatever
- * `linkPolicy` in settings denies (or leaves out of its allow list). Host names are resolved
- * and every address they name is decided, so a name cannot smuggle in a refused address.
+ * `linkPolicy` in settings denies (or leaves out of its allow list). This machine and private
+ * networks are refused too, unless the host is one of the registry's servers' or `privateHosts`
+ * names it: a citation must not make the console probe the admin's own network. Host names are
+ * resolved and every address they name is decided, so a name cannot smuggle in a refused address.
  */
 export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
   const resolve = options.resolve ?? systemResolve
-  /** Why one address (for a link to `port`, named `host` in messages) is refused. */
-  const refusal = (address: string, port: number, host: string): string | undefined => {
+  /** Whether a link to `hostname` may reach `address` on this machine or a private network. */
+  const privateAllowed = (hostname: string, address: string): boolean => {
+    const { privateHosts } = options.settings()
+    const kind = family(address)
+    if (privateHosts.some((rule) => addressRule(rule)?.check(address, kind))) return true
+    if (privateHosts.some((rule) => hostMatches(hostname, rule))) return true
+    return [...options.registryHosts()].some((host) => sameHost(host, hostname))
+  }
+  /** Why one address is refused, for a link to `hostname` on `port` (`host` in messages). */
+  const refusal = (
+    address: string,
+    port: number,
+    host: string,
+    hostname: string,
+  ): string | undefined => {
     const settings = options.settings()
     const kind = family(address)
     if (METADATA.check(address, kind)) return `${address} is a link-local or cloud metadata address`
@@ -102,7 +163,13 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
     if (THIS_MACHINE.check(address, kind) && new Set(options.ownPorts()).has(port)) {
       return `${host} is the console's own port`
     }
-    return undefined
+    const loopback = LOOPBACK.check(address, kind)
+    if (!loopback && !PRIVATE_NETWORKS.check(address, kind)) return undefined
+    if (privateAllowed(hostname, address)) return undefined
+    const named = isIP(hostname) ? `${address} is` : `${hostname} is ${address},`
+    return loopback
+      ? `${named} a loopback address (this machine): links to this machine are not fetched unless a registry server runs on that host or the link policy's privateHosts names it`
+      : `${named} a private network address: links into private networks are not fetched unless a registry server runs on that host or the link policy's privateHosts names it`
   }
   const check = async (url: URL): Promise<string | undefined> => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -126,7 +193,7 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
       return undefined
     }
     for (const address of addresses) {
-      const refused = refusal(address, effectivePort(url), url.host)
+      const refused = refusal(address, effectivePort(url), url.host, hostname)
       if (refused) return refused
     }
     return undefined
@@ -141,7 +208,7 @@ export function createLinkPolicy(options: LinkPolicyOptions): LinkPolicy {
  */
 function pinnedFetch(
   resolve: (hostname: string) => Promise<string[]>,
-  refusal: (address: string, port: number, host: string) => string | undefined,
+  refusal: (address: string, port: number, host: string, hostname: string) => string | undefined,
 ): { fetch: typeof fetch; agent: Agent } {
   const agent = new Agent({
     connect: (opts, callback) => {
@@ -152,7 +219,7 @@ function pinnedFetch(
       addresses.then(
         (found) => {
           for (const address of found) {
-            const refused = refusal(address, port, host)
+            const refused = refusal(address, port, host, hostname.toLowerCase())
             if (refused) return callback(new LinkRefused(refused), null)
           }
           if (found.length === 0) return callback(new Error(`${hostname}: no address`), null)

@@ -85,24 +85,40 @@ describe('link policy IPC', () => {
     const link = { url: 'http://wiki.intranet.example/doc' }
     expect(await dispatch(handlers, 'link-policy:get', undefined)).toEqual({
       ok: true,
-      value: { allowHosts: [], denyHosts: [] },
+      value: { allowHosts: [], denyHosts: [], privateHosts: [] },
     })
     const set = await dispatch(handlers, 'link-policy:set', {
       allowHosts: [],
       denyHosts: [' intranet.example '],
+      privateHosts: [' wiki.corp.example '],
     })
-    expect(set).toEqual({ ok: true, value: { allowHosts: [], denyHosts: ['intranet.example'] } })
+    expect(set).toEqual({
+      ok: true,
+      value: {
+        allowHosts: [],
+        denyHosts: ['intranet.example'],
+        privateHosts: ['wiki.corp.example'],
+      },
+    })
     const check = await dispatch(handlers, 'access:check', { target: link })
     expect(check).toMatchObject({
       ok: true,
       value: { link: { classification: 'blocked', error: expect.stringMatching(/denied/) } },
     })
     const file = JSON.parse(readFileSync(join(core.dataDir, 'settings.json'), 'utf8'))
-    expect(file.linkPolicy).toEqual({ allowHosts: [], denyHosts: ['intranet.example'] })
+    expect(file.linkPolicy).toEqual({
+      allowHosts: [],
+      denyHosts: ['intranet.example'],
+      privateHosts: ['wiki.corp.example'],
+    })
   })
 
   it('refuses an empty host rule', async () => {
-    const set = await dispatch(handlers, 'link-policy:set', { allowHosts: [' '], denyHosts: [] })
+    const set = await dispatch(handlers, 'link-policy:set', {
+      allowHosts: [' '],
+      denyHosts: [],
+      privateHosts: [],
+    })
     expect(set).toMatchObject({ ok: false, error: { code: 'invalid_argument' } })
   })
 })

@@ -129,6 +129,7 @@ export class RagServices {
       policy: createLinkPolicy({
         settings: () => deps.settings.linkPolicy(),
         ownPorts: deps.ownPorts ?? (() => []),
+        registryHosts: () => registryHosts(deps.registry.current().servers),
       }),
     })
     this.accessHistory = new AccessHistory(deps.accessHistoryFile, deps.redactor)
@@ -177,4 +178,16 @@ export class RagServices {
     await this.evaluation.dispose()
     await this.calls.idle()
   }
+}
+
+/** The host names the registry's servers are reached at (their `url`s). */
+function registryHosts(servers: readonly ServerConfig[]): string[] {
+  return servers.flatMap((server) => {
+    if (!server.url) return []
+    try {
+      return [new URL(server.url).hostname]
+    } catch {
+      return [] // a URL made of references is checked when it connects
+    }
+  })
 }

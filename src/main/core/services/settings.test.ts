@@ -61,7 +61,11 @@ describe('SettingsStore', () => {
 
   it('reads the link policy an admin wrote in settings.json, allowing any host by default', () => {
     const path = file()
-    expect(new SettingsStore(path).linkPolicy()).toEqual({ allowHosts: [], denyHosts: [] })
+    expect(new SettingsStore(path).linkPolicy()).toEqual({
+      allowHosts: [],
+      denyHosts: [],
+      privateHosts: [],
+    })
     const store = new SettingsStore(path)
     store.saveProfile(sales)
     const written = JSON.parse(readFileSync(path, 'utf8'))
@@ -72,8 +76,9 @@ describe('SettingsStore', () => {
     expect(reopened.linkPolicy()).toEqual({
       allowHosts: [],
       denyHosts: ['intranet.example.com', '10.0.0.0/8'],
+      privateHosts: [],
     })
-    reopened.setLinkPolicy({ allowHosts: ['example.com'], denyHosts: [] })
+    reopened.setLinkPolicy({ allowHosts: ['example.com'], denyHosts: [], privateHosts: [] })
     expect(new SettingsStore(path).linkPolicy().allowHosts).toEqual(['example.com'])
   })
 
@@ -146,7 +151,7 @@ describe('SettingsStore and edits made by hand while it runs', () => {
   it('keeps a profile added by hand when the console saves a change of its own', () => {
     const path = file()
     const store = new SettingsStore(path)
-    store.setLinkPolicy({ allowHosts: [], denyHosts: ['10.0.0.0/8'] })
+    store.setLinkPolicy({ allowHosts: [], denyHosts: ['10.0.0.0/8'], privateHosts: [] })
     handEdit(path, (s) => (s.profiles as Profile[]).push(sales))
     // The console sees the edit, and its next save keeps it.
     expect(store.profiles().map((p) => p.id)).toEqual(['admin', 'sales'])
@@ -176,7 +181,7 @@ describe('SettingsStore and edits made by hand while it runs', () => {
     store.setActive('admin')
     expect(store.profiles().map((p) => p.id)).toEqual(['admin'])
     handEdit(path, (s) => (s.profiles as Profile[]).push(sales))
-    store.setLinkPolicy({ allowHosts: [], denyHosts: ['10.0.0.0/8'] })
+    store.setLinkPolicy({ allowHosts: [], denyHosts: ['10.0.0.0/8'], privateHosts: [] })
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { profiles: Profile[] }
     expect(saved.profiles.map((p) => p.id)).toEqual(['admin', 'sales'])
   })

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConsoleError } from '../../../shared/errors'
 import type { Profile } from '../../../shared/model/user'
 import { writeFileAtomicSync } from '../util/atomic-write'
+import { withFileLockSync } from '../util/file-lock'
 import { DEFAULT_METRICS_PORT } from '../monitoring/metrics-server'
 import { DEFAULT_LINK_POLICY, type LinkPolicySettings } from './link-policy'
 import { ALL_GROUPS } from './visibility'
@@ -20,6 +21,7 @@ const profileSchema = z.object({
 const linkPolicySchema = z.object({
   allowHosts: z.array(z.string()).default([]),
   denyHosts: z.array(z.string()).default([]),
+  privateHosts: z.array(z.string()).default([]),
 })
 
 /** The opt-in Prometheus endpoint of the desktop app and browser host (docs/monitoring.md). */
@@ -43,6 +45,9 @@ const settingsSchema = z.object({
 })
 
 export type Settings = z.infer<typeof settingsSchema>
+
+/** A settings lock held longer than this was left by a hung process (a save takes ms). */
+const LOCK_STALE_MS = 10_000
 
 /** The name the default profile had; it promised access that only the servers can grant. */
 const FORMER_DEFAULT_NAME = 'Admin (sees every server)'
@@ -112,6 +117,8 @@ export class SettingsStore {
   private fresh: boolean
   /** The file was looked at in this synchronous run (reset when it ends). */
   private looked = false
+  /** A change is being applied under the lock (see {@link change}). */
+  private changing = false
 
   constructor(
     private readonly file: string,
@@ -165,10 +172,10 @@ export class SettingsStore {
   }
 
   setActive(id: string): Profile {
-    this.refresh(true)
-    this.require(id)
-    this.state.activeProfileId = id
-    this.commit()
+    this.change(() => {
+      this.require(id)
+      this.state.activeProfileId = id
+    })
     return this.active()
   }
 
@@ -190,28 +197,30 @@ export class SettingsStore {
 
   /** Creates or replaces a profile (matched by id). */
   saveProfile(profile: Profile): Profile {
-    this.refresh(true)
     const parsed = profileSchema.parse(profile)
-    const index = this.state.profiles.findIndex((p) => p.id === parsed.id)
-    if (index >= 0) this.state.profiles[index] = parsed
-    else this.state.profiles.push(parsed)
-    this.commit()
+    this.change(() => {
+      const index = this.state.profiles.findIndex((p) => p.id === parsed.id)
+      if (index >= 0) this.state.profiles[index] = parsed
+      else this.state.profiles.push(parsed)
+    })
     return structuredClone(parsed)
   }
 
   deleteProfile(id: string): void {
-    this.refresh(true)
-    this.require(id)
-    if (this.state.profiles.length === 1) {
-      throw new ConsoleError({
-        code: 'invalid_argument',
-        message: 'the last profile cannot be deleted',
-      })
-    }
-    this.state.profiles = this.state.profiles.filter((p) => p.id !== id)
-    delete this.state.selections[id]
-    if (this.state.activeProfileId === id) this.state.activeProfileId = this.state.profiles[0]!.id
-    this.commit()
+    this.change(() => {
+      this.require(id)
+      if (this.state.profiles.length === 1) {
+        throw new ConsoleError({
+          code: 'invalid_argument',
+          message: 'the last profile cannot be deleted',
+        })
+      }
+      this.state.profiles = this.state.profiles.filter((p) => p.id !== id)
+      delete this.state.selections[id]
+      if (this.state.activeProfileId === id) {
+        this.state.activeProfileId = this.state.profiles[0]!.id
+      }
+    })
   }
 
   /** Remembered toggles of one profile for one server; absent sources were never touched. */
@@ -227,23 +236,25 @@ export class SettingsStore {
   }
 
   setSelection(profileId: string, server: string, changes: Record<string, boolean>): void {
-    this.refresh(true)
-    this.require(profileId)
-    const byServer = (this.state.selections[profileId] ??= {})
-    byServer[server] = { ...byServer[server], ...changes }
-    this.commit()
+    this.change(() => {
+      this.require(profileId)
+      const byServer = (this.state.selections[profileId] ??= {})
+      byServer[server] = { ...byServer[server], ...changes }
+    })
   }
 
-  /** The citation checker's address policy (allow any host, deny nothing extra, by default). */
+  /**
+   * The citation checker's address policy (any public host, nothing extra denied, no private
+   * host allowed, by default).
+   */
   linkPolicy(): LinkPolicySettings {
     const settings = this.current()
-    return structuredClone(settings.linkPolicy ?? DEFAULT_LINK_POLICY)
+    return structuredClone({ ...DEFAULT_LINK_POLICY, ...settings.linkPolicy })
   }
 
   setLinkPolicy(policy: LinkPolicySettings): void {
-    this.refresh(true)
-    this.state.linkPolicy = linkPolicySchema.parse(policy)
-    this.commit()
+    const parsed = linkPolicySchema.parse(policy)
+    this.change(() => (this.state.linkPolicy = parsed))
   }
 
   /** Whether the app serves /metrics, and on which loopback port (off by default). */
@@ -253,9 +264,9 @@ export class SettingsStore {
   }
 
   setMetrics(metrics: Partial<MetricsSettings>): MetricsSettings {
-    this.refresh(true)
-    this.state.metrics = metricsSchema.parse({ ...this.state.metrics, ...metrics })
-    this.commit()
+    this.change(() => {
+      this.state.metrics = metricsSchema.parse({ ...this.state.metrics, ...metrics })
+    })
     return this.metrics()
   }
 
@@ -279,6 +290,33 @@ export class SettingsStore {
   private fixActive(): void {
     if (!this.state.profiles.some((p) => p.id === this.state.activeProfileId)) {
       this.state.activeProfileId = this.state.profiles[0]!.id
+    }
+  }
+
+  /**
+   * Reads settings.json, applies `mutate` and writes it back under a lock every console on this
+   * data folder takes (`settings.json.lock`): the app, `monitor` and a CLI saving at once each
+   * keep the others' changes. A change made while one is being applied (a listener's) joins it.
+   */
+  private change(mutate: () => void): void {
+    if (this.changing) {
+      mutate()
+      this.commit()
+      return
+    }
+    this.changing = true
+    try {
+      withFileLockSync(
+        `${this.file}.lock`,
+        () => {
+          this.refresh(true)
+          mutate()
+          this.commit()
+        },
+        { staleMs: LOCK_STALE_MS },
+      )
+    } finally {
+      this.changing = false
     }
   }
 

@@ -3,7 +3,9 @@ import { normalizeEntry } from '../../../shared/config/normalize'
 import {
   keychainMove,
   maskArgs,
+  maskPlaintextSecrets,
   plaintextSecretReason,
+  plaintextSecretValues,
 } from '../../../shared/config/plaintext-secrets'
 import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
@@ -37,7 +39,8 @@ const MAX_TRIED = 20
 
 /**
  * Servers given by hand ("try a server without saving it"): connected in a pool of their own,
- * kept in memory only. Header values that look like credentials are registered with the
+ * kept in memory only. Values that look like credentials (headers, a URL's password and
+ * secret-looking query values, `--api-key x` / `--token=x` arguments) are registered with the
  * redactor before the first request, so they never reach a log, an event or a response.
  */
 export class TryServers {
@@ -97,6 +100,7 @@ export class TryServers {
     }
     const server = id ?? this.freeId()
     if (spec.transport !== 'stdio') registerHeaderSecrets(this.deps.redactor, spec.headers ?? {})
+    for (const value of plaintextSecretValues(entryOf(spec))) this.deps.redactor.add(value)
     const config = normalizeEntry(server, entryOf(spec), {
       origin: TRIED_ORIGIN,
       inputDocs: () => parseRegistryDocument('workbench', '{}'),
@@ -165,7 +169,7 @@ function describe(server: string, spec: TrySpec): TryServer {
   return {
     server,
     transport: spec.transport,
-    url: spec.url,
+    url: maskPlaintextSecrets({ url: spec.url }).url,
     headerNames: Object.keys(spec.headers ?? {}),
   }
 }

@@ -11,6 +11,7 @@ import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { createCore, type Core } from '../core'
 import { fixture, isAlive, waitFor } from '../pool/fixtures/helpers'
+import { listeningUrl, startChild } from '../../../test/start-child'
 
 /**
  * The workbench over IPC against `@modelcontextprotocol/server-everything` (every content type,
@@ -357,6 +358,70 @@ describe('servers tried by hand', () => {
     })
     await ok('workbench:try-close', { server: tried.server })
     expect(await ok('workbench:try-list')).toEqual({ servers: [] })
+  })
+})
+
+describe('credentials in the URL and arguments of a tried server', () => {
+  const savedFile = (): string =>
+    readFileSync(join(dir, 'data', 'workbench', 'saved-requests.json'), 'utf8')
+
+  /** Everything a person can see of a tried server: list, a call, its log, copies, saved. */
+  async function everywhere(server: string, secrets: string[]): Promise<string> {
+    const text = `keys ${secrets.join(' and ')}`
+    const args = { text }
+    const seen = [
+      await ok('workbench:try-list'),
+      await ok('workbench:call', { server, tool: 'echo', arguments: args }),
+      await ok('workbench:log', { server }),
+      events.filter((event) => event.server === server),
+      await ok('workbench:copy', { server, tool: 'echo', arguments: args }),
+      await ok('workbench:saved-save', { server, tool: 'echo', name: 'keys', arguments: args }),
+    ]
+    return `${JSON.stringify(seen)}\n${savedFile()}`
+  }
+
+  it('keeps a key in the query of a tried URL out of everything shown or saved', async () => {
+    const http = await startChild(
+      [fixture('http-server.mjs'), '--transport', 'http', '--json'],
+      listeningUrl,
+    )
+    try {
+      const key = `k${Math.random().toString(36).slice(2)}Q7`
+      const tried = await ok('workbench:try', {
+        transport: 'http',
+        url: `${http.ready}?api_key=${key}&tenant=acme`,
+      })
+      const shown = await everywhere(tried.server, [key])
+      expect(shown).toContain('keys [redacted]')
+      expect(shown).not.toContain(key)
+      const copied = await ok('workbench:copy', {
+        server: tried.server,
+        tool: 'echo',
+        arguments: {},
+      })
+      expect(copied.cli).toContain('api_key=${API_KEY}&tenant=acme')
+      expect(copied.curl).toContain('api_key=${API_KEY}&tenant=acme')
+      await ok('workbench:try-close', { server: tried.server })
+    } finally {
+      await http.stop()
+    }
+  })
+
+  it('keeps --api-key and --token= values of a tried command out of everything shown or saved', async () => {
+    const apiKey = `k${Math.random().toString(36).slice(2)}A1`
+    const token = `t${Math.random().toString(36).slice(2)}B2`
+    const tried = await ok('workbench:try', {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [fixture('stdio-server.mjs'), '--api-key', apiKey, `--token=${token}`],
+    })
+    const shown = await everywhere(tried.server, [apiKey, token])
+    expect(shown).toContain('keys [redacted] and [redacted]')
+    expect(shown).not.toContain(apiKey)
+    expect(shown).not.toContain(token)
+    const copied = await ok('workbench:copy', { server: tried.server, tool: 'echo', arguments: {} })
+    expect(copied.cli).toContain('--api-key ${API_KEY} --token=${TOKEN}')
+    await ok('workbench:try-close', { server: tried.server })
   })
 })
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 import type {
   ArgumentProblem,
   HistoryEntry,
@@ -22,13 +22,14 @@ import { previewMapping, proposeMapping } from '../dialects/mapping-proposal'
 import { queryArgument } from '../dialects/search-suggestion'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
+import { toolErrorOf } from '../dialects/payload'
 import { detect, dialectJudges } from '../dialects/registry'
 import type { EventBus } from '../events'
 import type { ElicitationHandler } from '../pool/elicitation'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
 import type { CallOptions, ServerSession } from '../pool/types'
 import type { Redactor, SecretResolver } from '../secrets/types'
-import { AuditedSession, type AuditSink } from './audited-session'
+import { AuditedSession, attemptEntry, type AuditContext, type AuditSink } from './audited-session'
 import { ProtocolEvents } from './protocol-events'
 import { SavedRequests } from './saved-requests'
 import { actingUser, targetError } from './targets'
@@ -131,6 +132,8 @@ export class WorkbenchService {
             }
             return session.callTool(call.tool, args, { ...options, ...dialectJudges(session) })
           },
+          // A result flagged `isError` is audited as the failure it is.
+          (result, session) => toolErrorOf(result, session, call.tool),
         )
         const isError = result.isError === true
         record(isError ? 'tool_error' : 'ok')
@@ -274,7 +277,10 @@ export class WorkbenchService {
       throw new ConsoleError({
         code: 'conflict',
         origin: 'local',
-        message: `rag-mcp.json was not saved (${result.status}): reload it and add the server again`,
+        message:
+          result.status === 'conflict' && result.untrusted
+            ? result.untrusted
+            : `rag-mcp.json was not saved (${result.status}): reload it and add the server again`,
       })
     }
     return { id, movedSecrets: result.movedSecrets.map(({ name, where }) => ({ name, where })) }
@@ -388,10 +394,15 @@ export class WorkbenchService {
     server: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<ServerSession> {
-    const config = this.tries.has(server) ? undefined : this.deps.registry.server(server)
-    const refused = config && targetError(server, config, this.deps.profile())
+    const refused = this.refusal(server)
     if (refused) return Promise.reject(new ConsoleError(refused))
     return this.poolOf(server).session(server, options)
+  }
+
+  /** Why the acting profile may not use a registry server (disabled, hidden), if it may not. */
+  private refusal(server: string): ErrorInfo | undefined {
+    const config = this.tries.has(server) ? undefined : this.deps.registry.server(server)
+    return config && targetError(server, config, this.deps.profile())
   }
 
   private user(): ActingUser {
@@ -446,24 +457,36 @@ export class WorkbenchService {
     return page
   }
 
-  /** Runs requests on a server's session as the acting user, with one audit line per request. */
+  /**
+   * Runs requests on a server's session as the acting user, with one audit line per request;
+   * `failed` names the failure a returned value stands for (a result flagged `isError`).
+   */
   private async audited<T>(
     server: string,
     timeoutMs: number | undefined,
     signal: AbortSignal | undefined,
     work: (session: ServerSession, options: CallOptions) => Promise<T>,
+    failed?: (value: T, session: ServerSession) => unknown,
   ): Promise<T> {
     const user = this.user()
-    const inner = await this.session(server, {
-      ...(signal ? { signal } : {}),
-      ...(timeoutMs ? { timeoutMs } : {}),
-    })
-    const session = new AuditedSession(
-      inner,
-      this.deps.audit,
-      { user, operation: 'workbench', sources: [] },
-      () => this.now(),
-    )
+    const context: AuditContext = { user, operation: 'workbench', sources: [] }
+    const refused = this.refusal(server)
+    if (refused) throw new ConsoleError(refused)
+    let inner: ServerSession
+    try {
+      inner = await this.poolOf(server).session(server, {
+        ...(signal ? { signal } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      })
+    } catch (error) {
+      // No session, so no request: one line still records the attempt on a server the console
+      // knows and why it failed, as the other operations' do.
+      if (this.tries.has(server) || this.deps.registry.server(server)) {
+        this.deps.audit.record(attemptEntry(server, context, { error }, this.now()))
+      }
+      throw error
+    }
+    const session = new AuditedSession(inner, this.deps.audit, context, () => this.now())
     const options: CallOptions = {
       operation: 'workbench',
       user,
@@ -472,7 +495,9 @@ export class WorkbenchService {
     }
     let error: unknown
     try {
-      return await work(session, options)
+      const value = await work(session, options)
+      error = failed?.(value, inner)
+      return value
     } catch (failure) {
       error = failure
       throw failure

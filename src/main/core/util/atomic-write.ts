@@ -13,7 +13,7 @@ export const tempPath = (path: string): string =>
  * Replaces a small file atomically: a temp file in the same folder is written and renamed over
  * it, so readers (and watchers) never see half a file. For settings written on every change.
  */
-export function writeFileAtomicSync(path: string, text: string): void {
+export function writeFileAtomicSync(path: string, text: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true })
   const temp = tempPath(path)
   try {

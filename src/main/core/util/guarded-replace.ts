@@ -11,6 +11,7 @@ import {
 import { mkdir, open, stat } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { backupPath, tempPath, writeFileAtomicSync } from './atomic-write'
+import { decodeLossless, encodeLossless } from './lossless-utf8'
 
 /** The file as the caller last read it, before deciding to replace it. */
 export interface ExpectedFile {
@@ -51,7 +52,8 @@ export function resolveWriteTarget(path: string): string {
 }
 
 /**
- * Replaces `path` (through symlinks: the link stays, its target is replaced) with `text`,
+ * Replaces `path` (through symlinks: the link stays, its target is replaced) with `text`
+ * (encoded by {@link encodeLossless}: bytes its reader kept undecoded are written back),
  * atomically and without losing a concurrent writer's version. The old file is held by a hard
  * link while the new one is renamed over it, so:
  * - a change since `expected` (content, or the file replaced) found just before the rename is
@@ -81,7 +83,7 @@ async function writeTemp(target: string, text: string): Promise<string> {
   const temp = tempPath(target)
   const handle = await open(temp, 'wx', previous ? previous.mode & 0o777 : 0o644)
   try {
-    await handle.writeFile(text, 'utf8')
+    await handle.writeFile(encodeLossless(text))
     await handle.sync()
   } catch (error) {
     await handle.close()
@@ -117,10 +119,10 @@ async function swap(target: string, temp: string, expected: string): Promise<Rep
   let holding = true
   try {
     // Synchronous from here to the rename: the window for an unnoticed writer stays tiny.
-    if (!sameFile(target, hold) || readFileSync(hold, 'utf8') !== expected) return raced(target)
+    if (!sameFile(target, hold) || readText(hold) !== expected) return raced(target)
     const mine = statSync(temp)
     renameSync(temp, target)
-    if (readFileSync(hold, 'utf8') === expected) {
+    if (readText(hold) === expected) {
       renameSync(hold, backupPath(target))
       holding = false
       return { status: 'written', target, backup: backupPath(target) }
@@ -147,7 +149,7 @@ async function swapWithoutLinks(
   expected: string,
 ): Promise<ReplaceOutcome> {
   const backup = backupPath(target)
-  writeFileAtomicSync(backup, expected)
+  writeFileAtomicSync(backup, encodeLossless(expected))
   if (readNow(target).text !== expected) return raced(target)
   renameSync(temp, target)
   return { status: 'written', target, backup }
@@ -175,9 +177,12 @@ async function settled(path: string): Promise<{ exists: boolean; text: string }>
   return last
 }
 
+/** Texts are compared as {@link decodeLossless} reads them: bytes that are not UTF-8 count. */
+const readText = (path: string): string => decodeLossless(readFileSync(path))
+
 function readNow(path: string): { exists: boolean; text: string } {
   try {
-    return { exists: true, text: readFileSync(path, 'utf8') }
+    return { exists: true, text: readText(path) }
   } catch (error) {
     if (code(error) !== 'ENOENT') throw error
     return { exists: false, text: '' }

@@ -7,9 +7,11 @@ import {
   readSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs'
 import { dirname } from 'node:path'
+import { withFileLockSync } from './file-lock'
 
 /**
  * An append-only text file that rotates at a size limit: `name` → `name.1` → … → `name.<keep>`,
@@ -46,12 +48,15 @@ export class RotatingFile {
         const bytes = Buffer.byteLength(text)
         if (size > 0 && size + bytes > this.options.maxBytes) {
           if (pending) writeAll(fd, chunk)
+          const full = fstatSync(fd).ino
           closeSync(fd)
           fd = -1
-          this.rotate()
+          this.rotate(full)
           fd = openSync(this.path, 'a+')
-          size = 0
-          chunk = ''
+          // Another process may have rotated it and written to the new file already.
+          size = fstatSync(fd).size
+          chunk = size > 0 && !endsWithNewline(fd, size) ? '\n' : ''
+          pending = false
         }
         size += bytes + (pending ? 0 : chunk.length)
         chunk += text
@@ -70,13 +75,38 @@ export class RotatingFile {
     return all.filter((file) => existsSync(file))
   }
 
-  private rotate(): void {
+  /**
+   * Shifts the files by one, unless another process already rotated the full file (`full`, its
+   * inode) away. Processes sharing the file rotate one at a time (a lock beside it): two shifts
+   * at once would rename one file over another and lose it.
+   */
+  private rotate(full: number): void {
     const { keep } = this.options
-    rmSync(`${this.path}.${keep}`, { force: true })
-    for (let i = keep - 1; i >= 1; i -= 1) {
-      if (existsSync(`${this.path}.${i}`)) renameSync(`${this.path}.${i}`, `${this.path}.${i + 1}`)
-    }
-    renameSync(this.path, `${this.path}.1`)
+    withFileLockSync(
+      `${this.path}.lock`,
+      () => {
+        if (inodeOf(this.path) !== full) return
+        rmSync(`${this.path}.${keep}`, { force: true })
+        for (let i = keep - 1; i >= 1; i -= 1) {
+          if (existsSync(`${this.path}.${i}`)) {
+            renameSync(`${this.path}.${i}`, `${this.path}.${i + 1}`)
+          }
+        }
+        renameSync(this.path, `${this.path}.1`)
+      },
+      { staleMs: ROTATE_STALE_MS },
+    )
+  }
+}
+
+/** A rotation lock held longer than this was left by a hung process (a rotation takes ms). */
+const ROTATE_STALE_MS = 10_000
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino
+  } catch {
+    return undefined
   }
 }
 

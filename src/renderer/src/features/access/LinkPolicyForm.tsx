@@ -29,13 +29,20 @@ function PolicyDraft({ saved }: { saved: LinkPolicyState }): React.JSX.Element {
   const queryClient = useQueryClient()
   const [allow, setAllow] = useState(saved.allowHosts.join('\n'))
   const [deny, setDeny] = useState(saved.denyHosts.join('\n'))
+  const [inside, setInside] = useState(saved.privateHosts.join('\n'))
   const save = useMutation({
-    mutationFn: () => call('link-policy:set', { allowHosts: lines(allow), denyHosts: lines(deny) }),
+    mutationFn: () =>
+      call('link-policy:set', {
+        allowHosts: lines(allow),
+        denyHosts: lines(deny),
+        privateHosts: lines(inside),
+      }),
     onSuccess: (now) => {
       queryClient.setQueryData(accessKeys.linkPolicy(), now)
       // Shown as stored: blank lines dropped, spaces trimmed.
       setAllow(now.allowHosts.join('\n'))
       setDeny(now.denyHosts.join('\n'))
+      setInside(now.privateHosts.join('\n'))
     },
   })
   const edited = (set: (text: string) => void) => (text: string) => {
@@ -52,8 +59,10 @@ function PolicyDraft({ saved }: { saved: LinkPolicyState }): React.JSX.Element {
       }}
     >
       <p className="access-policy__intro">
-        The checker never requests the console’s own port, link-local or cloud metadata addresses.
-        Here you can narrow it further; a saved change applies to the next check.
+        The checker never requests the console’s own port, link-local or cloud metadata addresses,
+        nor this machine or private networks (10.x, 172.16–31.x, 192.168.x, fc00::/7) unless a
+        registry server runs on that host or it is listed under Private hosts. A saved change
+        applies to the next check.
       </p>
       <div className="access-policy__fields">
         <HostList
@@ -69,6 +78,13 @@ function PolicyDraft({ saved }: { saved: LinkPolicyState }): React.JSX.Element {
           placeholder={'intranet.example.com\n10.0.0.0/8'}
           value={deny}
           onChange={edited(setDeny)}
+        />
+        <HostList
+          label="Private hosts"
+          hint="Intranet document hosts on this machine or a private network that may be checked: a host, an address or a CIDR range."
+          placeholder={'wiki.corp.example\n10.20.0.0/16'}
+          value={inside}
+          onChange={edited(setInside)}
         />
       </div>
       <div className="access-policy__actions">

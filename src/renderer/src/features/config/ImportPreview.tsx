@@ -233,10 +233,14 @@ function ApplyOutcome({
     return (
       <Banner
         tone="warn"
-        title="rag-mcp.json changed since this preview"
+        title={
+          outcome.untrusted
+            ? 'rag-mcp.json could not be read whole'
+            : 'rag-mcp.json changed since this preview'
+        }
         actions={<Button onClick={onPreviewAgain}>Preview again</Button>}
       >
-        Nothing was written. Preview again to merge into the current file.
+        {outcome.untrusted ?? 'Nothing was written. Preview again to merge into the current file.'}
       </Banner>
     )
   }

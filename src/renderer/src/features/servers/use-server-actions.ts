@@ -79,7 +79,9 @@ export function useServerActions(): ServerActions {
             )
           }
           if (result.status === 'conflict') {
-            throw new Error('rag-mcp.json changed on disk meanwhile; try again.')
+            throw new Error(
+              result.untrusted ?? 'rag-mcp.json changed on disk meanwhile; try again.',
+            )
           }
           await queryClient.invalidateQueries({ queryKey: serverKeys.all })
           notify({
