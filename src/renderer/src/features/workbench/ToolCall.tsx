@@ -10,6 +10,7 @@ import { jsonEditorExtensions } from '../config/editor/extensions'
 import type { JsonSchema } from '../config/editor/schema-completion'
 import { CallResult } from './CallResult'
 import { CopyCall } from './CopyCall'
+import { MapSearch } from './MapSearch'
 import { workbenchKeys } from './queries'
 import { argumentsOf, draftOf, formOf, withoutFields, type Draft } from './schema-form'
 import { SchemaForm } from './SchemaForm'
@@ -236,6 +237,14 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         </Banner>
       )}
       {running.isSuccess && <CallResult result={running.data} />}
+      {running.isSuccess && (
+        <MapSearch
+          key={running.data.callId}
+          server={server}
+          result={running.data}
+          args={running.variables}
+        />
+      )}
     </section>
   )
 }
