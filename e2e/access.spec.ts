@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
+import { expectColumnsFit } from './columns'
 import { invoke, screenshots } from './console'
 import { launchHost } from './host'
 import { expect, findHit, saveDemoProfiles, test, type RagSearchDemo } from './demo-servers'
@@ -25,6 +26,16 @@ async function showAccess(page: Page) {
 
 const card = (page: Page) => page.getByRole('region', { name: 'Verdict' })
 
+/** Checks a hit (its link, server and segment id) as Alice, who is not the active profile. */
+async function checkAsAlice(form: Locator, hit: { id: string; uri?: string }): Promise<void> {
+  await form.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
+  await expect(form.getByLabel('Check as')).toHaveValue('alice')
+  await form.getByLabel('Link').fill(hit.uri!)
+  await form.getByLabel('Server').selectOption(SERVER)
+  await form.getByLabel('Segment id').fill(hit.id)
+  await form.getByLabel('Segment id').press('Enter')
+}
+
 test('an expired link: refused for the wrong user, refreshed and opening for the right one', async ({
   page,
   launch,
@@ -35,12 +46,7 @@ test('an expired link: refused for the wrong user, refreshed and opening for the
   await invoke(page, 'profiles:activate', { id: 'carol' })
   const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-clauses')
 
-  await form.getByLabel('Check as').selectOption({ label: 'Alice Lee (sales)' })
-  await expect(form.getByLabel('Check as')).toHaveValue('alice')
-  await form.getByLabel('Link').fill(hit.uri!)
-  await form.getByLabel('Server').selectOption(SERVER)
-  await form.getByLabel('Segment id').fill(hit.id)
-  await form.getByLabel('Segment id').press('Enter')
+  await checkAsAlice(form, hit)
 
   await expect(card(page)).toContainText('forbidden')
   await expect(card(page)).toContainText('alice@example.com')
@@ -446,4 +452,41 @@ test('a signed link is kept without its signature; after a restart the form asks
     await page.goto('about:blank')
     await again.stop()
   }
+})
+
+test('a link signed for Carol that opens for Alice, whom the server denies, is headlined as a leak', async ({
+  page,
+  launch,
+  ragSearch: demo,
+}) => {
+  const { form } = await openAccess(page, launch, demo)
+  await invoke(page, 'profiles:activate', { id: 'carol' })
+  // Signed for Carol, valid for a while: it opens for whoever holds it.
+  const hit = await findHit(page, SERVER, 'master services agreement clauses', 'lg-msa-overview')
+  await checkAsAlice(form, hit)
+
+  const verdict = card(page)
+  await expect(verdict.getByText('leak', { exact: true })).toBeVisible()
+  await expect(verdict).toContainText(
+    /The link opens for anyone who holds it \(HTTP 200, [^)]*\), but the server denies alice@example\.com: "Document is restricted to [^"]*; alice@example\.com is in:/,
+  )
+  await expect(verdict).toHaveClass(/access-card--bad/)
+  await expect(verdict.getByText('opens', { exact: true })).toHaveCount(0)
+  const history = page.getByRole('table', { name: 'Recent checks' })
+  await expect(history.getByRole('row').nth(1).getByText('leak', { exact: true })).toBeVisible()
+  await expectColumnsFit(page, 'the Access panel with a leak')
+  await expect(verdict.getByRole('note')).toHaveCount(0)
+  await screenshots(page, 'access-leak')
+
+  // "Check as" changes: the verdict shown is marked as Alice's until checked again.
+  await form.getByLabel('Check as').selectOption({ label: 'Carol Mendes (legal, admin) (View as)' })
+  await expect(verdict.getByRole('note')).toContainText(
+    'This verdict is for alice@example.com, checked earlier. “Check as” is now Carol Mendes',
+  )
+  await expect(verdict.getByText('as alice@example.com', { exact: true })).toBeVisible()
+  await screenshots(page, 'access-earlier-user')
+  await form.getByRole('button', { name: 'Check' }).click()
+  await expect(verdict.getByText('opens', { exact: true })).toBeVisible()
+  await expect(verdict.getByRole('note')).toHaveCount(0)
+  await expect(verdict).toContainText('carol@example.com')
 })

@@ -100,7 +100,7 @@ test('searches and checks land in the audit log, live, filterable, and export wi
   expect(csv.name).toMatch(/\.csv$/)
   const [header, ...records] = csv.text.trim().split('\n')
   expect(header).toBe(
-    'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict,automatic',
+    'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict,automatic,expectedError',
   )
   expect(records).toHaveLength(before - 1)
   expect(records.every((record) => record.includes(',search,'))).toBe(true)

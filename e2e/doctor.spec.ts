@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
 import { download, expect, httpServer, invoke, screenshots, test, type Entry } from './console'
@@ -28,6 +30,11 @@ const ragTools = (breaks: string[] = []): Entry => ({
 })
 
 const BROKEN = 'rag-tools-v1.envelope'
+
+/** A to-do server that logs every write it makes (`TODO_LOG`). */
+const TODO_SERVER = fileURLToPath(
+  new URL('../src/main/core/services/fixtures/todo-server.mjs', import.meta.url),
+)
 
 const card = (page: Page, server: string) => page.getByRole('region', { name: server, exact: true })
 const report = (page: Page, server: string) =>
@@ -168,4 +175,33 @@ test('Run Doctor on all servers shows each card’s result as it arrives, and ca
   await expect(dialog.getByText('Doctor has not run on stuck yet.')).toBeVisible()
   await expect(dialog.getByRole('button', { name: 'Run Doctor' })).toBeEnabled()
   await expect(card(page, 'stuck')).toContainText('Doctornot run')
+})
+
+test('Doctor offers the trial call of a tool that may write instead of making it', async ({
+  page,
+  launch,
+}, testInfo) => {
+  const log = testInfo.outputPath('todo.log')
+  const { host } = await launch({
+    todo: {
+      transport: 'stdio',
+      command: process.execPath,
+      args: [TODO_SERVER],
+      env: { TODO_LOG: log, TODO_NO_HINTS: '1' },
+      description: 'A to-do server: it writes what it is told',
+    },
+  })
+  await page.goto(host.url)
+  await expect(card(page, 'todo').getByText('ready', { exact: true })).toBeVisible()
+  await card(page, 'todo').getByRole('button', { name: 'Doctor todo' }).click()
+  const dialog = report(page, 'todo')
+  const offered = dialog.getByRole('region', { name: 'Offered, not made: list_tasks' })
+  await expect(offered).toBeVisible({ timeout: 30_000 })
+  await expect(offered).toContainText(
+    `rag-console call --server todo --tool list_tasks --args '{"query":"policy"}'`,
+  )
+  await expect(offered.getByRole('button', { name: /^Copy the command/ })).toBeVisible()
+  await expect(dialog.getByRole('listitem').first()).toContainText('was not called')
+  await screenshots(page, 'doctor-offered')
+  expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('')
 })

@@ -322,6 +322,16 @@ test('resources and prompts: pages, read text and binary, templates, subscribe, 
   await expect(
     main.getByRole('region', { name: 'Resource rag://categories' }).getByLabel('Content 1'),
   ).toContainText('Technical')
+  // VTEX declares resources but no prompts: no Prompts tab.
+  await expect(main.getByRole('tab', { name: 'Prompts' })).toHaveCount(0)
+
+  // RAGbox declares neither: only its tools and traffic, and the Resources tab gives way to Tools.
+  await chooseServer(page, 'documentVault')
+  await expect(main.getByRole('tab', { name: 'Tools' })).toHaveAttribute('aria-selected', 'true')
+  await expect(main.getByRole('tab', { name: 'Resources' })).toHaveCount(0)
+  await expect(main.getByRole('tab', { name: 'Prompts' })).toHaveCount(0)
+  await expect(main.getByRole('tab', { name: 'Protocol log' })).toBeVisible()
+  await screenshots(page, 'workbench-no-resources')
 })
 
 test('tries a server without saving it: HTTP with a secret header, stdio after confirmation, then adds one to the registry', async ({

@@ -127,7 +127,7 @@ export function decideAccess(doc: Doc, userId: string, groups: readonly string[]
     return {
       ok: false,
       reason: 'groups',
-      message: `Document is restricted to ${doc.groups.join(', ')}; your groups: ${have}`,
+      message: `Document is restricted to ${doc.groups.join(', ')}; ${userId} is in: ${have}`,
     }
   }
   if (groups.includes('admin')) return { ok: true, level: 'admin' }

@@ -114,10 +114,15 @@ describe('Doctor service', () => {
     expect([...tools('knowledgeSearch')]).toEqual(
       expect.arrayContaining(['rag_search', 'verify_document_access', 'ping', 'tools/list']),
     )
-    // The raw HTTP probes (a request without the key, the rate-limit headers) are audited too.
+    // The raw HTTP probes (a request without the key, the rate-limit headers) are audited too;
+    // the 401 the keyless request asked for is no failure.
     expect(
       doctorLines.filter((l) => l.server === 'documentVault' && l.tool === 'tools/list'),
-    ).toEqual(expect.arrayContaining([expect.objectContaining({ outcome: 'error' })]))
+    ).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ outcome: 'ok', expectedError: 'http_401' }),
+      ]),
+    )
     expect(doctorLines.every((line) => line.user === ALICE.userId)).toBe(true)
   })
 
@@ -227,20 +232,21 @@ describe('Doctor service', () => {
     expect(report!.checks[4]!.evidence.found).toMatch(/no search-like tool among echo, whoami/)
   })
 
-  it('suggests a mapping for the search-like tool of a server of no family', async () => {
+  it('suggests a mapping for the search-like tool of a server of no family, and offers the trial call', async () => {
     const live = await core({
       articles: { transport: 'stdio', command: process.execPath, args: [PLAIN_SEARCH] },
     })
     const [report] = (await live.core.services.doctor.run({ servers: ['articles'] })).servers
     expect(report).toMatchObject({ dialect: null })
+    // lookup_articles does not say it only reads: Doctor offers the call instead of making it.
     expect(report!.checks.find((c) => c.id === 'generic.search-tool')).toMatchObject({
       status: 'warn',
       evidence: {
         found: expect.stringMatching(/no mapping yet; lookup_articles looks like search/),
         reply: {
           suggested: { search: { tool: 'lookup_articles', arguments: { query: '{query}' } } },
-          reply: { articles: [expect.objectContaining({ ref: 'a-1' })] },
         },
+        offered: { tool: 'lookup_articles', arguments: { query: 'policy' } },
       },
     })
   })

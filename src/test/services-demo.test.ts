@@ -157,7 +157,7 @@ describe('citation access', () => {
     expect(check.verdict).toBe('ok')
   })
 
-  it('says in one sentence when the server refuses a user a link that opens, showing both', async () => {
+  it('calls a link that opens for a user the server denies a leak, and names that user', async () => {
     // A link signed for Carol that has not expired (any but the stale lg-msa-clauses).
     const hit = await hitFor('master services agreement clauses', /^(?!.*lg-msa-clauses).*sig=/)
     const check = await live.core.services.access.check(
@@ -166,10 +166,12 @@ describe('citation access', () => {
     )
     expect(check.access?.hasAccess).toBe(false)
     expect(check.link?.classification).toBe('ok')
+    expect(check.verdict).toBe('leak')
     expect(check.conflict).toBe(true)
     expect(check.explanation).toMatch(
-      /^the server and the document host disagree: the server says .*, but the link opens for anyone who has it \(HTTP 200/,
+      /^the link opens for anyone who holds it \(HTTP 200, [^)]*\), but the server denies alice@example\.com: "Document is restricted to [^"]*; alice@example\.com is in: /,
     )
+    expect(check.explanation).not.toMatch(/your groups/)
   })
 
   it('checks as another saved profile, leaving the active one as it was', async () => {

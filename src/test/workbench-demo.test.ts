@@ -114,9 +114,35 @@ describe('registry servers', () => {
     })
     const { entries } = await ok('workbench:log', { server: 'engineeringWiki' })
     const sent = entries.filter((e) => e.direction === 'out' && e.method === 'tools/call').at(-1)!
-    expect(sent).toMatchObject({ httpStatus: 202, headers: { 'x-user-id': 'bob@example.com' } })
+    expect(sent).toMatchObject({ httpStatus: 202 })
+    // rag-tools-v1 names the user in `username`; its family defines no identity headers.
+    expect(Object.keys(sent.headers ?? {})).not.toContain('x-user-id')
     const reply = entries.find((e) => e.direction === 'in' && e.id === sent.id)
     expect(reply).toMatchObject({ kind: 'response', durationMs: expect.any(Number) })
+  })
+
+  it('does not ask a server for prompts or resources it does not declare, and says so', async () => {
+    const tools = await ok('pool:tools', { server: 'documentVault' })
+    expect(tools.serverInfo?.capabilities).toEqual(['tools'])
+    expect(await ok('workbench:prompts', { server: 'documentVault' })).toEqual({
+      items: [],
+      offered: false,
+      why: 'it declares no prompts capability',
+    })
+    expect(await ok('workbench:resources', { server: 'documentVault' })).toEqual({
+      items: [],
+      offered: false,
+      why: 'it declares no resources capability',
+    })
+    const { entries } = await ok('workbench:log', { server: 'documentVault' })
+    expect(entries.map((e) => e.method)).not.toContain('prompts/list')
+    expect(entries.map((e) => e.method)).not.toContain('resources/list')
+    const health = await ok('pool:health', { server: 'documentVault' })
+    expect(health[0]!.operations.find((o) => o.errors.unsupported)).toBeUndefined()
+    // A server that declares resources is asked.
+    expect((await ok('pool:tools', { server: 'productCatalog' })).serverInfo?.capabilities).toEqual(
+      expect.arrayContaining(['resources', 'tools']),
+    )
   })
 
   it('lists and reads VTEX rag:// resources', async () => {
@@ -134,8 +160,15 @@ describe('registry servers', () => {
       arguments: { query: 'discount' },
     })
     expect(curl).toContain(`-H "X-API-Key: \${CLI_TEST_RAGBOX_KEY}"`)
-    expect(curl).toContain(`-H 'x-user-id: bob@example.com'`)
+    // RAGbox defines no identity headers: the console sends none, and neither does the copy.
+    expect(curl).not.toContain('x-user-id')
     expect(curl).not.toContain(RAGBOX_KEYS.acme)
+    const { curl: ragSearch } = await ok('workbench:copy', {
+      server: 'knowledgeSearch',
+      tool: 'rag_search',
+      arguments: { search_phrases: ['vpn'] },
+    })
+    expect(ragSearch).toContain(`-H 'x-user-id: bob@example.com'`)
   })
 })
 

@@ -410,6 +410,38 @@ describe('verify verdicts', () => {
     }
   })
 
+  it('headlines a link signed for Carol that opens for Alice, whom the server denies, as a leak (exit 1)', async () => {
+    const found = json<{ hits: { id: string; uri?: string }[] }>(
+      await cli([
+        '--json',
+        ...CAROL,
+        'search',
+        'master services agreement clauses',
+        '--server',
+        'knowledgeSearch',
+      ]),
+    )
+    // A link signed for Carol that has not expired (any but the stale lg-msa-clauses).
+    const hit = found.hits.find(
+      (h) => h.uri?.includes('sig=') && !h.uri.includes('lg-msa-clauses'),
+    )!
+    const ALICE = ['--user', 'alice@example.com', '--tags', '["department:sales"]']
+    const args = [...ALICE, 'verify', '--server', 'knowledgeSearch', '--segment', hit.id]
+    const run = await cli(['--json', ...args, '--url', hit.uri!])
+    expect(run.code).toBe(1)
+    expect(json(run)).toMatchObject({
+      verdict: 'leak',
+      conflict: true,
+      access: { checked: true, hasAccess: false },
+      link: { status: 200, classification: 'ok' },
+      explanation: expect.stringMatching(
+        /^the link opens for anyone who holds it \(HTTP 200, [^)]*\), but the server denies alice@example\.com/,
+      ),
+    })
+    const text = await cli([...args, '--url', hit.uri!])
+    expect(text.stdout).toMatch(/^verdict: leak \(as alice@example\.com\)$/m)
+  })
+
   it('tells a link that is not a web link from a citation with no link', async () => {
     const unc = await cli([
       '--json',

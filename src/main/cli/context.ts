@@ -45,8 +45,13 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     watch: options.watch ?? false,
     connect: options.follow ?? false,
     demoKeys: options.demoKeys ?? false,
-    // One-shot commands: no periodic probes keeping the process busy.
-    pool: { probeIntervalMs: 0, ...options.pool },
+    // One-shot commands: no periodic probes keeping the process busy. `--timeout` is the
+    // command's budget per server, connects included (a stdio server may start slowly).
+    pool: {
+      probeIntervalMs: 0,
+      ...(ctx.global.timeoutMs ? { connectTimeoutMs: ctx.global.timeoutMs } : {}),
+      ...options.pool,
+    },
     // The log file keeps everything; stderr gets the CLI's own warnings instead of JSON lines.
     logToStderr: null,
   }
@@ -68,7 +73,23 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     }
   }
   for (const notice of core.info().notices) ctx.out.warn(notice.message)
+  if (ctx.global.actingUser.userId !== undefined) ctx.out.progress(actingAs(core))
   return core
+}
+
+/** Whom `--user` made the command act as, and where its tags and groups came from. */
+function actingAs(core: Core): string {
+  const profile = core.actingProfile()
+  const active = core.settings.active()
+  const saved =
+    active.userId === profile.userId
+      ? active
+      : core.settings.profiles().find((p) => p.userId === profile.userId)
+  const tags =
+    profile.sessionTags.length > 0 ? `tags: ${profile.sessionTags.join(', ')}` : 'no session tags'
+  if (saved) return `acting as ${profile.userId}: the saved profile "${saved.name}" (${tags})`
+  const hint = profile.sessionTags.length > 0 ? '' : ' (give them with --tags)'
+  return `acting as ${profile.userId}: no saved profile has this user id, so ${tags}${hint}; servers and sources are listed as for the active profile's groups`
 }
 
 /** Where the CLI shows an authorization URL: stderr, so `--json` output stays clean. */
@@ -156,8 +177,8 @@ export function cliError(core: Core, error: ErrorInfo | undefined): CliError | n
 }
 
 /** The acting user as operations see it (the profile with the command line's fields). */
-export function currentUser(core: Core, global: GlobalOptions): ActingUser {
-  return actingUser({ ...core.settings.active(), ...global.actingUser })
+export function currentUser(core: Core): ActingUser {
+  return actingUser(core.actingProfile())
 }
 
 /**

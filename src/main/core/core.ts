@@ -27,11 +27,11 @@ import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-sto
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
 import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
-import type { ActingUser } from '../../shared/model/user'
+import type { ActingUser, Profile } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
 import { loadDemoGoldenSet } from './services/eval/demo-set'
 import { ElicitationBroker } from './services/elicitation-broker'
-import { SettingsStore, type MetricsSettings } from './services/settings'
+import { SettingsStore, profileForUser, type MetricsSettings } from './services/settings'
 import { WorkbenchService } from './services/workbench-service'
 
 export interface CoreOptions {
@@ -237,15 +237,13 @@ export class Core {
         this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
       oauth: this.auth,
       operations: this.calls,
-      ...(options.actingUser
-        ? { profile: () => ({ ...this.settings.active(), ...options.actingUser }) }
-        : {}),
+      ...(options.actingUser ? { profile: () => this.actingProfile() } : {}),
     })
     this.workbench = new WorkbenchService({
       pool: this.pool,
       registry: this.registry,
       audit: this.services.audit,
-      profile: () => ({ ...this.settings.active(), ...options.actingUser }),
+      profile: () => this.actingProfile(),
       secrets: this.secrets,
       redactor: this.redactor,
       events: this.events,
@@ -259,6 +257,15 @@ export class Core {
       this.registerFileSecrets(registry)
       this.services.discovery.forget([...diff.changed, ...diff.removed])
     })
+  }
+
+  /**
+   * The profile operations run as: the active one, or, with {@link CoreOptions.actingUser},
+   * the one those fields describe (see {@link profileForUser}).
+   */
+  actingProfile(): Profile {
+    const given = this.options.actingUser
+    return given ? profileForUser(this.settings, given) : this.settings.active()
   }
 
   static async create(options: CoreOptions = {}): Promise<Core> {

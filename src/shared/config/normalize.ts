@@ -71,6 +71,7 @@ export function normalizeEntry(
     if (entry.launch.env) config.launch.env = mapValues(entry.launch.env, converter('launch'))
   }
   if (entry.oauth) config.oauth = { ...entry.oauth }
+  if (entry.identityHeaders !== undefined) config.identityHeaders = entry.identityHeaders
   return config
 }
 

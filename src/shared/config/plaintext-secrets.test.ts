@@ -36,6 +36,22 @@ describe('plaintext secret heuristics', () => {
     expect(looksRandomToken('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa')).toBe(false)
   })
 
+  it('takes a file path with a random temporary folder in it for a path, not a token', () => {
+    for (const path of [
+      '/tmp/todo-Ewz1zR/todo.log',
+      '/tmp/rc-doctor-ro-a8Xk2P/tasks.json',
+      './data/kb-7Hq2xZ9/index.db',
+      '~/work/q8Zr2LmX0vKp7TgW/out.txt',
+      'C:/Users/me/AppData/Local/Temp/todo-Ab3dEf9/todo.log',
+    ]) {
+      expect(plaintextSecretReason('TODO_LOG', path), path).toBeUndefined()
+    }
+    // A token is still a token, slashes (base64) and all.
+    expect(plaintextSecretReason('X-Seed', 'q8Zr2LmX0vKp/7TgW4sYh1NcB')).toBe(
+      'a long random-looking token',
+    )
+  })
+
   it('flags credentials in URLs', () => {
     expect(urlSecretReasons('https://u:pw@x.example/mcp')).toEqual(['a password in the URL'])
     expect(urlSecretReasons('https://x.example/mcp?api_key=abcdefgh123')).toEqual([

@@ -32,11 +32,17 @@ const wordLike = (value: string): boolean =>
   value.split(/[-_.]/).every((part) => /^[A-Za-z]*$/.test(part) || part.length <= 3)
 
 /**
- * A long, random-looking token: mixed letters and digits, high entropy, not an id format nor
- * a name made of words (`rag-tools-v1.unauthorized`).
+ * A file path: absolute, relative, from home, or from a drive (`/tmp/x-a8Xk2P/log`,
+ * `./data`, `~/out`, `C:/Temp`). Its temporary folder's random name is no credential.
+ */
+const FILE_PATH = /^(\/|\.{1,2}[\\/]|~[\\/]|[A-Za-z]:[\\/])/
+
+/**
+ * A long, random-looking token: mixed letters and digits, high entropy, not an id format, a
+ * file path nor a name made of words (`rag-tools-v1.unauthorized`).
  */
 export function looksRandomToken(value: string): boolean {
-  if (value.length < 24 || !TOKEN_CHARS.test(value)) return false
+  if (value.length < 24 || !TOKEN_CHARS.test(value) || FILE_PATH.test(value)) return false
   if (UUID.test(value) || HEX.test(value) || wordLike(value)) return false
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(value)).length
   return classes >= 2 && /[0-9]/.test(value) && entropy(value) >= 3.5

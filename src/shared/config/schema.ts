@@ -242,6 +242,12 @@ export const serverEntrySchema = z.looseObject({
     .optional()
     .describe('Working directory of command; relative to the file (default: its folder)'),
   headers: stringMap.optional().describe(`HTTP headers (http, sse). ${secretMapNote}`),
+  identityHeaders: z
+    .boolean()
+    .optional()
+    .describe(
+      'Send the acting user as x-user-id, x-session-tags and x-human-uid (http, sse). Default: only to servers of a family that defines them (rag-search)',
+    ),
   groups: z.array(z.string()).optional().describe('Groups that may see this server'),
   is_exclusive: z.boolean().optional(),
   description: z.string().optional(),
@@ -323,6 +329,11 @@ export interface ServerConfig {
   /** Absolute once loaded from a file (relative paths are resolved against its folder). */
   cwd?: string
   headers: Record<string, string>
+  /**
+   * Whether the acting user's identity headers are sent; absent: only when the server's family
+   * defines them (see `sendsIdentity` in the dialect registry).
+   */
+  identityHeaders?: boolean
   groups: string[]
   isExclusive: boolean
   description?: string

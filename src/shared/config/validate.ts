@@ -159,6 +159,14 @@ function checkConnection(reporter: EntryReporter, entry: ServerEntry): boolean {
         'headers are ignored for transport stdio: pass values to the program through env',
       )
     }
+    if (entry.identityHeaders !== undefined) {
+      reporter.report(
+        ['identityHeaders'],
+        'warning',
+        'ignored_field',
+        'identityHeaders is ignored for transport stdio: a stdio server gets no HTTP headers',
+      )
+    }
     if (entry.launch) {
       reporter.report(
         ['launch'],

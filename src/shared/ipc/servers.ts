@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { DialectId, ServerHealth, ServerStatus, ToolInfo } from '../model/server'
+import type { DialectId, ServerHealth, ServerInfo, ServerStatus, ToolInfo } from '../model/server'
 
 /** Where a line of a server's log came from. */
 export type PoolLogStream =
@@ -27,7 +27,7 @@ export interface PoolServerStatus {
 export interface PoolServerTools {
   server: string
   tools: ToolInfo[]
-  serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  serverInfo?: ServerInfo
   /** The dialect of a server tried in the workbench (registry servers: see `servers:list`). */
   dialect?: DialectId | null
 }

@@ -125,6 +125,13 @@ export interface SavedRequest extends WorkbenchCall {
 export interface Page<T> {
   items: T[]
   nextCursor?: string
+  /**
+   * `false`: the server offers none of these (it declares no such capability, or does not know
+   * the method); nothing else was asked.
+   */
+  offered?: false
+  /** Why it offers none, in words (with `offered: false`). */
+  why?: string
 }
 
 const serverId = z.string().min(1).max(256)

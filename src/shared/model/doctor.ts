@@ -14,6 +14,22 @@ export interface CheckEvidence {
   expected: string
   /** What the server did, in words. */
   found: string
+  /**
+   * A trial call Doctor did not make because nothing says the tool only reads (Doctor calls
+   * only its family's read tools, tools annotated `readOnlyHint: true` and the mapped tool):
+   * what it would have sent, and how a person can send it.
+   */
+  offered?: OfferedCall
+}
+
+/** A call Doctor offers instead of making it. */
+export interface OfferedCall {
+  tool: string
+  arguments: Record<string, unknown>
+  /** Why it was not made, in words. */
+  reason: string
+  /** The same call as a `rag-console call` command line. */
+  command: string
 }
 
 /** One check of one server. */

@@ -111,6 +111,11 @@ export interface AuditEntry {
   verdict?: LinkVerdict
   /** The console ran it by itself (a page load, a profile switch), not because someone asked. */
   automatic?: true
+  /**
+   * A negative probe (Doctor) got the error it asked for: this code. Its `outcome` is `ok`: the
+   * server answered as it should.
+   */
+  expectedError?: string
 }
 
 /** Audit lines read from the log, and how many unreadable lines (torn, hand-edited) were skipped. */

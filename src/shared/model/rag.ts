@@ -134,6 +134,11 @@ export interface AccessResult {
 
 export const LINK_VERDICTS = [
   'ok',
+  /**
+   * The link opens for anyone who holds it, while the server denies the user being checked:
+   * the document leaks to whoever has the link.
+   */
+  'leak',
   'expired',
   'forbidden',
   'not_found',
@@ -149,6 +154,8 @@ export const LINK_VERDICTS = [
   'no_link',
 ] as const
 export type LinkVerdict = (typeof LINK_VERDICTS)[number]
+/** What one HTTP check of a link found (a leak takes the server's answer too). */
+export type LinkClass = Exclude<LinkVerdict, 'leak'>
 
 export interface LinkHop {
   url: string
@@ -160,7 +167,7 @@ export interface LinkCheck {
   url: string
   status?: number
   ok: boolean
-  classification: LinkVerdict
+  classification: LinkClass
   latencyMs: number
   redirects: LinkHop[]
   contentType?: string

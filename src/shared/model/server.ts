@@ -37,10 +37,33 @@ export type ServerStatus =
 
 export type ServerState = ServerStatus['state']
 
+/** What a server said about itself when it connected. */
+export interface ServerInfo {
+  name?: string
+  version?: string
+  /** Spec 004's non-standard `handshake` answer. */
+  handshake?: unknown
+  /**
+   * The capabilities its `initialize` result declared (`tools`, `resources`, `prompts`,
+   * `logging`, …); absent when it was talked to without the handshake (nothing is known).
+   */
+  capabilities?: string[]
+}
+
 export interface ToolInfo {
   name: string
   description?: string
   inputSchema?: unknown
+  /** The hints the server gave about the tool (MCP `ToolAnnotations`); untrusted, never a guarantee. */
+  annotations?: ToolHints
+}
+
+/** A tool's behaviour hints as listed: only the booleans the console acts on. */
+export interface ToolHints {
+  /** The tool does not change its environment. */
+  readOnlyHint?: boolean
+  /** The tool may destroy or overwrite data (meaningful when not read-only). */
+  destructiveHint?: boolean
 }
 
 /** Which dialect a server speaks and why the console thinks so. */
@@ -91,6 +114,11 @@ export interface OperationHealth {
   lastError?: ErrorInfo
   /** Fixed-width time slices, oldest first, only those with calls (a longer view than the window). */
   series: LatencyBucket[]
+  /**
+   * The console's own diagnostics (Doctor): left out of the server's `overall` figures and of
+   * its degraded state; an error a probe asked for counts as a success.
+   */
+  diagnostic?: true
 }
 
 /** One point of the latency time series drawn by the Health panel. */
@@ -142,7 +170,7 @@ export interface ServerSummary {
   dialect: DialectInfo
   status: ServerStatus
   tools: ToolInfo[]
-  serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  serverInfo?: ServerInfo
   latency?: { p50: number; p95: number }
   rateLimit?: RateLimitInfo
   lastCheckAt?: number

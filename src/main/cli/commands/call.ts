@@ -128,6 +128,8 @@ export function withTarget(
     demoKeys: !adHoc,
     registry: !adHoc,
     ...(setup.elicit ? { elicit: setup.elicit } : {}),
+    // A registry server's connect gets the same budget as an ad-hoc one's.
+    ...(timeoutMs ? { pool: { probeIntervalMs: 0, connectTimeoutMs: timeoutMs } } : {}),
   }
   return withCore(ctx, open, async (core) => {
     let server: string
@@ -196,7 +198,7 @@ async function callOnce(
     ctx.out.error(cliError(core, toErrorInfo(failure))!)
     return code
   }
-  const user = currentUser(core, ctx.global)
+  const user = currentUser(core)
   // Audited as the workbench's calls are: this is its call from a terminal.
   const audit: AuditContext = { user, operation: 'workbench', sources: [] }
   let session: ServerSession
@@ -227,8 +229,8 @@ async function callOnce(
   await audited.settle(toolError ? { error: toolError } : {})
   if (ctx.out.json) ctx.out.result(result)
   else ctx.out.text(JSON.stringify(result, null, 2))
-  if (toolError) {
-    ctx.out.warn(toolError.message)
+  if (result.isError) {
+    ctx.out.warn(`${server}: ${tool} answered with isError: true`)
     return EXIT.failed
   }
   return EXIT.ok

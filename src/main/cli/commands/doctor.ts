@@ -46,7 +46,9 @@ function describe(report: ServerDoctorReport): string {
   const lines = report.checks.map((check) => {
     const line = `  ${LABEL[check.status]}  ${check.id}  ${check.title}  [${check.spec}]`
     if (check.status === 'pass') return line
-    return `${line}\n        expected: ${check.evidence.expected}\n        found: ${check.evidence.found}`
+    const { expected, found, offered } = check.evidence
+    const trial = offered ? `\n        offered, not made: ${offered.command}` : ''
+    return `${line}\n        expected: ${expected}\n        found: ${found}${trial}`
   })
   const count = (status: CheckStatus) => report.checks.filter((c) => c.status === status).length
   const summary = `  ${count('pass')} passed, ${count('warn')} warned, ${count('fail')} failed, ${count('not_applicable')} not applicable`

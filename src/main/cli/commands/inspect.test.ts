@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RAGBOX_KEYS } from '../../../demo/keys'
+import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
 import { startDemo, type DemoProcess } from '../../../demo/testing'
 import { cliHome, json, runCli } from '../testing/run-cli'
 
@@ -23,13 +23,15 @@ const EVERYTHING = ['--stdio', stdio(process.execPath, everything, 'stdio')]
 
 let home: string
 let demo: DemoProcess
+let ragSearch: DemoProcess
 
 beforeAll(async () => {
   home = cliHome()
   demo = await startDemo(['ragbox', '--port', '0'])
+  ragSearch = await startDemo(['rag-search', '--port', '0', '--api-key', RAG_SEARCH_API_KEY])
 })
 afterAll(async () => {
-  await demo?.stop()
+  await Promise.all([demo?.stop(), ragSearch?.stop()])
   rmSync(home, { recursive: true, force: true })
 })
 
@@ -73,13 +75,28 @@ describe('resources and prompts', () => {
     expect(run.stdout).toMatch(/^args-prompt\s+city\*, state\s/m)
   })
 
-  it('exits 1 with {code, message} when the server has no resources', async () => {
-    const run = await runCli(
-      ['--json', 'resources', '--url', demo.url, '--header', `X-API-Key: ${RAGBOX_KEYS.acme}`],
-      home,
-    )
-    expect(run.code).toBe(1)
-    expect(Object.keys(json<{ error: object }>(run).error).sort()).toEqual(['code', 'message'])
+  it('says a server that declares no resources offers none (exit 0)', async () => {
+    const target = ['--url', demo.url, '--header', `X-API-Key: ${RAGBOX_KEYS.acme}`]
+    const run = await runCli(['--json', 'resources', ...target], home)
+    expect(run.code).toBe(0)
+    expect(json(run)).toEqual({
+      server: expect.any(String),
+      offered: false,
+      resources: [],
+      resourceTemplates: [],
+    })
+    const text = await runCli(['resources', ...target], home)
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/offers no resources \(it declares no resources capability\)/)
+    expect(text.stderr).not.toMatch(/does not support|dialect/)
+  })
+
+  it('says a server that declares no prompts offers none (exit 0)', async () => {
+    const target = ['--url', demo.url, '--header', `X-API-Key: ${RAGBOX_KEYS.acme}`]
+    const run = await runCli(['prompts', ...target], home)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/offers no prompts \(it declares no prompts capability\)/)
+    expect(run.stderr).toBe('')
   })
 })
 
@@ -108,11 +125,38 @@ describe('call --log', () => {
     )
     expect(run.code).toBe(0)
     expect(run.stderr).toMatch(
-      /→ request tools\/call #\d+ \(\d+ B\) HTTP 200 X-API-Key=\[redacted\] X-Upstream-Token=\[redacted\] x-user-id=bob@example\.com/,
+      /→ request tools\/call #\d+ \(\d+ B\) HTTP 200 X-API-Key=\[redacted\] X-Upstream-Token=\[redacted\]$/m,
     )
+    // RAGbox's family defines no identity headers: the acting user is not sent to it.
+    expect(run.stderr).not.toContain('x-user-id')
     expect(run.stderr).toMatch(/← response #\d+ \(\d+ B\) \d+ ms/)
     expect(run.stdout + run.stderr).not.toContain(RAGBOX_KEYS.acme)
     expect(run.stdout + run.stderr).not.toContain(token)
+  })
+
+  it('keeps the scheme of a redacted Authorization, and shows the identity rag-search gets', async () => {
+    const run = await runCli(
+      [
+        '--user',
+        'bob@example.com',
+        'call',
+        '--url',
+        ragSearch.url,
+        '--header',
+        `Authorization: Bearer ${RAG_SEARCH_API_KEY}`,
+        '--tool',
+        'rag_search',
+        '--args',
+        '{"search_phrases":["vpn"]}',
+        '--log',
+      ],
+      home,
+    )
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(
+      /→ request tools\/call #\d+ \(\d+ B\) HTTP 200 Authorization=Bearer \[redacted\] x-user-id=bob@example\.com x-session-tags=/,
+    )
+    expect(run.stdout + run.stderr).not.toContain(RAG_SEARCH_API_KEY)
   })
 
   it('prints one JSON entry per line with --json, stderr lines of stdio servers included', async () => {

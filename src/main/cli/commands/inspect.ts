@@ -45,6 +45,22 @@ function inspect(
   )
 }
 
+/**
+ * A server that offers none of what was asked: said plainly, not as an error (exit 0); `--json`
+ * has `offered: false` and the empty lists.
+ */
+function notOffered(
+  server: string,
+  feature: 'resources' | 'prompts',
+  why: string | undefined,
+  empty: Row,
+): { json: Row; text: string } {
+  return {
+    json: { offered: false, ...empty },
+    text: `server ${server} offers no ${feature}${why ? ` (${why})` : ''}`,
+  }
+}
+
 /** Names of a JSON Schema's properties, required ones marked `*`. */
 function parameters(schema: unknown): string {
   const { properties, required } = (schema ?? {}) as { properties?: object; required?: unknown }
@@ -96,10 +112,15 @@ export function resourcesCommand(
 ): Promise<ExitCode> {
   return inspect('resources', ctx, options, async (core, server) => {
     const { workbench } = core
-    const resources = await workbench.listAll(server, (s, c) => workbench.resources(s, c))
+    const listed = await workbench.listAll(server, (s, c) => workbench.resources(s, c))
+    if (!listed.offered) {
+      return notOffered(server, 'resources', listed.why, { resources: [], resourceTemplates: [] })
+    }
+    const resources = listed.items
     let templates: Row[] = []
     try {
-      templates = await workbench.listAll(server, (s, c) => workbench.resourceTemplates(s, c))
+      templates = (await workbench.listAll(server, (s, c) => workbench.resourceTemplates(s, c)))
+        .items
     } catch (failure) {
       // Resources without templates are common: say so, and list the resources.
       ctx.out.warn(`${server}: no resource templates (${toErrorInfo(failure).message})`)
@@ -109,7 +130,7 @@ export function resourcesCommand(
       ...templates.map((t) => ({ ...t, uriOrTemplate: t.uriTemplate })),
     ]
     return {
-      json: { resources, resourceTemplates: templates },
+      json: { offered: true, resources, resourceTemplates: templates },
       text: table(rows, [
         { header: 'URI', cell: (r) => String(r.uriOrTemplate ?? ''), max: 70 },
         { header: 'NAME', cell: (r) => String(r.name ?? '') },
@@ -127,13 +148,15 @@ export function promptsCommand(
 ): Promise<ExitCode> {
   return inspect('prompts', ctx, options, async (core, server) => {
     const { workbench } = core
-    const prompts = await workbench.listAll(server, (s, c) => workbench.prompts(s, c))
+    const listed = await workbench.listAll(server, (s, c) => workbench.prompts(s, c))
+    if (!listed.offered) return notOffered(server, 'prompts', listed.why, { prompts: [] })
+    const prompts = listed.items
     const argumentsOf = (prompt: Row): string =>
       (Array.isArray(prompt.arguments) ? (prompt.arguments as Row[]) : [])
         .map((a) => `${String(a.name)}${a.required ? '*' : ''}`)
         .join(', ')
     return {
-      json: { prompts },
+      json: { offered: true, prompts },
       text: table(prompts, [
         { header: 'PROMPT', cell: (p) => String(p.name ?? '') },
         { header: 'ARGUMENTS (* required)', cell: argumentsOf },

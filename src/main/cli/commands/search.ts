@@ -119,6 +119,7 @@ export async function searchCommand(
           ...servers
             .filter((s) => !s.ok)
             .map((s) => `${s.server}: ${s.error?.code}: ${s.error?.message}`),
+          ...servers.flatMap((s) => violationLines(s.server, s.violations)),
         ].join('\n'),
       )
     }
@@ -126,6 +127,25 @@ export async function searchCommand(
     // A source refused inside an otherwise good reply is a partial result: exit 1, as documented.
     return exitOf(result.servers.map((s) => ({ ...s, ok: s.ok && s.sourceErrors.length === 0 })))
   })
+}
+
+/** Violations shown in text before pointing to `--json` for the rest. */
+const SHOWN_VIOLATIONS = 5
+
+/** A server's contract violations as `--json` has them: a count, then one line each. */
+function violationLines(
+  server: string,
+  violations: { rule: string; path: string; message: string }[],
+): string[] {
+  if (violations.length === 0) return []
+  const more = violations.length - SHOWN_VIOLATIONS
+  return [
+    `${server}: ${violations.length} contract violation(s) in its reply:`,
+    ...violations
+      .slice(0, SHOWN_VIOLATIONS)
+      .map((v) => `  ${v.rule} at ${v.path || '(the reply)'}: ${v.message}`),
+    ...(more > 0 ? [`  … and ${more} more (--json lists them all)`] : []),
+  ]
 }
 
 function warnNothingSelected(ctx: CliContext): void {

@@ -170,6 +170,7 @@ export function parseAccessResult(raw: unknown, server: string, segmentId: strin
 
 export const ragSearchAdapter: DialectAdapter = {
   id: 'rag-search',
+  identityHeaders: true,
 
   detect(tools: ToolInfo[]) {
     const matches = tools.some((tool) => tool.name === SEARCH_TOOL)

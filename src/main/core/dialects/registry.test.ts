@@ -77,7 +77,7 @@ describe('detect', () => {
       source: 'detected',
       reason:
         'not a RAG server: no rag_search, rag_get_raw_results or search_documents tool ' +
-        '(it lists echo, add, longRunningOperation); map one of its tools with a generic "dialect": { "search": … } to use it',
+        '(it lists echo, add, longRunningOperation); it is not a search source until you map one of its tools to search with a generic "dialect": { "search": … }',
     })
   })
 

@@ -1,4 +1,4 @@
-import type { DialectSetting } from '../../../shared/config/schema'
+import type { DialectSetting, ServerConfig } from '../../../shared/config/schema'
 import type { DialectId, DialectInfo, ToolInfo } from '../../../shared/model/server'
 import { genericAdapter } from './generic'
 import { ragSearchAdapter } from './rag-search'
@@ -33,6 +33,20 @@ export function dialectJudges(session: ServerSession): Pick<CallOptions, 'judgeE
   const id = detect(session.tools, session.config.dialect).id
   const judge = id === null ? undefined : adapterFor(id).judgeError
   return judge ? { judgeError: (error) => judge(error, session.serverId) } : {}
+}
+
+/**
+ * Whether a server gets the acting user's identity headers: as its entry's `identityHeaders`
+ * says, else when its family (set, or detected from its tools) defines them. Before its tools
+ * are known, a server of no configured family gets none.
+ */
+export function sendsIdentity(
+  config: Pick<ServerConfig, 'identityHeaders' | 'dialect'>,
+  tools: ToolInfo[],
+): boolean {
+  if (config.identityHeaders !== undefined) return config.identityHeaders
+  const id = detect(tools, config.dialect).id
+  return id !== null && adapterFor(id).identityHeaders === true
 }
 
 /** The adapter for a dialect id. */
@@ -127,6 +141,6 @@ function detectNow(tools: ToolInfo[], setting: DialectSetting): DialectInfo {
     source: 'detected',
     reason:
       `not a RAG server: no rag_search, rag_get_raw_results or search_documents tool ` +
-      `(${toolList(tools)}); map one of its tools with a generic "dialect": { "search": … } to use it`,
+      `(${toolList(tools)}); it is not a search source until you map one of its tools to search with a generic "dialect": { "search": … }`,
   }
 }

@@ -79,6 +79,11 @@ export interface SynthesisInput {
  */
 export interface DialectAdapter {
   id: DialectId
+  /**
+   * The family's spec defines the acting user's HTTP headers (`x-user-id`, `x-session-tags`,
+   * `x-human-uid`): only such servers get them unless their entry says otherwise.
+   */
+  identityHeaders?: true
   /** Pure: does this tool list look like this family? */
   detect(tools: ToolInfo[]): DetectResult
   capabilities(tools: ToolInfo[]): DialectCapabilities

@@ -41,7 +41,7 @@ it('serves the same /metrics on loopback once enabled, and stops with the core',
     const text = await (await fetch(url!)).text()
     expect(text).toContain('rag_console_server_up{server="kb"} 1')
     expect(text).toContain(
-      'rag_console_calls_total{server="kb",operation="connect",outcome="ok"} 1',
+      'rag_console_calls_total{server="kb",operation="connect",outcome="ok",traffic="user"} 1',
     )
   } finally {
     await live.close()

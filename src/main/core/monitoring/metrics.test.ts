@@ -55,18 +55,23 @@ it('counts calls by outcome and observes their latency', async () => {
     method: 'tools/call',
     transport: 'http' as const,
     endedAt: 0,
+    traffic: 'user' as const,
   }
   calls.emit({ ...record, ms: 12 })
   calls.emit({ ...record, ms: 40, code: 'timeout' })
+  calls.emit({ ...record, operation: 'doctor', ms: 3, traffic: 'diagnostic' })
   const exposition = await text()
   expect(exposition).toContain(
-    'rag_console_calls_total{server="kb",operation="search",outcome="ok"} 1',
+    'rag_console_calls_total{server="kb",operation="search",outcome="ok",traffic="user"} 1',
   )
   expect(exposition).toContain(
-    'rag_console_calls_total{server="kb",operation="search",outcome="timeout"} 1',
+    'rag_console_calls_total{server="kb",operation="search",outcome="timeout",traffic="user"} 1',
   )
   expect(exposition).toContain(
-    'rag_console_call_duration_seconds_count{server="kb",operation="search"} 2',
+    'rag_console_calls_total{server="kb",operation="doctor",outcome="ok",traffic="diagnostic"} 1',
+  )
+  expect(exposition).toContain(
+    'rag_console_call_duration_seconds_count{server="kb",operation="search",traffic="user"} 2',
   )
 })
 

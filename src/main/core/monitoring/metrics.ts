@@ -50,14 +50,14 @@ export class ConsoleMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'rag_console_' })
     this.calls = new Counter({
       name: 'rag_console_calls_total',
-      help: 'Calls to servers by operation and outcome (ok, or the error code)',
-      labelNames: ['server', 'operation', 'outcome'],
+      help: 'Calls to servers by operation, outcome (ok, or the error code) and traffic (user, or diagnostic: Doctor and health probes)',
+      labelNames: ['server', 'operation', 'outcome', 'traffic'],
       registers,
     })
     this.latency = new Histogram({
       name: 'rag_console_call_duration_seconds',
       help: 'Latency of calls to servers, successful or not',
-      labelNames: ['server', 'operation'],
+      labelNames: ['server', 'operation', 'traffic'],
       buckets: LATENCY_BUCKETS,
       registers,
     })
@@ -176,9 +176,9 @@ export class ConsoleMetrics {
   }
 
   private call(record: CallRecord): void {
-    const { server, operation } = record
-    this.calls.inc({ server, operation, outcome: record.code ?? 'ok' })
-    this.latency.observe({ server, operation }, record.ms / 1000)
+    const { server, operation, traffic } = record
+    this.calls.inc({ server, operation, outcome: record.code ?? 'ok', traffic })
+    this.latency.observe({ server, operation, traffic }, record.ms / 1000)
   }
 
   private forgetCanaries(server: string): void {

@@ -15,7 +15,16 @@ const calls = new CallObservers()
 const status = (server: string, state: string): PoolServerStatus =>
   ({ server, status: { state, since: 0 } }) as PoolServerStatus
 const checked = (server: string) =>
-  calls.emit({ server, operation: 'ping', method: 'ping', transport: 'http', ms: 1, endedAt: 0 })
+  calls.emit({
+    server,
+    operation: 'ping',
+    method: 'ping',
+    transport: 'http',
+    traffic: 'diagnostic',
+    probe: true,
+    ms: 1,
+    endedAt: 0,
+  })
 
 it('ends a round at the first tick after every server to check was checked', () => {
   vi.useFakeTimers({ now: 1_000 })

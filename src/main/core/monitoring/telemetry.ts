@@ -130,10 +130,12 @@ export class Telemetry {
           'rag.server': record.server,
           'rag.operation': record.operation,
           'rag.outcome': record.code ?? 'ok',
+          'rag.traffic': record.traffic,
         })
         latency?.record(record.ms / 1000, {
           'rag.server': record.server,
           'rag.operation': record.operation,
+          'rag.traffic': record.traffic,
         })
         if (!tracer) return
         const span = tracer.startSpan(
@@ -168,8 +170,10 @@ function spanAttributes(record: CallRecord, dialect: string): Attributes {
     'rpc.system': 'jsonrpc',
     'rpc.method': record.method,
     'rag.outcome': record.code ? 'error' : 'ok',
+    'rag.traffic': record.traffic,
     'rag.latency_ms': Math.round(record.ms * 1000) / 1000,
   }
+  if (record.expected) attributes['rag.expected_error'] = true
   if (record.tool) attributes['rag.tool'] = record.tool
   if (record.code) attributes['error.type'] = record.code
   if (record.origin) attributes['rag.error_origin'] = record.origin

@@ -17,6 +17,14 @@ export interface CallRecord {
   transport: 'http' | 'sse' | 'stdio'
   /** A health probe of the pool, not a call anyone asked for. */
   probe?: boolean
+  /**
+   * Whose call it was: `user` for what people (and the console on their behalf: discovery,
+   * searches, checks, canaries, the Workbench) asked for, `diagnostic` for the console's own
+   * checks of the server (Doctor, health probes).
+   */
+  traffic: Traffic
+  /** A negative probe got the error it asked for (`code` says which); not a failure. */
+  expected?: true
   ms: number
   /** Absent when the call succeeded. */
   code?: ErrorCode
@@ -27,6 +35,20 @@ export interface CallRecord {
 }
 
 export type CallObserver = (record: CallRecord) => void
+
+export type Traffic = 'user' | 'diagnostic'
+
+/** Operations that are the console's own diagnostics of a server, kept apart from user traffic. */
+const DIAGNOSTIC_OPERATIONS: ReadonlySet<string> = new Set(['doctor'])
+
+/** Whether `operation` is one of the console's own diagnostics (Doctor). */
+export const isDiagnosticOperation = (operation: string): boolean =>
+  DIAGNOSTIC_OPERATIONS.has(operation)
+
+/** Whose traffic a call of `operation` is (see {@link CallRecord.traffic}). */
+export function trafficOf(operation: string, probe = false): Traffic {
+  return probe || isDiagnosticOperation(operation) ? 'diagnostic' : 'user'
+}
 
 /** One operation a person (or a canary) started, in progress: the parent of the calls it makes. */
 export interface OperationScope {

@@ -3,6 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { ConsoleError, codeFromWords, type ErrorCode as ConsoleCode } from '../../../shared/errors'
 import type { CallContext, RpcErrorPayload } from './call-context'
+import { AD_HOC_ORIGIN } from '../auth/sign-in-error'
 
 /** What the classifier knows besides the error itself. */
 export interface ClassifyInput {
@@ -15,6 +16,19 @@ export interface ClassifyInput {
   url?: string
   /** How the stdio child ended, when it did. */
   exit?: { code: number | null; signal: string | null }
+  /**
+   * Where a person fixes the server's settings, for advice: its entry's `origin` (a registry
+   * file, `workbench` for a server tried by hand, the CLI's command line).
+   */
+  origin?: string
+}
+
+/** Where to check a stdio server's `field`, said for the place its settings came from. */
+function checkWhere(field: 'command' | 'cwd', origin: string | undefined): string {
+  if (origin === 'workbench') return `the ${field} given to "Try a server"`
+  if (origin === AD_HOC_ORIGIN)
+    return field === 'command' ? 'the --stdio command' : 'the folder you ran it in'
+  return `"${field}" in rag-mcp.json`
 }
 
 /**
@@ -83,14 +97,14 @@ export function classifyError(error: unknown, input: ClassifyInput): ConsoleErro
     return make(
       'config',
       'local',
-      `cannot start server ${server}: its working directory ${missingCwd} does not exist (or is not a folder). Check "cwd" in rag-mcp.json`,
+      `cannot start server ${server}: its working directory ${missingCwd} does not exist (or is not a folder). Check ${checkWhere('cwd', input.origin)}`,
     )
   }
   if (errno === 'ENOENT' || errno === 'EACCES') {
     return make(
       'config',
       'local',
-      `cannot start server ${server}: ${errno === 'ENOENT' ? 'command not found' : 'permission denied'} (${String((error as { path?: unknown }).path ?? '')}). Check "command" in rag-mcp.json`,
+      `cannot start server ${server}: ${errno === 'ENOENT' ? 'command not found' : 'permission denied'} (${String((error as { path?: unknown }).path ?? '')}). Check ${checkWhere('command', input.origin)}: is it installed and on PATH?`,
     )
   }
   if (/not running|not connected/i.test(text)) {

@@ -38,6 +38,7 @@ import { ServerLog } from './server-log'
 import { sessionOf } from './session'
 import { StatusKeeper } from './status-keeper'
 import type { CallOptions, RawToolResult, ServerSession } from './types'
+import { sendsIdentity } from '../dialects/registry'
 
 export interface ConnectionDeps {
   secrets: SecretResolver
@@ -189,10 +190,11 @@ export class ServerConnection {
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
       ...(deps.launchLocks ? { launchLocks: deps.launchLocks } : {}),
       signal: this.lifetime.signal,
-      timeoutMs: this.timeoutMs,
+      timeoutMs: this.connectTimeoutMs,
       newContext: () => this.exchanger.context('connect'),
       classify: (error, context, used) => this.classify(error, context, undefined, used),
       onLaunchedExit: (how) => this.lost(how),
+      identity: () => sendsIdentity(config, this.tools),
     })
     this.session = sessionOf(this)
   }
@@ -222,7 +224,7 @@ export class ServerConnection {
 
   /** Waits until the server can take calls, or fails with why it cannot. */
   async ready(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs
+    const timeoutMs = options.timeoutMs ?? this.connectTimeoutMs
     const context = this.exchanger.context('connect')
     await runBounded(context, timeoutMs, options.signal, this.deps.clock, () =>
       this.activeForCall(),
@@ -338,13 +340,9 @@ export class ServerConnection {
     } catch (error) {
       const failure = error as ConsoleError
       if (!this.closed) {
-        this.exchanger.measure(
-          'connect',
-          'connect',
-          undefined,
-          performance.now() - started,
-          failure.toInfo(),
-        )
+        this.exchanger.measure('connect', 'connect', undefined, performance.now() - started, {
+          error: failure.toInfo(),
+        })
         if (NEEDS_A_PERSON.has(failure.code)) this.keeper.actionRequired(failure)
         else this.keeper.down(failure, () => void this.connect().catch(() => {}))
       }
@@ -419,7 +417,9 @@ export class ServerConnection {
         { limit: true, connection: () => this.active ?? this.activeForCall() },
       )
       if (outcome.error) {
-        this.afterFailure(outcome.error, outcome.context)
+        // The error a negative probe asked for says the server is well.
+        if (outcome.expected) this.afterSuccess()
+        else this.afterFailure(outcome.error, outcome.context)
         throw outcome.error
       }
       this.afterSuccess()
@@ -543,6 +543,7 @@ export class ServerConnection {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(this.config.url ? { url: this.config.url } : {}),
       ...(used?.stdio?.exit ? { exit: used.stdio.exit } : {}),
+      origin: this.config.origin,
     })
     // A step-up the SDK did not start (it tries one per challenge until a request succeeds:
     // calls side by side, or the next call on the connection, get a bare 403).
@@ -559,6 +560,11 @@ export class ServerConnection {
     const info = classified.toInfo()
     const safe = redactor.redact(info)
     return safe === info ? classified : new ConsoleError(safe, { cause: classified.cause })
+  }
+
+  /** How long a connect may take: the pool's `connectTimeoutMs`, else the server's own. */
+  private get connectTimeoutMs(): number {
+    return this.deps.options.connectTimeoutMs ?? this.timeoutMs
   }
 
   private get timeoutMs(): number {

@@ -45,6 +45,8 @@ export interface ConnectorDeps {
    * consoles starting together launch a server once and the second uses it.
    */
   launchLocks?: string
+  /** Whether calls carry the acting user's identity headers (HTTP, SSE). */
+  identity?: () => boolean
 }
 
 /** A connected, initialized Client with what the server told about itself. */
@@ -149,6 +151,7 @@ export class Connector {
       ...(deps.protocol ? { protocol: deps.protocol } : {}),
       ...(deps.auth ? { auth: deps.auth } : {}),
       ...(deps.elicit ? { elicit: deps.elicit } : {}),
+      ...(deps.identity ? { identity: deps.identity } : {}),
     })
   }
 

@@ -1,6 +1,6 @@
 import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
 import { runBounded } from './bounded'
-import type { CallObserver } from './call-observer'
+import { trafficOf, type CallObserver } from './call-observer'
 import type { CallContext, CallTracker } from './call-context'
 import type { Clock } from './clock'
 import type { HealthTracker } from './health'
@@ -15,6 +15,8 @@ import type { CallOptions, RawToolResult } from './types'
 export interface Outcome {
   result?: unknown
   error?: ConsoleError
+  /** The error is the answer a negative probe asked for (`expectsError`): not a failure. */
+  expected?: true
   context: CallContext
 }
 
@@ -95,25 +97,23 @@ export class Exchanger {
         },
       )
       const isError = method === 'tools/call' && (result as RawToolResult | null)?.isError === true
-      this.measure(
-        operation,
-        method,
-        params,
-        performance.now() - started,
-        isError ? this.toolError(params) : judged(options.judge, result),
-        how.probe,
-      )
+      const refusal = isError ? this.toolError(params) : judged(options.judge, result)
+      const ms = performance.now() - started
+      const asked = options.expectsError === true
+      this.measure(operation, method, params, ms, outcome(refusal, asked, how.probe))
       return { result, context }
     } catch (error) {
       const failure = rejudged(
         options.judgeError,
         this.deps.classify(error, context, timeoutMs, used),
       )
+      // A server's answer (not a timeout, a lost connection) is what a negative probe wanted.
+      const expected = options.expectsError === true && answered(context)
       if (!how.unmeasured?.(context)) {
         const ms = performance.now() - started
-        this.measure(operation, method, params, ms, failure.toInfo(), how.probe)
+        this.measure(operation, method, params, ms, outcome(failure.toInfo(), expected, how.probe))
       }
-      return { error: failure, context }
+      return expected ? { error: failure, expected: true, context } : { error: failure, context }
     } finally {
       release?.()
       this.deps.tracker.release(context)
@@ -133,9 +133,9 @@ export class Exchanger {
     method: string,
     params: Record<string, unknown> | undefined,
     ms: number,
-    error?: ErrorInfo,
-    probe?: boolean,
+    { error, expected, probe }: Measured = {},
   ): void {
+    const traffic = trafficOf(operation, probe)
     this.deps.health.record(operation, ms, error)
     if (!this.deps.observe) return
     const tool =
@@ -147,8 +147,10 @@ export class Exchanger {
       transport: this.deps.transport,
       ms,
       endedAt: this.deps.clock.now(),
+      traffic,
       ...(tool === undefined ? {} : { tool }),
       ...(probe ? { probe } : {}),
+      ...(expected ? { expected } : {}),
       ...(error ? { code: error.code, ...(error.origin ? { origin: error.origin } : {}) } : {}),
     })
   }
@@ -162,6 +164,26 @@ export class Exchanger {
       message: `server ${server}: tool ${String(params?.name)} reported an error`,
     }
   }
+}
+
+/** How a measured call ended: its failure, or the error a negative probe expected. */
+interface Measured {
+  error?: ErrorInfo
+  expected?: true
+  probe?: boolean
+}
+
+/** A call's error as measured: none when it is the one a negative probe asked for. */
+function outcome(error: ErrorInfo | undefined, expected: boolean, probe?: boolean): Measured {
+  const measured: Measured = probe ? { probe } : {}
+  if (error && expected) measured.expected = true
+  else if (error) measured.error = error
+  return measured
+}
+
+/** Whether the server answered the request (with an error), rather than failing to. */
+function answered(context: CallContext): boolean {
+  return context.serverError !== undefined || (context.httpStatus ?? 0) >= 400
 }
 
 /** The refusal a caller's judge finds in a reply; a judge that throws gives no verdict. */

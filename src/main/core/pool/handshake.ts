@@ -1,5 +1,5 @@
 import type { DialectSetting } from '../../../shared/config/schema'
-import type { ToolInfo } from '../../../shared/model/server'
+import type { ToolHints, ToolInfo } from '../../../shared/model/server'
 import { runBounded } from './bounded'
 import type { CallContext } from './call-context'
 import type { Clock } from './clock'
@@ -52,6 +52,9 @@ export function handshake(
     const serverInfo: HandshakeResult['serverInfo'] = {}
     if (version?.name) serverInfo.name = version.name
     if (version?.version) serverInfo.version = version.version
+    // Known only from an initialize result (a server talked to without one declares nothing).
+    const declared = opened.client.getServerCapabilities()
+    if (declared) serverInfo.capabilities = Object.keys(declared).sort()
     if (options.dialect === 'vtex') {
       // Spec 004's own handshake; its answer is informative only.
       serverInfo.handshake = await send('handshake', {
@@ -88,12 +91,25 @@ export async function listTools(
 
 function toToolInfo(value: unknown): ToolInfo | undefined {
   if (typeof value !== 'object' || value === null) return undefined
-  const { name, description, inputSchema } = value as Record<string, unknown>
+  const { name, description, inputSchema, annotations } = value as Record<string, unknown>
   if (typeof name !== 'string' || name === '') return undefined
   const info: ToolInfo = { name }
   if (typeof description === 'string') info.description = description
   if (inputSchema !== undefined) info.inputSchema = inputSchema
+  const hints = toolHints(annotations)
+  if (hints) info.annotations = hints
   return info
+}
+
+/** The boolean hints of a tool's `annotations`; anything else in them is left out. */
+function toolHints(value: unknown): ToolHints | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const hints: ToolHints = {}
+  for (const key of ['readOnlyHint', 'destructiveHint'] as const) {
+    const hint = (value as Record<string, unknown>)[key]
+    if (typeof hint === 'boolean') hints[key] = hint
+  }
+  return Object.keys(hints).length > 0 ? hints : undefined
 }
 
 /**

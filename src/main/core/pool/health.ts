@@ -7,6 +7,7 @@ import type {
   ServerHealth,
   ServerStatus,
 } from '../../../shared/model/server'
+import { isDiagnosticOperation } from './call-observer'
 import { DEFAULT_SERIES, LatencySeries, quantileSorted, type SeriesOptions } from './health-series'
 
 export interface HealthOptions {
@@ -125,7 +126,11 @@ export class HealthTracker {
     return this.options.series ?? DEFAULT_SERIES
   }
 
-  /** One finished call; `error` absent for success. */
+  /**
+   * One finished call; `error` absent for success. The console's own diagnostics (Doctor) are
+   * kept in their operation's figures only: the overall ones, the recent samples and the
+   * degraded state are the server's as its users meet it.
+   */
   record(operation: string, ms: number, error?: ErrorInfo): void {
     const at = this.now()
     const sample: Sample = { at, ms, operation }
@@ -139,8 +144,9 @@ export class HealthTracker {
       this.operations.set(operation, stats)
     }
     stats.add(sample, this.options.maxSamples)
-    this.overall.add(sample, this.options.maxSamples)
     if (!error) this.lastOk.set(operation, ms)
+    if (isDiagnosticOperation(operation)) return
+    this.overall.add(sample, this.options.maxSamples)
     this.recentSamples.push({ at, operation, ms: round(ms), ok: !error })
     if (this.recentSamples.length > this.options.recent) this.recentSamples.shift()
     // Counted like assess() counts: successes and the server's own failures.
@@ -279,6 +285,7 @@ function operationHealth(operation: string, stats: OperationStats, now: number):
   if (stats.lastSuccessAt !== undefined) health.lastSuccessAt = stats.lastSuccessAt
   if (stats.lastErrorAt !== undefined) health.lastErrorAt = stats.lastErrorAt
   if (stats.lastError) health.lastError = stats.lastError
+  if (isDiagnosticOperation(operation)) health.diagnostic = true
   return health
 }
 

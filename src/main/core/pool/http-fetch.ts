@@ -14,6 +14,8 @@ export interface HttpFetchOptions {
   transport: 'http' | 'sse'
   /** Static and keychain-resolved headers from the config (`Authorization`, `X-API-Key`, …). */
   headers: Record<string, string>
+  /** Whether calls carry the acting user's identity headers (asked per request). */
+  identity(): boolean
   tracker: CallTracker
   /** Every repaired or unusable reply (tolerated quirks are logged, unusable ones fail calls). */
   onRepair(outcome: RepairOutcome): void
@@ -51,7 +53,7 @@ type Layer = (next: Step) => Step
  * console adapts HTTP traffic. Layers, outermost first:
  *
  * 1. call context — config headers, the acting user's `x-user-id` / `x-session-tags` /
- *    `x-human-uid` for this call only, and the call's abort signal;
+ *    `x-human-uid` for this call only (to servers that get them), and the call's abort signal;
  * 2. observation — HTTP status and network failures recorded on the call, `X-RateLimit-*`
  *    captured;
  * 3. notifications — a server that answers a notification with 404/405/4xx/5xx is accepted;
@@ -113,7 +115,7 @@ const withCallContext =
     }
     // The request's id was bound to its call as the Client sent it (observed-transport.ts).
     const call = request.rpc?.kind === 'request' ? options.tracker.get(request.rpc.id) : undefined
-    if (call?.user) {
+    if (call?.user && options.identity()) {
       for (const [name, value] of Object.entries(userHeaders(call.user))) headers.set(name, value)
     }
     const init: RequestInit = { ...request.init, headers }

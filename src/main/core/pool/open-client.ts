@@ -63,6 +63,8 @@ export interface CreateClientOptions {
   auth?: PoolAuth
   /** Someone who answers the server's forms: only then is elicitation declared. */
   elicit?: ElicitationHandler
+  /** Whether calls carry the acting user's identity headers (HTTP, SSE); default never. */
+  identity?: () => boolean
 }
 
 /** Builds the Client and the transport chain for one server's effective config. */
@@ -89,6 +91,7 @@ export function createClient(options: CreateClientOptions): OpenedClient {
     const poolFetch = createHttpFetch({
       transport: config.transport,
       headers: resolved.headers,
+      identity: options.identity ?? (() => false),
       tracker: options.tracker,
       onRepair: hooks.onRepair,
       onRateLimit: hooks.onRateLimit,

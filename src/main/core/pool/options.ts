@@ -13,6 +13,11 @@ export interface PoolOptions {
   probeIntervalMs: number
   /** Deadline of one probe (capped by the server's own `timeoutMs`). */
   probeTimeoutMs: number
+  /**
+   * Deadline of every connect (start, `initialize`, `tools/list`) instead of each server's
+   * `timeoutMs`: the CLI's `--timeout` and `call --connect-timeout`. Absent: the server's.
+   */
+  connectTimeoutMs?: number
   /** Calls in flight per server; later ones wait. */
   maxConcurrentCalls: number
   backoff: BackoffOptions

@@ -86,7 +86,7 @@ describe('HTTP fetch layers', () => {
   it('sends each concurrent call the headers of its own user on one Client', async () => {
     const server = await fixture({ transport: 'http', json: true })
     const { pool } = testPool()
-    await pool.apply([http('docs', server.url)])
+    await pool.apply([http('docs', server.url, { identityHeaders: true })])
     await pool.session('docs')
     const results = await Promise.all(
       Array.from({ length: 24 }, (_, n) =>
@@ -107,7 +107,7 @@ describe('HTTP fetch layers', () => {
   it('escapes non-ASCII session tags so they parse back exactly', async () => {
     const server = await fixture({ transport: 'http', json: true })
     const { pool } = testPool()
-    await pool.apply([http('docs', server.url)])
+    await pool.apply([http('docs', server.url, { identityHeaders: true })])
     const tags = ['région:nord', '部署:営業']
     const result = await pool.callTool(
       'docs',
@@ -124,7 +124,7 @@ describe('HTTP fetch layers', () => {
   it('refuses a user id that an HTTP header cannot carry, naming it', async () => {
     const server = await fixture({ transport: 'http', json: true })
     const { pool } = testPool()
-    await pool.apply([http('docs', server.url)])
+    await pool.apply([http('docs', server.url, { identityHeaders: true })])
     const error = await rejection(
       pool.callTool(
         'docs',

@@ -47,7 +47,11 @@ describe('pool IPC channels', () => {
       serverInfo: unknown
     }
     expect(tools.tools.map((t) => t.name)).toContain('echo')
-    expect(tools.serverInfo).toEqual({ name: 'stdio-fixture', version: '1.2.3' })
+    expect(tools.serverInfo).toEqual({
+      name: 'stdio-fixture',
+      version: '1.2.3',
+      capabilities: ['tools'],
+    })
     const log = await waitFor(async () => {
       const value = (await call('pool:log', { server: 'kb', limit: 10 })) as { lines: unknown[] }
       return value.lines.length > 0 ? value : undefined

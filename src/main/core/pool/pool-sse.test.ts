@@ -29,7 +29,9 @@ describe('pool over legacy SSE', () => {
   it('sends each concurrent call the headers of its own user', async () => {
     const server = await fixture()
     const { pool } = testPool({}, { KEY: 'sse-key' })
-    await pool.apply([sse('legacy', server.url, { headers: { 'X-API-Key': '${env:KEY}' } })])
+    await pool.apply([
+      sse('legacy', server.url, { headers: { 'X-API-Key': '${env:KEY}' }, identityHeaders: true }),
+    ])
     await pool.session('legacy')
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, n) =>

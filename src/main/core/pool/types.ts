@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../../../shared/config/schema'
 import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
 import type { ActingUser } from '../../../shared/model/user'
-import type { ToolInfo } from '../../../shared/model/server'
+import type { ServerInfo, ToolInfo } from '../../../shared/model/server'
 
 /** Per-call options every pool call takes. */
 export interface CallOptions {
@@ -12,9 +12,17 @@ export interface CallOptions {
   operation: string
   /**
    * The acting user. HTTP transports send it as `x-user-id`, `x-session-tags` (JSON array) and
-   * `x-human-uid` headers on this call only; dialects that take a `username` argument read it too.
+   * `x-human-uid` headers on this call only, to servers that get them (`sendsIdentity`);
+   * dialects that take a `username` argument read it too.
    */
   user?: ActingUser
+  /**
+   * A negative probe (Doctor's unknown method, a refused argument): the call asks for an error
+   * on purpose. An error the server answered with is the answer it wanted, so health, metrics
+   * and the audit log take it as a success; a timeout or a lost connection is still a failure.
+   * The call still rejects with the error.
+   */
+  expectsError?: true
   /** Cancels the call (and its HTTP request). */
   signal?: AbortSignal
   /** Overrides the server's `timeoutMs` for this call. */
@@ -56,7 +64,7 @@ export interface ServerSession {
   readonly config: ServerConfig
   /** Tools listed at connect time. */
   readonly tools: ToolInfo[]
-  readonly serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  readonly serverInfo?: ServerInfo
   /** `tools/call`; an `isError` result resolves (the dialect decides what it means). */
   callTool(
     name: string,

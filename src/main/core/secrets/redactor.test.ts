@@ -231,6 +231,17 @@ describe('redactor: credential patterns', () => {
     )
   })
 
+  it('keeps the scheme of a value already redacted: a second pass does not take it for the token', () => {
+    const once = redactor.redact({ Authorization: 'Bearer abc.def-123' }).Authorization
+    expect(once).toBe(`Bearer ${REDACTED}`)
+    expect(redactor.redact(`Authorization=${once} x-user-id=bob`)).toBe(
+      `Authorization=Bearer ${REDACTED} x-user-id=bob`,
+    )
+    expect(redactor.redact(`Authorization: Basic ${REDACTED}`)).toBe(
+      `Authorization: Basic ${REDACTED}`,
+    )
+  })
+
   it('keeps header values that are only references, in objects and in text', () => {
     const config = { headers: { Authorization: 'Bearer ${keychain:apiKey}' } }
     expect(redactor.redact(config)).toBe(config)

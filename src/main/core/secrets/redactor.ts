@@ -37,9 +37,12 @@ export const SENSITIVE_KEYS: ReadonlySet<string> = new Set([
 /** The header words {@link HEADER_TEXT_RE} looks for (an expression's alternatives). */
 const HEADER_WORDS = String.raw`authorization|proxy-authorization|x-api-key|api[-_]?key|x-auth-token|(?:access|refresh|id|capability|oauth|user|auth)[-_]token|client[-_]secret|password`
 
-/** `Authorization: Bearer x`, `X-API-Key=x`, `"api_key": "x"`, … in free text. */
+/**
+ * `Authorization: Bearer x`, `X-API-Key=x`, `"api_key": "x"`, … in free text. A scheme word
+ * followed by a space is never the value (`Bearer [redacted]` stays as it is).
+ */
 const HEADER_TEXT_RE = new RegExp(
-  String.raw`\b(${HEADER_WORDS})(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?([^\s"',;&<>[\]]+)`,
+  String.raw`\b(${HEADER_WORDS})(["']?\s*[:=]\s*["']?)((?:Bearer|Basic|Token)\s+)?(?!(?:Bearer|Basic|Token)\s)([^\s"',;&<>[\]]+)`,
   'gi',
 )
 

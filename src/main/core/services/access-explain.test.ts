@@ -76,24 +76,41 @@ describe('explainAccess', () => {
     })
   })
 
-  it('says so in one sentence when the server refuses but the link opens', () => {
+  it('calls a link that opens for a user the server denies a leak, naming the user', () => {
     const result = explainAccess({
       server: 'kb',
+      user: 'alice@example.com',
       originalUrl: 'https://docs.example/docs/a',
       access: access({ hasAccess: false }),
       link: link('https://docs.example/docs/a', 'ok', 200),
       now: NOW,
     })
-    expect(result.verdict).toBe('ok')
+    expect(result.verdict).toBe('leak')
     expect(result.conflict).toBe(true)
     expect(result.explanation).toBe(
-      'the server and the document host disagree: the server says this user may not open it, but the link opens for anyone who has it (HTTP 200, 12 ms)',
+      'the link opens for anyone who holds it (HTTP 200, 12 ms), but the server denies alice@example.com',
+    )
+  })
+
+  it('quotes the server’s refusal after the user it denies', () => {
+    const result = explainAccess({
+      server: 'kb',
+      user: 'alice@example.com',
+      originalUrl: 'https://docs.example/docs/a',
+      access: access({ hasAccess: false, error: 'Access denied: legal only' }),
+      link: link('https://docs.example/docs/a', 'ok', 200),
+      now: NOW,
+    })
+    expect(result.verdict).toBe('leak')
+    expect(result.explanation).toBe(
+      'the link opens for anyone who holds it (HTTP 200, 12 ms), but the server denies alice@example.com: "Access denied: legal only"',
     )
   })
 
   it('says so in one sentence when the server grants access but the host refuses the link', () => {
     const result = explainAccess({
       server: 'kb',
+      user: 'bob@example.com',
       originalUrl: 'https://docs.example/docs/a',
       access: access({ hasAccess: true, accessLevel: 'admin' }),
       link: link('https://docs.example/docs/a', 'forbidden', 403),
@@ -102,7 +119,7 @@ describe('explainAccess', () => {
     expect(result.verdict).toBe('forbidden')
     expect(result.conflict).toBe(true)
     expect(result.explanation).toBe(
-      'the server and the document host disagree: the server says this user has access (admin), but the host refuses the link (HTTP 403, 12 ms)',
+      'the server and the document host disagree: the server says bob@example.com has access (admin), but the host refuses the link (HTTP 403, 12 ms)',
     )
     expect(result.explanation).not.toMatch(/may not open it/)
   })

@@ -5,6 +5,8 @@ import { urlExpiry } from './link-check'
 /** Everything known after checking one citation. */
 export interface AccessFacts {
   server?: string
+  /** The user the check is for (their id), named in the sentence. */
+  user?: string
   /** The link the citation carried. */
   originalUrl?: string
   /** What `verify_document_access` said (absent: not asked). */
@@ -142,30 +144,43 @@ function freshWords(fresh: LinkCheck): string {
 /** Link results that say the user cannot open the document, whatever the server says. */
 const REFUSED_BY_HOST: ReadonlySet<LinkVerdict> = new Set(['forbidden', 'login_wall', 'not_found'])
 
+/** Who the sentence is about: the user checked, by id. */
+const who = (facts: AccessFacts): string => facts.user ?? 'this user'
+
+/** "the server says alice@example.com may not open it", or its own words when it gave some. */
+function deniedWords(access: AccessResult, facts: AccessFacts): string {
+  return access.error
+    ? `the server says ${serverWords(access.error)}`
+    : `the server says ${who(facts)} may not open it`
+}
+
 /**
- * One sentence when the server's access answer and the link's HTTP result disagree
- * (the server refuses a link that opens, or grants access to one the host refuses).
+ * One sentence when the server grants access to a link the host refuses or hides behind a
+ * sign-in page (the other disagreement, a refused user whose link opens, is a leak).
  */
-function conflictWords(access: AccessResult, link: LinkCheck): string | undefined {
-  if (!access.checked) return undefined
-  const lead = 'the server and the document host disagree: '
-  if (access.hasAccess === false && link.classification === 'ok') {
-    const said = access.error
-      ? `the server says ${serverWords(access.error)}`
-      : 'the server says this user may not open it'
-    return `${lead}${said}, but the link opens for anyone who has it (${httpFacts(link)})`
-  }
-  if (access.hasAccess === true && REFUSED_BY_HOST.has(link.classification)) {
-    const level = access.accessLevel ? ` (${access.accessLevel})` : ''
-    const host =
-      link.classification === 'login_wall'
-        ? 'the link leads to a sign-in page'
-        : link.classification === 'not_found'
-          ? `the host has nothing at the link (${httpFacts(link)})`
-          : `the host refuses the link (${httpFacts(link)})`
-    return `${lead}the server says this user has access${level}, but ${host}`
-  }
-  return undefined
+function conflictWords(
+  access: AccessResult,
+  link: LinkCheck,
+  facts: AccessFacts,
+): string | undefined {
+  if (!access.checked || access.hasAccess !== true) return undefined
+  if (!REFUSED_BY_HOST.has(link.classification)) return undefined
+  const level = access.accessLevel ? ` (${access.accessLevel})` : ''
+  const host =
+    link.classification === 'login_wall'
+      ? 'the link leads to a sign-in page'
+      : link.classification === 'not_found'
+        ? `the host has nothing at the link (${httpFacts(link)})`
+        : `the host refuses the link (${httpFacts(link)})`
+  return `the server and the document host disagree: the server says ${who(facts)} has access${level}, but ${host}`
+}
+
+/** A link that opens while the server denies the user: whoever holds the link reads it. */
+function leakWords(access: AccessResult, link: LinkCheck, facts: AccessFacts): string | undefined {
+  if (!access.checked || access.hasAccess !== false || link.classification !== 'ok')
+    return undefined
+  const said = access.error ? `: "${access.error.trim()}"` : ''
+  return `the link opens for anyone who holds it (${httpFacts(link)}), but the server denies ${who(facts)}${said}`
 }
 
 export interface AccessVerdict {
@@ -187,14 +202,13 @@ export function explainAccess(facts: AccessFacts): AccessVerdict {
     ? `could not ask server ${facts.server ?? verifyError.server ?? ''} (${verifyError.message}); `
     : ''
   const checked = freshLink ?? link
-  const conflict = access && checked ? conflictWords(access, checked) : undefined
+  const leak = access && checked ? leakWords(access, checked, facts) : undefined
+  if (leak && link) return { verdict: 'leak', explanation: leak, conflict: true }
+  const conflict = access && checked ? conflictWords(access, checked, facts) : undefined
   if (conflict && link)
     return { verdict: link.classification, explanation: conflict, conflict: true }
   if (access?.checked && access.hasAccess === false) {
-    const said = access.error
-      ? `the server says ${serverWords(access.error)}`
-      : 'the server says this user may not open it'
-    return { verdict: deniedVerdict(access), explanation: said }
+    return { verdict: deniedVerdict(access), explanation: deniedWords(access, facts) }
   }
   if (!link) {
     if (verifyError)

@@ -171,6 +171,7 @@ export class AccessService {
     ])
     const { verdict, explanation, conflict } = explainAccess({
       ...(target.server ? { server: target.server } : {}),
+      user: user.userId,
       ...(target.url ? { originalUrl: target.url } : {}),
       ...(access ? { access } : {}),
       ...(verifyError ? { verifyError } : {}),

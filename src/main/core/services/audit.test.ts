@@ -85,7 +85,7 @@ describe('AuditLog', () => {
     log.record(entry(1, { operation: 'access', verdict: 'no_link' }))
     log.record(entry(2, { operation: 'access', verdict: 'invalid_url' }))
     expect(log.read().entries.map((e) => e.verdict)).toEqual(['invalid_url', 'no_link'])
-    expect(log.export('csv').text.trim().split('\n')[1]).toMatch(/,invalid_url,$/)
+    expect(log.export('csv').text.trim().split('\n')[1]).toMatch(/,invalid_url,,$/)
   })
 
   it('exports JSONL and CSV with quoting', () => {
@@ -93,7 +93,7 @@ describe('AuditLog', () => {
     log.record(entry(1, { server: 'a,"b"', sources: ['x', 'y'] }))
     const csv = log.export('csv').text.trim().split('\n')
     expect(csv[0]).toBe(
-      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict,automatic',
+      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict,automatic,expectedError',
     )
     expect(csv[1]).toContain('"a,""b"""')
     expect(csv[1]).toContain(',x y,')

@@ -33,6 +33,7 @@ const CSV_COLUMNS: (keyof AuditEntry)[] = [
   'resultCount',
   'verdict',
   'automatic',
+  'expectedError',
 ]
 
 /**
@@ -84,6 +85,7 @@ export class AuditLog {
     if (entry.resultCount !== undefined) line.resultCount = entry.resultCount
     if (entry.verdict) line.verdict = entry.verdict
     if (entry.automatic) line.automatic = true
+    if (entry.expectedError) line.expectedError = entry.expectedError
     // Redacted from its JSON text: most lines hold nothing to redact and are not walked.
     this.pending.push(`${redactedJson(this.redactor, line).text}\n`)
     // A fan-out settles many servers per tick: one write for all of them, after the tick.

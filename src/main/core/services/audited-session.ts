@@ -36,6 +36,8 @@ interface CallRecord {
   sources: string[]
   latencyMs: number
   error?: ConsoleError
+  /** The error a negative probe asked for and got (not a failure). */
+  expected?: ConsoleError
   /**
    * The reply (a session lives for one operation): its list's items are counted (without
    * knowing the family) only for the line of a multi-call operation; a single call's line takes
@@ -97,7 +99,9 @@ export class AuditedSession implements ServerSession {
     args: Record<string, unknown>,
     options: CallOptions,
   ): Promise<RawToolResult> {
-    return this.track(name, sourcesArg(args), () => this.inner.callTool(name, args, options))
+    return this.track(name, sourcesArg(args), options, () =>
+      this.inner.callTool(name, args, options),
+    )
   }
 
   request(
@@ -105,7 +109,7 @@ export class AuditedSession implements ServerSession {
     params: Record<string, unknown> | undefined,
     options: CallOptions,
   ): Promise<unknown> {
-    return this.track(method, undefined, () => this.inner.request(method, params, options))
+    return this.track(method, undefined, options, () => this.inner.request(method, params, options))
   }
 
   /**
@@ -156,6 +160,7 @@ export class AuditedSession implements ServerSession {
       outcome: error ? 'error' : 'ok',
       latencyMs: record.latencyMs,
     }
+    if (!error && record.expected) entry.expectedError = record.expected.code
     if (record.sources.length > 0) entry.sources = record.sources
     if (error) entry.errorCode = error.code
     else if (refused) entry.errorCode = refused
@@ -167,6 +172,7 @@ export class AuditedSession implements ServerSession {
   private async track<T>(
     tool: string,
     sources: string[] | undefined,
+    options: CallOptions,
     call: () => Promise<T>,
   ): Promise<T> {
     const started = this.now()
@@ -185,7 +191,10 @@ export class AuditedSession implements ServerSession {
       record.reply = value
       return value
     } catch (error) {
-      record.error = ConsoleError.from(error)
+      const failure = ConsoleError.from(error)
+      // An answer from the server is what a negative probe asked for; a timeout is not.
+      if (options.expectsError && failure.origin === 'server') record.expected = failure
+      else record.error = failure
       throw error
     } finally {
       record.latencyMs = this.now() - started

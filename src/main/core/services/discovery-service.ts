@@ -8,7 +8,8 @@ import type { SettingsStore } from './settings'
 import type { ServerCalls } from './server-calls'
 import { mergeSources, type SourceMerge } from './sources'
 import { actingUser, targetError, visibleServers } from './targets'
-import type { ActiveProfile, RegistryReader } from './types'
+import { detect } from '../dialects/registry'
+import type { ActiveProfile, RegistryReader, SessionPool } from './types'
 
 export interface DiscoveryServiceDeps {
   registry: RegistryReader
@@ -16,6 +17,29 @@ export interface DiscoveryServiceDeps {
   settings: Pick<SettingsStore, 'selection'>
   profile: ActiveProfile
   events: EventBus
+  /** Whether a server can be searched, where known (see {@link searchability}). */
+  searchable?(config: ServerConfig): boolean | undefined
+}
+
+/**
+ * Whether a server can be searched: yes when its config names a family or a mapping; else as
+ * the tools it listed say (a family detected, or none: not a search source until it is
+ * mapped); undefined before it has connected.
+ */
+export function searchability(
+  config: ServerConfig,
+  pool: Pick<SessionPool, 'status' | 'knownTools'>,
+): boolean | undefined {
+  if (config.dialect !== 'auto') return true
+  const tools = pool.knownTools?.(config.id) ?? []
+  let state: string | undefined
+  try {
+    state = pool.status(config.id).state
+  } catch {
+    return undefined
+  }
+  if (tools.length === 0 && state !== 'ready' && state !== 'degraded') return undefined
+  return detect(tools, config.dialect).id !== null
 }
 
 interface Discovered {
@@ -76,14 +100,16 @@ export class DiscoveryService {
    * discovery in this session, else the config and the remembered toggles.
    */
   sourcesOf(config: ServerConfig, profile: Profile): SourceMerge {
+    const searchable = this.deps.searchable?.(config)
     const input = {
       config,
       discovered: this.known.get(config.id)?.get(userKey(profile))?.resources ?? null,
       remembered: this.deps.settings.selection(profile.id, config.id),
       user: actingUser(profile),
+      ...(searchable === undefined ? {} : { searchable }),
     }
     // Every search plans from this: merge again only when one of its inputs changed.
-    const inputs = JSON.stringify([input.remembered, input.user])
+    const inputs = JSON.stringify([input.remembered, input.user, searchable])
     const last = this.merged.get(config.id)
     if (last?.config === config && last.discovered === input.discovered && last.inputs === inputs) {
       return last.merge
@@ -132,19 +158,27 @@ export class DiscoveryService {
     const k = userKey(profile)
     const known = mapOf(this.known, config.id)
     if (outcome.ok) known.set(k, { resources: outcome.value })
+    const searchable = this.deps.searchable?.(config)
     const merged = mergeSources({
       config,
       // A failed discovery says nothing about which sources exist: keep what is known.
       discovered: known.get(k)?.resources ?? null,
       remembered: this.deps.settings.selection(profile.id, config.id),
       user,
+      ...(searchable === undefined ? {} : { searchable }),
     })
+    // A failed discovery of a server not known to be searchable selects nothing: its sources
+    // (or "All documents") are listed, but nothing says a search of them would work.
+    const sources =
+      outcome.ok || searchable !== undefined
+        ? merged.sources
+        : merged.sources.map((source) => ({ ...source, selected: false }))
     this.announce(k, profile, config.id, merged.missing)
     const result: ServerDiscovery = {
       server: config.id,
       ok: outcome.ok,
       latencyMs: outcome.latencyMs,
-      sources: merged.sources,
+      sources,
       missing: merged.missing,
     }
     if (!outcome.ok) result.error = outcome.error

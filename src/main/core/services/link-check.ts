@@ -1,4 +1,4 @@
-import type { LinkCheck, LinkHop, LinkVerdict } from '../../../shared/model/rag'
+import type { LinkCheck, LinkClass, LinkHop } from '../../../shared/model/rag'
 import { LinkRefused, type LinkPolicy } from './link-policy'
 
 export interface LinkCheckOptions {
@@ -83,7 +83,7 @@ export function classifyStatus(
   original: URL,
   hops: LinkHop[],
   now: number = Date.now(),
-): LinkVerdict {
+): LinkClass {
   // Sent somewhere else that is a login page: the link needs a session the user lacks.
   const wentThroughLogin = hops.some((hop) => {
     const url = parseHttpUrl(hop.url)
@@ -196,7 +196,7 @@ export async function checkLink(value: string, options: LinkCheckOptions = {}): 
     }
   }
 
-  function result(classification: LinkVerdict, response: Response, error?: string): LinkCheck {
+  function result(classification: LinkClass, response: Response, error?: string): LinkCheck {
     const check: LinkCheck = {
       url: original!.href,
       status: response.status,

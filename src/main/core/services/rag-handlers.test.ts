@@ -63,7 +63,7 @@ describe('operations over IPC', () => {
     expect(value.fileName).toMatch(/^rag-console-audit-.*\.csv$/)
     expect(value.mime).toBe('text/csv')
     expect(value.text.split('\n')[0]).toBe(
-      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict,automatic',
+      'at,user,server,operation,tool,sources,outcome,errorCode,latencyMs,resultCount,verdict,automatic,expectedError',
     )
   })
 })

@@ -8,7 +8,7 @@ import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
 import { createLinkPolicy } from './link-policy'
-import { DiscoveryService } from './discovery-service'
+import { DiscoveryService, searchability } from './discovery-service'
 import { DoctorService } from './doctor/doctor-service'
 import { EvalService } from './eval/eval-service'
 import type { GoldenSet } from '../../../shared/model/evaluation'
@@ -106,6 +106,7 @@ export class RagServices {
       settings: deps.settings,
       profile,
       events: deps.events,
+      searchable: (config) => searchability(config, deps.pool),
     })
     const plan = {
       registry: deps.registry,

@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
 import type { SearchReply } from '../../../shared/ipc/rag'
 import type {
   FusionMode,
@@ -124,7 +124,7 @@ export class SearchService {
       }
       return result
     }
-    const search = async (target: Target): Promise<ServerSearchResult> => {
+    const search = async (target: Target): Promise<ServerSearchResult | undefined> => {
       if (!target.config || target.problem) {
         return emit(refused(target, this.deps.calls.state(target.config)))
       }
@@ -169,17 +169,22 @@ export class SearchService {
           }
         },
       )
+      // Planned by default before it connected, it turned out to be no search source (no
+      // family, no mapping): left out, as it would have been had it been known.
+      if (!request.selection && !outcome.ok && notSearchable(outcome.error)) return undefined
       return emit(toResult(target, outcome))
     }
     // The slowest servers' calls leave first: the faster ones' replies are read while waiting.
     // Each call gets the event loop until its request is out: started all at once, the 100th
     // call's first step runs before the first call's last, and no request leaves early.
-    const calls = new Map<Target, Promise<ServerSearchResult>>()
+    const calls = new Map<Target, Promise<ServerSearchResult | undefined>>()
     for (const target of this.slowestFirst(targets)) {
       if (calls.size > 0) await requestOut()
       calls.set(target, search(target))
     }
-    const servers = await Promise.all(targets.map((target) => calls.get(target)!))
+    const servers = (await Promise.all(targets.map((target) => calls.get(target)!))).filter(
+      (result): result is ServerSearchResult => result !== undefined,
+    )
     const merged = mergeResults(servers, fusion, topK)
     return {
       searchId: request.searchId,
@@ -292,4 +297,9 @@ function toResult(target: Target, outcome: ServerOutcome<ServerHits>): ServerSea
     sourceErrors: [...target.dropped, ...sourceErrors],
     ...(artifacts ? { artifacts } : {}),
   }
+}
+
+/** The console's own "no family fits and nothing is mapped" (`dialectOf`), not a server's error. */
+function notSearchable(error: ErrorInfo): boolean {
+  return error.code === 'unsupported' && error.origin === 'local'
 }

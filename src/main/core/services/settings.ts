@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, statSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { z } from 'zod'
 import { ConsoleError } from '../../../shared/errors'
-import type { Profile } from '../../../shared/model/user'
+import type { ActingUser, Profile } from '../../../shared/model/user'
 import { writeFileAtomicSync } from '../util/atomic-write'
 import { withFileLockSync } from '../util/file-lock'
 import { DEFAULT_METRICS_PORT } from '../monitoring/metrics-server'
@@ -377,4 +377,29 @@ export class SettingsStore {
     this.seen = { text, stamp: stampOf(this.file)! }
     return { settings }
   }
+}
+
+/**
+ * Whom a command acts as when its acting user is given field by field (the CLI's `--user`,
+ * `--tags`, `--human-uid`). The fields given win; the rest come from the saved profile with
+ * that user id (the active one first), never from another person's: a user id no profile has
+ * gets no session tags and no human uid, and the active profile's groups (they only decide
+ * what the console lists, servers never see them). Without a user id, the active profile.
+ */
+export function profileForUser(
+  settings: Pick<SettingsStore, 'active' | 'profiles'>,
+  given: Partial<ActingUser>,
+): Profile {
+  const active = settings.active()
+  if (given.userId === undefined || given.userId === active.userId) return { ...active, ...given }
+  const saved = settings.profiles().find((profile) => profile.userId === given.userId)
+  // Toggles and groups stay the active profile's: they say what to list and search, not who asks.
+  const base: Profile = saved ?? {
+    id: active.id,
+    name: given.userId,
+    userId: given.userId,
+    sessionTags: [],
+    groups: active.groups,
+  }
+  return { ...base, ...given }
 }

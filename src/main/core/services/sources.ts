@@ -22,6 +22,12 @@ export interface SourceMergeInput {
   /** The profile's remembered toggles for this server (absent: never touched). */
   remembered: Record<string, boolean>
   user: ActingUser
+  /**
+   * Whether the server can be searched: `false` for one known to speak no family and to have no
+   * mapping (see `searchability` in `discovery-service.ts`): none of its sources is selected,
+   * and it gets no implicit "All documents" source. Absent: not known yet (not connected).
+   */
+  searchable?: boolean
 }
 
 export interface SourceMerge {
@@ -78,10 +84,11 @@ function implicitSource(config: ServerConfig): Resource {
  * (config order first, then the server's) and defaults. Without it, the config's sources, plus
  * any the profile toggled on earlier (a restart must not lose them), or one implicit source.
  * A source is selected when visible and toggled on, else by its default (never when the
- * server's `ui.defaultSelected` is false and no toggle says otherwise).
+ * server's `ui.defaultSelected` is false and no toggle says otherwise); none is when the server
+ * is known not to be searchable.
  */
 export function mergeSources(input: SourceMergeInput): SourceMerge {
-  const { config, discovered, remembered, user } = input
+  const { config, discovered, remembered, user, searchable } = input
   const hints = new Map(config.dataSources.map((ds) => [ds.id, ds]))
   let resources: Resource[]
   const missing: string[] = []
@@ -106,13 +113,14 @@ export function mergeSources(input: SourceMergeInput): SourceMerge {
         resources.push({ ...fromConfig(config, { id }), defaultSelected: false })
       }
     }
-    if (resources.length === 0) resources = [implicitSource(config)]
+    if (resources.length === 0 && searchable !== false) resources = [implicitSource(config)]
   }
   const serverDefault = config.ui.defaultSelected !== false
   const sources = resources.map((resource) => {
     const visible = isVisibleTo(resource.groups, user)
     const toggle = remembered[resource.id]
-    const selected = visible && (toggle ?? (serverDefault && resource.defaultSelected))
+    const selected =
+      searchable !== false && visible && (toggle ?? (serverDefault && resource.defaultSelected))
     return { ...stripUndefined(resource), selected, visible }
   })
   return { sources, missing }

@@ -138,13 +138,13 @@ export class TryServers {
 }
 
 /**
- * Registers the credential-looking values of headers typed by hand with the redactor (and the
- * token inside `Bearer …`), so they are blanked out of logs, events, errors and output.
+ * Registers the credential-looking values of headers typed by hand with the redactor (of
+ * `Bearer …`, the token: the scheme stays readable), so they are blanked out of logs, events,
+ * errors and output.
  */
 export function registerHeaderSecrets(redactor: Redactor, headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) {
     if (!plaintextSecretReason(name, value) && !/^(authorization|x-api-key)$/i.test(name)) continue
-    redactor.add(value)
     redactor.add(keychainMove(name, value).secret)
   }
 }

@@ -2,6 +2,7 @@ import type { ServerConfig } from '../../../shared/config/schema'
 import type {
   RateLimitInfo,
   ServerHealth,
+  ServerInfo,
   ServerStatus,
   ToolInfo,
 } from '../../../shared/model/server'
@@ -32,10 +33,12 @@ export interface SessionPool {
    * once it has answered); returns the release.
    */
   holdProtocolLogs?(): () => void
+  /** The tools a server listed when it last connected; none before (and for an unknown id). */
+  knownTools?(serverId: string): ToolInfo[]
   /** Tools listed at connect time (empty before the first connect). */
   tools(serverId: string): Promise<{
     tools: ToolInfo[]
-    serverInfo?: { name?: string; version?: string; handshake?: unknown }
+    serverInfo?: ServerInfo
   }>
 }
 

@@ -242,7 +242,8 @@ describe('resources and prompts', () => {
     const second = await ok('workbench:resources', { server: 'paged', cursor: first.nextCursor })
     expect(second.items.map((r) => r.uri)).toEqual(['paged://doc/3', 'paged://doc/4'])
     const all = await core.workbench.listAll('paged', (s, c) => core.workbench.prompts(s, c))
-    expect(all.map((p) => p.name)).toEqual(['prompt-1', 'prompt-2', 'prompt-3'])
+    expect(all.offered).toBe(true)
+    expect(all.items.map((p) => p.name)).toEqual(['prompt-1', 'prompt-2', 'prompt-3'])
     const templates = await ok('workbench:resource-templates', { server: 'paged' })
     expect(templates.items[0]?.variables).toEqual(['id', 'lang', 'fmt'])
   })
@@ -337,6 +338,18 @@ describe('servers tried by hand', () => {
     expect(await failure('workbench:resources', { server: tried.server })).toMatchObject({
       code: 'not_found',
     })
+  })
+
+  it('says a tried server’s command was not found without pointing at rag-mcp.json', async () => {
+    const tried = await ok('workbench:try', {
+      transport: 'stdio',
+      command: 'rag-console-no-such-command',
+    })
+    const error = await failure('workbench:resources', { server: tried.server })
+    expect(error.message).toMatch(/command not found \(rag-console-no-such-command\)/)
+    expect(error.message).toMatch(/the command given to "Try a server"/)
+    expect(error.message).not.toMatch(/rag-mcp\.json/)
+    await ok('workbench:try-close', { server: tried.server })
   })
 
   it('lists the servers being tried until they are closed, with secret-looking args masked', async () => {

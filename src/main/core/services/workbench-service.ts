@@ -23,7 +23,7 @@ import { queryArgument } from '../dialects/search-suggestion'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
 import { toolErrorOf } from '../dialects/payload'
-import { detect, dialectJudges } from '../dialects/registry'
+import { detect, dialectJudges, sendsIdentity } from '../dialects/registry'
 import type { EventBus } from '../events'
 import type { ElicitationHandler } from '../pool/elicitation'
 import type { ConnectionPool, PoolOptionsInput } from '../pool/pool'
@@ -166,14 +166,20 @@ export class WorkbenchService {
   // --- resources and prompts ----------------------------------------------------------------
 
   resources(server: string, cursor?: string): Promise<Page<Record<string, unknown>>> {
-    return this.page(server, 'resources/list', 'resources', cursor)
+    return this.page(server, 'resources', 'resources/list', 'resources', cursor)
   }
 
   async resourceTemplates(
     server: string,
     cursor?: string,
   ): Promise<Page<Record<string, unknown> & { variables: string[] }>> {
-    const page = await this.page(server, 'resources/templates/list', 'resourceTemplates', cursor)
+    const page = await this.page(
+      server,
+      'resources',
+      'resources/templates/list',
+      'resourceTemplates',
+      cursor,
+    )
     const items = page.items.map((item) => ({
       ...item,
       variables: templateVariables(String(item.uriTemplate ?? '')),
@@ -199,7 +205,7 @@ export class WorkbenchService {
   }
 
   prompts(server: string, cursor?: string): Promise<Page<Record<string, unknown>>> {
-    return this.page(server, 'prompts/list', 'prompts', cursor)
+    return this.page(server, 'prompts', 'prompts/list', 'prompts', cursor)
   }
 
   async getPrompt(
@@ -211,20 +217,25 @@ export class WorkbenchService {
     return (result ?? {}) as Record<string, unknown>
   }
 
-  /** Every page of a list, following `nextCursor` (bounded). */
+  /**
+   * Every page of a list, following `nextCursor` (bounded); `offered: false` when the server
+   * offers none (see {@link Page.offered}).
+   */
   async listAll(
     server: string,
     list: (server: string, cursor?: string) => Promise<Page<Record<string, unknown>>>,
-  ): Promise<Record<string, unknown>[]> {
+  ): Promise<{ items: Record<string, unknown>[]; offered: boolean; why?: string }> {
     const items: Record<string, unknown>[] = []
     let cursor: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
       const next = await list(server, cursor)
+      if (next.offered === false)
+        return { items, offered: false, ...(next.why ? { why: next.why } : {}) }
       items.push(...next.items)
       if (!next.nextCursor || next.nextCursor === cursor) break
       cursor = next.nextCursor
     }
-    return items
+    return { items, offered: true }
   }
 
   // --- protocol log -------------------------------------------------------------------------
@@ -347,7 +358,16 @@ export class WorkbenchService {
       sessionTags: user.sessionTags,
       ...(user.humanUid ? { humanUid: user.humanUid } : {}),
     }
-    return { cli: cliCommand(call, target, copyUser), curl: curlCommand(call, target, copyUser) }
+    // cURL sends the identity headers only where the console sends them.
+    const config = this.tries.has(call.server)
+      ? { dialect: 'auto' as const }
+      : this.deps.registry.server(call.server)
+    const tools = this.poolOf(call.server).knownTools(call.server)
+    const identity = config !== undefined && sendsIdentity(config, tools)
+    return {
+      cli: cliCommand(call, target, copyUser),
+      curl: curlCommand(call, target, identity ? copyUser : undefined),
+    }
   }
 
   /** Resolves once every audit line so far is written. */
@@ -435,22 +455,43 @@ export class WorkbenchService {
     server: string,
     method: string,
     params: Record<string, unknown>,
+    extra: Pick<CallOptions, 'expectsError'> = {},
   ): Promise<unknown> {
     return this.audited(server, undefined, undefined, (session, options) =>
-      session.request(method, params, options),
+      session.request(method, params, { ...options, ...extra }),
     )
   }
 
+  /**
+   * One page of a list of an optional feature. A server whose `initialize` declared no such
+   * capability is not asked (it offers none); one whose capabilities are unknown (no handshake)
+   * is asked, and a "method not found" from it means the same.
+   */
   private async page(
     server: string,
+    feature: 'resources' | 'prompts',
     method: string,
     key: string,
     cursor: string | undefined,
   ): Promise<Page<Record<string, unknown>>> {
-    const result = (await this.request(server, method, cursor ? { cursor } : {})) as Record<
-      string,
-      unknown
-    > | null
+    const declared = (await this.session(server)).serverInfo?.capabilities
+    if (declared && !declared.includes(feature)) {
+      return { items: [], offered: false, why: `it declares no ${feature} capability` }
+    }
+    let result: Record<string, unknown> | null
+    try {
+      // Undeclared, the listing is a probe: "method not found" is an answer, not a failure.
+      const probing = declared ? {} : { expectsError: true as const }
+      result = (await this.request(server, method, cursor ? { cursor } : {}, probing)) as Record<
+        string,
+        unknown
+      > | null
+    } catch (error) {
+      if (!declared && isMethodNotFound(error)) {
+        return { items: [], offered: false, why: `it does not know ${method}` }
+      }
+      throw error
+    }
     const page: Page<Record<string, unknown>> = { items: objects(result?.[key]) }
     if (typeof result?.nextCursor === 'string' && result.nextCursor !== '')
       page.nextCursor = result.nextCursor
@@ -562,4 +603,11 @@ function notFound(server: string): ConsoleError {
     server,
     message: `server ${server} is not in the registry or among the tried servers; check the id, or try the server first`,
   })
+}
+
+/** A server's "method not found" (JSON-RPC -32601), as the pool classified it. */
+function isMethodNotFound(error: unknown): boolean {
+  return (
+    error instanceof ConsoleError && error.code === 'unsupported' && error.details?.code === -32601
+  )
 }

@@ -252,5 +252,6 @@ function bounded(evidence: CheckEvidence): CheckEvidence {
   const out: CheckEvidence = { expected: evidence.expected, found: evidence.found }
   if (evidence.request !== undefined) out.request = cut(evidence.request)
   if (evidence.reply !== undefined) out.reply = cut(evidence.reply)
+  if (evidence.offered) out.offered = evidence.offered
   return out
 }

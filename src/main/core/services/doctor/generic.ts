@@ -1,6 +1,7 @@
 import { toErrorInfo } from '../../../../shared/errors'
 import { isRecord } from '../../dialects/shape'
 import type { ToolInfo } from '../../../../shared/model/server'
+import { cliCommand } from '../../../../shared/workbench/copy'
 import { payloadOf, schemaOf, toolNamed } from './replies'
 import { verdict, type DoctorCheck, type Probe, type Verdict } from './types'
 
@@ -64,27 +65,62 @@ const searchTool: DoctorCheck = {
   },
 }
 
-/** Words that make a tool look like search, and the argument names that take the query. */
-const SEARCH_WORDS = /search|query|find|retriev|lookup|ask/i
-const QUERY_ARGS = ['query', 'q', 'question', 'search', 'text', 'prompt', 'keywords']
+/** Words of a tool's name that make it look like search (`search_nodes`, `lookupArticles`). */
+const SEARCH_WORDS = new Set(['search', 'query', 'find', 'retrieve', 'lookup', 'ask', 'question'])
+/** Argument names that take a query, best first. */
+const QUERY_ARGS = ['query', 'q', 'question', 'search', 'keywords', 'text', 'prompt']
+/** Of those, the ones that make a tool look like search whatever its name. */
+const SEARCH_ARGS = new Set(['query', 'q', 'question', 'search', 'keywords'])
 
-/** The search-like tool a mapping could use, and the argument its query goes into. */
-function searchLike(tools: ToolInfo[]): { tool: string; arg: string } | undefined {
-  for (const tool of tools.filter((candidate) => SEARCH_WORDS.test(candidate.name))) {
+/** The words of a tool name: `search_nodes`, `lookup-articles`, `findDocs` → search, nodes, … */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+}
+
+/** Whether the server says the tool only reads (its `readOnlyHint`). */
+export const saysReadOnly = (tool: ToolInfo): boolean =>
+  tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true
+
+interface SearchLike {
+  tool: ToolInfo
+  arg: string
+}
+
+/**
+ * The tools that look like search (by a word of their name, or an argument that takes a
+ * query), each with the argument its query goes into; tools the server marks destructive are
+ * left out.
+ */
+function searchLike(tools: ToolInfo[]): SearchLike[] {
+  const found: SearchLike[] = []
+  for (const tool of tools) {
+    if (tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true) {
+      continue
+    }
     const { properties, required } = schemaOf(tool)
     const strings = Object.keys(properties).filter((name) => properties[name]?.type === 'string')
+    const named = nameWords(tool.name).some((word) => SEARCH_WORDS.has(word))
+    if (!named && !strings.some((name) => SEARCH_ARGS.has(name))) continue
     const arg =
       QUERY_ARGS.find((name) => strings.includes(name)) ??
       strings.find((name) => required.includes(name))
-    if (arg) return { tool: tool.name, arg }
+    if (arg) found.push({ tool, arg })
   }
-  return undefined
+  return found
 }
 
-/** No mapping yet: find a search-like tool, call it once and show the mapping to start from. */
+/**
+ * No mapping yet: find a search-like tool and show the mapping to start from. Doctor calls it
+ * once only when the server says it only reads; any other is offered, with the way to try it.
+ */
 async function suggest(probe: Probe, expected: string): Promise<Verdict> {
-  const found = searchLike(probe.tools)
+  const candidates = searchLike(probe.tools)
   const names = probe.tools.map((tool) => tool.name)
+  const found = candidates.find((candidate) => saysReadOnly(candidate.tool)) ?? candidates[0]
   if (!found) {
     const listed = names.length > 0 ? names.join(', ') : 'no tools'
     return verdict('fail', expected, `no mapping, and no search-like tool among ${listed}`, {
@@ -92,18 +128,35 @@ async function suggest(probe: Probe, expected: string): Promise<Verdict> {
       reply: { tools: names },
     })
   }
-  const suggested = { search: { tool: found.tool, arguments: { [found.arg]: '{query}' } } }
-  const sent = await probe.callTool(found.tool, { [found.arg]: 'policy' })
-  return verdict(
-    'warn',
-    expected,
-    `no mapping yet; ${found.tool} looks like search: set "dialect" to the suggested mapping, then point "hits" and "fields" at the reply`,
-    {
-      request: sent.request,
-      reply: { suggested, reply: sent.error ?? payloadOf(sent.reply) ?? sent.reply },
-    },
-  )
+  const tool = found.tool.name
+  const suggested = { search: { tool, arguments: { [found.arg]: '{query}' } } }
+  const args = { [found.arg]: 'policy' }
+  const advice = `set "dialect" to the suggested mapping and point "hits" and "fields" at the reply`
+  if (!saysReadOnly(found.tool)) {
+    const reason = `Doctor calls only tools known to read, and ${tool} has no readOnlyHint`
+    const result = verdict(
+      'warn',
+      expected,
+      `no mapping yet; ${tool} looks like search but was not called, as it does not say it only reads. Try it by hand (offered below, or Workbench → Tools), then ${advice}`,
+      { request: { method: 'tools/list' }, reply: { suggested, tools: names } },
+    )
+    result.evidence.offered = {
+      tool,
+      arguments: args,
+      reason,
+      command: cliCommand({ server: probe.session.serverId, tool, arguments: args }, REGISTRY),
+    }
+    return result
+  }
+  const sent = await probe.callTool(tool, args)
+  return verdict('warn', expected, `no mapping yet; ${tool} looks like search: ${advice}`, {
+    request: sent.request,
+    reply: { suggested, reply: sent.error ?? payloadOf(sent.reply) ?? sent.reply },
+  })
 }
+
+/** `rag-console call --server ID`: the CLI finds the server, its keys and headers itself. */
+const REGISTRY = { kind: 'registry', transport: 'stdio', headers: {} } as const
 
 /** A server onboarded with a generic mapping, or of no known family. */
 export const GENERIC_CHECKS: DoctorCheck[] = [searchTool]

@@ -50,13 +50,13 @@ function endless(res: ServerResponse): void {
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
-function probeFor(audit: AuditEntry[]) {
-  const config = { ...testConfig('wire'), transport: 'http' as const, url }
+function probeFor(audit: AuditEntry[], family: 'rag-search' | 'ragbox' = 'rag-search') {
+  const config = { ...testConfig('wire'), transport: 'http' as const, url, dialect: family }
   const session = { serverId: 'wire', config, tools: [] } as unknown as ServerCall['session']
   const call: ServerCall = {
     session,
-    adapter: adapterFor('ragbox'),
-    dialect: { id: 'ragbox', source: 'config', reason: 'test' },
+    adapter: adapterFor(family),
+    dialect: { id: family, source: 'config', reason: 'test' },
     options: { operation: 'doctor' },
   }
   const user = { userId: 'alice@example.com', sessionTags: ['department:sales'], groups: [] }
@@ -91,6 +91,14 @@ describe('Doctor raw HTTP probe', () => {
         outcome: 'ok',
       }),
     ])
+  })
+
+  it('sends no identity headers to a server whose family does not define them', async () => {
+    const sent = await probeFor([], 'ragbox').post!({ method: 'tools/list' })
+    expect(received).toMatchObject({ 'x-api-key': 'key-secret-value' })
+    expect(Object.keys(received!)).not.toContain('x-user-id')
+    expect(Object.keys(received!)).not.toContain('x-session-tags')
+    expect(sent.request).toMatchObject({ headers: { 'X-API-Key': '(from the config)' } })
   })
 
   it('reads at most 1 MB of a reply that does not end, and stops the download', async () => {

@@ -1,10 +1,11 @@
 import { ConsoleError, toErrorInfo } from '../../../../shared/errors'
 import type { ActingUser } from '../../../../shared/model/user'
+import { sendsIdentity } from '../../dialects/registry'
 import { userHeaders } from '../../pool/http-fetch'
 import type { ResolvedConnection } from '../../secrets/types'
 import type { AuditSink } from '../audited-session'
 import type { ServerCall } from '../server-calls'
-import type { Exchange, Probe, WirePost, WireReply } from './types'
+import type { Exchange, Probe, Provoking, WirePost, WireReply } from './types'
 
 /** What a probe needs beyond the server's part of the operation. */
 export interface ProbeDeps {
@@ -31,18 +32,22 @@ export function createProbe(deps: ProbeDeps, signal: AbortSignal, timeoutMs: num
     ...(session.serverInfo ? { serverInfo: session.serverInfo } : {}),
     user: deps.user,
     options,
-    callTool: async (name, args, user = deps.user) => {
+    callTool: async (name, args, user = deps.user, how = {}) => {
       const request = { method: 'tools/call', params: { name, arguments: args } }
+      const callOptions = { ...options, user, ...expecting(how) }
       try {
-        return { request, reply: await session.callTool(name, args, { ...options, user }) }
+        return { request, reply: await session.callTool(name, args, callOptions) }
       } catch (error) {
         return { request, error: toErrorInfo(error) }
       }
     },
-    request: async (method, params) => {
+    request: async (method, params, how = {}) => {
       const request = { method, ...(params ? { params } : {}) }
       try {
-        return { request, reply: await session.request(method, params, options) }
+        return {
+          request,
+          reply: await session.request(method, params, { ...options, ...expecting(how) }),
+        }
       } catch (error) {
         return { request, error: toErrorInfo(error) }
       }
@@ -55,6 +60,10 @@ export function createProbe(deps: ProbeDeps, signal: AbortSignal, timeoutMs: num
 }
 
 let nextId = 0
+
+/** The call options of a probe that asks for an error on purpose. */
+const expecting = (how: Provoking): { expectsError?: true } =>
+  how.expectError ? { expectsError: true } : {}
 
 function wirePost(deps: {
   url: string
@@ -69,7 +78,10 @@ function wirePost(deps: {
   return async (message, options = {}) => {
     const url = options.url ?? deps.url
     const body = { jsonrpc: '2.0', id: `doctor-${++nextId}`, ...message }
-    const extra = options.bare ? {} : { ...deps.headers, ...userHeaders(deps.user) }
+    const identity = sendsIdentity(deps.call.session.config, deps.call.session.tools)
+    const extra = options.bare
+      ? {}
+      : { ...deps.headers, ...(identity ? userHeaders(deps.user) : {}) }
     // Evidence names the configured headers without their values (they may be credentials).
     const shown = Object.fromEntries(
       Object.keys(extra).map((name) => [
@@ -105,14 +117,18 @@ function wirePost(deps: {
       )
       outcome = { request, error: info }
     }
+    const status = outcome.reply?.status
+    // An HTTP error the probe asked for (a request without the key) is the server's right answer.
+    const expected = options.expectError && status !== undefined && status >= 400
     deps.audit.record({
       at: new Date(started).toISOString(),
       user: deps.user.userId,
       server: deps.call.session.serverId,
       operation: 'doctor',
       tool: message.method,
-      outcome: outcome.error || (outcome.reply?.status ?? 500) >= 400 ? 'error' : 'ok',
+      outcome: outcome.error || (!expected && (status ?? 500) >= 400) ? 'error' : 'ok',
       ...(outcome.error ? { errorCode: outcome.error.code } : {}),
+      ...(expected ? { expectedError: `http_${status}` } : {}),
       latencyMs: now() - started,
     })
     return outcome

@@ -38,7 +38,8 @@ const ping: DoctorCheck = {
   spec: `${MCP} § Utilities: ping`,
   run: async (probe) => {
     const expected = 'ping answers with an object, or is unknown (-32601) while tools/list answers'
-    const sent = await probe.request('ping')
+    // Unknown (-32601) is an answer the check accepts, not a failure.
+    const sent = await probe.request('ping', undefined, { expectError: true })
     if (sent.reply !== undefined && isRecord(sent.reply)) {
       return verdict('pass', expected, 'ping answered', sent)
     }
@@ -115,13 +116,16 @@ const errors: DoctorCheck = {
   spec: 'JSON-RPC 2.0 § 5.1 Error object',
   run: async (probe) => {
     const expected = 'an unknown method gets a JSON-RPC error -32601 (Method not found)'
-    const sent = await probe.request(UNKNOWN)
+    const sent = await probe.request(UNKNOWN, undefined, { expectError: true })
     const code = rpcCode(sent)
     // The pool reads an error body sent with an HTTP error status too (RAGbox: 404).
     if (code === METHOD_NOT_FOUND) return verdict('pass', expected, 'error -32601', sent)
     // A per-method server (spec 004) has no endpoint for an unknown method: its router answers.
     if (sent.error && probe.dialect.id === 'vtex' && probe.post && probe.url) {
-      const wire = await probe.post({ method: UNKNOWN }, { url: vtexRouter(probe.url) })
+      const wire = await probe.post(
+        { method: UNKNOWN },
+        { url: vtexRouter(probe.url), expectError: true },
+      )
       const body = wire.reply?.body
       const error = isRecord(body) && isRecord(body.error) ? body.error : undefined
       if (error?.code === METHOD_NOT_FOUND) {

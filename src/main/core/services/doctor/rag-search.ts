@@ -1,7 +1,7 @@
 import { toErrorInfo } from '../../../../shared/errors'
 import { isRecord } from '../../dialects/shape'
 import { STRANGER, schemaOf, toolNamed } from './replies'
-import { verdict, type DoctorCheck, type Probe } from './types'
+import { verdict, type DoctorCheck, type Probe, type Provoking } from './types'
 
 const SPEC = 'spec 000'
 /** Broad phrases, so that a user who may read anything gets something back. */
@@ -13,8 +13,11 @@ const segmentIds = (reply: unknown): string[] | undefined => {
   return segments.map((segment) => (isRecord(segment) ? String(segment.segment_uid) : '?'))
 }
 
-const search = (probe: Probe, phrases: string[], user = probe.user) =>
-  probe.callTool('rag_search', { search_phrases: phrases }, user)
+const search = (probe: Probe, phrases: string[], user = probe.user, how?: Provoking) =>
+  probe.callTool('rag_search', { search_phrases: phrases }, user, how)
+
+/** Asks for an error on purpose: a refusal is the right answer. */
+const PROVOKING: Provoking = { expectError: true }
 
 const tool: DoctorCheck = {
   id: 'rag-search.tool',
@@ -49,8 +52,13 @@ const phrases: DoctorCheck = {
   spec: `${SPEC} § rag_search tool parameters`,
   run: async (probe) => {
     const expected = 'calls with 0 or 6 search phrases end in an error'
-    const none = await search(probe, [])
-    const six = await search(probe, [...PHRASES, 'onboarding', 'security', 'travel'])
+    const none = await search(probe, [], probe.user, PROVOKING)
+    const six = await search(
+      probe,
+      [...PHRASES, 'onboarding', 'security', 'travel'],
+      probe.user,
+      PROVOKING,
+    )
     const exchange = { request: [none.request, six.request], reply: [none, six] }
     const accepted = [none, six].filter((sent) => !sent.error && sent.reply?.isError !== true)
     return accepted.length === 0
@@ -109,7 +117,7 @@ const identity: DoctorCheck = {
     const expected =
       'a stranger (another x-user-id, no session tags) gets other segments than the acting user, or is refused'
     const mine = await search(probe, PHRASES)
-    const theirs = await search(probe, PHRASES, STRANGER)
+    const theirs = await search(probe, PHRASES, STRANGER, PROVOKING)
     const exchange = {
       request: [
         { as: probe.user.userId, ...(mine.request as object) },
@@ -161,9 +169,12 @@ const verify: DoctorCheck = {
     const known = uid
       ? await probe.callTool('verify_document_access', { segment_uid: uid })
       : undefined
-    const unknown = await probe.callTool('verify_document_access', {
-      segment_uid: 'doctor-probe-no-such-segment',
-    })
+    const unknown = await probe.callTool(
+      'verify_document_access',
+      { segment_uid: 'doctor-probe-no-such-segment' },
+      probe.user,
+      PROVOKING,
+    )
     const sent = known ? [known, unknown] : [unknown]
     const exchange = {
       request: sent.map((one) => one.request),

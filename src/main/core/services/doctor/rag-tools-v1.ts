@@ -1,13 +1,13 @@
 import { isRecord } from '../../dialects/shape'
 import { STRANGER, missingTools, payloadOf, schemaOf, toolNamed } from './replies'
-import { verdict, type DoctorCheck, type Probe } from './types'
+import { verdict, type DoctorCheck, type Probe, type Provoking } from './types'
 
 const REQUIRED = ['rag_discover_resources', 'rag_get_raw_results'] as const
 const OPTIONAL = 'rag_get_synthesized_results'
 const QUERY = 'policy'
 
-const raw = (probe: Probe, username: string) =>
-  probe.callTool('rag_get_raw_results', { username, query: QUERY, top_k: 3 })
+const raw = (probe: Probe, username: string, how?: Provoking) =>
+  probe.callTool('rag_get_raw_results', { username, query: QUERY, top_k: 3 }, probe.user, how)
 
 const tools: DoctorCheck = {
   id: 'rag-tools-v1.tools',
@@ -77,7 +77,7 @@ const unauthorized: DoctorCheck = {
   run: async (probe) => {
     const expected =
       'rag_get_raw_results for an unknown username reports results.error unauthorized_user and no hits'
-    const sent = await raw(probe, STRANGER.userId)
+    const sent = await raw(probe, STRANGER.userId, { expectError: true })
     const body = payloadOf(sent.reply)
     const exchange = { request: sent.request, reply: sent.error ?? body ?? sent.reply }
     if (sent.error) {

@@ -37,7 +37,7 @@ const apiKey: DoctorCheck = {
   run: async (probe) => {
     const expected = 'tools/list without the X-API-Key header: HTTP 401 with JSON-RPC error -32000'
     if (!probe.post) return verdict('not_applicable', expected, noWire)
-    const sent = await probe.post({ method: 'tools/list' }, { bare: true })
+    const sent = await probe.post({ method: 'tools/list' }, { bare: true, expectError: true })
     const reply = sent.reply
     const error = isRecord(reply?.body) ? reply.body.error : undefined
     const code = isRecord(error) ? error.code : undefined

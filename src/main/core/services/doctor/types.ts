@@ -1,7 +1,7 @@
 import type { ServerConfig } from '../../../../shared/config/schema'
 import type { ErrorInfo } from '../../../../shared/errors'
 import type { CheckEvidence, CheckStatus } from '../../../../shared/model/doctor'
-import type { DialectInfo, ToolInfo } from '../../../../shared/model/server'
+import type { DialectInfo, ServerInfo, ToolInfo } from '../../../../shared/model/server'
 import type { ActingUser } from '../../../../shared/model/user'
 import type { DialectAdapter } from '../../dialects/types'
 import type { CallOptions, RawToolResult, ServerSession } from '../../pool/types'
@@ -29,8 +29,17 @@ export interface WireReply {
  */
 export type WirePost = (
   message: { method: string; params?: Record<string, unknown> },
-  options?: { url?: string; bare?: boolean },
+  options?: { url?: string; bare?: boolean } & Provoking,
 ) => Promise<Exchange<WireReply>>
+
+/**
+ * A probe that asks for an error on purpose (an unknown method, a refused argument, a request
+ * without the key): the error the server answers with is not a failure of the server, in its
+ * health, the metrics or the audit log.
+ */
+export interface Provoking {
+  expectError?: true
+}
 
 /** What a check works with: one server, its live session, as the acting profile. */
 export interface Probe {
@@ -43,7 +52,7 @@ export interface Probe {
   adapter: DialectAdapter
   /** Tools listed at connect time. */
   tools: ToolInfo[]
-  serverInfo?: { name?: string; version?: string; handshake?: unknown }
+  serverInfo?: ServerInfo
   user: ActingUser
   /** Call options of the acting user (operation `doctor`, this check's deadline). */
   options: CallOptions
@@ -52,9 +61,10 @@ export interface Probe {
     name: string,
     args: Record<string, unknown>,
     user?: ActingUser,
+    how?: Provoking,
   ): Promise<Exchange<RawToolResult>>
   /** Any JSON-RPC request through the pool; never throws. */
-  request(method: string, params?: Record<string, unknown>): Promise<Exchange>
+  request(method: string, params?: Record<string, unknown>, how?: Provoking): Promise<Exchange>
   /** Raw HTTP for servers reached over streamable HTTP; undefined for stdio and SSE. */
   post?: WirePost
 }

@@ -8,6 +8,7 @@ import { useAccessHandoff, useCheckAllHandoff, useUiStore } from '../../state/st
 import { Badge, Banner, EmptyState, Select, TabPanel, Tabs } from '../../ui'
 import { BatchForm } from './BatchForm'
 import { CheckAllView } from './CheckAllView'
+import { useCheckAs } from './CheckAsSelect'
 import { CheckForm } from './CheckForm'
 import { CheckHistory } from './CheckHistory'
 import { takeAccessHandoff } from './handoff'
@@ -49,6 +50,8 @@ export function AccessPanel(): React.JSX.Element {
     history[0] ? draftFromTarget(history[0].target) : EMPTY_DRAFT,
   )
   const [picked, setPicked] = useState<Shown | null>(null)
+  const [checkAsId, setCheckAsId] = useState<string | null>(null)
+  const { profile: checkAs } = useCheckAs(checkAsId)
   const [batchId, setBatchId] = useState<string | null>(null)
 
   const check = useMutation({
@@ -120,6 +123,8 @@ export function AccessPanel(): React.JSX.Element {
         <CheckForm
           draft={draft}
           onDraftChange={setDraft}
+          checkAs={checkAsId}
+          onCheckAsChange={setCheckAsId}
           onCheck={(target, profileId) => mutate({ target, profileId })}
           busy={check.isPending && !check.variables.refresh}
         />
@@ -131,6 +136,7 @@ export function AccessPanel(): React.JSX.Element {
         {shown ? (
           <VerdictCard
             check={shown.check}
+            checkAs={checkAs}
             onCheckAgain={() =>
               mutate({ target: shown.target, refresh: true, profileId: shown.profileId })
             }
@@ -149,6 +155,8 @@ export function AccessPanel(): React.JSX.Element {
           onShow={(entry) => {
             setPicked(entry)
             setDraft(draftFromTarget(entry.target))
+            // The form shows whom that check was for, so “Check” repeats it as them.
+            if (entry.profileId) setCheckAsId(entry.profileId)
           }}
         />
       </TabPanel>

@@ -10,6 +10,9 @@ import type { AccessTargetInput } from '../../../../shared/ipc/rag'
 export interface CheckFormProps {
   draft: TargetDraft
   onDraftChange: (draft: TargetDraft) => void
+  /** The “Check as” profile id picked here; null: the active (“View as”) one. */
+  checkAs: string | null
+  onCheckAsChange: (profileId: string) => void
   /** `profileId`: whom to check as (the active profile unless another was chosen). */
   onCheck: (target: AccessTargetInput, profileId: string | undefined) => void
   busy: boolean
@@ -22,11 +25,12 @@ export interface CheckFormProps {
 export function CheckForm({
   draft,
   onDraftChange,
+  checkAs: chosen,
+  onCheckAsChange,
   onCheck,
   busy,
 }: CheckFormProps): React.JSX.Element {
   const servers = useQuery(accessQueries.servers())
-  const [chosen, setChosen] = useState<string | null>(null)
   const { profile: checkAs } = useCheckAs(chosen)
   const [errors, setErrors] = useState<DraftErrors>({})
 
@@ -97,7 +101,12 @@ export function CheckForm({
         spellCheck={false}
         autoComplete="off"
       />
-      <CheckAsSelect value={chosen} onChange={setChosen} hint fieldClassName="access-form__user" />
+      <CheckAsSelect
+        value={chosen}
+        onChange={onCheckAsChange}
+        hint
+        fieldClassName="access-form__user"
+      />
       <Button
         type="submit"
         variant="primary"

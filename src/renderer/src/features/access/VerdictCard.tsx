@@ -1,12 +1,15 @@
 import type { AccessCheck, LinkCheck, LinkHop } from '../../../../shared/model/rag'
+import type { ActingUser, Profile } from '../../../../shared/model/user'
 import { isRedactedLink } from '../../../../shared/redacted'
 import { openExternal } from '../../api'
 import { formatAgo, formatTime } from '../../lib/format'
-import { Badge, Button, CopyButton, type Tone } from '../../ui'
+import { Badge, Button, CopyButton, Icon, type Tone } from '../../ui'
 import { describeTarget, sentence, VERDICTS } from './verdicts'
 
 export interface VerdictCardProps {
   check: AccessCheck
+  /** The “Check as” profile now chosen: a verdict for someone else is marked as earlier. */
+  checkAs?: Profile | undefined
   /** Checks the same target again, bypassing the cache. */
   onCheckAgain: () => void
   checkingAgain: boolean
@@ -19,19 +22,34 @@ export interface VerdictCardProps {
  */
 export function VerdictCard({
   check,
+  checkAs,
   onCheckAgain,
   checkingAgain,
 }: VerdictCardProps): React.JSX.Element {
   const verdict = VERDICTS[check.verdict]
   const refreshed = check.access?.refreshedUrl
   const fresh = refreshed && refreshed !== check.url ? refreshed : undefined
+  const earlier = checkAs && !sameIdentity(checkAs, check.user) ? checkAs : undefined
   return (
-    <section className={`access-card access-card--${verdict.tone}`} aria-label="Verdict">
+    <section
+      className={`access-card access-card--${verdict.tone}${earlier ? ' access-card--earlier' : ''}`}
+      aria-label="Verdict"
+    >
+      {earlier && (
+        <p className="access-card__earlier" role="note">
+          <Icon name="warning" size={14} /> This verdict is for {check.user.userId}, checked
+          earlier. “Check as” is now {earlier.name} ({earlier.userId}): press Check to see it for
+          them.
+        </p>
+      )}
       <header className="access-card__head">
         <Badge tone={verdict.tone} dot className="access-card__verdict">
           {verdict.label}
         </Badge>
-        {check.conflict && <Badge tone="warn">server and link disagree</Badge>}
+        {earlier && <Badge tone="neutral">as {check.user.userId}</Badge>}
+        {check.conflict && check.verdict !== 'leak' && (
+          <Badge tone="warn">server and link disagree</Badge>
+        )}
         <span className="access-card__target truncate" title={describeTarget(check)}>
           {describeTarget(check)}
         </span>
@@ -135,6 +153,15 @@ export function VerdictCard({
         )}
       </dl>
     </section>
+  )
+}
+
+/** Whether two acting users would be answered alike by a server: same id, tags and human uid. */
+function sameIdentity(a: ActingUser, b: ActingUser): boolean {
+  return (
+    a.userId === b.userId &&
+    (a.humanUid ?? '') === (b.humanUid ?? '') &&
+    a.sessionTags.join('\n') === b.sessionTags.join('\n')
   )
 }
 

@@ -5,6 +5,7 @@ import type { Tone } from '../../ui'
 /** How each verdict class reads in the console: a short label and its tone. */
 export const VERDICTS: Record<LinkVerdict, { label: string; tone: Tone }> = {
   ok: { label: 'opens', tone: 'ok' },
+  leak: { label: 'leak', tone: 'bad' },
   expired: { label: 'link expired', tone: 'warn' },
   forbidden: { label: 'forbidden', tone: 'bad' },
   not_found: { label: 'not found', tone: 'bad' },

@@ -11,6 +11,7 @@ import { useNoticePosted, useSecretsRequested } from '../../state/store'
 import { Badge, Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'
 import { ImportConfirm, SecretMoves } from './ImportConfirm'
+import { connectionLine } from './import-view'
 import type { ImportSource } from './ImportTab'
 import { configKeys, registryKeys } from './queries'
 
@@ -18,15 +19,6 @@ const FORMS = { seed: 'rag-mcp.json', mcpServers: 'Claude Desktop / Cursor', ser
 
 const hasErrors = (server: ImportedServer): boolean =>
   server.diagnostics.some((d) => d.severity === 'error')
-
-/** How a server connects, in one line: `stdio: npx -y some-server`. */
-function connection(fields: Record<string, unknown>): string {
-  const str = (value: unknown): string => (typeof value === 'string' ? value : '')
-  const args = Array.isArray(fields.args) ? fields.args.map(str).join(' ') : ''
-  const transport = str(fields.transport) || (fields.url ? 'http' : fields.command ? 'stdio' : '?')
-  const target = str(fields.url) || [str(fields.command), args].filter(Boolean).join(' ')
-  return `${transport}: ${target}`
-}
 
 export interface ImportPreviewProps {
   source: ImportSource
@@ -137,8 +129,8 @@ export function ImportPreview({
                   />{' '}
                   {server.fields.enabled === false && <Badge>disabled</Badge>}
                 </td>
-                <td className="import__connection" title={connection(server.fields)}>
-                  <code>{connection(server.fields)}</code>
+                <td className="import__connection" title={connectionLine(server.fields)}>
+                  <code>{connectionLine(server.fields)}</code>
                 </td>
                 <td className="import__problems">
                   {server.diagnostics.length === 0 ? (

@@ -31,6 +31,15 @@ export function ErrorTable({ server, operations, span }: ErrorTableProps): React
             <tr key={op.operation} aria-label={op.operation}>
               <td>
                 <code>{op.operation}</code>
+                {op.diagnostic && (
+                  <Badge
+                    tone="neutral"
+                    className="health-errors__diagnostic"
+                    title="The console's own checks of this server: left out of its overall figures and its state; an error a probe asked for counts as a success"
+                  >
+                    console's own
+                  </Badge>
+                )}
               </td>
               <td className="num">{op.calls}</td>
               <td className="num">

@@ -1,6 +1,10 @@
-import type { DoctorCheckResult, ServerDoctorReport } from '../../../../shared/model/doctor'
+import type {
+  DoctorCheckResult,
+  OfferedCall,
+  ServerDoctorReport,
+} from '../../../../shared/model/doctor'
 import { formatDateTime, plural } from '../../lib/format'
-import { Badge, Banner, Button, Dialog, Spinner } from '../../ui'
+import { Badge, Banner, Button, CopyButton, Dialog, Spinner } from '../../ui'
 import { downloadText } from '../audit/download'
 import { JsonBlock } from '../search/JsonBlock'
 import {
@@ -175,6 +179,7 @@ function CheckItem({ check }: { check: DoctorCheckResult }) {
         <span className="doctor__check-spec muted">{check.spec}</span>
       </div>
       <p className="doctor__found">{evidence.found}</p>
+      {evidence.offered && <Offered offered={evidence.offered} />}
       <details className="doctor__evidence" open={check.status === 'fail'}>
         <summary>Evidence</summary>
         <dl className="doctor__facts">
@@ -185,5 +190,25 @@ function CheckItem({ check }: { check: DoctorCheckResult }) {
         {evidence.reply !== undefined && <JsonBlock title="Reply" value={evidence.reply} />}
       </details>
     </li>
+  )
+}
+
+/** A trial call Doctor did not make (the tool may write): what it would send and how to send it. */
+function Offered({ offered }: { offered: OfferedCall }) {
+  return (
+    <section className="doctor__offered" aria-label={`Offered, not made: ${offered.tool}`}>
+      <div className="doctor__offered-head">
+        <Badge tone="info">offered, not made</Badge>
+        <span className="muted">{offered.reason}</span>
+      </div>
+      <div className="doctor__offered-command">
+        <code>{offered.command}</code>
+        <CopyButton text={offered.command} label={`Copy the command that calls ${offered.tool}`} />
+      </div>
+      <p className="muted doctor__offered-how">
+        Or call <code>{offered.tool}</code> from Workbench → Tools with these arguments; check first
+        what it does on this server.
+      </p>
+    </section>
   )
 }

@@ -149,6 +149,11 @@ export function doctorMarkdown(report: ServerDoctorReport): string {
         `- Expected: ${inline(evidence.expected)}`,
         `- Found: ${inline(evidence.found)}`,
       )
+      if (evidence.offered) {
+        lines.push(
+          `- Offered, not made: \`${evidence.offered.command}\` (${inline(evidence.offered.reason)})`,
+        )
+      }
       if (evidence.request !== undefined) lines.push('', 'Request:', '', ...fence(evidence.request))
       if (evidence.reply !== undefined) lines.push('', 'Reply:', '', ...fence(evidence.reply))
     }

@@ -24,14 +24,25 @@ interface TabView {
   view: (props: { server: string }) => React.JSX.Element
   /** Stays mounted while hidden: the protocol log keeps its level, pins and filter. */
   keep?: boolean
+  /** Shown only when the server declares this capability (or declares nothing: no handshake). */
+  capability?: string
 }
 
 const TABS: readonly TabView[] = [
   { id: 'tools', label: 'Tools', view: ToolsTab },
-  { id: 'resources', label: 'Resources', view: ResourcesTab },
-  { id: 'prompts', label: 'Prompts', view: PromptsTab },
+  { id: 'resources', label: 'Resources', view: ResourcesTab, capability: 'resources' },
+  { id: 'prompts', label: 'Prompts', view: PromptsTab, capability: 'prompts' },
   { id: 'log', label: 'Protocol log', view: ProtocolLog, keep: true },
 ]
+
+/**
+ * The tabs for a server: a Resources or Prompts tab only when its `initialize` declared that
+ * capability (or nothing is known: a server talked to without the handshake).
+ */
+function tabsFor(capabilities: readonly string[] | undefined): readonly TabView[] {
+  if (!capabilities) return TABS
+  return TABS.filter((t) => !t.capability || capabilities.includes(t.capability))
+}
 
 /**
  * The protocol workbench: any tool of any server called with a form from its schema, its
@@ -55,6 +66,10 @@ export function WorkbenchPanel() {
   ]
   const server = options.find((o) => o.value === selected)?.value ?? options[0]?.value
   const tryServer = tried.data?.find((t) => t.server === server)
+  const known = useQuery({ ...workbenchQueries.tools(server ?? ''), enabled: server !== undefined })
+  const tabs = tabsFor(known.data?.serverInfo?.capabilities)
+  // A hidden tab (the server offers none of it) shows the tools instead.
+  const shown = tabs.some((t) => t.id === tab) ? tab : 'tools'
   return (
     <div className="workbench">
       <div className="workbench__head">
@@ -82,13 +97,13 @@ export function WorkbenchPanel() {
         </EmptyState>
       ) : (
         <>
-          <Tabs label="Workbench" idBase="wb" tabs={TABS} selected={tab} onSelect={selectTab} />
-          {TABS.map(({ id, view: View, keep }) => (
+          <Tabs label="Workbench" idBase="wb" tabs={tabs} selected={shown} onSelect={selectTab} />
+          {tabs.map(({ id, view: View, keep }) => (
             <TabPanel
               key={id}
               idBase="wb"
               id={id}
-              selected={tab === id}
+              selected={shown === id}
               keepMounted={keep ?? false}
               className="workbench__tab"
             >
