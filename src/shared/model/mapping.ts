@@ -76,3 +76,18 @@ export interface MappingPreview {
   count: number
   violations: Violation[]
 }
+
+/** A tool that looks like search, with the argument its query would go into. */
+export interface SearchSuggestion {
+  tool: string
+  /** The string argument that takes the query (required, or optional and named for it). */
+  queryArgument: string
+  /** Why it looks like search, in words ("its name says search"). */
+  reason: string
+  /** The server says the tool only reads (`readOnlyHint: true`). */
+  readOnly: boolean
+}
+
+/** "`search_docs(query)`": a suggestion as the console shows it. */
+export const describeSuggestion = (suggestion: SearchSuggestion): string =>
+  `${suggestion.tool}(${suggestion.queryArgument})`

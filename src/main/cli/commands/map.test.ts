@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { parse } from 'jsonc-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { repoRoot } from '../../../test/built'
-import { cliHome, json, runCli } from '../testing/run-cli'
+import { auditLines, cliHome, json, runCli } from '../testing/run-cli'
 
 /**
  * `map` of the built CLI against search servers this project did not write, installed from the
@@ -70,10 +70,57 @@ interface Proposed {
   violations: unknown[]
 }
 
+interface DoctorJson {
+  servers: { checks: { id: string; status: string; evidence: { found?: string } }[] }[]
+}
+const doctor = async (server: string) => {
+  const run = await cli('--json', 'doctor', '--server', server)
+  return { code: run.code, stderr: run.stderr, checks: json<DoctorJson>(run).servers[0]!.checks }
+}
+
 describe('map against real third-party search servers', () => {
+  it('suggests the search tool of each server in servers and doctor before any mapping', async () => {
+    const listed = await cli('--json', 'servers')
+    expect(listed.code, listed.stderr).toBe(0)
+    const rows = json<{ servers: { id: string; dialect: null; searchable: string[] }[] }>(listed)
+    expect(Object.fromEntries(rows.servers.map((row) => [row.id, row.searchable[0]]))).toEqual({
+      docs: 'search_voltagent_docs(query)',
+      uikit: 'search_docs(query)',
+      memory: 'search_nodes(query)',
+    })
+    // The write tools beside search_nodes are never suggested.
+    expect(rows.servers.find((row) => row.id === 'memory')!.searchable.join()).not.toMatch(
+      /create|delete|add/,
+    )
+    const table = await cli('servers')
+    expect(table.stdout).toMatch(
+      /^docs: looks searchable: search_voltagent_docs\(query\), search_voltagent_examples\(query\).*; map it: rag-console map --server docs --query TEXT$/m,
+    )
+
+    const report = await doctor('docs')
+    expect(report.checks.find((check) => check.id === 'generic.search-tool')).toMatchObject({
+      status: 'warn',
+      evidence: {
+        found: expect.stringMatching(
+          /search_voltagent_docs looks like search.*Use as search, or rag-console map --server docs --tool search_voltagent_docs/,
+        ),
+      },
+    })
+  })
+
   it('proposes a mapping of a JSON text reply, guessing filepath and excerpt', async () => {
+    const before = auditLines(home).length
     const run = await cli('--json', 'map', '--server', 'docs', '--query', 'memory')
     expect(run.code, run.stderr).toBe(0)
+    // The sample call is audited as any call made by hand.
+    expect(auditLines(home).slice(before)).toEqual([
+      expect.objectContaining({
+        server: 'docs',
+        operation: 'workbench',
+        tool: 'search_voltagent_docs',
+        outcome: 'ok',
+      }),
+    ])
     const doc = json<Proposed>(run)
     expect(doc.tool).toBe('search_voltagent_docs')
     expect(doc.dialect.search).toEqual({
@@ -94,6 +141,18 @@ describe('map against real third-party search servers', () => {
     expect(run.stderr).toMatch(/mapping search_voltagent_docs\(query\): its name says search/)
     // Nothing is written without --write.
     expect(dialectOf('docs')).toBeUndefined()
+
+    // Saved, it passes every check of Doctor, the generic one included.
+    expect((await cli('map', '--server', 'docs', '--query', 'memory', '--write')).code).toBe(0)
+    const report = await doctor('docs')
+    expect(report.code, report.stderr).toBe(0)
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual([
+      ['protocol.initialize', 'pass'],
+      ['protocol.ping', 'pass'],
+      ['protocol.tools-list', 'pass'],
+      ['protocol.errors', 'pass'],
+      ['generic.search-tool', 'pass'],
+    ])
   })
 
   it('prints the mapping as the JSON to put in rag-mcp.json', async () => {
@@ -132,6 +191,20 @@ describe('map against real third-party search servers', () => {
       server: 'uikit',
       uri: expect.stringMatching(/^uikit-doc:\/\//),
     })
+    // Doctor searches "policy", which no page of the UI kit mentions: the mapped tool answers
+    // without hits, said so (warn), and nothing fails.
+    const report = await doctor('uikit')
+    expect(report.code, report.stderr).toBe(0)
+    expect(report.checks.map((check) => [check.id, check.status])).toEqual([
+      ['protocol.initialize', 'pass'],
+      ['protocol.ping', 'pass'],
+      ['protocol.tools-list', 'pass'],
+      ['protocol.errors', 'pass'],
+      ['generic.search-tool', 'warn'],
+    ])
+    expect(report.checks[4]!.evidence.found).toBe(
+      'search_docs answered, but the mapping found no hits for "policy"',
+    )
   })
 
   it('takes --field overrides, maps a knowledge graph and leaves its write tools alone', async () => {
@@ -163,6 +236,8 @@ describe('map against real third-party search servers', () => {
     expect(json<{ hits: { id: string }[] }>(search).hits.map((hit) => hit.id)).toEqual([
       'Leave policy',
     ])
+    const report = await doctor('memory')
+    expect(report.checks.find((check) => check.id === 'generic.search-tool')!.status).toBe('pass')
   })
 
   it('needs a query, and a known role in --field', async () => {

@@ -1,6 +1,7 @@
 import type { GenericSearchMapping } from '../../../shared/config/schema'
 import { toErrorInfo } from '../../../shared/errors'
 import {
+  describeSuggestion,
   FIELD_ROLES,
   type FieldRole,
   type MappingChoice,
@@ -10,12 +11,10 @@ import { SCORE_ORDERS, type ScoreOrder } from '../../../shared/model/rag'
 import type { ToolInfo } from '../../../shared/model/server'
 import type { Core } from '../../core/core'
 import { previewMapping, proposeMapping } from '../../core/dialects/mapping-proposal'
-import {
-  describeSuggestion,
-  queryArgument,
-  suggestSearchTools,
-} from '../../core/dialects/search-suggestion'
+import { queryArgument, suggestSearchTools } from '../../core/dialects/search-suggestion'
 import type { RawToolResult, ServerSession } from '../../core/pool/types'
+import { toolErrorOf } from '../../core/dialects/payload'
+import { AuditedSession } from '../../core/services/audited-session'
 import { jsonObject } from '../args'
 import {
   cliError,
@@ -96,17 +95,27 @@ export async function mapCommand(
     const tool = chooseTool(ctx, session, options.tool)
     const argument = queryArgument(tool)
     const args = sampleArguments(tool, argument, extra, query)
+    const user = currentUser(core)
+    // Audited as `call` and the Workbench's calls are: a call made by hand.
+    const audited = new AuditedSession(session, core.services.audit, {
+      user,
+      operation: 'workbench',
+      sources: [],
+    })
     let raw: RawToolResult
     try {
-      raw = await session.callTool(tool.name, args.values, {
+      raw = await audited.callTool(tool.name, args.values, {
         operation: 'call',
-        user: currentUser(core, ctx.global),
+        user,
         ...(ctx.global.timeoutMs ? { timeoutMs: ctx.global.timeoutMs } : {}),
       })
     } catch (failure) {
+      await audited.settle({ error: failure })
       ctx.out.error(cliError(core, toErrorInfo(failure))!)
       return EXIT.failed
     }
+    const toolError = toolErrorOf(raw, session, tool.name)
+    await audited.settle(toolError ? { error: toolError } : {})
     const proposal = proposeMapping(
       raw,
       { tool: tool.name, arguments: args.values, queryArgument: args.argument },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ToolInfo } from '../../../shared/model/server'
-import { describeSuggestion, queryArgument, suggestSearchTools } from './search-suggestion'
+import { describeSuggestion } from '../../../shared/model/mapping'
+import { queryArgument, suggestSearchTools } from './search-suggestion'
 
 const takes = (required: string[], properties: Record<string, unknown> = {}) => ({
   type: 'object',
@@ -62,17 +63,19 @@ describe('search suggestions', () => {
     expect(names([tool('search_index')])).toEqual(['search_index(query)'])
   })
 
-  it('needs a required string argument for the query', () => {
+  it('needs a string argument for the query: required, or optional and named for it', () => {
     const optional = { type: 'object', properties: { query: { type: 'string' } } }
+    const filter = { type: 'object', properties: { tag: { type: 'string' } } }
     const number = { type: 'object', properties: { k: { type: 'number' } }, required: ['k'] }
     expect(
-      suggestSearchTools([
+      names([
         tool('search_a', { inputSchema: optional }),
         tool('search_b', { inputSchema: number }),
         tool('search_c', { inputSchema: undefined }),
         tool('search_d', { inputSchema: 'not a schema' }),
+        tool('search_e', { inputSchema: filter }),
       ]),
-    ).toEqual([])
+    ).toEqual(['search_a(query)'])
   })
 
   it('takes the query-like argument among several, else the only required string', () => {

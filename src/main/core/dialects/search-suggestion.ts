@@ -1,3 +1,4 @@
+import type { SearchSuggestion } from '../../../shared/model/mapping'
 import type { ToolInfo } from '../../../shared/model/server'
 import { isRecord } from './shape'
 
@@ -6,17 +7,6 @@ import { isRecord } from './shape'
  * searchable: `search_docs(query)`; map it". Pure: it reads the tool list only, never calls a
  * tool, and a suggestion is never applied on its own.
  */
-
-/** A tool that looks like search, with the argument its query would go into. */
-export interface SearchSuggestion {
-  tool: string
-  /** The required string argument that takes the query. */
-  queryArgument: string
-  /** Why it looks like search, in words ("its name says search"). */
-  reason: string
-  /** The server says the tool only reads (`readOnlyHint: true`). */
-  readOnly: boolean
-}
 
 /** The hints a listed tool may carry (MCP `ToolAnnotations`); untrusted. */
 interface Hints {
@@ -90,6 +80,17 @@ const QUERY_ARGUMENTS = [
   'input',
 ]
 
+/** Names that take a query even when the argument is optional (`list_tasks(query?)`). */
+const QUERY_ONLY = new Set([
+  'query',
+  'q',
+  'querytext',
+  'searchquery',
+  'search',
+  'question',
+  'keywords',
+])
+
 /** The words of a name or text: `search_nodes`, `lookupArticles`, `find-docs` → search, nodes… */
 export function words(text: string): string[] {
   return text
@@ -134,22 +135,31 @@ export function writes(tool: ToolInfo): boolean {
 }
 
 /**
- * The required string argument a tool's query goes into: a query-like name first, else its only
- * required string argument; undefined when there is none.
+ * The string argument a tool's query goes into: a required one with a query-like name, else an
+ * optional one named `query` (or `q`, `question`, …), else the only required string argument;
+ * undefined when there is none.
  */
 export function queryArgument(tool: ToolInfo): string | undefined {
   const { properties, required } = schemaOf(tool)
-  const strings = required.filter((name) => isString(properties[name]))
-  for (const wanted of QUERY_ARGUMENTS) {
-    const found = strings.find((name) => normalized(name) === wanted)
-    if (found) return found
+  const strings = Object.keys(properties).filter((name) => isString(properties[name]))
+  const needed = strings.filter((name) => required.includes(name))
+  const named = (names: string[]): string | undefined => {
+    for (const wanted of QUERY_ARGUMENTS) {
+      const found = names.find((name) => normalized(name) === wanted)
+      if (found) return found
+    }
+    return undefined
   }
-  return strings.length === 1 ? strings[0] : undefined
+  return (
+    named(needed) ??
+    named(strings.filter((name) => QUERY_ONLY.has(normalized(name)))) ??
+    (needed.length === 1 ? needed[0] : undefined)
+  )
 }
 
 /**
  * The tools that look like search, best first: a name or description about search, query,
- * retrieval, find or lookup, and a required string argument for the query. Tools whose name
+ * retrieval, find or lookup, and a string argument for the query (required, or named `query`). Tools whose name
  * says they write (create, update, delete, …) or that the server marks destructive are never
  * suggested, whatever else they say.
  */
@@ -174,7 +184,3 @@ export function suggestSearchTools(tools: readonly ToolInfo[]): SearchSuggestion
   })
   return found.sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...suggestion }) => suggestion)
 }
-
-/** "`search_docs(query)`": a suggestion as the console shows it. */
-export const describeSuggestion = (suggestion: SearchSuggestion): string =>
-  `${suggestion.tool}(${suggestion.queryArgument})`
