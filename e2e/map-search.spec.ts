@@ -22,13 +22,15 @@ test('maps a third-party search tool from its reply and searches through it', as
   const { host, file } = await launch({ voltDocs: docs })
   await page.goto(host.url)
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
-  await page.keyboard.press('ControlOrMeta+7')
+  // No family is detected: the server's card says which tool looks like search.
+  const card = page.getByRole('region', { name: 'voltDocs', exact: true })
+  await expect(card).toContainText('Looks searchable: search_voltagent_docs(query)')
+  await screenshots(page, 'servers-searchable')
+  await card
+    .getByRole('button', { name: 'Map search_voltagent_docs of voltDocs in the Workbench' })
+    .click()
   const main = page.getByRole('main', { name: 'Workbench' })
   await expect(main.getByLabel('Server', { exact: true })).toHaveValue('voltDocs')
-  await main
-    .getByRole('navigation', { name: 'Tools of voltDocs' })
-    .getByRole('button', { name: 'search_voltagent_docs', exact: true })
-    .click()
   const form = main.getByRole('region', { name: 'Call search_voltagent_docs' })
   await form.getByRole('textbox', { name: 'query string' }).fill('memory adapter')
   await form.getByRole('button', { name: 'Call search_voltagent_docs' }).click()
