@@ -16,13 +16,14 @@ const ONE_LINE = '[role="tab"], .ui-field--inline .ui-field__label'
 export const SHORT_LABEL = 24
 
 /**
- * Every column header, title, tab, inline field label and short cell label on the page that does not show whole, as
- * `"<text>": why`. A label shows whole when its text fits the element's content box and no box
+ * Every column header, title, tab, inline field label, chosen option of a select and short cell
+ * label on the page that does not show whole (cut, spilling, or a header or title broken inside
+ * a word), as `"<text>": why`. A label shows whole when its text fits the element's content box and no box
  * between the text and the element clips it.
  */
-export function clippedLabels(page: Page): Promise<string[]> {
+export function clippedLabels(page: Page, options: FitOptions = {}): Promise<string[]> {
   return page.evaluate(
-    ({ headers, cells, titles, oneLiners, short }) => {
+    ({ headers, cells, titles, oneLiners, short, scrollable }) => {
       const problems: string[] = []
       // Text a screen reader gets but nobody sees (a 1 px clipped box) takes no room.
       const unseen = (node: Node, el: HTMLElement): boolean => {
@@ -70,7 +71,12 @@ export function clippedLabels(page: Page): Promise<string[]> {
         for (let at = el.parentElement; at; at = at.parentElement) {
           // A modal dialog sits in the top layer: the boxes around it in the DOM do not clip it.
           const topLayer = at.matches('dialog:modal')
-          if (getComputedStyle(at).overflowX !== 'visible') {
+          const overflow = getComputedStyle(at).overflowX
+          // Text a sideways-scrolling box holds is brought into view by scrolling that box.
+          if (scrollable && (overflow === 'auto' || overflow === 'scroll')) {
+            return [-Infinity, Infinity]
+          }
+          if (overflow !== 'visible') {
             const box = at.getBoundingClientRect()
             left = Math.max(left, box.left + at.clientLeft)
             right = Math.min(right, box.left + at.clientLeft + at.clientWidth)
@@ -78,6 +84,32 @@ export function clippedLabels(page: Page): Promise<string[]> {
           if (topLayer) break
         }
         return [left, right]
+      }
+      /** Whether a line of the element's text ends inside a word (`knowledgeSea` / `rch`). */
+      const breaksWord = (el: HTMLElement): boolean => {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent ?? ''
+          let top: number | undefined
+          for (let i = 0; i < text.length; i++) {
+            const range = document.createRange()
+            range.setStart(node, i)
+            range.setEnd(node, i + 1)
+            const rect = range.getClientRects()[0]
+            if (!rect || rect.width === 0) continue
+            const line = Math.round(rect.top)
+            if (
+              top !== undefined &&
+              line > top + 2 &&
+              /\w/.test(text[i - 1]!) &&
+              /\w/.test(text[i]!)
+            ) {
+              return true
+            }
+            top = line
+          }
+        }
+        return false
       }
       const overlaps = (a: DOMRect, b: DOMRect): boolean =>
         a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1
@@ -122,6 +154,10 @@ export function clippedLabels(page: Page): Promise<string[]> {
           problems.push(`${name}: wraps onto a second line`)
           return
         }
+        if (!oneLine && breaksWord(el)) {
+          problems.push(`${name}: breaks inside a word`)
+          return
+        }
         // Ellipsis and clipping inside the element (a span that cuts its own text).
         for (const inner of [el, ...el.querySelectorAll<HTMLElement>('*')]) {
           if (inner.clientWidth <= 2) continue
@@ -130,6 +166,22 @@ export function clippedLabels(page: Page): Promise<string[]> {
             problems.push(`${name}: cut (${inner.scrollWidth} px wide in ${inner.clientWidth} px)`)
             return
           }
+        }
+      }
+      // A select shows its chosen option whole (room for the text and the arrow, ~24 px).
+      const measure = document.createElement('canvas').getContext('2d')!
+      for (const select of document.querySelectorAll<HTMLSelectElement>('select')) {
+        const text = select.selectedOptions[0]?.text.trim()
+        if (!text || select.getClientRects().length === 0) continue
+        const style = getComputedStyle(select)
+        if (style.visibility === 'hidden') continue
+        measure.font = style.font
+        const ink = measure.measureText(text).width
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - 24
+        if (ink > room + 0.5) {
+          problems.push(
+            `select "${text}": cut (${Math.round(ink)} px of text in ${Math.round(room)} px)`,
+          )
         }
       }
       for (const el of document.querySelectorAll<HTMLElement>(headers)) check(el, 'column', false)
@@ -141,16 +193,35 @@ export function clippedLabels(page: Page): Promise<string[]> {
       }
       return problems
     },
-    { headers: HEADERS, cells: CELLS, titles: TITLES, oneLiners: ONE_LINE, short: SHORT_LABEL },
+    {
+      headers: HEADERS,
+      cells: CELLS,
+      titles: TITLES,
+      oneLiners: ONE_LINE,
+      short: SHORT_LABEL,
+      scrollable: options.scrollable ?? false,
+    },
   )
+}
+
+export interface FitOptions {
+  /**
+   * Text that a box scrolling sideways can bring into view counts as shown: at 200 % zoom a data
+   * table may scroll both ways inside its own box (WCAG 1.4.10 allows it for data tables).
+   */
+  scrollable?: boolean
 }
 
 /**
  * Asserts (softly, so one run lists every panel's problems) that no column is narrower than its
  * header label, no title is cut and no short cell label is ellipsised.
  */
-export async function expectColumnsFit(page: Page, where: string): Promise<void> {
-  expect.soft(await clippedLabels(page), `labels cut on ${where}`).toEqual([])
+export async function expectColumnsFit(
+  page: Page,
+  where: string,
+  options: FitOptions = {},
+): Promise<void> {
+  expect.soft(await clippedLabels(page, options), `labels cut on ${where}`).toEqual([])
 }
 
 /**

@@ -300,3 +300,30 @@ test('Ctrl+S opens the preview from the editor, Enter saves, focus comes back', 
   await expect.poll(() => readFileSync(file, 'utf8')).toContain('"delta"')
   await expect(editor(page)).toBeFocused()
 })
+
+test('a saved timeoutMs change shows the field, old and new value in the preview and history', async ({
+  page,
+  launch,
+}) => {
+  await openEditor(page, launch)
+  const servers = twoServers()
+  await replaceEditorText(
+    page,
+    registryText({ ...servers, alpha: { ...servers.alpha, timeoutMs: 60000 } }),
+  )
+  await page.getByRole('button', { name: 'Save…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+  const fields = dialog.getByRole('list', { name: 'Fields of alpha that change' })
+  await expect(fields).toHaveText('timeoutMs 15000 → 60000')
+  await dialog.getByRole('button', { name: 'Save and apply' }).click()
+  await expect(dialog).toBeHidden()
+
+  await page.getByRole('tab', { name: /^Reload history/ }).click()
+  const newest = page.getByRole('list', { name: 'Reload history' }).getByRole('listitem').first()
+  await expect(newest).toContainText('saved in the app')
+  await newest.getByText('saved in the app').click()
+  await expect(newest.getByRole('list', { name: 'Fields of alpha that change' })).toHaveText(
+    'timeoutMs 15000 → 60000',
+  )
+  await screenshots(page, 'config-history-fields')
+})

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { acquireLock } from '../src/test/lock'
 import { expect, launchHost, screenshotPath, test as base, type RunningHost } from './host'
 
 /** A registry entry as written in rag-mcp.json. */
@@ -92,7 +93,11 @@ export const test = base.extend<{
   },
   launchEmbedded: async ({}, use) => {
     const started: RunningHost[] = []
+    let release: (() => Promise<void>) | undefined
     await use(async (options = {}) => {
+      // The embedded registry launches its demo servers on fixed ports: one test at a time has
+      // them, whichever worker it runs in.
+      release ??= await acquireLock('demo-ports')
       const root = mkdtempSync(join(tmpdir(), 'rc-ui-'))
       const host = await launchHost({
         ...options,
@@ -102,6 +107,7 @@ export const test = base.extend<{
       return host
     })
     for (const host of started) await host.stop()
+    await release?.()
   },
 })
 

@@ -14,20 +14,16 @@ export interface DemoServer {
 }
 
 /**
- * Starts `node out/main/demo.js …args` and resolves at its `ready <url>` line (15 s at most).
+ * Starts `node out/main/demo.js …args` and resolves at its `ready <url>` line.
  * Always pass `--port 0` (or a port this spec got from a server it stopped).
  */
 export async function startDemoServer(args: string[]): Promise<DemoServer> {
-  const child = await startChild(
-    [demoScript, ...args],
-    (lines) => {
-      const ready = lines
-        .map((line) => /^ready (http:\/\/127\.0\.0\.1:(\d+)\S*)/.exec(line))
-        .find(Boolean)
-      return ready ? { url: ready[1]!, port: Number(ready[2]) } : undefined
-    },
-    15_000,
-  )
+  const child = await startChild([demoScript, ...args], (lines) => {
+    const ready = lines
+      .map((line) => /^ready (http:\/\/127\.0\.0\.1:(\d+)\S*)/.exec(line))
+      .find(Boolean)
+    return ready ? { url: ready[1]!, port: Number(ready[2]) } : undefined
+  })
   return { ...child.ready, stop: child.stop }
 }
 

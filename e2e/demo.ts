@@ -28,27 +28,23 @@ export async function startDemoServers(): Promise<DemoServers> {
     string,
     { apiKey: string }
   >
-  const child = await startChild(
-    [DEMO, 'all', '--port-base', '0'],
-    (lines) => {
-      if (!lines.some((line) => line.startsWith('ready '))) return undefined
-      const url = (name: string): string => {
-        const match = lines
-          .map((line) => new RegExp(`^${name}\\s+(http\\S+)`).exec(line))
-          .find(Boolean)
-        if (!match) throw new Error(`no ${name} line`)
-        return match[1]!
-      }
-      return {
-        docHost: url('doc-host').replace(/\/$/, ''),
-        ragSearch: url('rag-search'),
-        ragToolsSse: url('rag-tools-v1'),
-        ragbox: url('ragbox'),
-        vtex: url('vtex'),
-      }
-    },
-    20_000,
-  )
+  const child = await startChild([DEMO, 'all', '--port-base', '0'], (lines) => {
+    if (!lines.some((line) => line.startsWith('ready '))) return undefined
+    const url = (name: string): string => {
+      const match = lines
+        .map((line) => new RegExp(`^${name}\\s+(http\\S+)`).exec(line))
+        .find(Boolean)
+      if (!match) throw new Error(`no ${name} line`)
+      return match[1]!
+    }
+    return {
+      docHost: url('doc-host').replace(/\/$/, ''),
+      ragSearch: url('rag-search'),
+      ragToolsSse: url('rag-tools-v1'),
+      ragbox: url('ragbox'),
+      vtex: url('vtex'),
+    }
+  })
   return {
     urls: child.ready,
     env: {
@@ -204,7 +200,7 @@ export async function runGoldenSet(page: Page, runs: number, without?: string): 
   await launcher.getByRole('button', { name: /^Run / }).click()
   const history = main.getByRole('table', { name: 'Run history' })
   const newest = history.getByRole('row').nth(1)
-  await expect(history.getByRole('row')).toHaveCount(runs + 1, { timeout: 60_000 })
+  await expect(history.getByRole('row')).toHaveCount(runs + 1)
   await expect(newest).not.toContainText('No runs')
-  await expect(newest).toContainText('done', { timeout: 60_000 })
+  await expect(newest).toContainText('done')
 }

@@ -69,7 +69,7 @@ test('a form the server stops waiting for closes by itself', async ({ page, laun
   const dialog = page.getByRole('dialog', { name: 'asker asks' })
   await expect(dialog).toBeVisible()
   // The server waits 1.5 s for the form, then cancels it: the dialog goes.
-  await expect(dialog).toBeHidden({ timeout: 10_000 })
+  await expect(dialog).toBeHidden()
   expect(textOf(await call)).toMatchObject({
     error: { message: expect.stringMatching(/timed out/i) },
   })

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../src/test/eval-demo'
+import { expectColumnsFit } from './columns'
 import { expect, invoke, screenshots, test } from './console'
 import { dataDirWithDemoSet, runGoldenSet, saveDemoUsers, slowServer } from './demo'
 
@@ -103,7 +104,6 @@ test('the demo set runs, shows its metrics and charts, and two runs compare', as
   page,
   launch,
 }) => {
-  test.setTimeout(180_000)
   await open(page, launch, 'Evaluation', { RAG_CONSOLE_HOME: dataDirWithDemoSet() })
   const main = evaluation(page)
   await expect(main.getByRole('combobox', { name: 'Set', exact: true })).toHaveValue('demo')
@@ -220,6 +220,8 @@ test('golden sets are imported from TREC qrels with topics and from a golden set
   launch,
 }) => {
   const { host } = await launch({})
+  // The page's clock, to see the notice of skipped lines go away without waiting for it.
+  await page.clock.install()
   await page.goto(host.url)
   await page
     .getByRole('navigation', { name: 'Main' })
@@ -244,9 +246,13 @@ test('golden sets are imported from TREC qrels with topics and from a golden set
   await expect(dialog).toBeHidden()
   const sets = evaluation(page).getByRole('table', { name: 'Golden sets' })
   await expect(sets.getByRole('row', { name: /support-qrels/ })).toContainText('23')
-  await expect(
-    page.getByText('1 line of support-qrels.txt could not be read and was skipped'),
-  ).toBeVisible()
+  const skipped = page
+    .getByRole('region', { name: 'Notifications' })
+    .getByText('Line 4 of support-qrels.txt could not be read and was skipped.')
+  await expect(skipped).toBeVisible()
+  await page.mouse.move(0, 0)
+  await page.clock.fastForward(21_000)
+  await expect(skipped).toBeHidden()
   await expect(evaluation(page).getByRole('textbox', { name: 'Query' }).first()).toHaveValue(
     'vpn setup',
   )
@@ -327,4 +333,82 @@ test('a TREC run from elsewhere is imported into a set and measured like a run o
   // No call was made: no latency columns.
   await expect(evaluation(page).getByRole('columnheader', { name: 'p50' })).toBeHidden()
   await screenshots(page, 'evaluation-import-run')
+})
+
+test('the launcher names the servers left out and says who runs what; it can run as the ticked only', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await open(page, launch, 'Evaluation', { RAG_CONSOLE_HOME: dataDirWithDemoSet() })
+  const main = evaluation(page)
+  await main.getByRole('tab', { name: /^Runs/ }).click()
+  const launcher = main.getByRole('form', { name: 'Run a set' })
+  // Carol's VTEX categories all start off: the catalog is shown, not silently dropped.
+  const catalog = launcher.getByRole('checkbox', { name: 'productCatalog' })
+  await expect(catalog).toBeDisabled()
+  await expect(catalog).toHaveAccessibleDescription('(no source selected)')
+
+  await launcher.getByRole('checkbox', { name: 'Alice Lee (sales)', exact: true }).check()
+  await launcher
+    .getByRole('checkbox', { name: 'Carol Mendes (legal, admin)', exact: true })
+    .uncheck()
+  const plan = launcher.getByRole('note', { name: 'Who the queries run as' })
+  await expect(plan).toContainText(
+    '35 queries run as Alice Lee (sales). 6 queries are pinned to a profile and always run as it: Alice Lee (sales) 1, Bob Martins (engineering) 2, Carol Mendes (legal, admin) 2, Dan Novak (contractor) 1.',
+  )
+  const onlyTicked = launcher.getByRole('checkbox', { name: /^Only as the ticked profiles/ })
+  await expect(onlyTicked).toHaveAccessibleName(
+    'Only as the ticked profiles (leave out 5 queries pinned to Bob Martins (engineering), Carol Mendes (legal, admin), Dan Novak (contractor))',
+  )
+  await onlyTicked.check()
+  await screenshots(page, 'evaluation-launcher-plan')
+
+  await runGoldenSet(page, 1)
+  const heatmap = main.getByRole('table', { name: 'nDCG@10 per query and list' })
+  // 35 queries for every profile and Alice's own one, as Alice only; and the header.
+  await expect(heatmap.getByRole('row')).toHaveCount(37)
+  await expect(main.getByRole('combobox', { name: 'Profile' })).toBeHidden()
+})
+
+test('a heatmap cell says why it failed, and a server hidden from the profile is not its failure', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await open(page, launch, 'Evaluation', { RAG_CONSOLE_HOME: dataDirWithDemoSet() })
+  const main = evaluation(page)
+  await main.getByRole('tab', { name: /^Runs/ }).click()
+  // Leaving a server out sends the servers by name, for Dan too, who may not see companyDocs.
+  await runGoldenSet(page, 1, 'documentVault')
+  const heatmap = main.getByRole('table', { name: 'nDCG@10 per query and list' })
+  // Column headers wrap between words only ("knowledge|Search", never "knowledgeSea|rch").
+  await heatmap.getByRole('columnheader').first().scrollIntoViewIfNeeded()
+  await screenshots(page, 'evaluation-heatmap-1440')
+  await expectColumnsFit(page, 'Evaluation at 1440 px')
+  const dans = heatmap.getByRole('row').filter({ has: page.getByRole('cell', { name: / · dan$/ }) })
+  await expect(dans).toHaveCount(1)
+  const whyName = /^hidden: companyDocs for “.* · dan”, why$/
+  const why = dans.getByRole('button', { name: whyName })
+  await expect(why).toBeVisible()
+  const cell = dans.getByRole('cell').filter({ has: page.getByRole('button', { name: whyName }) })
+  await expect(cell).toHaveAttribute(
+    'title',
+    /server companyDocs is hidden from profile "Dan Novak \(contractor\)"/,
+  )
+  await why.focus()
+  await page.keyboard.press('Enter')
+  const panel = page.getByRole('dialog', { name: /^Why companyDocs shows hidden/ })
+  await expect(panel).toContainText('Not counted as its failure')
+  await expect(panel).toContainText('hidden from profile "Dan Novak (contractor)"')
+  await expect(panel).toBeInViewport({ ratio: 1 })
+  await screenshots(page, 'evaluation-heatmap-why')
+  await page.keyboard.press('Escape')
+  await expect(panel).toBeHidden()
+  // Dan's query is no failure of companyDocs: every call it was asked answered.
+  const companyDocs = main
+    .getByRole('table', { name: 'Metrics' })
+    .getByRole('row', { name: 'companyDocs', exact: true })
+  await expect(companyDocs.getByRole('cell').nth(5)).toHaveText('0%')
 })

@@ -3,6 +3,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base } from '@playwright/test'
+import { SAFETY_NET_MS } from '../src/test/limits'
+import { startPrivateKeyring } from './keyring'
 
 export const root = resolve(import.meta.dirname, '..')
 
@@ -28,7 +30,10 @@ export async function launchHost(
   })
   let output = ''
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output}`)), 20_000)
+    const timer = setTimeout(
+      () => reject(new Error(`host did not start:\n${output}`)),
+      SAFETY_NET_MS,
+    )
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
       const match = /Open: (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(output)
@@ -61,7 +66,22 @@ export async function launchHost(
 /** Screenshots land in e2e/screenshots/ for a reviewer to look at. */
 export const screenshotPath = (name: string): string => join(root, 'e2e/screenshots', `${name}.png`)
 
-export const test = base.extend<{ host: RunningHost }>({
+export const test = base.extend<{ host: RunningHost }, { keyring: void }>({
+  // Under scripts/with-keyring.sh (npm test), each worker gets a keyring of its own and every
+  // host it starts uses it: specs running side by side never see each other's entries.
+  keyring: [
+    async ({}, use) => {
+      if (process.env.RAG_KEYRING_READY !== '1') return use()
+      const keyring = await startPrivateKeyring()
+      const shared = process.env.DBUS_SESSION_BUS_ADDRESS
+      process.env.DBUS_SESSION_BUS_ADDRESS = keyring.address
+      await use()
+      if (shared === undefined) delete process.env.DBUS_SESSION_BUS_ADDRESS
+      else process.env.DBUS_SESSION_BUS_ADDRESS = shared
+      await keyring.stop()
+    },
+    { scope: 'worker', auto: true },
+  ],
   host: async ({}, use) => {
     const host = await launchHost()
     await use(host)

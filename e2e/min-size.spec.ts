@@ -30,7 +30,6 @@ const nav = (page: Page, panel: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
 
 test('every panel is usable at the minimum window size', async ({ page, launch }) => {
-  test.setTimeout(180_000)
   // A sixth server with a wrong key puts errors in the waterfall, Health and Audit.
   const lockedOut = {
     url: demo().urls.ragSearch,

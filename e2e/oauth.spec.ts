@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { expectNoAxeViolations } from './axe'
 import { expect, screenshots, test, type Entry } from './console'
 import { becomeCarol } from './demo'
 import { startDemoServer, type DemoServer } from './demo-process'
@@ -80,7 +81,6 @@ test.describe('with a keychain', () => {
     context,
     launch,
   }) => {
-    test.setTimeout(120_000)
     const server = uniqueId()
     const { host, file } = await launch({ [server]: wiki() })
     await page.goto(host.url)
@@ -91,6 +91,7 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText('Sign-in required')
     await expect(card(page, server).getByText('sign-in required', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-sign-in-required')
+    await expectNoAxeViolations(page, 'Servers, OAuth sign-in required')
     await nav(page, 'Health').click()
     await expect(
       page
@@ -111,6 +112,7 @@ test.describe('with a keychain', () => {
     )
     await expect(row.getByRole('button', { name: `Cancel signing in to ${server}` })).toBeVisible()
     await screenshots(page, 'oauth-signing-in')
+    await expectNoAxeViolations(page, 'Servers, signing in')
 
     await tab.getByLabel('User').fill('carol')
     await tab.getByRole('button', { name: 'Approve' }).click()
@@ -120,6 +122,7 @@ test.describe('with a keychain', () => {
     await expect(row).toContainText(/expires in \d+ min/)
     await expect(card(page, server).getByText('ready', { exact: true })).toBeVisible()
     await screenshots(page, 'oauth-signed-in')
+    await expectNoAxeViolations(page, 'Servers, signed in')
 
     await searchReaches(page, server)
 
@@ -133,6 +136,7 @@ test.describe('with a keychain', () => {
     const confirm = page.getByRole('dialog', { name: `Sign out of ${server}?` })
     await expect(confirm).toContainText('deleted from the keychain')
     await screenshots(page, 'oauth-sign-out-confirm')
+    await expectNoAxeViolations(page, 'Servers, the sign-out dialog')
     await confirm.getByRole('button', { name: 'Sign out' }).click()
     await expect(row).toContainText('Sign-in required')
     await expect(row.getByRole('button', { name: `Sign in to ${server}` })).toBeVisible()
@@ -142,7 +146,6 @@ test.describe('with a keychain', () => {
     page,
     launch,
   }) => {
-    test.setTimeout(120_000)
     const server = uniqueId()
     const entry = { [server]: wiki({ url: approving!.url }) }
     const { host, file } = await launch(entry)
@@ -214,7 +217,6 @@ test('a server tried in the Workbench signs in like a registered one, and its fo
   context,
   launch,
 }) => {
-  test.setTimeout(120_000)
   const { host } = await launch({})
   await page.goto(host.url)
   await nav(page, 'Workbench').click()

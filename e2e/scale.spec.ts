@@ -5,7 +5,6 @@ import { startScaleDemo, type ScaleDemo } from './scale'
 /** The Servers panel, the source picker and Health with 200 registered servers. */
 let demo: ScaleDemo | undefined
 test.beforeAll(async () => {
-  test.setTimeout(90_000)
   demo = await startScaleDemo()
 })
 test.afterAll(async () => {
@@ -23,7 +22,6 @@ const cards = (page: Page) => page.getByRole('main').getByRole('region')
 
 /** A host on the 200-server registry, every server tried once, then `panel` if named. */
 async function openScale(page: Page, launch: Launch, panel?: string): Promise<void> {
-  test.setTimeout(150_000)
   const { host } = await launch(scale().registry, { env: scale().env })
   await page.goto(host.url)
   await expect(progress(page)).toHaveText('200 of 200 connected or tried', { timeout: 90_000 })
@@ -35,7 +33,6 @@ test('the Servers panel is usable at once and says how far connecting 200 server
   page,
   launch,
 }) => {
-  test.setTimeout(150_000)
   const { host } = await launch(scale().registry, { env: scale().env })
   await page.goto(host.url)
   const filter = page.getByRole('searchbox', { name: 'Filter servers' })
@@ -97,10 +94,8 @@ test('the source picker filters, groups and includes or leaves out a whole group
 }) => {
   await openScale(page, launch, 'Search')
   const trigger = page.getByRole('button', { name: /^Sources: \d+ servers/ })
-  await expect(trigger).toBeVisible({ timeout: 60_000 })
-  const before = Number(
-    /Sources: (\d+) servers/.exec((await trigger.getAttribute('aria-label')) ?? '')?.[1],
-  )
+  await expect(trigger).toBeVisible()
+  const before = Number(/Sources: (\d+) servers/.exec((await trigger.textContent()) ?? '')?.[1])
   // Closed, the picker keeps none of its 200 rows in the page (each message from main that
   // re-rendered the panel used to re-render them too).
   const rows = page

@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import {
+  editor,
   expect,
   httpServer,
+  invoke,
   manyServers,
   openConfig,
   recordFrames,
+  registryText,
+  replaceEditorText,
   screenshots,
   test,
 } from './console'
@@ -30,6 +34,43 @@ test.describe('with a keychain', () => {
     !process.env.RAG_KEYRING_READY,
     'needs a Secret Service: run through `bash scripts/with-keyring.sh` (npm test does)',
   )
+
+  test('the save preview says a new ${keychain:…} has no value yet and sets it there', async ({
+    page,
+    launch,
+  }) => {
+    const docsRag = uniqueId()
+    const { host } = await launch({ plain: httpServer('No secrets here') })
+    await page.goto(host.url)
+    await openConfig(page)
+    await expect(editor(page)).toContainText('"plain"')
+    await replaceEditorText(
+      page,
+      registryText({
+        plain: httpServer('No secrets here'),
+        [docsRag]: httpServer('Docs', { headers: { Authorization: 'Bearer ${keychain:newKey}' } }),
+      }),
+    )
+    await page.getByRole('button', { name: 'Save…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Save rag-mcp.json?' })
+    const missing = dialog.getByRole('list', { name: 'Keychain secrets without a value' })
+    await expect(dialog).toContainText('1 keychain secret without a value yet')
+    await expect(dialog).toContainText(`${docsRag} waits in “action required” until it is set`)
+    await expect(missing).toContainText(`\${keychain:newKey} of ${docsRag}`)
+    await screenshots(page, 'config-save-missing-secret')
+    try {
+      await missing.getByRole('button', { name: 'Set newKey…' }).click()
+      const set = page.getByRole('dialog', { name: `Set newKey for ${docsRag}` })
+      await set.getByLabel('Value').fill(`sk-e2e-${randomBytes(12).toString('hex')}`)
+      await page.keyboard.press('Enter')
+      await expect(set).toBeHidden()
+      await expect(missing).toBeHidden()
+      await dialog.getByRole('button', { name: 'Save and apply' }).click()
+      await expect(dialog).toBeHidden()
+    } finally {
+      await invoke(page, 'secrets:delete', { server: docsRag, name: 'newKey' })
+    }
+  })
 
   test('a keychain secret is set and deleted without its value ever reaching the page', async ({
     page,

@@ -1,4 +1,7 @@
-import { expect, screenshotPath, test } from './host'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, launchHost, screenshotPath, test } from './host'
 
 test('the renderer reaches the core through window.ragConsole', async ({ page, host }) => {
   const problems: string[] = []
@@ -40,4 +43,42 @@ test('a page without the launch token cannot talk to the core', async ({ page, h
   await page.goto(host.url.replace(/#token=.*/, ''))
   await expect(page.getByRole('contentinfo').getByRole('alert')).toContainText('open the exact URL')
   await expect(page.getByRole('banner')).not.toContainText('demo registry')
+})
+
+test('the no-keychain notice is one line with how to fix it, and once dismissed stays away after a restart', async ({
+  page,
+}) => {
+  test.skip(
+    !!process.env.RAG_KEYRING_READY,
+    'with a keychain the demo keys go there and there is no notice to show',
+  )
+  const dataDir = mkdtempSync(join(tmpdir(), 'rc-e2e-notice-'))
+  const env = { HOME: dataDir, XDG_CONFIG_HOME: join(dataDir, '.config') }
+  const first = await launchHost({ dataDir, env })
+  try {
+    await page.goto(first.url)
+    const notice = page.getByRole('alert').filter({ hasText: 'No usable keychain' })
+    await expect(notice).toBeVisible()
+    expect((await notice.boundingBox())!.height).toBeLessThanOrEqual(40)
+    await notice.getByText('How to fix').click()
+    await expect(notice).toContainText('restart the console')
+    await page.screenshot({ path: screenshotPath('shell-keychain-notice') })
+    await notice.getByRole('button', { name: 'Dismiss' }).click()
+    await expect(notice).toBeHidden()
+    // Gone from the panel: not even after a reload of the page.
+    await page.reload()
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible()
+    await expect(page.getByText('No usable keychain')).toBeHidden()
+  } finally {
+    await first.stop()
+  }
+  const second = await launchHost({ dataDir, env })
+  try {
+    await page.goto(second.url)
+    await expect(page.getByRole('banner')).toContainText('demo registry')
+    await expect(page.getByRole('main', { name: 'Servers' })).toBeVisible()
+    await expect(page.getByText('No usable keychain')).toBeHidden()
+  } finally {
+    await second.stop()
+  }
 })

@@ -44,6 +44,17 @@ async function openTool(page: Page, server: string, tool: string) {
   return page.getByRole('region', { name: `Call ${tool}` })
 }
 
+/** Calls server-everything's get-sum from its form (timeout too, if given); resolves with the form. */
+async function callGetSum(page: Page, a: string, b: string, timeout?: string) {
+  const form = await openTool(page, 'everything', 'get-sum')
+  await form.getByRole('textbox', { name: 'a number' }).fill(a)
+  await form.getByRole('textbox', { name: 'b number' }).fill(b)
+  if (timeout) await form.getByRole('textbox', { name: 'Timeout (ms)' }).fill(timeout)
+  await form.getByRole('button', { name: 'Call get-sum' }).click()
+  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+  return form
+}
+
 test('calls any tool from a form built from its schema: validation, content blocks, tool errors, cancel and timeout', async ({
   page,
   launch,
@@ -143,11 +154,7 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   const { host } = await launch(registry(), { env: demo().env })
   await openWorkbench(page, host.url, 'everything')
   const main = page.getByRole('main', { name: 'Workbench' })
-  let form = await openTool(page, 'everything', 'get-sum')
-  await form.getByRole('textbox', { name: 'a number' }).fill('1')
-  await form.getByRole('textbox', { name: 'b number' }).fill('2')
-  await form.getByRole('button', { name: 'Call get-sum' }).click()
-  await expect(form.getByRole('region', { name: 'Result' })).toBeVisible()
+  let form = await callGetSum(page, '1', '2')
   // A large reply: kept as a preview in the list.
   form = await openTool(page, 'everything', 'get-env')
   await form.getByRole('button', { name: 'Call get-env' }).click()
@@ -201,9 +208,7 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   await main.getByRole('tab', { name: 'Protocol log' }).click()
   // The log kept its state (level, pins) while another tab was shown.
   await expect(main.getByLabel('Server log level')).toHaveValue('debug')
-  await expect(log.getByRole('row', { name: /^in notifications\/message/ }).first()).toBeVisible({
-    timeout: 20_000,
-  })
+  await expect(log.getByRole('row', { name: /^in notifications\/message/ }).first()).toBeVisible()
   await page.setViewportSize({ width: 1440, height: 900 })
   await screenshots(page, 'workbench-protocol-log-1440')
   await page.setViewportSize({ width: 1024, height: 700 })
@@ -465,7 +470,7 @@ test('copies a call as a CLI and cURL command without secrets, saves requests ac
     .click()
   await page
     .getByRole('dialog', { name: 'Tools of knowledgeSearch' })
-    .getByRole('button', { name: 'Open rag_search in the Workbench' })
+    .getByRole('button', { name: 'Open in Workbench: rag_search' })
     .click()
   const main = page.getByRole('main', { name: 'Workbench' })
   let form = main.getByRole('region', { name: 'Call rag_search' })
@@ -601,4 +606,43 @@ test('the protocol log reaches the page only while the Workbench shows it, and c
   await main.getByRole('searchbox', { name: 'Filter' }).fill('seen-phrase-4712')
   await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
   expect(frames).toBeGreaterThan(before)
+})
+
+test('the call form and its result outlive a tab or panel switch; the log shows the newest first and only my calls', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch(registry(), { env: demo().env })
+  await openWorkbench(page, host.url, 'everything')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  const form = await callGetSum(page, '2', '40', '5000')
+  const result = form.getByRole('region', { name: 'Result' })
+  await expect(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
+
+  // To another tab and back, to another panel and back: nothing is wiped.
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  await main.getByRole('tab', { name: 'Tools' }).click()
+  await expect.soft(form.getByRole('textbox', { name: 'a number' })).toHaveValue('2')
+  await expect.soft(form.getByRole('textbox', { name: 'b number' })).toHaveValue('40')
+  await expect.soft(form.getByRole('textbox', { name: 'Timeout (ms)' })).toHaveValue('5000')
+  await expect.soft(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
+  await page.keyboard.press('ControlOrMeta+2')
+  await expect(page.getByRole('main', { name: 'Search' })).toBeVisible()
+  await page.keyboard.press('ControlOrMeta+7')
+  await expect.soft(form.getByRole('textbox', { name: 'b number' })).toHaveValue('40')
+  await expect.soft(result.getByRole('list', { name: 'Content blocks' })).toContainText('42')
+
+  await main.getByRole('tab', { name: 'Protocol log' }).click()
+  const log = main.getByRole('table', { name: 'Protocol log of everything' })
+  // Newest first: the reply to the call just made heads the list, the handshake is further down.
+  await expect.soft(log.getByRole('row').nth(1)).toHaveAccessibleName(/^in response/)
+  await expect(log.getByRole('row', { name: /^out initialize/ })).toHaveCount(1)
+  await main.getByRole('switch', { name: 'Only my calls' }).click()
+  await expect(log.getByRole('row', { name: /^out initialize/ })).toHaveCount(0)
+  await expect(log.getByRole('row', { name: /^out tools\/call/ })).toHaveCount(1)
+  const from = await log
+    .getByRole('row')
+    .evaluateAll((rows) => rows.slice(1).map((row) => row.querySelectorAll('td')[5]?.textContent))
+  expect(new Set(from)).toEqual(new Set(['workbench']))
+  await screenshots(page, 'workbench-log-mine')
 })

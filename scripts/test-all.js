@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The README's test command: typecheck, lint, build, unit + integration tests (inside a real
-// Secret Service when the machine has one), Playwright e2e, the MCP conformance suite's client
-// scenarios, and the benchmarks' quick run.
-// Ends with one line `N passed, N failed, N skipped` summing every runner.
-import { spawnSync } from 'node:child_process'
+// The README's test command, in three stages of runners side by side (two cores, and no runner
+// keeps both busy on its own): typecheck, lint and build; unit + integration tests (inside a
+// real Secret Service when the machine has one) and Playwright e2e; the MCP conformance suite's
+// client scenarios and the benchmarks' quick run. Output lines carry their runner's name.
+// Ends with one line `N passed, N failed` summing every runner.
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,23 +15,92 @@ const bin = (name) => join(root, 'node_modules/.bin', name)
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const lines = []
 
-function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label}: ${[command, ...args].join(' ')}`)
-  const started = Date.now()
-  const result = spawnSync(command, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, FORCE_COLOR: '0', ...env },
-  })
-  const seconds = ((Date.now() - started) / 1000).toFixed(1)
-  return { ok: result.status === 0, seconds }
+/** Clock ticks per second of /proc's CPU times. */
+const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100
+
+/** CPU seconds (user + system) of every child this process has waited for, where /proc tells. */
+function childCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
+    // Fields 16 and 17 (cutime, cstime); the split starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) / ticks
+  } catch {
+    return undefined
+  }
 }
 
-function check(label, command, args) {
-  const { ok, seconds } = run(label, command, args)
-  totals[ok ? 'passed' : 'failed'] += 1
-  lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`)
-  return ok
+/** What a stretch of the run cost: its wall time, and its CPU time when /proc tells. */
+function stopwatch() {
+  const started = Date.now()
+  const cpu = childCpu()
+  return () => {
+    const seconds = `${((Date.now() - started) / 1000).toFixed(1)}s`
+    const used = childCpu()
+    return cpu === undefined ? seconds : `${seconds}, CPU ${(used - cpu).toFixed(0)}s`
+  }
+}
+
+/** Copies a child's output to ours line by line, each line led by the runner's name. */
+function relay(stream, label) {
+  let pending = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk) => {
+    const parts = (pending + chunk).split('\n')
+    pending = parts.pop()
+    for (const part of parts) process.stdout.write(`[${label}] ${part}\n`)
+  })
+  stream.on('end', () => pending && process.stdout.write(`[${label}] ${pending}\n`))
+}
+
+/**
+ * Runs jobs side by side and resolves once all have ended. Each job: `label`, `command`,
+ * `args`, optional `env`, and `done(ok, seconds)`, called as it ends (it counts the result).
+ */
+async function together(stage, jobs) {
+  console.log(`\n=== ${stage}`)
+  for (const job of jobs) console.log(`[${job.label}] ${[job.command, ...job.args].join(' ')}`)
+  const elapsed = stopwatch()
+  await Promise.all(
+    jobs.map(
+      (job) =>
+        new Promise((resolve) => {
+          const started = Date.now()
+          const child = spawn(job.command, job.args, {
+            cwd: root,
+            env: { ...process.env, FORCE_COLOR: '0', ...job.env },
+          })
+          relay(child.stdout, job.label)
+          relay(child.stderr, job.label)
+          let ended = false
+          const end = (ok) => {
+            if (ended) return
+            ended = true
+            job.done(ok, `${((Date.now() - started) / 1000).toFixed(1)}s`)
+            resolve()
+          }
+          child.once('error', (error) => {
+            process.stdout.write(`[${job.label}] ${error.message}\n`)
+            end(false)
+          })
+          child.once('close', (code) => end(code === 0))
+        }),
+    ),
+  )
+  lines.push(`  ${stage}: ${elapsed()}`)
+}
+
+/** A job that counts as one check, passed when it exits 0. */
+function check(label, command, args, onEnd = () => {}) {
+  return {
+    label,
+    command,
+    args,
+    done(ok, seconds) {
+      totals[ok ? 'passed' : 'failed'] += 1
+      lines.push(`${label}: ${ok ? 'ok' : 'FAILED'} (${seconds})`)
+      onEnd(ok)
+    },
+  }
 }
 
 function readJson(file) {
@@ -48,93 +118,113 @@ function count(label, counts, ok, seconds) {
   totals.failed += counts.failed
   totals.skipped += counts.skipped
   lines.push(
-    `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds}s)`,
+    `${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (${seconds})`,
   )
 }
 
 rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
+const suite = stopwatch()
 
-check('typecheck', bin('tsc'), ['-b', '--noEmit'])
-check('lint', 'npm', ['run', '--silent', 'lint'])
-const built = check('build', bin('electron-vite'), ['build'])
+let built = false
+await together('typecheck, lint and build', [
+  check('typecheck', bin('tsc'), ['-b', '--noEmit']),
+  check('lint', 'npm', ['run', '--silent', 'lint']),
+  check('build', bin('electron-vite'), ['build'], (ok) => (built = ok)),
+])
 
+// Each runner inside its own D-Bus session and gnome-keyring when the machine has them.
 const keyring =
   existsSync('/usr/bin/dbus-run-session') && existsSync('/usr/bin/gnome-keyring-daemon')
-const vitestArgs = [
+const withKeyring = (command, args) =>
+  keyring ? ['bash', ['scripts/with-keyring.sh', command, ...args]] : [command, args]
+if (!keyring)
+  console.log('\nNo Secret Service on this machine: the keychain tests say why they skip.')
+
+const [vitestCommand, vitestArgs] = withKeyring(bin('vitest'), [
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${join(reports, 'vitest.json')}`,
-]
-const vitest = keyring
-  ? run('vitest (inside dbus-run-session + gnome-keyring)', 'bash', [
-      'scripts/with-keyring.sh',
-      bin('vitest'),
-      ...vitestArgs,
-    ])
-  : run('vitest (no Secret Service on this machine)', bin('vitest'), vitestArgs)
-const vitestReport = readJson(join(reports, 'vitest.json'))
-// A file that failed to load or whose hooks failed has no failed test of its own: count it too.
-const brokenFiles = (vitestReport?.testResults ?? []).filter(
-  (file) =>
-    file.status === 'failed' &&
-    !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
-).length
-count(
-  'vitest',
-  {
-    passed: vitestReport?.numPassedTests ?? 0,
-    failed: (vitestReport?.numFailedTests ?? 0) + brokenFiles,
-    skipped: (vitestReport?.numPendingTests ?? 0) + (vitestReport?.numTodoTests ?? 0),
+])
+const vitestJob = {
+  label: 'vitest',
+  command: vitestCommand,
+  args: vitestArgs,
+  done(ok, seconds) {
+    const report = readJson(join(reports, 'vitest.json'))
+    // A file that failed to load or whose hooks failed has no failed test of its own: count it.
+    const brokenFiles = (report?.testResults ?? []).filter(
+      (file) =>
+        file.status === 'failed' &&
+        !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+    ).length
+    count(
+      'vitest',
+      {
+        passed: report?.numPassedTests ?? 0,
+        failed: (report?.numFailedTests ?? 0) + brokenFiles,
+        skipped: (report?.numPendingTests ?? 0) + (report?.numTodoTests ?? 0),
+      },
+      ok,
+      seconds,
+    )
   },
-  vitest.ok,
-  vitest.seconds,
-)
+}
+const [pwCommand, pwArgs] = withKeyring(bin('playwright'), ['test'])
+const playwrightJob = {
+  label: 'playwright',
+  command: pwCommand,
+  args: pwArgs,
+  env: { CI: '1' },
+  done(ok, seconds) {
+    const stats = readJson(join(reports, 'e2e.json'))?.stats
+    count(
+      'playwright',
+      {
+        passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
+        failed: stats?.unexpected ?? 0,
+        skipped: stats?.skipped ?? 0,
+      },
+      ok,
+      seconds,
+    )
+  },
+}
+const conformanceJob = {
+  label: 'conformance',
+  command: 'node',
+  args: ['scripts/conformance.js'],
+  done(ok, seconds) {
+    // The MCP conformance suite's client scenarios; required ones count, reported ones do not.
+    const results = readJson(join(reports, 'conformance', 'results.json')) ?? []
+    const required = results.filter((result) => result.required)
+    count(
+      'conformance',
+      {
+        passed: required.filter((result) => result.passed).length,
+        failed: required.filter((result) => !result.passed).length,
+        skipped: 0,
+      },
+      ok,
+      seconds,
+    )
+  },
+}
 
 if (built) {
-  const e2e = keyring
-    ? run(
-        'playwright (inside dbus-run-session + gnome-keyring)',
-        'bash',
-        ['scripts/with-keyring.sh', bin('playwright'), 'test'],
-        { CI: '1' },
-      )
-    : run('playwright', bin('playwright'), ['test'], { CI: '1' })
-  const stats = readJson(join(reports, 'e2e.json'))?.stats
-  count(
-    'playwright',
-    {
-      passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
-      failed: stats?.unexpected ?? 0,
-      skipped: stats?.skipped ?? 0,
-    },
-    e2e.ok,
-    e2e.seconds,
-  )
+  await together('vitest and playwright', [vitestJob, playwrightJob])
+  await together('conformance and bench --quick', [
+    conformanceJob,
+    check('bench --quick', 'node', ['out/main/bench.js', '--quick']),
+  ])
 } else {
-  count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0')
+  // Integration tests run the built entries: without a build only the unit tests can tell.
+  await together('vitest', [vitestJob])
+  count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0s')
 }
 
-if (built) {
-  // The MCP conformance suite's client scenarios; required ones count, reported ones do not.
-  const conformance = run('conformance', 'node', ['scripts/conformance.js'])
-  const results = readJson(join(reports, 'conformance', 'results.json')) ?? []
-  const required = results.filter((result) => result.required)
-  count(
-    'conformance',
-    {
-      passed: required.filter((result) => result.passed).length,
-      failed: required.filter((result) => !result.passed).length,
-      skipped: 0,
-    },
-    conformance.ok,
-    conformance.seconds,
-  )
-}
-
-if (built) check('bench --quick', 'node', ['out/main/bench.js', '--quick'])
-
+lines.push(`whole run: ${suite()}`)
 console.log('\n=== summary')
 for (const line of lines) console.log(line)
 console.log(`${totals.skipped} skipped (each says why in its runner's output)`)

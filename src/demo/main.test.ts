@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
+import { SAFETY_NET_MS } from '../test/limits'
 import { DEMO_SECRETS } from './keys'
 import { OWN_DOC_HOST, demoScript, eventually, startDemo, type DemoProcess } from './testing'
 
@@ -8,7 +9,7 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
     execFile(
       process.execPath,
       [demoScript(), ...args],
-      { timeout: 20_000 },
+      { timeout: SAFETY_NET_MS },
       (error, stdout, stderr) => {
         resolve({
           code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
@@ -88,7 +89,7 @@ describe('demo.js entry (built)', () => {
     await first.stop()
     await eventually(
       async () => ((await fetch(`${docs}/healthz`).catch(() => undefined))?.ok ? true : undefined),
-      12_000,
+      SAFETY_NET_MS,
       200,
     )
     expect(second.output.some((line) => line.includes('(taken over)'))).toBe(true)

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { builtFile } from '../test/built'
+import { SAFETY_NET_MS } from '../test/limits'
 import { eachLine } from '../test/start-child'
 
 /** A built demo program running as a child process (tests only). */
@@ -23,7 +24,7 @@ export const demoScript = (): string => builtFile('main/demo.js')
  * Starts `node out/main/demo.js …args` and resolves at its `ready <url>` line; rejects with its
  * output if it exits or stays silent past the deadline.
  */
-export function startDemo(args: string[], timeoutMs = 15_000): Promise<DemoProcess> {
+export function startDemo(args: string[], timeoutMs = SAFETY_NET_MS): Promise<DemoProcess> {
   const child = spawn(process.execPath, [demoScript(), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -106,7 +107,7 @@ export function toolCallMessage(
 /** Polls `check` until it returns a value, or fails after the deadline. */
 export async function eventually<T>(
   check: () => Promise<T | undefined>,
-  timeoutMs = 5000,
+  timeoutMs = SAFETY_NET_MS,
   everyMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs

@@ -12,6 +12,7 @@ import {
   WindowStateSaver,
   writeWindowState,
 } from './window-state'
+import { SAFETY_NET_MS } from '../test/limits'
 
 const primary = { x: 0, y: 0, width: 1920, height: 1040 }
 const right = { x: 1920, y: 0, width: 2560, height: 1400 }
@@ -108,7 +109,7 @@ describe('window state saver', () => {
       { stdio: 'ignore' },
     )
     try {
-      await expect.poll(() => existsSync(file), { timeout: 20_000 }).toBe(true)
+      await expect.poll(() => existsSync(file), { timeout: SAFETY_NET_MS }).toBe(true)
     } finally {
       app.kill('SIGKILL')
     }

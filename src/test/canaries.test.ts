@@ -11,6 +11,7 @@ import {
 } from '../main/core/services/testing/live'
 import { CanaryMonitor, type CanaryReport } from '../main/core/monitoring/canary-monitor'
 import { canaryNames, runCanary, type CanaryServices } from '../main/core/monitoring/canaries'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * Canaries through the whole console against real servers: the rag-tools-v1 fixture over stdio
@@ -156,11 +157,11 @@ describe('the canary monitor', () => {
       ])
       // The edit: the server's key now comes from a session token nobody set.
       await live.rewrite(registry('${session:otherKey}'))
-      await waitFor(() => reports.length === 2, 15_000, 'the canary to run after the reload')
+      await waitFor(() => reports.length === 2, SAFETY_NET_MS, 'the canary to run after the reload')
       expect(reports[1]).toMatchObject({ passed: false, regression: true, trigger: 'reload' })
       const entry = await waitFor(
         () => live.core.registry.history().findLast((e) => e.canaries && e.trigger === 'manual'),
-        5_000,
+        SAFETY_NET_MS,
         'the reload history to show the canary',
       )
       expect(entry.diff?.changed).toEqual(['knowledgeSearch'])

@@ -34,7 +34,7 @@ describe('demo.js all --endpoints (built)', () => {
     expect(ids).toHaveLength(10)
     live = await startCore(registry, { env: { ...DEMO_KEY_ENV } })
     const { core } = live
-    await waitFor(() => ids.every((id) => core.pool.status(id).state === 'ready'), 30_000)
+    await waitFor(() => ids.every((id) => core.pool.status(id).state === 'ready'))
     // rag-tools-v1 answers named users only: act as a demo user it knows.
     core.settings.saveProfile(demoProfile('bob@example.com', 'bob', 'Bob'))
     core.settings.setActive('bob')

@@ -63,7 +63,7 @@ describe('the demo golden set against the demo servers', () => {
     evaluation.saveSet(loadDemoGoldenSet(FILE)!)
     run = await (await evaluation.startRun({ setId: 'demo' })).done
     metrics = evaluation.metrics(run.summary.id)
-  }, 120_000)
+  })
 
   afterAll(async () => {
     await live?.close()

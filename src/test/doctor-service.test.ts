@@ -9,7 +9,14 @@ import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/t
 import { demoProfile } from './demo-profiles'
 import { createHandlers } from '../main/core/api/handlers'
 import { dispatch } from '../main/core/api/dispatch'
-import { fixtureEntry, startCore, type LiveCore } from '../main/core/services/testing/live'
+import {
+  fixtureEntry,
+  startCore,
+  startHttpFixture,
+  whenState,
+  type LiveCore,
+} from '../main/core/services/testing/live'
+import { NEVER_MS } from './limits'
 
 const PLAIN_SEARCH = fileURLToPath(
   new URL('../main/core/services/fixtures/plain-search.mjs', import.meta.url),
@@ -315,16 +322,24 @@ describe('Doctor service', () => {
   })
 
   it('fails a check that gets no answer in time and still runs the others', async () => {
-    const live = await core({
-      slow: fixtureEntry(['--delay', '60000'], { timeoutMs: 2_000 }),
-    })
-    const [report] = (await live.core.services.doctor.run({ servers: ['slow'] })).servers
-    const byId = Object.fromEntries(report!.checks.map((c) => [c.id, c]))
-    expect(byId['protocol.ping']?.status).toBe('pass')
-    expect(byId['rag-tools-v1.envelope']).toMatchObject({
-      status: 'fail',
-      evidence: { found: expect.stringMatching(/time|timeout|within/i) },
-    })
+    // Over HTTP to a server already running, connecting takes a round trip even on a busy
+    // machine: the 2 s budget is spent only by the search it never answers.
+    const slow = await startHttpFixture(['--name', 'slow', '--delay', String(NEVER_MS)])
+    try {
+      const live = await core({
+        slow: { url: slow.url, dialect: 'rag-tools-v1', timeoutMs: 2_000 },
+      })
+      await whenState(live.core, ['slow'])
+      const [report] = (await live.core.services.doctor.run({ servers: ['slow'] })).servers
+      const byId = Object.fromEntries(report!.checks.map((c) => [c.id, c]))
+      expect(byId['protocol.ping']?.status).toBe('pass')
+      expect(byId['rag-tools-v1.envelope']).toMatchObject({
+        status: 'fail',
+        evidence: { found: expect.stringMatching(/time|timeout|within/i) },
+      })
+    } finally {
+      await slow.stop()
+    }
   })
 
   it('does not probe a server whose rate limit is nearly used up, and says when to retry', async () => {

@@ -12,6 +12,7 @@ import {
 import { waitFor } from '../main/core/services/testing/live'
 import { repoRoot } from './built'
 import { startFaultServer, type FaultServer } from './fault-server'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * Error codes are a contract: each documented code (src/shared/errors.ts, the table in
@@ -54,7 +55,7 @@ const ROWS: Row[] = [
         async () =>
           ((await ipc.call('search:cancel', { searchId: 'to-cancel' })) as Ok<Cancel>).value
             .cancelled,
-        10_000,
+        SAFETY_NET_MS,
         'the search to be cancelled',
       )
       return serverError(await search, 'slow')
@@ -202,7 +203,7 @@ beforeAll(async () => {
       states = Object.fromEntries(reply.value.map((s) => [s.server, s.status.state]))
       return states.dead === 'down' && !Object.values(states).includes('connecting')
     },
-    20_000,
+    SAFETY_NET_MS,
     'the host to have tried every server',
   ).catch((error: Error) => {
     throw new Error(`${error.message}: ${JSON.stringify(states)}`)
@@ -237,7 +238,7 @@ beforeAll(async () => {
   })) as IpcResponse<SearchReply>
   if (!reply.ok) throw new Error(`search:run failed: ${reply.error.message}`)
   hostSearch = reply.value
-}, 90_000)
+})
 
 afterAll(async () => {
   ipc?.close()

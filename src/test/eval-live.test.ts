@@ -6,6 +6,7 @@ import { createCore, type Core } from '../main/core/core'
 import { fixtureEntry } from '../main/core/services/testing/live'
 import type { EventMap } from '../shared/ipc/contract'
 import type { EvalRunSummary, GoldenSet } from '../shared/model/evaluation'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * A run `rag-console eval` makes (a second process) shows in an open console on the same data
@@ -77,7 +78,7 @@ describe('a CLI run in an open console', () => {
         if (!run) throw new Error(`no eval:run-started yet\n${cli.stderr()}`)
         return run
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: SAFETY_NET_MS, interval: 50 },
     )
     expect(started).toMatchObject({ setId: 'live', status: 'running', total: 12, external: true })
     // While it runs, the console lists it with the counts the CLI wrote, marked as another's.
@@ -87,7 +88,7 @@ describe('a CLI run in an open console', () => {
         expect(listed).toMatchObject({ status: 'running', external: true })
         expect(listed!.done).toBeGreaterThan(0)
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: SAFETY_NET_MS, interval: 50 },
     )
     expect(await cli.exited).toBe(0)
     const finished = await vi.waitFor(
@@ -96,7 +97,7 @@ describe('a CLI run in an open console', () => {
         if (!run) throw new Error('no eval:run-finished yet')
         return run
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: SAFETY_NET_MS, interval: 50 },
     )
     expect(finished).toMatchObject({ status: 'done', done: 12, total: 12 })
     expect(finished.pid).toBeUndefined()
@@ -117,7 +118,7 @@ describe('a CLI run in an open console', () => {
         if (!progress) throw new Error(`no progress yet\n${cli.stderr()}`)
         return progress.runId
       },
-      { timeout: 30_000, interval: 50 },
+      { timeout: SAFETY_NET_MS, interval: 50 },
     )
     cli.kill()
     expect(await cli.exited).toBe(1)
@@ -127,7 +128,7 @@ describe('a CLI run in an open console', () => {
         if (!run) throw new Error('no eval:run-finished yet')
         return run
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: SAFETY_NET_MS, interval: 50 },
     )
     expect(finished.status).toBe('cancelled')
     expect(finished.done).toBeGreaterThan(0)

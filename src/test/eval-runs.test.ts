@@ -55,7 +55,7 @@ beforeAll(async () => {
     live.core.settings.saveProfile(demoProfile(userId!, id!, id!))
   }
   live.core.settings.setActive('carol')
-}, 60_000)
+})
 
 afterAll(async () => {
   await live?.close()
@@ -81,7 +81,7 @@ describe('a run against a rate-limited server', () => {
     // The server did refuse on the way: the runner waited and asked again.
     const refused = live.auditLines().filter((l) => l.errorCode === 'rate_limited')
     expect(refused.length).toBeGreaterThan(0)
-  }, 60_000)
+  })
 })
 
 describe('progress, cancel and the stored run', () => {
@@ -126,7 +126,7 @@ describe('progress, cancel and the stored run', () => {
         .runs.list('long')
         .map((s) => s.id),
     ).toEqual(['cancel-me'])
-  }, 30_000)
+  })
 
   it('refuses a second run under the id of one still running, and lists the running one', async () => {
     evaluation().saveSet(set('busy-set', ['a', 'b', 'c', 'd', 'e', 'f']))
@@ -288,7 +288,7 @@ describe('pooled judging', () => {
     expect(readFileSync(join(live.dir, 'data', 'eval', 'sets', 'pooled.json'), 'utf8')).toContain(
       unjudged.docKey,
     )
-  }, 60_000)
+  })
 
   it('gives a pool document’s words and link, asked again of the server that found it', async () => {
     const run = evaluation()

@@ -104,21 +104,19 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
     const rules = await eventually(async () => {
       const all = await prometheus.rules()
       return all.length > 0 && all.every((r) => r.lastEvaluation > '2000') ? all : undefined
-    }, 20_000)
+    })
     expect(rules.filter((r) => r.health !== 'ok').map((r) => `${r.name}: ${r.lastError}`)).toEqual(
       [],
     )
     expect(rules.filter((r) => r.type === 'alerting').length).toBeGreaterThanOrEqual(9)
-  }, 60_000)
+  })
 
   it('fires RagServerDown for a killed server within a bounded time, and resolves it once back', async () => {
     await setup()
-    await eventually(
-      async () =>
-        (await prometheus.query('rag_console_server_up{server="spare"} == 1')).length
-          ? true
-          : undefined,
-      30_000,
+    await eventually(async () =>
+      (await prometheus.query('rag_console_server_up{server="spare"} == 1')).length
+        ? true
+        : undefined,
     )
     await spare.stop()
     const firing = await eventually(async () => {
@@ -133,7 +131,7 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
     spare = await startDemo(['vtex', '--port', spareUrl.port])
     await eventually(async () => ((await downAlert('spare')) ? undefined : true), 90_000, 250)
     expect(await downAlert('catalog')).toBeUndefined()
-  }, 180_000)
+  }, 300_000)
 
   // After the server was killed: the failed-calls panel has failures to show.
   it('gets data for every panel of the Grafana dashboard from its PromQL', async () => {
@@ -166,7 +164,7 @@ describeWithKeyring('the operations pack against Prometheus and rag-console moni
       1_000,
     ).catch(() => {})
     expect(empty).toEqual([])
-  }, 120_000)
+  })
 })
 
 /** A panel's PromQL as Grafana sends it with every variable at "All" and a 5-minute range. */

@@ -103,9 +103,8 @@ it('the unit runs: ready on /readyz, ExecReload re-reads the registry, stop drai
   expect(argv.slice(0, 3)).toEqual(['/usr/bin/env', 'node', INSTALLED_CLI])
   const port = await freePort()
   const monitor = run(localized(argv.slice(1), port, config), { RAG_CONSOLE_HOME: home })
-  await eventually(
-    async () => ((await status(`http://127.0.0.1:${port}/readyz`)) === 200 ? true : undefined),
-    20_000,
+  await eventually(async () =>
+    (await status(`http://127.0.0.1:${port}/readyz`)) === 200 ? true : undefined,
   )
 
   // ExecReload as systemd runs it, with $MAINPID.
@@ -142,10 +141,9 @@ it('the container runs as a non-root user, and its ENTRYPOINT, CMD and HEALTHCHE
     )
     return spawnSync(command === 'node' ? process.execPath : command!, args).status === 0
   }
-  await eventually(async () => (healthy() ? true : undefined), 20_000)
-  await eventually(
-    async () => ((await status(`http://127.0.0.1:${port}/readyz`)) === 200 ? true : undefined),
-    20_000,
+  await eventually(async () => (healthy() ? true : undefined))
+  await eventually(async () =>
+    (await status(`http://127.0.0.1:${port}/readyz`)) === 200 ? true : undefined,
   )
   expect(instruction('STOPSIGNAL')).toBe('SIGTERM')
   child!.kill('SIGTERM')

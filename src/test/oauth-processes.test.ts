@@ -9,6 +9,7 @@ import { KeychainStore } from '../main/core/secrets/keychain-store'
 import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
 import { SettingsStore } from '../main/core/services/settings'
 import { startConformanceServer, type ConformanceServer } from './conformance-server'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * A sign-in outlives the process that made it: each `rag-console` run below is a new process on
@@ -54,7 +55,7 @@ describeWithKeyring('OAuth across processes: what one process signed in to, the 
   /** Waits until the server's stored access token has expired. */
   const expired = async (id: string): Promise<void> => {
     const { expiresAt } = (await stored(id))!
-    await expect.poll(() => Date.now() > expiresAt, { timeout: 10_000 }).toBe(true)
+    await expect.poll(() => Date.now() > expiresAt, { timeout: SAFETY_NET_MS }).toBe(true)
   }
 
   beforeAll(async () => {

@@ -18,6 +18,7 @@ import { Arch, build, Platform, type Configuration } from 'electron-builder'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PRELOAD_FILE, RENDERER_DIR } from '../main/paths'
 import { builtFile, repoRoot } from './built'
+import { SAFETY_NET_MS } from './limits'
 
 const quietLogger = { isEnabled: false, add: () => undefined }
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -83,7 +84,7 @@ describe('the packed app', () => {
     )
     resources = join(appDir, 'resources')
     files = listPackage(join(resources, 'app.asar'), { isPack: false })
-  }, 180_000)
+  })
 
   afterAll(() => rmSync(work, { recursive: true, force: true }))
 
@@ -141,7 +142,11 @@ describe('the packed app', () => {
     const home = join(work, 'home')
     const env: NodeJS.ProcessEnv = { ...process.env, RAG_CONSOLE_HOME: home }
     delete env.RAG_MCP_CONFIG
-    const run = spawnSync(cli, ['info', '--json'], { env, encoding: 'utf8', timeout: 30_000 })
+    const run = spawnSync(cli, ['info', '--json'], {
+      env,
+      encoding: 'utf8',
+      timeout: SAFETY_NET_MS,
+    })
     expect(run.status, run.stderr).toBe(0)
     const info = JSON.parse(run.stdout) as { dataDir: string; registry: { kind: string } }
     expect(info).toMatchObject({ dataDir: home, registry: { kind: 'embedded' } })

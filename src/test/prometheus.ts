@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll } from 'vitest'
 import { freePort } from '../main/core/pool/fixtures/helpers'
+import { SAFETY_NET_MS } from './limits'
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it). */
 const BINARY = process.env.PROMETHEUS_BIN ?? 'prometheus'
@@ -94,7 +95,7 @@ export async function startPrometheus(
     }
     rmSync(dir, { recursive: true, force: true })
   }
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + SAFETY_NET_MS
   for (;;) {
     const ready = await fetch(`${url}/-/ready`).then(
       (r) => r.ok,

@@ -5,6 +5,7 @@ import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/t
 import { startCore, whenState, type LiveCore } from '../main/core/services/testing/live'
 import { LINK_VERDICTS, type AccessCheck } from '../shared/model/rag'
 import { demoProfile } from './demo-profiles'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * The operations end to end against the demo servers (rag-search over streamable HTTP with its
@@ -51,6 +52,9 @@ beforeAll(async () => {
       dialect: 'rag-tools-v1',
       groups: ['users'],
       dataSources: [{ id: 'legal', name: 'Legal Docs', authMode: 'capability' }],
+      // A stdio demo that reconnects when its session token is set: on a busy machine that takes
+      // longer than the default 15 s.
+      timeoutMs: SAFETY_NET_MS,
     },
     documentVault: {
       url: ragbox.url,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * A server program a test or benchmark started; `stop` ends it (SIGTERM, SIGKILL after 3 s).
@@ -22,7 +23,7 @@ export interface Child<T> {
 export function startChild<T>(
   args: string[],
   ready: (lines: string[]) => T | undefined,
-  timeoutMs = 30_000,
+  timeoutMs = SAFETY_NET_MS,
 ): Promise<Child<T>> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   const exited = new Promise<void>((done) => child.once('exit', () => done()))

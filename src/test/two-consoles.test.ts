@@ -11,6 +11,7 @@ import {
   type HostProcess,
   type IpcClient,
 } from '../main/host/testing/host-process'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * Consoles on one machine and one data folder — the app (here the browser host) open, a second
@@ -83,7 +84,7 @@ describe('a launch server shared by consoles on one data folder', () => {
           env: { PORT: String(port) },
           readyPattern: 'listening on port',
         },
-        timeoutMs: 20_000,
+        timeoutMs: SAFETY_NET_MS,
       },
     })
   })
@@ -102,7 +103,7 @@ describe('a launch server shared by consoles on one data folder', () => {
     await Promise.all([a!.ipc.call('servers:list'), b!.ipc.call('servers:list')])
     await waitFor(
       async () => (await state(a!)) === 'ready' && (await state(b!)) === 'ready',
-      40_000,
+      SAFETY_NET_MS,
       'both consoles to have the server ready',
     )
     const logs = await Promise.all([logOf(a!), logOf(b!)])
@@ -115,7 +116,7 @@ describe('a launch server shared by consoles on one data folder', () => {
       ok: true,
       value: { isError: false },
     })
-  }, 90_000)
+  })
 
   it('is used by a terminal’s CLI run, which leaves it running when it ends', async () => {
     const run = await runCli(
@@ -139,7 +140,7 @@ describe('a launch server shared by consoles on one data folder', () => {
     for (const console of [owner, borrower]) {
       expect(await echo(console, 'still there')).toMatchObject({ ok: true })
     }
-  }, 60_000)
+  })
 
   it('is launched again by a console still using it once the one that started it stops', async () => {
     consoles.splice(consoles.indexOf(owner), 1)
@@ -151,7 +152,7 @@ describe('a launch server shared by consoles on one data folder', () => {
       'the remaining console to launch the server again',
     )
     expect(await logOf(borrower)).toMatch(/^launching /m)
-  }, 90_000)
+  })
 })
 
 /** One child process writing to the data folder as a console does, through jiti. */
@@ -224,7 +225,7 @@ describe('writes from several processes to one data folder', () => {
     )
     expect(lines).toHaveLength(WRITERS * LINES)
     expect(seen.size).toBe(WRITERS * LINES)
-  }, 60_000)
+  })
 
   it('keep settings.json whole for every reader, with every process’s change in it', async () => {
     const SAVES = 40
@@ -269,7 +270,7 @@ describe('writes from several processes to one data folder', () => {
       .flat()
       .filter((id) => !ids.has(id))
     expect(missing).toEqual([])
-  }, 60_000)
+  })
 })
 
 describe('a settings change made outside a running console', () => {
@@ -308,8 +309,8 @@ describe('a settings change made outside a running console', () => {
     }
     expect(await serving()).toBe(false)
     edit(true)
-    await expect.poll(serving, { timeout: 15_000 }).toBe(true)
+    await expect.poll(serving, { timeout: SAFETY_NET_MS }).toBe(true)
     edit(false)
-    await expect.poll(serving, { timeout: 15_000 }).toBe(false)
-  }, 60_000)
+    await expect.poll(serving, { timeout: SAFETY_NET_MS }).toBe(false)
+  })
 })

@@ -13,6 +13,7 @@ import { dispatch } from '../main/core/api/dispatch'
 import { createHandlers, type Handlers } from '../main/core/api/handlers'
 import { createCore, type Core } from '../main/core/core'
 import { repoRoot } from './built'
+import { SAFETY_NET_MS } from './limits'
 
 /**
  * The workbench against the demo servers over their real transports: identity and auth headers
@@ -66,7 +67,7 @@ beforeAll(async () => {
   core.events.on('auth:changed', (status) => signIns.push(status))
   await core.pool.applyRegistry(core.registry.current())
   handlers = createHandlers(core)
-}, 30_000)
+})
 
 afterAll(async () => {
   await core?.dispose()
@@ -280,10 +281,10 @@ describe('a server tried without saving it', () => {
       server,
       tool: 'ask',
       arguments: { form: 'required' },
-      timeoutMs: 30_000,
+      timeoutMs: SAFETY_NET_MS,
     })
     await vi.waitFor(() => expect(forms.some((form) => form.serverId === server)).toBe(true), {
-      timeout: 20_000,
+      timeout: SAFETY_NET_MS,
     })
     const form = forms.find((pending) => pending.serverId === server)!
     expect(form.message).toContain('Please fill in the required form')

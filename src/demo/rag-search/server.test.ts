@@ -233,7 +233,7 @@ describe('rag-search signed links with a short TTL', () => {
     const expired = await eventually(async () => {
       const response = await fetch(url)
       return response.status === 403 ? response : undefined
-    }, 6000)
+    })
     expect(expired.headers.get('x-doc-host-reason')).toBe('expired')
     const verified = await postJson(
       server.url,

@@ -480,6 +480,7 @@ describe('verify verdicts', () => {
 
 describe('exit codes', () => {
   it('exits 2 with an invalid_argument error on a bad command line', async () => {
+    const runs: Promise<{ args: string[]; run: CliRun }>[] = []
     for (const args of [
       ['frobnicate'],
       ['search'],
@@ -490,13 +491,16 @@ describe('exit codes', () => {
       ['secrets', 'set', 'knowledgeSearch', 'apiKey', '--name', 'apiKey'],
       ['secrets', 'delete', 'knowledgeSearch', 'apiKey', 'extra'],
     ]) {
-      const run = await cli(['--json', ...args])
+      runs.push(cli(['--json', ...args]).then((run) => ({ args, run })))
+    }
+    // Independent runs: side by side.
+    for (const { args, run } of await Promise.all(runs)) {
       expect(run.code, args.join(' ')).toBe(2)
       expect(json(run)).toEqual({
         error: { code: 'invalid_argument', message: expect.any(String) },
       })
     }
-  }, 60_000)
+  })
 
   it('exits 3 with located diagnostics when the registry is invalid', async () => {
     const broken = writeRegistry(
@@ -532,5 +536,5 @@ describe('exit codes', () => {
       home,
     )
     expect(search.code).toBe(4)
-  }, 60_000)
+  })
 })

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliHome, json, runCli, writeRegistry } from './testing/run-cli'
+import { SAFETY_NET_MS } from '../../test/limits'
 
 /**
  * `--timeout` is the time budget of a whole command, connects included: a stdio server that
@@ -33,7 +34,10 @@ afterAll(() => rmSync(home, { recursive: true, force: true }))
 
 describe('--timeout', () => {
   it('reaches a stdio server’s connect: servers waits for it', async () => {
-    const run = await runCli(['--config', config, '--json', '--timeout', '15000', 'servers'], home)
+    const run = await runCli(
+      ['--config', config, '--json', '--timeout', String(SAFETY_NET_MS), 'servers'],
+      home,
+    )
     const { servers } = json<{ servers: { id: string; status: string; error: unknown }[] }>(run)
     expect(servers).toEqual([expect.objectContaining({ id: 'slow', status: 'ready', error: null })])
     expect(run.code).toBe(0)
@@ -48,7 +52,7 @@ describe('--timeout', () => {
         '--server',
         'slow',
         '--connect-timeout',
-        '15000',
+        String(SAFETY_NET_MS),
         '--tool',
         'echo',
         '--args',

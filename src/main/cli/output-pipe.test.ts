@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SAFETY_NET_MS } from '../../test/limits'
 import { cliHome, json, runCliThroughPipe, writeRegistry } from './testing/run-cli'
 
 /**
@@ -24,6 +25,7 @@ describe('--json through a pipe', () => {
         command: process.execPath,
         args: [fixture, '--hits', '100', '--chunk-size', String(CHUNK)],
         dialect: 'rag-tools-v1',
+        timeoutMs: SAFETY_NET_MS,
       },
     })
     const run = await runCliThroughPipe(
@@ -39,7 +41,11 @@ describe('--json through a pipe', () => {
 
   it('ends quietly with its exit code when the reader stops early (| head)', async () => {
     const config = writeRegistry(home, {
-      big: { command: process.execPath, args: [fixture, '--hits', '100', '--chunk-size', '4000'] },
+      big: {
+        command: process.execPath,
+        args: [fixture, '--hits', '100', '--chunk-size', '4000'],
+        timeoutMs: SAFETY_NET_MS,
+      },
     })
     const run = await runCliThroughPipe(
       ['--json', '--config', config, 'search', 'handbook', '--server', 'big', '--top-k', '100'],

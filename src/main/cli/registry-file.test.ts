@@ -60,18 +60,18 @@ describe('--config at something that is not a registry file', () => {
   for (const [what, make, message] of cases) {
     it(`exits 3 with one clear line for ${what}`, async () => {
       const path = make()
-      const text = await runCli(['--config', path, 'servers'], home, { timeoutMs: 15_000 })
+      const text = await runCli(['--config', path, 'servers'], home)
       expect(text.code).toBe(3)
       const lines = text.stderr.trim().split('\n')
       expect(lines).toHaveLength(2)
       expect(lines[0]).toMatch(/^rag-console: the registry is invalid .*: 1 error\(s\)/)
       expect(lines[1]).toMatch(message)
-      const run = await runCli(['--json', '--config', path, 'servers'], home, { timeoutMs: 15_000 })
+      const run = await runCli(['--json', '--config', path, 'servers'], home)
       expect(run.code).toBe(3)
       expect(json(run)).toMatchObject({
         error: { code: 'config' },
         diagnostics: [{ severity: 'error', message: expect.stringMatching(message) }],
       })
-    }, 40_000)
+    })
   }
 })

@@ -370,7 +370,11 @@ export class Core {
         this.embedded = embeddedWithEnvKeys(secrets)
         this.notice(
           'warning',
-          `No usable keychain (${plan.reason}). The demo servers' keys are passed through environment variables for this session only; store real keys in the OS keychain.`,
+          "No usable keychain: the demo servers' keys are passed through environment variables, for this session only.",
+          {
+            id: 'keychain-unavailable',
+            detail: `Why: ${plan.reason}. Once a keychain runs, restart the console: the demo keys go there, and keys of your own servers in Config → Secrets.`,
+          },
         )
       }
     } catch (error) {
@@ -395,11 +399,28 @@ export class Core {
     }
   }
 
-  /** Records a notice for the UI (shown at startup) and announces it to open windows. */
-  notice(level: AppNotice['level'], message: string): void {
-    const notice = { level, message, at: Date.now() }
+  /**
+   * Records a notice for the UI (shown at startup) and announces it to open windows; one with
+   * an id the user dismissed before is not shown again.
+   */
+  notice(
+    level: AppNotice['level'],
+    message: string,
+    more: Pick<AppNotice, 'id' | 'detail'> = {},
+  ): void {
+    // Ids are checked against settings.json, which is read by then (its own notice has no id).
+    if (more.id !== undefined && this.settings.dismissedNotices().includes(more.id)) return
+    const notice: AppNotice = { level, message, at: Date.now(), ...more }
     this.notices.push(notice)
     this.events.emit('app:notice', notice)
+  }
+
+  /** The user dismissed a notice for good: it is not listed or shown again. */
+  dismissNotice(id: string): void {
+    this.settings.dismissNotice(id)
+    for (let i = this.notices.length - 1; i >= 0; i--) {
+      if (this.notices[i]!.id === id) this.notices.splice(i, 1)
+    }
   }
 
   info(): AppInfo {

@@ -51,7 +51,11 @@ describe('demo keys', () => {
     })
     const info = c.info()
     expect(info.notices).toHaveLength(1)
-    expect(info.notices[0]!.message).toMatch(/environment variables for this session only/)
+    expect(info.notices[0]).toMatchObject({
+      id: 'keychain-unavailable',
+      message: expect.stringMatching(/environment variables, for this session only/),
+      detail: expect.stringMatching(/no Secret Service.*restart the console/),
+    })
     const search = c.registry.server('knowledgeSearch')!
     expect(search.headers.Authorization).toBe(
       `Bearer \${env:${demoEnvName('knowledgeSearch', 'apiKey')}}`,
@@ -64,6 +68,21 @@ describe('demo keys', () => {
     expect(c.settings.profiles()).toHaveLength(5)
     // The process environment is untouched.
     expect(process.env[demoEnvName('knowledgeSearch', 'apiKey')]).toBeUndefined()
+  })
+
+  it('say so once: a notice dismissed is not shown again after a restart', async () => {
+    const dir = dataDir()
+    const noKeychain = {
+      openEntry: async () => {
+        throw new Error('org.freedesktop.DBus.Error.ServiceUnknown: no Secret Service')
+      },
+    }
+    const first = await core({ dataDir: dir, demoKeys: true, keychain: noKeychain })
+    first.dismissNotice('keychain-unavailable')
+    expect(first.info().notices).toEqual([])
+    await first.dispose()
+    const again = await core({ dataDir: dir, demoKeys: true, keychain: noKeychain })
+    expect(again.info().notices).toEqual([])
   })
 
   it('are not touched when a real registry file is in use', async () => {

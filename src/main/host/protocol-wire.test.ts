@@ -12,6 +12,7 @@ import {
 } from '../core/services/testing/live'
 import type { BrowserHost } from './server'
 import { closed, connect, failOnUncaught, request, startWireHost } from './testing/live-host'
+import { SAFETY_NET_MS } from '../../test/limits'
 
 /**
  * Who gets the protocol log's events over the host's WebSocket: only pages that asked for them
@@ -24,7 +25,7 @@ let host: BrowserHost
 beforeAll(async () => {
   fixture = await startHttpFixture(['--name', 'wire', '--hits', '10'])
   live = await startCore({
-    a: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: 10_000 },
+    a: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: SAFETY_NET_MS },
     c: fixtureEntry(['--name', 'local', '--hits', '5']),
   })
   await whenState(live.core, ['a', 'c'])
@@ -91,7 +92,7 @@ describe('protocol log events on the wire', () => {
     }
     expect(log.value.entries.length).toBeGreaterThan(0)
     await search(watching.ws)
-    await waitFor(() => watching.protocol.length > 0, 5_000, 'protocol events')
+    await waitFor(() => watching.protocol.length > 0, SAFETY_NET_MS, 'protocol events')
     const seqs = watching.protocol.flat().map((entry) => entry.seq)
     expect(Math.max(...seqs)).toBeGreaterThan(Math.max(...log.value.entries.map((e) => e.seq)))
     watching.ws.close()
@@ -103,7 +104,7 @@ describe('protocol log events on the wire', () => {
     subscribe(leaving.ws, ['workbench:protocol'])
     subscribe(closing.ws, ['workbench:protocol'])
     await search(leaving.ws)
-    await waitFor(() => leaving.protocol.length > 0, 5_000, 'protocol events')
+    await waitFor(() => leaving.protocol.length > 0, SAFETY_NET_MS, 'protocol events')
 
     subscribe(leaving.ws, [])
     closing.ws.close()

@@ -12,6 +12,7 @@ import {
 } from '../core/services/testing/live'
 import type { BrowserHost } from './server'
 import { connect, failOnUncaught, request, startWireHost } from './testing/live-host'
+import { SAFETY_NET_MS } from '../../test/limits'
 
 /**
  * What a search sends a page over the host's WebSocket, against fixture servers: two over
@@ -25,8 +26,8 @@ const SECRET = 'wire-secret-0123456789'
 beforeAll(async () => {
   fixture = await startHttpFixture(['--name', 'wire', '--hits', '30'])
   live = await startCore({
-    a: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: 10_000 },
-    b: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: 10_000 },
+    a: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: SAFETY_NET_MS },
+    b: { url: fixture.url, dialect: 'rag-tools-v1', timeoutMs: SAFETY_NET_MS },
     c: fixtureEntry(['--name', 'local', '--hits', '7']),
   })
   await whenState(live.core, ['a', 'b', 'c'])

@@ -3,7 +3,7 @@ import { isPlainObject, unknownFields } from './schema-walk'
 import type { EntryReporter } from './entry-reporter'
 import { editDistance } from './issue-text'
 import { plaintextSecretReason, suggestedReplacement, urlSecretReasons } from './plaintext-secrets'
-import { hasReference, scanReferences } from './references'
+import { APP_PLACEHOLDER, hasReference, scanReferences } from './references'
 
 /**
  * Checks of one merged entry beyond the zod schema: unknown fields, secret references and
@@ -150,7 +150,7 @@ export function checkSecrets(reporter: EntryReporter): void {
     }
   }
   for (const { path, text } of unresolvedValues(value)) {
-    if (!hasReference(text)) continue
+    if (!hasReference(text.replace(APP_PLACEHOLDER, ''))) continue
     reporter.report(
       path,
       'warning',

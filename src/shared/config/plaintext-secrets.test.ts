@@ -105,7 +105,7 @@ describe('maskArgs', () => {
 })
 
 describe('plaintextSecretValues', () => {
-  it('lists the literal credentials of url, headers, env and launch.env', () => {
+  it('lists the literal credentials of url, headers, env and launch.env (of `Bearer x`, x)', () => {
     expect(
       plaintextSecretValues({
         url: 'https://svc:p%40ss-w0rd-9@rag.example.com/mcp?token=tok-12345678&page=2',
@@ -120,7 +120,6 @@ describe('plaintextSecretValues', () => {
       }).sort(),
     ).toEqual(
       [
-        'Bearer eyJhbGciOi.J9x_1',
         'eyJhbGciOi.J9x_1',
         'plain-key-1234',
         'hunter22hunter',

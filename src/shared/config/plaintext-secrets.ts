@@ -260,9 +260,11 @@ export function plaintextSecretValues(entry: object): string[] {
     if (!map || typeof map !== 'object' || Array.isArray(map)) return
     for (const [key, value] of Object.entries(map)) {
       if (typeof value !== 'string' || !plaintextSecretReason(key, value)) continue
-      for (const part of value.split(REFERENCE)) if (part.trim()) out.add(part.trim())
+      // `Bearer <token>`: the token is the secret; the scheme stays readable (`Bearer [redacted]`).
       const scheme = AUTH_SCHEME.exec(value.trim())
       if (scheme) out.add(scheme[2]!)
+      if (scheme?.[0] === value.trim()) continue
+      for (const part of value.split(REFERENCE)) if (part.trim()) out.add(part.trim())
     }
   }
   const fromArgs = (args: unknown): void => {

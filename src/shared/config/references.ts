@@ -88,3 +88,10 @@ function checkReference(body: string, extraKinds: readonly string[]): string | u
 
 /** Whether a value contains anything that looks like a reference (well-formed or not). */
 export const hasReference = (value: string): boolean => value.includes('${')
+
+/**
+ * `${app:node}`, `${app:demo}`, `${app:root}`: this app's Node executable, demo servers bundle
+ * and folder, valid in `command`, `args` and `cwd` (the embedded demo registry uses them, and a
+ * registry saved from it keeps them). Main expands them once the file is parsed.
+ */
+export const APP_PLACEHOLDER = /\$\{app:(node|demo|root)\}/g

@@ -21,9 +21,27 @@ export interface BuildResult {
 export interface BuildOptions {
   /** Makes a working directory absolute against the file it came from (main passes node:path). */
   resolveCwd?: (origin: string, cwd: string | undefined) => string | undefined
+  /** Expands the `${app:…}` placeholders of `command`, `args` and `cwd` (main passes them). */
+  expandApp?: (value: string) => string
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** `${app:…}` in the program a server or its launcher runs, its arguments and folder. */
+function expandApp(config: ServerConfig, expand: (value: string) => string): void {
+  if (config.command !== undefined) config.command = expand(config.command)
+  config.args = config.args.map(expand)
+  if (config.cwd !== undefined) config.cwd = expand(config.cwd)
+  const launch = config.launch
+  if (launch) {
+    config.launch = {
+      ...launch,
+      command: expand(launch.command),
+      ...(launch.args ? { args: launch.args.map(expand) } : {}),
+      ...(launch.cwd !== undefined ? { cwd: expand(launch.cwd) } : {}),
+    }
+  }
+}
 
 /**
  * Validates and normalises the servers of one or more layered files (lowest precedence first;
@@ -38,6 +56,7 @@ export function buildRegistry(
   for (const entry of mergeEntries(docs)) {
     const config = buildEntry(entry, diagnostics)
     if (!config) continue
+    if (options.expandApp) expandApp(config, options.expandApp)
     if (options.resolveCwd) {
       const cwd =
         config.transport === 'stdio' ? options.resolveCwd(config.origin, config.cwd) : undefined

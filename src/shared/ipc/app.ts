@@ -19,6 +19,13 @@ export interface AppNotice {
   level: 'info' | 'warning' | 'error'
   message: string
   at: number
+  /** What to do about it, when the message alone does not say. */
+  detail?: string
+  /**
+   * A notice that may come back every start (no keychain) has an id: dismissed with
+   * `app:dismiss-notice`, it is not shown again (settings.json `dismissedNotices`).
+   */
+  id?: string
 }
 
 /** The opt-in Prometheus endpoint (`metrics` in settings.json) and whether it serves. */
@@ -36,6 +43,8 @@ export const appRequests = {
   'app:info': z.undefined(),
   /** Opens an http(s) URL in the system browser (the preload demands a user click first). */
   'app:open-external': z.object({ url: z.string().max(8192) }),
+  /** Never shows the notice with this id again (remembered in settings.json). */
+  'app:dismiss-notice': z.object({ id: z.string().min(1).max(100) }),
   'metrics:get': z.undefined(),
   /** Serves `/metrics` on 127.0.0.1:`port` (0: any free one) or stops; saved when it took. */
   'metrics:set': z.object({
@@ -47,6 +56,7 @@ export const appRequests = {
 export interface AppResults {
   'app:info': AppInfo
   'app:open-external': { opened: boolean }
+  'app:dismiss-notice': { dismissed: true }
   'metrics:get': MetricsState
   'metrics:set': MetricsState
 }

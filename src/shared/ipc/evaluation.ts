@@ -148,9 +148,13 @@ export interface EvaluationResults {
   'eval:run:delete': { deleted: boolean }
   'eval:metrics': EvalMetrics
   'eval:compare': RunComparison
+  /**
+   * `skipped`: lines and entries left out; `skippedLines`: the first 20 lines of the file
+   * (qrels or run, 1-based) that could not be read.
+   */
   'eval:import-trec':
-    | { kind: 'qrels'; set: GoldenSetSummary; skipped: number }
-    | { kind: 'run'; run: EvalRunSummary; skipped: number }
+    | { kind: 'qrels'; set: GoldenSetSummary; skipped: number; skippedLines: number[] }
+    | { kind: 'run'; run: EvalRunSummary; skipped: number; skippedLines: number[] }
   'eval:pool': EvalPool
   'eval:pool:document': PoolDocumentText
   'eval:export-trec': { fileName: string; mime: string; text: string }

@@ -54,6 +54,17 @@ export interface DraftValidation {
   diagnostics: Diagnostic[]
   /** What saving the draft would do to the running registry; null when invalid. */
   diff: RegistryDiff | null
+  /**
+   * `${keychain:NAME}` references of the servers the draft adds or changes that have no value
+   * in the keychain (names only): such a server waits in "action required" until it is set.
+   */
+  missingSecrets?: { server: string; name: string }[]
+}
+
+/** The writable file now and with one server's `enabled` set (`registry:enabled-draft`). */
+export interface EnabledDraft {
+  raw: RawConfig
+  text: string
 }
 
 /** Outcome of a save. Nothing is written unless `status` is `saved`. */
@@ -174,6 +185,11 @@ export const registryRequests = {
   'registry:history': z.undefined(),
   /** Sets one server's `enabled` in the file (comments and formatting kept), then reloads. */
   'registry:set-enabled': z.object({ serverId: z.string().min(1).max(256), enabled: z.boolean() }),
+  /** What `registry:set-enabled` would write, to preview; nothing is written. */
+  'registry:enabled-draft': z.object({
+    serverId: z.string().min(1).max(256),
+    enabled: z.boolean(),
+  }),
   /** The writable file's text and hash. */
   'config:read': z.undefined(),
   /** Diagnostics of a draft and the diff saving it would cause; nothing is written. */
@@ -205,6 +221,7 @@ export interface RegistryResults {
   'registry:reload': ReloadResult
   'registry:history': ReloadEvent[]
   'registry:set-enabled': SaveResult
+  'registry:enabled-draft': EnabledDraft
   'config:read': RawConfig
   'config:validate': DraftValidation
   'config:save': SaveResult

@@ -35,6 +35,11 @@ export interface ProtocolEntry {
   headers?: Record<string, string>
   /** `notifications/message`: its level. */
   level?: string
+  /**
+   * The console operation that sent the request (or whose request this replies to):
+   * `workbench`, `search`, `doctor`, `ping`, `connect`, …; absent when not known.
+   */
+  operation?: string
   /** The message as JSON text (or the stderr line), cut at the preview length. */
   text: string
   /** `text` was cut; `workbench:log-entry` returns the whole message while it is kept. */

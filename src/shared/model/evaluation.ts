@@ -92,6 +92,13 @@ export interface EvalProviderResult {
   hits: EvalHit[]
 }
 
+/**
+ * The provider was not asked because the profile may not see it (its groups, or every selected
+ * source is hidden): not a failure of the server. See `targetError`.
+ */
+export const hiddenFromProfile = (error: ErrorInfo | undefined): boolean =>
+  error?.details?.hiddenFromProfile === true
+
 /** One query of a run, as one profile. */
 export interface EvalQueryResult {
   queryId: string
@@ -221,6 +228,11 @@ export interface PerQueryMetric {
   hit: boolean
   /** The provider failed (provider lists), or every provider failed (merged lists). */
   failed: boolean
+  /**
+   * The provider is hidden from this profile and was not asked (see {@link hiddenFromProfile}):
+   * the cell is left out of the list's metrics and failure rate.
+   */
+  hidden?: boolean
   latencyMs: number
   /** Relevant documents judged (grade > 0) and found in the top k. */
   relevant: number

@@ -32,6 +32,18 @@ export interface RegistryDiff {
   removed: string[]
   changed: string[]
   unchanged: string[]
+  /** Per changed server, the fields that changed (absent where not worked out). */
+  fields?: Record<string, FieldChange[]>
+}
+
+/** One field of a server's entry that an edit changed; plaintext-looking secrets are masked. */
+export interface FieldChange {
+  /** Dotted path in the entry, e.g. `timeoutMs`, `headers.Authorization`. */
+  path: string
+  /** The value before, as JSON text; absent when the field was not set. */
+  before?: string
+  /** The value after, as JSON text; absent when the field is gone. */
+  after?: string
 }
 
 export type ReloadTrigger = 'startup' | 'watch' | 'manual' | 'save' | 'import'

@@ -62,7 +62,7 @@ describe('call against a hand-written stdio server', () => {
     )
     expect(run.code).toBe(1)
     expect(json(run)).toMatchObject({ error: { code: 'timeout' } })
-  }, 120_000)
+  })
 
   it('exits 4 when the server does not finish connecting within --connect-timeout', async () => {
     const run = await runCli(
@@ -75,7 +75,7 @@ describe('call against a hand-written stdio server', () => {
     )
     expect(run.code).toBe(4)
     expect(json(run)).toMatchObject({ error: { code: 'timeout' } })
-  }, 120_000)
+  })
 
   it('exits 4, the code for a server that could not be reached, when the command does not exist', async () => {
     const run = await runCli(

@@ -31,7 +31,7 @@ let config: string
 let brokenConfig: string
 
 const cli = (args: string[], registry = config): Promise<CliRun> =>
-  runCli(['--config', registry, ...BOB, ...args], home, { env: DEMO_KEY_ENV, timeoutMs: 60_000 })
+  runCli(['--config', registry, ...BOB, ...args], home, { env: DEMO_KEY_ENV })
 
 beforeAll(async () => {
   demo = await startDemo(['all', '--port-base', '0'])

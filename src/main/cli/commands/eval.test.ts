@@ -54,7 +54,7 @@ beforeAll(async () => {
   }
   setFile = join(home, 'set.json')
   writeFileSync(setFile, JSON.stringify(set))
-}, 60_000)
+})
 
 afterAll(async () => {
   await demo?.stop()

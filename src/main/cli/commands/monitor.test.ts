@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
+import { SAFETY_NET_MS } from '../../../test/limits'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createTestPool, stdioFixture, waitFor } from '../../core/pool/fixtures/helpers'
 import { fixtureEntry } from '../../core/services/testing/live'
@@ -109,9 +110,9 @@ it('answers /healthz at once and /readyz once the first round and canary run are
     const early = await fetch(url('/readyz'))
     expect(early.status).toBe(503)
     expect(await early.text()).toMatch(/^not ready: /)
-    await monitor.line((l) => l.event === 'canary' && l.trigger === 'start', 10_000)
+    await monitor.line((l) => l.event === 'canary' && l.trigger === 'start')
     await expect
-      .poll(async () => (await fetch(url('/readyz'))).status, { timeout: 10_000 })
+      .poll(async () => (await fetch(url('/readyz'))).status, { timeout: SAFETY_NET_MS })
       .toBe(200)
     expect(await (await fetch(url('/readyz'))).text()).toBe('ready\n')
   } finally {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { builtFile } from '../../../test/built'
 import { cliEnv, cliHome, collectJsonLines, spawnCli, writeRegistry } from '../testing/run-cli'
+import { SAFETY_NET_MS } from '../../../test/limits'
 
 /** `watch` against real file writes: one JSON line per registry event and status change. */
 
@@ -43,7 +44,7 @@ function watch(config: string): void {
 async function nextLine(
   match: (line: Record<string, unknown>) => boolean,
   after = 0,
-  timeoutMs = 15_000,
+  timeoutMs = SAFETY_NET_MS,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs
   for (;;) {

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
+import { SAFETY_NET_MS } from '../../../test/limits'
 import { cliEnv, collectJsonLines, spawnCli } from './run-cli'
 
 /** A running `rag-console --json monitor`, its JSON lines collected (tests and benchmarks). */
@@ -32,7 +33,7 @@ export async function startMonitor(
   const exited = new Promise<number | null>((resolve) =>
     child.once('close', (code) => resolve(code)),
   )
-  const line: MonitorProcess['line'] = async (match, timeoutMs = 20_000) => {
+  const line: MonitorProcess['line'] = async (match, timeoutMs = SAFETY_NET_MS) => {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const found = lines.find(match)

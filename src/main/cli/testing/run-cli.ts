@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
 import { demoScript, type DemoProcess } from '../../../demo/testing'
 import { builtFile } from '../../../test/built'
+import { SAFETY_NET_MS } from '../../../test/limits'
 import { eachLine } from '../../../test/start-child'
 
 /** What one run of the built CLI did. */
@@ -19,6 +20,7 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv
   /** Written to stdin, then stdin is closed. */
   input?: string
+  /** The run is killed past this (default: the safety net). */
   timeoutMs?: number
 }
 
@@ -61,7 +63,7 @@ function collect(child: ChildProcess, args: string[], options: RunOptions): Prom
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
   child.stdin!.end(options.input ?? '')
-  const timeoutMs = options.timeoutMs ?? 30_000
+  const timeoutMs = options.timeoutMs ?? SAFETY_NET_MS
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
@@ -111,20 +113,20 @@ export function demoRegistry(demo: DemoProcess): Record<string, unknown> {
       url: demoUrl(demo, 'rag-search'),
       headers: { Authorization: 'Bearer ${env:CLI_TEST_RAG_SEARCH_KEY}' },
       dialect: 'rag-search',
-      timeoutMs: 10_000,
+      timeoutMs: SAFETY_NET_MS,
     },
     companyDocs: {
       command: process.execPath,
       args: [demoScript(), 'rag-tools-v1', '--stdio', '--doc-host', docs],
-      timeoutMs: 10_000,
+      timeoutMs: SAFETY_NET_MS,
     },
-    engineeringWiki: { url: demoUrl(demo, 'rag-tools-v1'), timeoutMs: 10_000 },
+    engineeringWiki: { url: demoUrl(demo, 'rag-tools-v1'), timeoutMs: SAFETY_NET_MS },
     documentVault: {
       url: demoUrl(demo, 'ragbox'),
       headers: { 'X-API-Key': '${env:CLI_TEST_RAGBOX_KEY}' },
-      timeoutMs: 10_000,
+      timeoutMs: SAFETY_NET_MS,
     },
-    productCatalog: { url: demoUrl(demo, 'vtex'), dialect: 'vtex', timeoutMs: 10_000 },
+    productCatalog: { url: demoUrl(demo, 'vtex'), dialect: 'vtex', timeoutMs: SAFETY_NET_MS },
   }
 }
 

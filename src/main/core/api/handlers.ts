@@ -32,6 +32,10 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       await platform.openExternal(url)
       return { opened: true }
     },
+    'app:dismiss-notice': ({ id }) => {
+      core.dismissNotice(id)
+      return { dismissed: true }
+    },
     'elicit:pending': () => core.elicitation?.list() ?? [],
     'elicit:answer': ({ id, answer }) => ({
       answered: core.elicitation?.answer(id, answer) ?? false,
@@ -68,7 +72,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
       core.workbench.tries.has(server)
         ? core.workbench.tries.tools(server, refresh ?? false)
         : core.pool.tools(server, { refresh: refresh ?? false }),
-    ...registryHandlers(core.registry, core.env),
+    ...registryHandlers(core.registry, core.env, core.secrets),
     ...profileHandlers(core.settings, core.events),
     ...ragHandlers(core.services),
     ...workbenchHandlers(core.workbench),

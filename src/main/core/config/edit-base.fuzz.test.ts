@@ -130,5 +130,5 @@ describe('registry edits from a file another program is rewriting', () => {
       }),
       { numRuns: 150 },
     )
-  }, 60_000)
+  })
 })

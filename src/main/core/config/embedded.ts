@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { appRoot } from '../app-root'
+import { APP_PLACEHOLDER } from '../../../shared/config/references'
 import type { Diagnostic } from '../../../shared/model/registry'
 
 /**
  * The embedded default registry: `resources/default-registry.json`, used when no rag-mcp.json
- * is found. It may contain `${app:node}` (the Node executable that runs the demo servers) and
- * `${app:demo}` (absolute path of the built `out/main/demo.js`) and `${app:root}` (the app's
- * folder: an explicit working folder keeps the entries identical when saved to another file),
- * substituted before parsing.
+ * is found. Its `command`, `args` and `cwd` (also under `launch`) may contain `${app:node}` (the
+ * Node executable that runs the demo servers), `${app:demo}` (absolute path of the built
+ * `out/main/demo.js`) and `${app:root}` (the app's folder). They stay in the text — a save of the
+ * demo registry to a file keeps them, not this machine's paths — and are expanded in the
+ * values once parsed, in any registry file (see {@link appPlaceholders}).
  */
 
 /** `resources/default-registry.json` of the app. */
@@ -39,15 +41,33 @@ const workingFolder = (root: string): string => (root.endsWith('.asar') ? dirnam
 export interface EmbeddedRegistry {
   /** Where the template was read from (diagnostics point there). */
   file: string
-  /** The text with placeholders substituted; `{}` when the template is missing. */
+  /** The template's text, `${app:…}` placeholders kept; `{}` when the template is missing. */
   text: string
   /** A warning when the template is missing or unreadable. */
   diagnostics: Diagnostic[]
+  /** Expands the `${app:…}` placeholders of a value; default {@link appPlaceholders}. */
+  expand?: (value: string) => string
+}
+
+/**
+ * Expands `${app:node}`, `${app:demo}` and `${app:root}` in a value to this app's Node
+ * executable, demo servers bundle and folder.
+ */
+export function appPlaceholders(
+  options: Pick<EmbeddedOptions, 'node' | 'demo' | 'root'> = {},
+): (value: string) => string {
+  const values: Record<string, string> = {
+    node: options.node ?? process.execPath,
+    demo: options.demo ?? defaultDemoEntry(),
+    root: workingFolder(options.root ?? appRoot()),
+  }
+  return (value) => value.replace(APP_PLACEHOLDER, (_match, name: string) => values[name]!)
 }
 
 /** Reads the embedded default registry; a missing template is an empty registry plus a warning. */
 export function loadEmbeddedRegistry(options: EmbeddedOptions = {}): EmbeddedRegistry {
   const file = options.file ?? defaultEmbeddedFile()
+  const expand = appPlaceholders(options)
   let template: string
   try {
     template = readFileSync(file, 'utf8')
@@ -57,6 +77,7 @@ export function loadEmbeddedRegistry(options: EmbeddedOptions = {}): EmbeddedReg
     return {
       file,
       text: '{}',
+      expand,
       diagnostics: [
         {
           severity: 'warning',
@@ -70,14 +91,5 @@ export function loadEmbeddedRegistry(options: EmbeddedOptions = {}): EmbeddedReg
       ],
     }
   }
-  const values: Record<string, string> = {
-    node: options.node ?? process.execPath,
-    demo: options.demo ?? defaultDemoEntry(),
-    root: workingFolder(options.root ?? appRoot()),
-  }
-  // Placeholders sit inside JSON strings: substitute JSON-escaped text (Windows backslashes).
-  const text = template.replace(/\$\{app:(node|demo|root)\}/g, (_match, name: string) =>
-    JSON.stringify(values[name]).slice(1, -1),
-  )
-  return { file, text, diagnostics: [] }
+  return { file, text: template, diagnostics: [], expand }
 }

@@ -3,7 +3,7 @@ import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
 import type { InvokeResult, ParsedRequest } from '../../../shared/ipc/contract'
 import type { RegistryResults } from '../../../shared/ipc/registry'
 import { importCandidatePaths } from './import'
-import type { RegistryStore } from './store'
+import type { RegistryStore, SecretStatus } from './store'
 
 type RegistryHandlers = {
   [C in keyof RegistryResults]: (
@@ -15,6 +15,7 @@ type RegistryHandlers = {
 export function registryHandlers(
   store: RegistryStore,
   env: NodeJS.ProcessEnv = process.env,
+  secrets?: SecretStatus,
 ): RegistryHandlers {
   return {
     'registry:get': () => {
@@ -24,8 +25,9 @@ export function registryHandlers(
     'registry:reload': () => store.reloadNow(),
     'registry:history': () => store.history(),
     'registry:set-enabled': ({ serverId, enabled }) => store.setEnabled(serverId, enabled),
+    'registry:enabled-draft': ({ serverId, enabled }) => store.enabledDraft(serverId, enabled),
     'config:read': () => store.readRaw(),
-    'config:validate': ({ text }) => store.validateDraft(text),
+    'config:validate': ({ text }) => store.validateDraft(text, secrets),
     'config:save': ({ text, baseHash, force }) =>
       store.save({ text, baseHash, ...(force === undefined ? {} : { force }) }),
     'config:import-candidates': () =>

@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { RegistrySource } from '../../../shared/model/registry'
 import { loadEmbeddedRegistry } from './embedded'
 import { loadSource } from './load'
 import { layeredPaths, resolveRegistrySource } from './lookup'
@@ -120,15 +121,20 @@ describe('embedded default', () => {
     })
   })
 
+  const demoSource: RegistrySource = { kind: 'embedded', files: [], label: 'demo' }
+  const serverOf = (embedded: ReturnType<typeof loadEmbeddedRegistry>) =>
+    loadSource(demoSource, () => embedded).build.servers[0]!
+
   it('uses this Node and the demo bundle beside the running code by default', () => {
     const file = writeFile(
       join(dir(), 'r.json'),
       '{ "a": { "command": "${app:node}", "args": ["${app:demo}"] } }',
     )
-    const { text } = loadEmbeddedRegistry({ file })
-    const entry = JSON.parse(text).a
-    expect(entry.command).toBe(process.execPath)
-    expect(entry.args[0]).toMatch(/demo\.js$/)
+    const embedded = loadEmbeddedRegistry({ file })
+    expect(embedded.text).toContain('${app:node}')
+    const server = serverOf(embedded)
+    expect(server.command).toBe(process.execPath)
+    expect(server.args[0]).toMatch(/demo\.js$/)
   })
 
   it('starts the demo servers in a real folder when the app is packed in an asar archive', () => {
@@ -137,11 +143,26 @@ describe('embedded default', () => {
       join(home, 'r.json'),
       '{ "a": { "command": "x", "cwd": "${app:root}" } }',
     )
-    const { text } = loadEmbeddedRegistry({ file, root: join(home, 'resources', 'app.asar') })
+    const packed = loadEmbeddedRegistry({ file, root: join(home, 'resources', 'app.asar') })
     // A child process cannot start inside an archive: its folder, resources/, is used.
-    expect(JSON.parse(text).a.cwd).toBe(join(home, 'resources'))
-    const { text: plain } = loadEmbeddedRegistry({ file, root: '/opt/rag' })
-    expect(JSON.parse(plain).a.cwd).toBe('/opt/rag')
+    expect(serverOf(packed).cwd).toBe(join(home, 'resources'))
+    expect(serverOf(loadEmbeddedRegistry({ file, root: '/opt/rag' })).cwd).toBe('/opt/rag')
+  })
+
+  it('expands the same placeholders in a registry file, without warnings', () => {
+    const file = writeFile(
+      join(dir(), 'rag-mcp.json'),
+      '{ "a": { "command": "${app:node}", "args": ["${app:demo}", "--x"], "cwd": "${app:root}" } }',
+    )
+    const result = loadSource(resolveRegistrySource({ dataDir: dir(), configPath: file }), () =>
+      loadEmbeddedRegistry({ file: join(dir(), 'none.json'), demo: '/opt/demo.js', root: '/opt' }),
+    )
+    expect(result.build.diagnostics).toEqual([])
+    expect(result.build.servers[0]).toMatchObject({
+      command: process.execPath,
+      args: ['/opt/demo.js', '--x'],
+      cwd: '/opt',
+    })
   })
 
   it('is an empty registry with a warning when the bundled file is missing', () => {

@@ -8,7 +8,7 @@ import {
 import { buildRegistry, type BuildResult } from '../../../shared/config/validate'
 import type { Diagnostic, RegistrySource } from '../../../shared/model/registry'
 import { decodeLossless, undecodedBytes } from '../util/lossless-utf8'
-import type { EmbeddedRegistry } from './embedded'
+import { appPlaceholders, type EmbeddedRegistry } from './embedded'
 import { configHash, contentHash } from './hash'
 import type { Registry } from './types'
 
@@ -164,7 +164,10 @@ export function loadSource(
   if (source.kind === 'embedded' && !draft) {
     const registry = embedded()
     const doc = parseRegistryDocument(registry.file, registry.text)
-    const build = buildRegistry([doc], { resolveCwd })
+    const build = buildRegistry([doc], {
+      resolveCwd,
+      expandApp: registry.expand ?? appPlaceholders(),
+    })
     build.diagnostics.unshift(...registry.diagnostics)
     return { source, files: [], build }
   }
@@ -181,7 +184,12 @@ export function loadSource(
     // A layered file may vanish between lookup and read; only an explicit file must exist.
     else if (source.kind === 'file') unread.push(missingFile(file.path))
   }
-  const build = buildRegistry(docs, { resolveCwd })
+  // A registry saved from the embedded one keeps its `${app:…}` placeholders.
+  const placeholders = files.some((file) => file.text.includes('${app:'))
+  const build = buildRegistry(docs, {
+    resolveCwd,
+    ...(placeholders ? { expandApp: embedded().expand ?? appPlaceholders() } : {}),
+  })
   for (const doc of docs) {
     const warning = notUtf8Warning(doc)
     if (warning) build.diagnostics.push(warning)

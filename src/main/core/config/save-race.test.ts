@@ -109,7 +109,7 @@ async function raceOn(
 }
 
 describe('save racing an external writer', () => {
-  it('never loses the external edit nor the in-app one', { timeout: 60_000 }, async () => {
+  it('never loses the external edit nor the in-app one', async () => {
     const { dir, file, store, writer } = await raceOn(entry('start'))
     const lost: string[] = []
     for (let i = 0; i < 200; i++) {
@@ -148,7 +148,7 @@ const fiveServers = (note: string): string =>
   )}\n`
 
 describe('a toggle while another program rewrites the file in place', () => {
-  it('never saves over the emptied file nor drops a server', { timeout: 60_000 }, async () => {
+  it('never saves over the emptied file nor drops a server', async () => {
     const { file, store, writer } = await raceOn(fiveServers('start'))
     const problems: string[] = []
     for (let i = 0; i < 20; i++) {

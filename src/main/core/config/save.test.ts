@@ -15,9 +15,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
 import { EventBus } from '../events'
 import { backupPath } from '../util/atomic-write'
+import { loadEmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'
 import { layeredPaths } from './lookup'
-import { RegistryStore } from './store'
+import { RegistryStore, type SecretStatus } from './store'
 import { tempDir, waitFor, writeFile } from './test-support'
 
 const cleanups: Array<() => Promise<void> | void> = []
@@ -161,6 +162,37 @@ describe('safe save', () => {
   })
 })
 
+describe('the save preview and the keychain', () => {
+  it('names the new ${keychain:…} references that have no value yet, for added and changed servers only', async () => {
+    const h = await startStore({ watch: false })
+    const stored = new Set(['docs/apiKey'])
+    const secrets: SecretStatus = {
+      statusOf: async (config) => ({
+        refs: [...JSON.stringify(config.headers ?? {}).matchAll(/\$\{keychain:(\w+)\}/g)].map(
+          ([, name]) => ({
+            kind: 'keychain' as const,
+            name: name!,
+            present: stored.has(`${config.id}/${name}`),
+            where: ['headers'],
+          }),
+        ),
+      }),
+    }
+    const key = (name: string) => ({ Authorization: `Bearer \${keychain:${name}}` })
+    const draft = await h.store.validateDraft(
+      JSON.stringify({
+        docs: { url: 'http://127.0.0.1:9/docs', headers: key('apiKey') },
+        kb: { command: 'kb', args: ['--stdio'] },
+        wiki: { url: 'http://127.0.0.1:9/wiki', headers: key('wikiToken') },
+      }),
+      secrets,
+    )
+    expect(draft.missingSecrets).toEqual([{ server: 'wiki', name: 'wikiToken' }])
+    const unchanged = await h.store.validateDraft(ORIGINAL, secrets)
+    expect(unchanged.missingSecrets).toBeUndefined()
+  })
+})
+
 describe('saving through a symlinked rag-mcp.json', () => {
   it('writes the link target, keeps the link, and keeps watching the target', async () => {
     const { dir, cleanup } = tempDir('rc-link-')
@@ -185,6 +217,61 @@ describe('saving through a symlinked rag-mcp.json', () => {
       () => (store.server('kb')?.args?.includes('--verbose') ? true : undefined),
       'the reload of the edited target',
     )
+  })
+})
+
+describe('the embedded demo registry', () => {
+  async function startOnTemplate() {
+    const { dir, cleanup } = tempDir('rc-save-')
+    cleanups.push(cleanup)
+    const file = writeFile(
+      join(dir, 'default-registry.json'),
+      `{
+  // the demo
+  "demo": {
+    "command": "\${app:node}",
+    "args": ["\${app:demo}", "kb", "--stdio"],
+    "cwd": "\${app:root}",
+    "enabled": true
+  }
+}
+`,
+    )
+    const node = join(dir, 'bin', 'node')
+    const store = new RegistryStore({
+      lookup: { dataDir: dir, env: {} },
+      watch: false,
+      embedded: () => loadEmbeddedRegistry({ file, node, demo: '/opt/rag/demo.js', root: dir }),
+    })
+    cleanups.push(() => store.dispose())
+    await store.start()
+    return { dir, store, node }
+  }
+
+  it('is edited and saved with its ${app:…} placeholders, never this machine’s paths', async () => {
+    const h = await startOnTemplate()
+    const raw = await h.store.readRaw()
+    expect(raw.text).toContain('"${app:node}"')
+    const draft = await h.store.enabledDraft('demo', false)
+    expect(draft.raw).toMatchObject({ fromEmbedded: true, exists: false })
+    expect(draft.text).toBe(raw.text.replace('"enabled": true', '"enabled": false'))
+
+    const result = await h.store.setEnabled('demo', false)
+    const { overrides } = layeredPaths(h.dir)
+    expect(result).toMatchObject({ status: 'saved', path: overrides })
+    const written = readFileSync(overrides, 'utf8')
+    expect(written).toBe(draft.text)
+    expect(written).not.toContain(h.node)
+    expect(written).not.toContain('/opt/rag')
+    // The placeholders still stand for this machine's programs once read from the file.
+    expect(h.store.server('demo')).toMatchObject({
+      enabled: false,
+      command: h.node,
+      args: ['/opt/rag/demo.js', 'kb', '--stdio'],
+      cwd: h.dir,
+      origin: overrides,
+    })
+    expect(h.store.current().warnings).toEqual([])
   })
 })
 

@@ -227,6 +227,17 @@ describe('RegistryStore: manual reload and history', () => {
     expect(h.updated).toHaveLength(1)
   })
 
+  it('records which field of a changed server changed, with its old and new value', async () => {
+    const h = await startStore({ watch: false })
+    writeFileSync(h.file, registryText({ c: 7000 }))
+    await h.store.reloadNow()
+    const fields = { c: [{ path: 'timeoutMs', before: '1000', after: '7000' }] }
+    expect(h.store.history().at(-1)!.diff!.fields).toEqual(fields)
+    expect(h.updated[0]!.fields).toEqual(fields)
+    const draft = await h.store.validateDraft(registryText({ c: 7000, a: 50 }))
+    expect(draft.diff!.fields).toEqual({ a: [{ path: 'timeoutMs', before: '1000', after: '50' }] })
+  })
+
   it(`keeps the last ${HISTORY_LIMIT} reload events`, async () => {
     const h = await startStore({ watch: false })
     for (let i = 0; i < HISTORY_LIMIT + 5; i++) await h.store.reloadNow()

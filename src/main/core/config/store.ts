@@ -1,9 +1,12 @@
 import { performance } from 'node:perf_hooks'
 import { parseRegistryDocument } from '../../../shared/config/document'
+import { fieldChanges } from '../../../shared/config/field-changes'
 import type { ServerConfig } from '../../../shared/config/schema'
 import { ConsoleError } from '../../../shared/errors'
+import type { SecretRefStatus } from '../../../shared/ipc/secrets'
 import type {
   DraftValidation,
+  EnabledDraft,
   ImportApplyResult,
   ImportPreview,
   RawConfig,
@@ -60,6 +63,14 @@ export interface RegistryStoreOptions {
 /** Stores a secret of a server: the keychain, as the secrets service exposes it. */
 export interface SecretSink {
   set(serverId: string, name: string, value: string): Promise<void>
+}
+
+/** Whether a server's secret references have values (the secrets service). */
+export interface SecretStatus {
+  statusOf(
+    config: ServerConfig,
+    skipKeychain?: boolean,
+  ): Promise<{ refs: SecretRefStatus[]; error?: unknown }>
 }
 
 /** Called after a reload applied a different registry; `diff` says which servers changed. */
@@ -266,16 +277,35 @@ export class RegistryStore {
     }
   }
 
-  /** Diagnostics of a draft of the writable file and the diff saving it would cause. */
-  async validateDraft(text: string): Promise<DraftValidation> {
+  /**
+   * Diagnostics of a draft of the writable file and the diff saving it would cause; with
+   * `secrets`, the keychain references of the servers it adds or changes that have no value.
+   */
+  async validateDraft(text: string, secrets?: SecretStatus): Promise<DraftValidation> {
     const result = this.loadDraft(text)
-    return {
+    const validation: DraftValidation = {
       valid: result.build.ok,
       diagnostics: result.build.diagnostics,
-      diff: result.build.ok
-        ? diffRegistries(this.registry.hashes, toRegistry(result).hashes)
-        : null,
+      diff: result.build.ok ? this.diffTo(toRegistry(result)) : null,
     }
+    const touched = new Set([
+      ...(validation.diff?.added ?? []),
+      ...(validation.diff?.changed ?? []),
+    ])
+    if (!secrets || touched.size === 0) return validation
+    const missing: { server: string; name: string }[] = []
+    // Asked one server after another: a keychain that fails once is not asked again.
+    let unavailable = false
+    for (const config of result.build.servers.filter((s) => touched.has(s.id))) {
+      const { refs, error } = await secrets.statusOf(config, unavailable)
+      unavailable ||= error !== undefined
+      for (const ref of refs) {
+        if (ref.kind === 'keychain' && ref.present === false) {
+          missing.push({ server: config.id, name: ref.name })
+        }
+      }
+    }
+    return { ...validation, missingSecrets: missing }
   }
 
   /**
@@ -304,7 +334,10 @@ export class RegistryStore {
   ): Promise<{ raw: RawConfig; text: string }> {
     const { raw, untrusted } = await this.readForEdit()
     if (untrusted !== undefined) {
-      throw new ConsoleError({ code: 'conflict', message: `${untrusted}. Try again once it is saved.` })
+      throw new ConsoleError({
+        code: 'conflict',
+        message: `${untrusted}. Try again once it is saved.`,
+      })
     }
     return { raw, text: this.editField(raw, serverId, field, value) }
   }
@@ -333,6 +366,15 @@ export class RegistryStore {
       )
       if (result.status !== 'conflict' || attempt >= 2) return result
     }
+  }
+
+  /**
+   * The writable file as it is and as {@link setEnabled} would write it, without writing: the
+   * preview of a first save that creates the file from the embedded registry.
+   */
+  async enabledDraft(serverId: string, enabled: boolean): Promise<EnabledDraft> {
+    const raw = await this.readRaw()
+    return { raw, text: this.editField(raw, serverId, 'enabled', enabled) }
   }
 
   /** What importing a Claude Desktop / Cursor / VS Code file would add or change. */
@@ -529,7 +571,7 @@ export class RegistryStore {
     const file = result.files.find((f) => f.path === writable)
     this.lastValid = { path: writable, exists: file !== undefined && file.exists && !file.problem }
     const next = toRegistry(result)
-    const diff = diffRegistries(this.registry.hashes, next.hashes)
+    const diff = this.diffTo(next)
     const emitted =
       trigger !== 'startup' &&
       (!isNoop(diff) ||
@@ -548,6 +590,18 @@ export class RegistryStore {
       this.options.log?.info('registry applied', { trigger, ...diff, durationMs })
     }
     return { event, emitted }
+  }
+
+  /** What going from the running registry to `next` changes, with each changed server's fields. */
+  private diffTo(next: Registry): RegistryDiff {
+    const diff = diffRegistries(this.registry.hashes, next.hashes)
+    if (diff.changed.length === 0) return diff
+    const was = new Map(this.registry.servers.map((config) => [config.id, config]))
+    const now = new Map(next.servers.map((config) => [config.id, config]))
+    diff.fields = Object.fromEntries(
+      diff.changed.map((id) => [id, fieldChanges(was.get(id)!, now.get(id)!)]),
+    )
+    return diff
   }
 
   private record(event: ReloadEvent): void {

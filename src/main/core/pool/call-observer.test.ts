@@ -4,6 +4,7 @@ import type { CallRecord } from './call-observer'
 import { EnvSecretResolver } from './fixtures/env-secrets'
 import { stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
 import { ConnectionPool } from './pool'
+import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
 
 /** Metrics and traces hear of every call at the one place the pool measures it. */
 async function observedPool(probeIntervalMs = 0) {
@@ -24,7 +25,7 @@ it('reports each call once, with its tool and outcome but never its arguments', 
     const session = await pool.session('kb')
     await session.callTool('echo', { text: 'private words 42' }, { operation: 'call' })
     await session
-      .callTool('sleep', { ms: 500 }, { operation: 'search', timeoutMs: 50 })
+      .callTool('sleep', { ms: NEVER_MS }, { operation: 'search', timeoutMs: 50 })
       .catch(() => {})
     expect(records.map((r) => [r.operation, r.method, r.tool, r.code])).toEqual([
       ['connect', 'connect', undefined, undefined],
@@ -42,7 +43,7 @@ it('reports each call once, with its tool and outcome but never its arguments', 
 it('marks the health probes as probes', async () => {
   const { pool, records } = await observedPool(50)
   try {
-    const probe = await waitFor(() => records.find((r) => r.probe), 5_000, 'a probe')
+    const probe = await waitFor(() => records.find((r) => r.probe), SAFETY_NET_MS, 'a probe')
     expect(probe).toMatchObject({ server: 'kb', method: 'ping', probe: true })
     expect(records.find((r) => r.operation === 'connect')?.probe).toBeUndefined()
   } finally {

@@ -24,6 +24,20 @@ describe('HealthTracker', () => {
     expect(search.errorRate).toBeCloseTo(1 / 6)
   })
 
+  it("keeps a (re)connect's time out of the server's call latency, in an operation of its own", () => {
+    const { health } = tracker()
+    for (let i = 0; i < 5; i++) health.record('connect', 7980)
+    health.record('search', 20)
+    const snapshot = health.snapshot({ state: 'ready', since: 0 })
+    expect(snapshot.overall.latency).toMatchObject({ count: 1, p50: 20, p95: 20 })
+    expect(snapshot.overall.calls).toBe(6)
+    const connect = snapshot.operations.find((o) => o.operation === 'connect')!
+    expect(connect.latency).toMatchObject({ count: 5, p50: 7980 })
+    // Slow connects do not make the server "slow" either.
+    for (let i = 0; i < 5; i++) health.record('search', 20)
+    expect(health.assess()).toBeUndefined()
+  })
+
   it('leaves cancellations out of the error rate', () => {
     const { health } = tracker()
     health.record('search', 10)

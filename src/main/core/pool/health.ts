@@ -53,6 +53,9 @@ const SERVER_FAULTS = new Set<ErrorCode>([
   'tool_error',
 ])
 
+/** The operation a connection's handshake is measured as (`connect`, ms to ready). */
+const CONNECT = 'connect'
+
 interface Sample {
   at: number
   ms: number
@@ -153,7 +156,9 @@ export class HealthTracker {
     const fault = error !== undefined && SERVER_FAULTS.has(error.code)
     if (error && !fault) return
     this.recorded++
-    if (fault || ms >= this.degraded.p95Ms) this.lastTrouble = this.recorded
+    if (fault || (ms >= this.degraded.p95Ms && operation !== CONNECT)) {
+      this.lastTrouble = this.recorded
+    }
   }
 
   /** How long the last successful call of `operation` took (ms); undefined before one. */
@@ -221,7 +226,7 @@ export class HealthTracker {
       if (last.error) result.lastError = last.error
       return result
     }
-    const ok = window.filter((s) => !s.code).map((s) => s.ms)
+    const ok = callLatencies(window)
     const p95 = quantile(ok, 0.95)
     if (ok.length >= thresholds.minCalls && p95 >= thresholds.p95Ms) {
       return {
@@ -257,7 +262,7 @@ export class HealthTracker {
       server: this.serverId,
       status,
       operations: [...this.operations].map(([name, stats]) => operationHealth(name, stats, now)),
-      overall: operationHealth('all', this.overall, now),
+      overall: operationHealth('all', this.overall, now, callLatencies),
       recent: [...this.recentSamples],
       seriesBucketMs: this.seriesOptions.bucketMs,
       windowMs: this.options.windowMs,
@@ -271,12 +276,22 @@ export class HealthTracker {
   }
 }
 
-function operationHealth(operation: string, stats: OperationStats, now: number): OperationHealth {
+/** The latency of successful calls: a (re)connect's handshake is not a call's time. */
+const callLatencies = (samples: readonly Sample[]): number[] =>
+  samples.filter((s) => !s.code && s.operation !== CONNECT).map((s) => s.ms)
+
+function operationHealth(
+  operation: string,
+  stats: OperationStats,
+  now: number,
+  latencies: (samples: readonly Sample[]) => number[] = (samples) =>
+    samples.filter((s) => !s.code).map((s) => s.ms),
+): OperationHealth {
   const counted = stats.samples.filter((s) => s.code !== 'cancelled')
   const failed = counted.filter((s) => s.code).length
   const health: OperationHealth = {
     operation,
-    latency: latency(stats.samples.filter((s) => !s.code).map((s) => s.ms)),
+    latency: latency(latencies(stats.samples)),
     calls: stats.calls,
     errors: { ...stats.errors },
     errorRate: counted.length === 0 ? 0 : failed / counted.length,

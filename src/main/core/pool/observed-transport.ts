@@ -47,16 +47,14 @@ export class ObservedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if ('method' in message && 'id' in message) {
-      const call = this.tracker.sender
-      if (call) this.tracker.bind(message.id, call)
-    }
+    const call = this.tracker.sender
+    if (call && 'method' in message && 'id' in message) this.tracker.bind(message.id, call)
     // The wire first: the server starts on the request while the console logs it (a transport's
     // send writes synchronously before its first await).
     try {
       return this.inner.send(message, options)
     } finally {
-      this.protocol?.out(message)
+      this.protocol?.out(message, call?.operation)
     }
   }
 

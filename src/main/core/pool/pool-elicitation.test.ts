@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationHandler, ElicitationRequest } from './elicitation'
 import { defaultsOf } from '../../../shared/model/elicitation'
-import { serverConfig, stdioFixture, textOf, useTestScope } from './fixtures/helpers'
+import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
+import { rejection, serverConfig, stdioFixture, textOf, useTestScope } from './fixtures/helpers'
 
 // A stdio server that sends `elicitation/create` with a named form, declared or not.
 const asker = stdioFixture('asker', 'elicit-stdio-server.mjs')
@@ -14,7 +15,7 @@ const testPool = useTestScope().pool
 async function ask(handler: ElicitationHandler | undefined, form: string) {
   const { pool } = testPool({}, {}, undefined, handler ? { elicit: handler } : {})
   await pool.apply([asker])
-  const session = await pool.session('asker', { timeoutMs: 20_000 })
+  const session = await pool.session('asker')
   const result = await session.callTool('ask', { form }, { operation: 'call' })
   return { answer: JSON.parse(textOf(result)) as Record<string, unknown>, pool }
 }
@@ -88,25 +89,30 @@ describe('elicitation over a real stdio server', () => {
         }),
     })
     await pool.apply([asker])
-    const session = await pool.session('asker', { timeoutMs: 20_000 })
+    const session = await pool.session('asker')
     // The fixture's form is tied to the call, so the server cancels the form.
     await expect(
       session.callTool('ask', { form: 'required' }, { operation: 'call', signal: call.signal }),
     ).rejects.toThrow(/cancel/i)
-    await expect.poll(() => aborted, { timeout: 5_000 }).toBe(true)
+    await expect.poll(() => aborted, { timeout: SAFETY_NET_MS }).toBe(true)
   })
 
   it("holds the call's deadline while a person answers its form", async () => {
-    // The person takes longer than the whole call may: the time is theirs, not the server's.
+    // The person answers once a call started after this one, with the same budget, has timed
+    // out: this call's budget is spent by then too, unless the time the form waits is not the
+    // server's.
+    const budget = { operation: 'call', timeoutMs: 300 } as const
+    let later: string | undefined
     const { pool } = testPool({}, {}, undefined, {
       elicit: async (request, signal) => {
-        await new Promise((resolve) => setTimeout(resolve, 5_000))
+        later = (await rejection(pool.callTool('sleeper', 'sleep', { ms: NEVER_MS }, budget))).code
         return acceptDefaults(request, signal)
       },
     })
-    await pool.apply([{ ...asker, timeoutMs: 2_000 }])
-    const session = await pool.session('asker')
-    const result = await session.callTool('ask', { form: 'defaults' }, { operation: 'call' })
+    await pool.apply([asker, stdioFixture('sleeper', 'stdio-server.mjs')])
+    const [session] = await Promise.all([pool.session('asker'), pool.session('sleeper')])
+    const result = await session.callTool('ask', { form: 'defaults' }, budget)
+    expect(later).toBe('timeout')
     expect(JSON.parse(textOf(result))).toMatchObject({ action: 'accept' })
   })
 
@@ -136,13 +142,12 @@ describe('elicitation with server-everything over stdio', () => {
     id: 'everything',
     command: process.execPath,
     args: [everything, 'stdio'],
-    timeoutMs: 10_000,
   })
 
   async function toolNames(handler?: ElicitationHandler) {
     const { pool } = testPool({}, {}, undefined, handler ? { elicit: handler } : {})
     await pool.apply([config])
-    const session = await pool.session('everything', { timeoutMs: 20_000 })
+    const session = await pool.session('everything')
     return { session, names: session.tools.map((t) => t.name) }
   }
 

@@ -3,6 +3,7 @@ import type { ActingUser } from '../../../shared/model/user'
 import { rejection, serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
 import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
 import { startQuirkyServer, type QuirkyOptions, type QuirkyServer } from './fixtures/quirky-http'
+import { SAFETY_NET_MS } from '../../../test/limits'
 
 const scope = useTestScope()
 const testPool = scope.pool
@@ -173,7 +174,7 @@ describe('HTTP fetch layers', () => {
     )
     expect(error).toMatchObject({ code: 'timeout', origin: 'local', server: 'slow' })
     const hung = server.requests.find((r) => r.rpcMethod === 'tools/call')
-    await waitFor(() => hung?.aborted, 2000, 'the server to see the request aborted')
+    await waitFor(() => hung?.aborted, SAFETY_NET_MS, 'the server to see the request aborted')
   })
 
   it('aborts the HTTP request of a cancelled call', async () => {

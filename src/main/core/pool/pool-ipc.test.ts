@@ -7,6 +7,7 @@ import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { Core } from '../core'
 import { fixture, isAlive, stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
+import { SAFETY_NET_MS } from '../../../test/limits'
 
 let dataDir: string
 let core: Core
@@ -115,7 +116,7 @@ describe('pool in the core', () => {
       await waitFor(() => connected.pool.serverIds().length === 1)
       expect(connected.pool.serverIds()).toEqual(['kb'])
       expect(connected.pool.pids()).toEqual([pids[0]])
-      await waitFor(() => !isAlive(pids[1]!), 3000, 'the removed server to stop')
+      await waitFor(() => !isAlive(pids[1]!), SAFETY_NET_MS, 'the removed server to stop')
     } finally {
       await connected.dispose()
     }

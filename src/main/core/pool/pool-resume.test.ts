@@ -86,12 +86,7 @@ describe('resumable response streams (SEP-1699)', () => {
     server = resumable.server
     const { pool } = scope.pool()
     await pool.apply([serverConfig({ id: 'resumable', transport: 'http', url: resumable.url })])
-    const result = await pool.callTool(
-      'resumable',
-      'slow',
-      {},
-      { operation: 'call', timeoutMs: 5000 },
-    )
+    const result = await pool.callTool('resumable', 'slow', {}, { operation: 'call' })
     expect(textOf(result)).toBe('resumed')
     expect(resumable.resumes).toEqual(['e-1'])
   })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '../../../shared/errors'
+import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
 import {
   isAlive,
   manualClock,
@@ -36,7 +37,7 @@ describe('apply', () => {
     await Promise.all(['a', 'b', 'c'].map((id) => pool.session(id)))
     const [pidA, pidB, pidC] = pool.pids()
 
-    const diff = await pool.apply([a, { ...b, timeoutMs: 7000 }])
+    const diff = await pool.apply([a, { ...b, timeoutMs: 2 * SAFETY_NET_MS }])
     expect(diff).toEqual({ added: [], removed: ['c'], changed: ['b'], unchanged: ['a'] })
     expect(isAlive(pidC!)).toBe(false)
     expect(isAlive(pidB!)).toBe(false)
@@ -74,7 +75,7 @@ describe('apply', () => {
   it('fails a call in flight on a removed server with not_connected', async () => {
     const { pool } = testPool()
     await pool.apply([stdioFixture('a', 'stdio-server.mjs')])
-    const call = pool.callTool('a', 'sleep', { ms: 5000 }, { operation: 'search' })
+    const call = pool.callTool('a', 'sleep', { ms: NEVER_MS }, { operation: 'search' })
     await waitFor(async () => {
       const stats = JSON.parse(textOf(await pool.callTool('a', 'stats', {}, { operation: 'call' })))
       return stats.inFlight === 1
@@ -88,7 +89,7 @@ describe('apply', () => {
     const a = stdioFixture('a', 'stdio-server.mjs')
     await pool.apply([a])
     const session = await pool.session('a')
-    await pool.apply([{ ...a, timeoutMs: 6000 }])
+    await pool.apply([{ ...a, timeoutMs: 2 * SAFETY_NET_MS }])
     expect(await codeOf(session.callTool('echo', { text: 'x' }, { operation: 'call' }))).toBe(
       'not_connected',
     )
@@ -158,7 +159,7 @@ describe('health', () => {
     for (let i = 0; i < 5; i++)
       await pool.callTool('a', 'echo', { text: 'x' }, { operation: 'search' })
     await pool
-      .callTool('a', 'sleep', { ms: 100 }, { operation: 'discover', timeoutMs: 20 })
+      .callTool('a', 'sleep', { ms: NEVER_MS }, { operation: 'discover', timeoutMs: 20 })
       .catch(() => {})
     const [health] = pool.health('a')
     const search = health!.operations.find((o) => o.operation === 'search')!

@@ -54,6 +54,22 @@ describe('ProtocolLog', () => {
     expect(reply).toMatchObject({ kind: 'response', durationMs: 42 })
   })
 
+  it('names the console operation of a request and of its reply', () => {
+    const log = new ProtocolLog({ max: 10, now: () => 0 })
+    log.out(request(7), 'workbench')
+    log.out(request(8), 'doctor')
+    log.in({ jsonrpc: '2.0', id: 8, result: {} })
+    log.in({ jsonrpc: '2.0', id: 7, result: {} })
+    log.out({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    expect(log.list().map((e) => [e.id, e.operation])).toEqual([
+      [7, 'workbench'],
+      [8, 'doctor'],
+      [8, 'doctor'],
+      [7, 'workbench'],
+      [undefined, undefined],
+    ])
+  })
+
   it('forgets when unanswered requests went out once they leave the ring', () => {
     // A server that never replies (timeouts, cancelled calls) must not grow the log for ever.
     let now = 0

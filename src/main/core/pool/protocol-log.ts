@@ -172,7 +172,7 @@ export class LogDeferral {
 /** A message or event that waits for its entry, in the order it happened. */
 type Pending =
   | { op: 'in'; message: JSONRPCMessage; at: number }
-  | { op: 'out'; message: JSONRPCMessage; at: number }
+  | { op: 'out'; message: JSONRPCMessage; at: number; operation: string | undefined }
   | { op: 'http'; exchange: HttpExchange }
   | { op: 'stderr' | 'note'; text: string; at: number }
 
@@ -210,11 +210,11 @@ export class ProtocolLog {
     this.deferral = options.deferral
   }
 
-  /** A message the console sent. */
-  out(message: JSONRPCMessage): void {
+  /** A message the console sent; `operation`: the console operation that sent it, if known. */
+  out(message: JSONRPCMessage, operation?: string): void {
     if (this.deferral) {
-      this.wait({ op: 'out', message, at: this.options.now() })
-    } else this.logOut(message, this.options.now())
+      this.wait({ op: 'out', message, at: this.options.now(), operation })
+    } else this.logOut(message, this.options.now(), operation)
   }
 
   /** A message the server sent. */
@@ -317,23 +317,25 @@ export class ProtocolLog {
     for (const item of due) {
       if (item.op === 'http') this.http(item.exchange)
       else if (item.op === 'in') this.logIn(item.message, item.at)
-      else if (item.op === 'out') this.logOut(item.message, item.at)
+      else if (item.op === 'out') this.logOut(item.message, item.at, item.operation)
       else this.line(item.op, item.text, item.at)
     }
     this.waiting = rest
   }
 
-  private logOut(message: JSONRPCMessage, at: number): void {
-    const entry = this.add('out', message, at)
+  private logOut(message: JSONRPCMessage, at: number, operation: string | undefined): void {
+    const entry = this.add('out', message, at, operation)
     if (entry.kind === 'request' && entry.id !== undefined) {
       this.sent.set(String(entry.id), entry)
     }
   }
 
   private logIn(message: JSONRPCMessage, at: number): void {
-    const entry = this.add('in', message, at)
+    // A reply belongs to the operation of its request.
+    const request =
+      'id' in message && !('method' in message) ? this.sent.get(String(message.id)) : undefined
+    const entry = this.add('in', message, at, request?.operation)
     if ((entry.kind === 'response' || entry.kind === 'error') && entry.id !== undefined) {
-      const request = this.sent.get(String(entry.id))
       this.sent.delete(String(entry.id))
       if (request) entry.durationMs = entry.at - request.at
     }
@@ -361,12 +363,18 @@ export class ProtocolLog {
     if (this.waiting.length >= this.options.max) this.settle()
   }
 
-  private add(direction: 'out' | 'in', message: JSONRPCMessage, at: number): ProtocolEntry {
+  private add(
+    direction: 'out' | 'in',
+    message: JSONRPCMessage,
+    at: number,
+    operation: string | undefined,
+  ): ProtocolEntry {
     const raw = JSON.stringify(message)
     const fields: Partial<ProtocolEntry> & Pick<ProtocolEntry, 'direction' | 'kind'> = {
       direction,
       kind: kindOf(message),
     }
+    if (operation !== undefined) fields.operation = operation
     if ('method' in message) fields.method = message.method
     if ('id' in message && (typeof message.id === 'string' || typeof message.id === 'number')) {
       fields.id = message.id

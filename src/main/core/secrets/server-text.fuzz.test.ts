@@ -182,21 +182,17 @@ const CASES: Case[] = [
 
 describe('regular expressions on server text take time linear in the text', () => {
   for (const { name, fn, fragments, n, known } of CASES) {
-    it(
-      name,
-      () => {
-        fc.assert(
-          fc.property(hostile(fragments), (unit) => {
-            const ratio = growth(fn, unit, n)
-            expect(
-              ratio,
-              `${JSON.stringify(unit)}: ${K}× the text took ${ratio.toFixed(1)}×`,
-            ).toBeLessThan(MAX_RATIO)
-          }),
-          { numRuns: 6, examples: known.map((unit) => [unit]) },
-        )
-      },
-      60_000,
-    )
+    it(name, () => {
+      fc.assert(
+        fc.property(hostile(fragments), (unit) => {
+          const ratio = growth(fn, unit, n)
+          expect(
+            ratio,
+            `${JSON.stringify(unit)}: ${K}× the text took ${ratio.toFixed(1)}×`,
+          ).toBeLessThan(MAX_RATIO)
+        }),
+        { numRuns: 6, examples: known.map((unit) => [unit]) },
+      )
+    })
   }
 })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { InvokeChannel, InvokeResult, IpcResponse } from '../../../shared/ipc/contract'
 import type { PendingElicitation } from '../../../shared/ipc/elicitation'
+import { SAFETY_NET_MS } from '../../../test/limits'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { fixture } from '../pool/fixtures/helpers'
@@ -26,7 +27,7 @@ async function ask(form: string, signal?: AbortSignal): Promise<Record<string, u
     'asker',
     'ask',
     { form },
-    { operation: 'call', timeoutMs: 20_000, ...(signal ? { signal } : {}) },
+    { operation: 'call', timeoutMs: SAFETY_NET_MS, ...(signal ? { signal } : {}) },
   )
   const block = (result.content as { type: string; text: string }[])[0]!
   return JSON.parse(block.text) as Record<string, unknown>
@@ -34,7 +35,7 @@ async function ask(form: string, signal?: AbortSignal): Promise<Record<string, u
 
 const nextRequest = async (): Promise<PendingElicitation> => {
   const seen = requests.length
-  await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(seen)
+  await expect.poll(() => requests.length, { timeout: SAFETY_NET_MS }).toBeGreaterThan(seen)
   return requests[requests.length - 1]!
 }
 
@@ -53,7 +54,7 @@ beforeAll(async () => {
   live.core.events.on('elicit:request', (form) => requests.push(form))
   live.core.events.on('elicit:closed', (event) => closed.push(event))
   await whenState(live.core, ['asker'])
-}, 30_000)
+})
 
 afterAll(async () => {
   await live?.close()
@@ -107,7 +108,7 @@ describe('forms servers send, answered in the app', () => {
     // The call is cancelled; the fixture's form is tied to it, so the server withdraws it.
     caller.abort()
     await expect
-      .poll(() => closed, { timeout: 10_000 })
+      .poll(() => closed, { timeout: SAFETY_NET_MS })
       .toContainEqual({
         id: form.id,
         reason: 'withdrawn',

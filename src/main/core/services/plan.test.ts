@@ -72,6 +72,9 @@ describe('planTargets', () => {
       ['nope', 'not_found'],
     ])
     expect(targets[1]?.problem?.message).toMatch(/hidden from profile "Sales"/)
+    // Marked, so an evaluation does not count it as the server failing.
+    expect(targets[1]?.problem?.details).toEqual({ hiddenFromProfile: true })
+    expect(targets[2]?.problem?.details).toBeUndefined()
   })
 
   it('drops a named source hidden from the profile and says so', () => {
@@ -80,5 +83,6 @@ describe('planTargets', () => {
     expect(docs?.dropped.map((d) => d.sourceId)).toEqual(['legal'])
     const [only] = planTargets(deps(), sales, { docs: ['legal'] })
     expect(only?.problem?.message).toMatch(/none of the selected sources is visible/)
+    expect(only?.problem?.details).toEqual({ hiddenFromProfile: true })
   })
 })

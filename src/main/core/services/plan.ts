@@ -105,6 +105,7 @@ export function planTargets(deps: PlanDeps, profile: Profile, selection?: Select
         origin: 'local',
         server: id,
         message: `server ${id}: none of the selected sources is visible to profile "${profile.name}"; select others or switch profile`,
+        details: { hiddenFromProfile: true },
       }
     }
     return target

@@ -12,6 +12,7 @@ import {
   type LiveCore,
   type Started,
 } from './testing/live'
+import { SAFETY_NET_MS } from '../../../test/limits'
 
 /**
  * Fan-out search through the whole console (pool, adapters, audit, fusion) against fixture
@@ -193,7 +194,11 @@ describe('search fan-out', () => {
       query: 'vpn',
       selection: { fast: [], stuck: [] },
     })
-    await waitFor(() => seen.events.some((e) => e.server === 'fast'), 5_000, 'fast to answer')
+    await waitFor(
+      () => seen.events.some((e) => e.server === 'fast'),
+      SAFETY_NET_MS,
+      'fast to answer',
+    )
     const cancelledAt = Date.now()
     expect(live.core.services.search.cancel('cancel-me')).toBe(true)
     const result = await pending
@@ -211,8 +216,8 @@ describe('search fan-out', () => {
         const text = (raw.content as { text: string }[])[0]!.text
         return (JSON.parse(text) as { cancelled: number }).cancelled >= 1
       },
-      // Generous: on a loaded machine the poll's own calls queue behind other work.
-      15_000,
+      // On a loaded machine the poll's own calls queue behind other work.
+      SAFETY_NET_MS,
       'the stuck server to see the cancellation',
     )
   })

@@ -8,6 +8,7 @@ import {
   whenState,
   type LiveCore,
 } from './testing/live'
+import { SAFETY_NET_MS } from '../../../test/limits'
 
 /** The server list as the Servers panel shows it, through the whole console. */
 let live: LiveCore
@@ -63,7 +64,7 @@ describe('servers:list', () => {
         const found = (await live.core.services.servers.list()).find((s) => s.id === 'keyed')
         return found?.status.state === 'connecting' ? undefined : found
       },
-      10_000,
+      SAFETY_NET_MS,
       'keyed to leave connecting',
     )
     expect(keyed.secrets).toEqual([{ name: 'apiKey', present: null }])

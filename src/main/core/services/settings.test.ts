@@ -59,6 +59,15 @@ describe('SettingsStore', () => {
     expect(reopened.selection('admin', 'docs')).toEqual({})
   })
 
+  it('remembers a dismissed notice across restarts', () => {
+    const path = file()
+    const store = new SettingsStore(path)
+    expect(store.dismissedNotices()).toEqual([])
+    store.dismissNotice('keychain-unavailable')
+    store.dismissNotice('keychain-unavailable')
+    expect(new SettingsStore(path).dismissedNotices()).toEqual(['keychain-unavailable'])
+  })
+
   it('reads the link policy an admin wrote in settings.json, allowing any host by default', () => {
     const path = file()
     expect(new SettingsStore(path).linkPolicy()).toEqual({

@@ -42,6 +42,8 @@ const settingsSchema = z.object({
   linkPolicy: linkPolicySchema.optional(),
   /** Serve /metrics on 127.0.0.1 (off unless turned on). */
   metrics: metricsSchema.optional(),
+  /** Ids of notices the user dismissed (`AppNotice.id`): not shown again. */
+  dismissedNotices: z.array(z.string().max(100)).max(100).optional(),
 })
 
 export type Settings = z.infer<typeof settingsSchema>
@@ -268,6 +270,19 @@ export class SettingsStore {
       this.state.metrics = metricsSchema.parse({ ...this.state.metrics, ...metrics })
     })
     return this.metrics()
+  }
+
+  /** Ids of the notices dismissed for good. */
+  dismissedNotices(): string[] {
+    return [...(this.current().dismissedNotices ?? [])]
+  }
+
+  dismissNotice(id: string): void {
+    this.refresh(true)
+    const dismissed = this.state.dismissedNotices ?? []
+    if (dismissed.includes(id)) return
+    this.state.dismissedNotices = [...dismissed, id].slice(-100)
+    this.commit()
   }
 
   onChanged(listener: () => void): () => void {

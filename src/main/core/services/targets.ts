@@ -53,6 +53,7 @@ export function targetError(
         `server ${id} is hidden from profile "${profile.name}" (it is for groups ` +
         `${config.groups.join(', ')}; the profile has ${profile.groups.join(', ') || 'none'}); ` +
         `switch profile or change the server's groups`,
+      details: { hiddenFromProfile: true },
     }
   }
   return undefined

@@ -11,6 +11,7 @@ import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { createCore, type Core } from '../core'
 import { fixture, isAlive, waitFor } from '../pool/fixtures/helpers'
+import { SAFETY_NET_MS } from '../../../test/limits'
 import { listeningUrl, startChild } from '../../../test/start-child'
 
 /**
@@ -57,7 +58,11 @@ beforeAll(async () => {
   writeFileSync(
     configPath,
     JSON.stringify({
-      everything: { command: process.execPath, args: [everything, 'stdio'], timeoutMs: 15_000 },
+      everything: {
+        command: process.execPath,
+        args: [everything, 'stdio'],
+        timeoutMs: SAFETY_NET_MS,
+      },
       paged: { command: process.execPath, args: [fixture('paged-stdio-server.mjs')] },
       forAdmins: {
         command: process.execPath,
@@ -82,8 +87,8 @@ beforeAll(async () => {
   core.events.on('workbench:protocol', (event) => events.push(event))
   await core.pool.applyRegistry(core.registry.current())
   handlers = createHandlers(core)
-  await core.pool.session('everything', { timeoutMs: 20_000 })
-}, 30_000)
+  await core.pool.session('everything')
+})
 
 afterAll(async () => {
   await core?.dispose()

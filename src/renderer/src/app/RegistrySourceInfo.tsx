@@ -16,7 +16,7 @@ export function RegistrySourceInfo(): React.JSX.Element {
     <Popover
       label="Registry source"
       triggerClassName="registry-source"
-      triggerLabel={`Registry: ${source.label}`}
+      triggerPrefix="Registry:"
       trigger={<SourceSummary source={source} />}
       className="registry-source__popover"
     >
@@ -30,7 +30,7 @@ function SourceSummary({ source }: { source: RegistrySource }): React.JSX.Elemen
     return (
       <>
         <Badge tone="info">demo registry</Badge>
-        <span className="muted">no rag-mcp.json yet</span>
+        <span className="muted registry-source__path-none">no rag-mcp.json yet</span>
         <Icon name="chevronDown" size={12} />
       </>
     )

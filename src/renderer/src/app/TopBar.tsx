@@ -10,7 +10,7 @@ export function TopBar(): React.JSX.Element {
           <rect x="1" y="1" width="14" height="14" rx="3" className="topbar__logo" />
           <path d="M5 11V5h3.2a1.8 1.8 0 0 1 0 3.6H5M8 8.6 11 11" className="topbar__logo-mark" />
         </svg>
-        RAG Console
+        <span className="topbar__name">RAG Console</span>
       </span>
       <RegistrySourceInfo />
       <span className="topbar__spacer" />

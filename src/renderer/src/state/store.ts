@@ -10,7 +10,7 @@ export { EVALUATION_TABS, type EvaluationTab } from './evaluation-slice'
 export { CONFIG_TABS, PANELS, type ConfigTab, type Panel } from './navigation-slice'
 export type { NoticeInput } from './notices-slice'
 export { SEARCH_VIEWS, type SearchDraft, type SearchView } from './search-slice'
-export { WORKBENCH_TABS, type WorkbenchTab } from './workbench-slice'
+export { WORKBENCH_TABS, toolFormKey, type ToolForm, type WorkbenchTab } from './workbench-slice'
 
 /** UI state only; server data lives in TanStack Query. One store, built from typed slices. */
 export type UiState = NavigationSlice &
@@ -70,6 +70,8 @@ export const useWorkbenchServerSelected = () => useUiStore((s) => s.workbenchSer
 export const useWorkbenchTabSelected = () => useUiStore((s) => s.workbenchTabSelected)
 export const useWorkbenchToolSelected = () => useUiStore((s) => s.workbenchToolSelected)
 export const useWorkbenchRequested = () => useUiStore((s) => s.workbenchRequested)
+export const useWorkbenchForm = (key: string) => useUiStore((s) => s.workbenchForms[key])
+export const useWorkbenchFormChanged = () => useUiStore((s) => s.workbenchFormChanged)
 export const useEvaluationTab = () => useUiStore((s) => s.evaluationTab)
 export const useEvaluationSet = () => useUiStore((s) => s.evaluationSet)
 export const useEvaluationRun = () => useUiStore((s) => s.evaluationRun)

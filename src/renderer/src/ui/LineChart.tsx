@@ -1,21 +1,35 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
+import { Button } from './Button'
+import { lonePoints } from './chart-points'
 import { cx } from './cx'
+import { Table } from './Table'
 import './LineChart.css'
 
-/** One line of a chart; `color` names a design token (`--accent`, `--warn`, …). */
+/**
+ * One line of a chart; `color` names a design token (`--accent`, `--warn`, …). Lines differ by
+ * their pattern too, never by colour alone (WCAG 1.4.1).
+ */
 export interface ChartSeries {
   label: string
   color: string
   /** One value per x; null leaves a gap. */
   values: readonly (number | null)[]
-  /** Dashed line, for a second-order series. */
-  dashed?: boolean
+  /** Default solid. */
+  pattern?: 'solid' | 'dashed' | 'dotted'
+}
+
+const DASH: Record<NonNullable<ChartSeries['pattern']>, number[] | undefined> = {
+  solid: undefined,
+  dashed: [6, 3],
+  dotted: [1.5, 2.5],
 }
 
 export interface LineChartProps {
-  /** The chart's accessible name; say what the lines show and their latest values. */
+  /** What the chart shows, short (`search latency of kb`): names its data table. */
+  name: string
+  /** The picture's accessible name: what the lines show and their latest values. */
   label: string
   /** Epoch seconds, ascending. */
   x: readonly number[]
@@ -34,9 +48,12 @@ const token = (name: string): string =>
 /**
  * A small time-series line chart on uPlot, themed from the design tokens (redrawn when the
  * colour scheme changes) and sized to its container. The canvas is an image to assistive
- * technology: `label` describes it, and the legend beside it carries the values as text.
+ * technology: `label` describes it, the legend beside it carries the values as text, and
+ * "Data table" shows every point as a table (for screen readers, and for anyone who wants the
+ * numbers).
  */
 export function LineChart({
+  name,
   label,
   x,
   series,
@@ -48,6 +65,8 @@ export function LineChart({
   const box = useRef<HTMLDivElement>(null)
   const [cursor, setCursor] = useState<number | null>(null)
   const [scheme, setScheme] = useState(0)
+  const [tableShown, setTableShown] = useState(false)
+  const tableId = useId()
 
   useEffect(() => {
     const media = window.matchMedia('(prefers-color-scheme: dark)')
@@ -89,8 +108,18 @@ export function LineChart({
           stroke: token(s.color),
           width: 1.5,
           spanGaps: false,
-          points: { show: (u: uPlot) => u.data[0].length < 24, size: 4 },
-          ...(s.dashed ? { dash: [4, 3] } : {}),
+          points: {
+            // Every point while there are few; else only those no line reaches (a slice with
+            // calls between quiet ones), which would otherwise draw nothing.
+            show: (u: uPlot) => u.data[0].length < 24,
+            filter: (u: uPlot, index: number, show: boolean) => {
+              if (show) return null
+              const lone = lonePoints(u.data[index]!)
+              return lone.length > 0 ? lone : null
+            },
+            size: 4,
+          },
+          ...(s.pattern && DASH[s.pattern] ? { dash: DASH[s.pattern] } : {}),
         })),
       ],
       hooks: { setCursor: [(u) => setCursor(u.cursor.idx ?? null)] },
@@ -122,7 +151,7 @@ export function LineChart({
           return (
             <span key={s.label} className="ui-chart__item">
               <span
-                className={cx('ui-chart__swatch', s.dashed && 'ui-chart__swatch--dashed')}
+                className={cx('ui-chart__swatch', `ui-chart__swatch--${s.pattern ?? 'solid'}`)}
                 style={{ borderColor: `var(${s.color})` }}
                 aria-hidden="true"
               />
@@ -131,8 +160,59 @@ export function LineChart({
             </span>
           )
         })}
+        <Button
+          variant="ghost"
+          className="ui-chart__table-toggle"
+          aria-expanded={tableShown}
+          aria-controls={tableId}
+          onClick={() => setTableShown((shown) => !shown)}
+        >
+          Data table<span className="visually-hidden"> of {name}</span>
+        </Button>
       </figcaption>
+      <div id={tableId} hidden={!tableShown}>
+        {tableShown && <DataTable name={name} x={x} series={series} format={format} />}
+      </div>
     </figure>
+  )
+}
+
+/** Every point with a value, newest first: the chart as text. */
+function DataTable({
+  name,
+  x,
+  series,
+  format,
+}: Pick<LineChartProps, 'name' | 'x' | 'series' | 'format'>): React.JSX.Element {
+  const rows = x
+    .map((at, index) => ({ at, values: series.map((s) => s.values[index] ?? null) }))
+    .filter((row) => row.values.some((value) => value !== null))
+    .reverse()
+  return (
+    <Table label={name} scroll className="ui-chart__table">
+      <thead>
+        <tr>
+          <th scope="col">Time</th>
+          {series.map((s) => (
+            <th key={s.label} scope="col" className="num">
+              {s.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.at}>
+            <th scope="row">{clock(row.at)}</th>
+            {row.values.map((value, index) => (
+              <td key={index} className="num">
+                {value === null ? '–' : format(value)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
   )
 }
 

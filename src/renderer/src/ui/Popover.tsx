@@ -4,10 +4,14 @@ import { cx } from './cx'
 import './Popover.css'
 
 export interface PopoverProps {
-  /** Content of the trigger button. */
+  /** Content of the trigger button: its visible label, and the start of its accessible name. */
   trigger: React.ReactNode
-  /** Accessible name of the trigger when its content is not enough. */
-  triggerLabel?: string
+  /**
+   * Words read before the trigger's content (`Registry:`), for screen readers only. The content
+   * stays part of the accessible name, so the name always contains the visible label
+   * (WCAG 2.5.3: a voice user says what they see).
+   */
+  triggerPrefix?: string
   triggerClassName?: string
   /** Accessible name of the popover. */
   label: string
@@ -23,7 +27,7 @@ export interface PopoverProps {
  */
 export function Popover({
   trigger,
-  triggerLabel,
+  triggerPrefix,
   triggerClassName,
   label,
   className,
@@ -50,7 +54,11 @@ export function Popover({
       const anchor = buttonRef.current.getBoundingClientRect()
       const width = panel.offsetWidth
       const left = Math.max(8, Math.min(anchor.left, window.innerWidth - width - 8))
-      panel.style.top = `${anchor.bottom + 4}px`
+      // Below the button, or above it when the window ends first (a button near the bottom).
+      const height = panel.offsetHeight
+      const below = anchor.bottom + 4 + height <= window.innerHeight - 8
+      const top = below ? anchor.bottom + 4 : Math.max(8, anchor.top - 4 - height)
+      panel.style.top = `${top}px`
       panel.style.left = `${left}px`
     }
     panel.addEventListener('beforetoggle', mount)
@@ -68,8 +76,8 @@ export function Popover({
         type="button"
         className={cx('ui-popover-trigger', triggerClassName)}
         popoverTarget={id}
-        aria-label={triggerLabel}
       >
+        {triggerPrefix && <span className="visually-hidden">{`${triggerPrefix} `}</span>}
         {trigger}
       </button>
       <div

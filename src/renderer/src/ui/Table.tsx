@@ -1,10 +1,15 @@
+import { useRef } from 'react'
 import { cx } from './cx'
+import { useScrollRegion } from './scroll-region'
 import './Table.css'
 
 export interface TableProps extends React.ComponentPropsWithRef<'table'> {
   /** The table's accessible name. */
   label: string
-  /** Let the table scroll inside its own box (sticky header). */
+  /**
+   * Let the table scroll inside its own box (sticky header); while it overflows, the box is a
+   * keyboard stop so arrow keys can scroll it.
+   */
   scroll?: boolean
 }
 
@@ -16,8 +21,10 @@ export function Table({
   children,
   ...rest
 }: TableProps): React.JSX.Element {
+  const ref = useRef<HTMLDivElement>(null)
+  const region = useScrollRegion(ref, label, scroll)
   return (
-    <div className={cx('ui-table-wrap', scroll && 'ui-table-wrap--scroll')}>
+    <div ref={ref} className={cx('ui-table-wrap', scroll && 'ui-table-wrap--scroll')} {...region}>
       <table className={cx('ui-table', className)} aria-label={label} {...rest}>
         {children}
       </table>

@@ -11,11 +11,13 @@ export interface ToastItem {
   message: string
   /** Optional second line: what to do next. */
   detail?: string
+  /** Goes away after this long (not while pointed at or focused), whatever its tone. */
+  timeoutMs?: number
 }
 
 /**
  * Info and success notices go away on their own (not while pointed at or focused); warnings
- * and errors wait for the user.
+ * and errors wait for the user, unless the notice says how long it stays.
  */
 const AUTO_DISMISS_MS: Record<Tone, number | null> = {
   neutral: 8000,
@@ -64,7 +66,7 @@ function Toast({
   onDismiss: (id: number) => void
   role?: 'alert'
 }): React.JSX.Element {
-  const timeout = AUTO_DISMISS_MS[toast.tone]
+  const timeout = toast.timeoutMs ?? AUTO_DISMISS_MS[toast.tone]
   const [held, setHeld] = useState(false)
   useEffect(() => {
     if (timeout === null || held) return

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../../../shared/model/operations'
+import { SAFETY_NET_MS } from '../../../../test/limits'
 import { testConfig } from '../../dialects/testing/recording-session'
 import { adapterFor } from '../../dialects/registry'
 import type { ServerCall } from '../server-calls'
@@ -108,7 +109,7 @@ describe('Doctor raw HTTP probe', () => {
     )
     expect(typeof sent.reply?.body).toBe('string')
     expect((sent.reply!.body as string).length).toBeLessThanOrEqual(1_000_000)
-    await expect.poll(() => endlessCut).toBe(true)
+    await expect.poll(() => endlessCut, { timeout: SAFETY_NET_MS }).toBe(true)
   })
 
   it('sends no header of the config or the user when bare', async () => {

@@ -35,7 +35,8 @@ export function compareRuns(
   const index = (run: EvalRun): Map<string, Cell> =>
     new Map(
       cellsOf(run, k, qrels)
-        .filter((cell) => cell.relevant > 0)
+        // A provider hidden from the profile was not asked: nothing to compare.
+        .filter((cell) => cell.relevant > 0 && !cell.hidden)
         .map((cell) => [`${listKey(cell.list)}\u0000${pairKey(cell)}`, cell]),
     )
   const cellsA = index(a)

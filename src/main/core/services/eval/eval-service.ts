@@ -142,18 +142,18 @@ export class EvalService {
     const base: GoldenSet = this.sets.has(request.setId)
       ? this.sets.get(request.setId)
       : { version: 1, id: request.setId, name: request.name ?? request.setId, queries: [] }
-    const { set, skipped } = mergeQrels(base, request.text, request.topics)
-    return { kind: 'qrels', set: summarize(this.saveSet(set)), skipped }
+    const { set, skipped, skippedLines } = mergeQrels(base, request.text, request.topics)
+    return { kind: 'qrels', set: summarize(this.saveSet(set)), skipped, skippedLines }
   }
 
   importRun(setId: string, text: string): EvaluationResults['eval:import-trec'] {
     const set = this.sets.get(setId)
     const id = `trec-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`
-    const { run, skipped } = runFromTrec(set, text, id, new Date())
+    const { run, skipped, skippedLines } = runFromTrec(set, text, id, new Date())
     this.imported.add(id)
     this.runs.save(run)
     this.deps.events.emit('eval:run-finished', { run: run.summary })
-    return { kind: 'run', run: run.summary, skipped }
+    return { kind: 'run', run: run.summary, skipped, skippedLines }
   }
 
   exportQrels(setId: string): EvaluationResults['eval:export-trec'] {

@@ -137,6 +137,39 @@ describe('metric table of a run', () => {
   })
 })
 
+describe('a server hidden from a profile', () => {
+  // As Dan, B is hidden (its groups are not his): the search never asked it.
+  const hidden: EvalProviderResult = {
+    server: 'B',
+    ok: false,
+    error: {
+      code: 'invalid_argument',
+      origin: 'local',
+      server: 'B',
+      message: 'server B is hidden from profile "Dan"',
+      details: { hiddenFromProfile: true },
+    },
+    latencyMs: 0,
+    hits: [],
+  }
+  const dan = run('dan', {
+    q1: [provider('A', ['id:d1']), hidden],
+    q2: [provider('A', ['id:d3']), hidden],
+  })
+  const metrics = runMetrics(dan, 4)
+
+  it('is not counted as the server failing, nor measured for that profile', () => {
+    const b = dan.results.flatMap((r) => r.providers).filter((p) => p.server === 'B')
+    expect(b).toHaveLength(2)
+    expect(rowOf(metrics.rows, 'B').values).toMatchObject({ failureRate: 0, failed: 0, queries: 0 })
+    expect(
+      metrics.perQuery.find((c) => c.list.kind === 'provider' && c.list.server === 'B'),
+    ).toMatchObject({ hidden: true, failed: false })
+    // The merged list is what Dan got: A's hits, not a failure.
+    expect(rowOf(metrics.rows, 'merged:rrf').values).toMatchObject({ failureRate: 0, queries: 2 })
+  })
+})
+
 describe('comparing two runs', () => {
   // B loses d2 on q1 and finds nothing on q2; q3 is unchanged. Profiles differ (single each).
   const worse = run(

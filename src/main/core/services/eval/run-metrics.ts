@@ -1,15 +1,16 @@
 import { ConsoleError } from '../../../../shared/errors'
-import type {
-  EvalHit,
-  EvalList,
-  EvalMetrics,
-  EvalQuery,
-  EvalQueryResult,
-  EvalRun,
-  Grade,
-  MetricRow,
-  MetricValues,
-  PerQueryMetric,
+import {
+  hiddenFromProfile,
+  type EvalHit,
+  type EvalList,
+  type EvalMetrics,
+  type EvalQuery,
+  type EvalQueryResult,
+  type EvalRun,
+  type Grade,
+  type MetricRow,
+  type MetricValues,
+  type PerQueryMetric,
 } from '../../../../shared/model/evaluation'
 import { fuseHits } from '../../../../shared/model/fusion'
 import type { FusionMode } from '../../../../shared/model/operations'
@@ -89,6 +90,7 @@ export function cellsOf(run: EvalRun, k: number, qrels: JudgmentsOf): Cell[] {
         ndcg: scores.ndcg,
         hit: scores.hit,
         failed: ranked.failed,
+        ...(ranked.hidden ? { hidden: true } : {}),
         latencyMs: ranked.latencyMs,
         relevant: scores.relevant,
         found: scores.found,
@@ -100,8 +102,12 @@ export function cellsOf(run: EvalRun, k: number, qrels: JudgmentsOf): Cell[] {
   return cells
 }
 
-/** Averages cells into one row's values (quality over judged queries only). */
-export function aggregate(cells: readonly Cell[]): MetricValues {
+/**
+ * Averages cells into one row's values (quality over judged queries only). A provider hidden
+ * from the profile was not asked: its cells are no observation of it.
+ */
+export function aggregate(all: readonly Cell[]): MetricValues {
+  const cells = all.filter((cell) => !cell.hidden)
   const judged = cells.filter((cell) => cell.relevant > 0)
   const failed = cells.filter((cell) => cell.failed).length
   const latencies = cells.filter((cell) => !cell.failed).map((cell) => cell.latencyMs)
@@ -157,6 +163,8 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<s
 interface Ranked {
   docKeys: string[]
   failed: boolean
+  /** Not asked: hidden from the profile (provider lists; merged when every provider was). */
+  hidden?: boolean
   latencyMs: number
 }
 
@@ -165,20 +173,25 @@ function rankedList(result: EvalQueryResult, list: EvalList): Ranked | undefined
   if (list.kind === 'provider') {
     const provider = result.providers.find((p) => p.server === list.server)
     if (!provider) return undefined
+    const hidden = !provider.ok && hiddenFromProfile(provider.error)
     return {
       docKeys: provider.hits.map((hit) => hit.docKey),
-      failed: !provider.ok,
+      failed: !provider.ok && !hidden,
+      ...(hidden ? { hidden } : {}),
       latencyMs: provider.latencyMs,
     }
   }
-  const answered = result.providers.filter((p) => p.ok)
+  const asked = result.providers.filter((p) => p.ok || !hiddenFromProfile(p.error))
+  const answered = asked.filter((p) => p.ok)
   const merged = fuseHits(
     answered.map((p) => ({ server: p.server, hits: p.hits.map((hit) => asHit(p.server, hit)) })),
     list.fusion,
   )
+  const hidden = result.providers.length > 0 && asked.length === 0
   return {
     docKeys: merged.map((hit) => hit.id),
-    failed: result.providers.length > 0 && answered.length === 0,
+    failed: asked.length > 0 && answered.length === 0,
+    ...(hidden ? { hidden } : {}),
     latencyMs: result.elapsedMs,
   }
 }

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleepFor } from 'node:timers/promises'
 import { ConsoleError, type ErrorInfo } from '../../../../shared/errors'
-import type {
-  EvalHit,
-  EvalProviderResult,
-  EvalQuery,
-  EvalQueryResult,
-  EvalRun,
-  EvalRunInputs,
-  EvalRunSummary,
-  GoldenSet,
+import {
+  hiddenFromProfile,
+  type EvalHit,
+  type EvalProviderResult,
+  type EvalQuery,
+  type EvalQueryResult,
+  type EvalRun,
+  type EvalRunInputs,
+  type EvalRunSummary,
+  type GoldenSet,
 } from '../../../../shared/model/evaluation'
 import { dedupeKey } from '../../../../shared/model/hit-identity'
 import type { Selection, ServerSearchResult } from '../../../../shared/model/operations'
@@ -235,7 +236,10 @@ export class EvalRunner {
         if (signal.aborted) return
         results[index] = result
         run.summary.done++
-        run.summary.failures += result.providers.filter((p) => !p.ok).length
+        // A provider hidden from the profile was not asked: not a failed call.
+        run.summary.failures += result.providers.filter(
+          (p) => !p.ok && !hiddenFromProfile(p.error),
+        ).length
         this.deps.events.emit('eval:progress', {
           runId: run.summary.id,
           done: run.summary.done,

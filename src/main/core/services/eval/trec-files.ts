@@ -17,8 +17,8 @@ export function mergeQrels(
   set: GoldenSet,
   qrelsText: string,
   topicsText?: string,
-): { set: GoldenSet; skipped: number } {
-  const { queries, skipped: badLines } = parseQrels(qrelsText)
+): { set: GoldenSet; skipped: number; skippedLines: number[] } {
+  const { queries, skipped: badLines, skippedLines } = parseQrels(qrelsText)
   const topics = topicsText
     ? parseTopics(topicsText)
     : { topics: new Map<string, string>(), skipped: 0 }
@@ -49,7 +49,7 @@ export function mergeQrels(
         'none of the qrels queries has a text: give the topics file (qid<TAB>query per line)',
     })
   }
-  return { set: next, skipped }
+  return { set: next, skipped, skippedLines }
 }
 
 /**
@@ -61,7 +61,7 @@ export function runFromTrec(
   text: string,
   runId: string,
   now: Date,
-): { run: EvalRun; skipped: number } {
+): { run: EvalRun; skipped: number; skippedLines: number[] } {
   const parsed = parseRun(text)
   const known = new Map(set.queries.map((q) => [q.id, q]))
   let skipped = parsed.skipped
@@ -116,6 +116,7 @@ export function runFromTrec(
       results,
     },
     skipped,
+    skippedLines: parsed.skippedLines,
   }
 }
 

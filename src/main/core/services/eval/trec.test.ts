@@ -66,7 +66,9 @@ describe('TREC qrels', () => {
       '../x 0 doc 1',
       '',
     ].join('\n')
-    const { queries, skipped } = parseQrels(text)
+    const { queries, skipped, skippedLines } = parseQrels(text)
+    // Which lines, 1-based as an editor numbers them (empty lines count).
+    expect(skippedLines).toEqual([4, 5, 6])
     expect(queries.get('301')).toEqual(
       new Map([
         ['id:FBIS3-10082', 1],
@@ -106,6 +108,7 @@ describe('TREC run files', () => {
       tag: 'bm25',
       queries: new Map([['q1', ['id:b', 'id:c', 'id:a']]]),
       skipped: 0,
+      skippedLines: [],
     })
   })
 
@@ -122,9 +125,20 @@ describe('TREC run files', () => {
   })
 
   it('skips lines with a missing field or a score that is not a number', () => {
-    const { queries, skipped } = parseRun('q1 Q0 a 1 x tag\nq1 Q0 b 1\nq1 Q0 c 1 1 tag\n')
+    const { queries, skipped, skippedLines } = parseRun(
+      'q1 Q0 a 1 x tag\nq1 Q0 b 1\nq1 Q0 c 1 1 tag\n',
+    )
     expect(queries.get('q1')).toEqual(['id:c'])
     expect(skipped).toBe(2)
+    expect(skippedLines).toEqual([1, 2])
+  })
+})
+
+describe('skipped lines', () => {
+  it('names the first 20 lines it skipped and counts them all', () => {
+    const { skipped, skippedLines } = parseQrels('bad\n'.repeat(50))
+    expect(skipped).toBe(50)
+    expect(skippedLines).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
   })
 })
 

@@ -11,17 +11,24 @@ import { rankTrec } from './trec-eval'
  * stays one field; a docno without such a prefix (another tool's collection) reads as `id:docno`.
  */
 
-/** Parsed judgments: query id → document key → grade; unreadable lines are counted. */
-export interface ParsedQrels {
-  queries: Map<string, Map<string, Grade>>
+/** Lines a reader could not read: how many, and the first {@link NAMED_LINES} (1-based). */
+export interface Skipped {
   skipped: number
+  skippedLines: number[]
+}
+
+/** Skipped lines named by number; the rest are counted. */
+export const NAMED_LINES = 20
+
+/** Parsed judgments: query id → document key → grade; unreadable lines are counted. */
+export interface ParsedQrels extends Skipped {
+  queries: Map<string, Map<string, Grade>>
 }
 
 /** A parsed run: query id → document keys best first; the first tag seen names it. */
-export interface ParsedRun {
+export interface ParsedRun extends Skipped {
   tag: string
   queries: Map<string, string[]>
-  skipped: number
 }
 
 export function encodeDocno(docKey: string): string {
@@ -55,20 +62,20 @@ export function formatQrels(set: GoldenSet): string {
  */
 export function parseQrels(text: string): ParsedQrels {
   const queries = new Map<string, Map<string, Grade>>()
-  let skipped = 0
-  for (const fields of lines(text)) {
+  const bad = skips()
+  for (const [fields, line] of lines(text)) {
     const [qid, , docno, rel] = fields
     const docKey = fields.length === 4 ? decodeDocno(docno!) : undefined
     const grade = Number(rel)
     if (!docKey || !Number.isFinite(grade) || !isId(qid!)) {
-      skipped++
+      bad.add(line)
       continue
     }
     const judged = queries.get(qid!) ?? new Map<string, Grade>()
     judged.set(docKey, Math.min(3, Math.max(0, Math.round(grade))) as Grade)
     queries.set(qid!, judged)
   }
-  return { queries, skipped }
+  return { queries, ...bad.result }
 }
 
 /** Reads `qid<TAB>text` topics; lines without a tab are skipped. */
@@ -110,12 +117,12 @@ export function formatRun(lists: { queryId: string; docKeys: string[] }[], tag: 
 export function parseRun(text: string): ParsedRun {
   const scored = new Map<string, { key: string; docno: string; score: number }[]>()
   let tag: string | undefined
-  let skipped = 0
-  for (const fields of lines(text)) {
+  const bad = skips()
+  for (const [fields, line] of lines(text)) {
     const [qid, , docno, , score, name] = fields
     const docKey = fields.length >= 6 ? decodeDocno(docno!) : undefined
     if (!docKey || !isId(qid!) || !Number.isFinite(Number(score))) {
-      skipped++
+      bad.add(line)
       continue
     }
     tag ??= name
@@ -128,12 +135,27 @@ export function parseRun(text: string): ParsedRun {
     const keys = new Map(list.map(({ docno, key }) => [docno, key]))
     queries.set(qid, [...new Set(rankTrec(list).map((docno) => keys.get(docno)!))])
   }
-  return { tag: tag ?? 'run', queries, skipped }
+  return { tag: tag ?? 'run', queries, ...bad.result }
 }
 
-function* lines(text: string): Generator<string[]> {
+/** The non-empty lines' fields, each with its 1-based line number. */
+function* lines(text: string): Generator<[string[], number]> {
+  let number = 0
   for (const line of text.split(/\r?\n/)) {
-    if (line.trim() !== '') yield line.trim().split(/\s+/)
+    number++
+    if (line.trim() !== '') yield [line.trim().split(/\s+/), number]
+  }
+}
+
+/** Counts skipped lines and keeps the numbers of the first ones. */
+function skips(): { add: (line: number) => void; result: Skipped } {
+  const result: Skipped = { skipped: 0, skippedLines: [] }
+  return {
+    add: (line) => {
+      result.skipped++
+      if (result.skippedLines.length < NAMED_LINES) result.skippedLines.push(line)
+    },
+    result,
   }
 }
 

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import type { ServerState } from '../../../../shared/model/server'
 import type { Core } from '../../core'
+import { SAFETY_NET_MS } from '../../../../test/limits'
 import { startChild } from '../../../../test/start-child'
-import { waitFor } from '../../pool/fixtures/helpers'
+import { untilStatus, waitFor } from '../../pool/fixtures/helpers'
 
 export { waitFor }
 export { startCore, type LiveCore } from './live-core'
@@ -10,14 +11,17 @@ export { startCore, type LiveCore } from './live-core'
 /** The delayed rag-tools-v1 fixture server (`../fixtures/rag-fixture.mjs`). */
 export const RAG_FIXTURE = fileURLToPath(new URL('../fixtures/rag-fixture.mjs', import.meta.url))
 
-/** A rag-mcp.json entry running the fixture over stdio with these arguments. */
+/**
+ * A rag-mcp.json entry running the fixture over stdio with these arguments; it must answer
+ * within the safety net unless `extra` sets a `timeoutMs` of its own.
+ */
 export function fixtureEntry(args: string[], extra: Record<string, unknown> = {}): object {
   return {
     transport: 'stdio',
     command: process.execPath,
     args: [RAG_FIXTURE, ...args],
     dialect: 'rag-tools-v1',
-    timeoutMs: 5_000,
+    timeoutMs: SAFETY_NET_MS,
     ...extra,
   }
 }
@@ -37,7 +41,7 @@ export interface Started {
 export async function startProcess(
   args: string[],
   ready: RegExp,
-  timeoutMs = 15_000,
+  timeoutMs = SAFETY_NET_MS,
 ): Promise<Started> {
   const child = await startChild(
     args,
@@ -58,16 +62,22 @@ export function startHttpFixture(args: string[]): Promise<Started> {
 /** A loopback URL nothing listens on (the discard port). */
 export const DOWN_URL = 'http://127.0.0.1:9/mcp'
 
-/** Waits until every listed server of the core's pool is in `state`. */
+/**
+ * Waits until every listed server of the core's pool is in `state` (checked at each change).
+ * Without one: until each takes calls, `ready` or `degraded` (on a busy machine calls slow
+ * enough to degrade a server are normal).
+ */
 export function whenState(
   core: Core,
   ids: string[],
-  state: ServerState = 'ready',
-  timeoutMs = 15_000,
+  state?: ServerState,
+  timeoutMs?: number,
 ): Promise<true> {
-  return waitFor(
-    () => ids.every((id) => core.pool.status(id).state === state),
+  const usable: ServerState[] = state ? [state] : ['ready', 'degraded']
+  return untilStatus(
+    core.events,
+    () => ids.every((id) => usable.includes(core.pool.status(id).state)),
+    `${ids.join(', ')} to be ${usable.join(' or ')}`,
     timeoutMs,
-    `${ids.join(', ')} to be ${state}`,
   )
 }

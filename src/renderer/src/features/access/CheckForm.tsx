@@ -57,6 +57,13 @@ export function CheckForm({
       className="access-form"
       aria-label="Check access"
       noValidate
+      // Enter checks from any field, as the button's hint says; a select does not submit a form
+      // by itself.
+      onKeyDown={(event) => {
+        if (event.key !== 'Enter' || !(event.target instanceof HTMLSelectElement)) return
+        event.preventDefault()
+        event.currentTarget.requestSubmit()
+      }}
       onSubmit={(event) => {
         event.preventDefault()
         const parsed = targetFromDraft(draft)

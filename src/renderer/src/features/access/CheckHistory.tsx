@@ -64,7 +64,7 @@ export function CheckHistory({ entries, currentId, onShow }: CheckHistoryProps):
                   <Button
                     variant="ghost"
                     disabled={current}
-                    aria-label={`Show the check of ${what} as ${check.user.userId} at ${formatTime(check.checkedAt)}`}
+                    aria-label={`${current ? 'Shown:' : 'Show'} the check of ${what} as ${check.user.userId} at ${formatTime(check.checkedAt)}`}
                     onClick={() => onShow(entry)}
                   >
                     {current ? 'Shown' : 'Show'}

@@ -1,10 +1,12 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import type { RawConfig, SaveResult } from '../../../../shared/ipc/registry'
-import { plural } from '../../lib/format'
+import type { DraftValidation, RawConfig, SaveResult } from '../../../../shared/ipc/registry'
+import { listNames, plural } from '../../lib/format'
 import { Banner, Button, Dialog, Spinner } from '../../ui'
+import type { SecretTarget } from '../secrets/SecretsPanel'
+import { SecretValueDialog } from '../secrets/SecretValueDialog'
 import { DiagnosticList } from './DiagnosticList'
-import { configQueries } from './queries'
+import { configKeys, configQueries } from './queries'
 import { ServerDiff } from './ServerDiff'
 import { TextDiff } from './TextDiff'
 
@@ -88,6 +90,8 @@ function SavePreview({
       <p>
         {base.exists ? 'Writes' : 'Creates'} <code className="save-dialog__path">{base.path}</code>{' '}
         atomically{base.exists ? '; the previous version is kept as .bak' : ''}, then applies it.
+        {base.fromEmbedded &&
+          ' It holds the whole demo registry with this change and is the registry from then on.'}
       </p>
       {validation.isPending && <Spinner label="Checking what the save would change…" />}
       {validation.isError && (
@@ -105,6 +109,9 @@ function SavePreview({
           <h3 className="save-dialog__heading">What the save changes</h3>
           <ServerDiff diff={data.diff} />
         </section>
+      )}
+      {data?.missingSecrets && data.missingSecrets.length > 0 && (
+        <MissingSecrets missing={data.missingSecrets} text={text} />
       )}
       {warnings.length > 0 && (
         <Banner tone="warn" role="none" title={plural(warnings.length, 'warning')}>
@@ -127,5 +134,55 @@ function SavePreview({
         </Banner>
       )}
     </Dialog>
+  )
+}
+
+/**
+ * Keychain references the save brings in that have no value yet: the server would wait in
+ * "action required" after the save. Each can be set now (it may be stored before the server
+ * exists); the check runs again once the dialog closes.
+ */
+function MissingSecrets({
+  missing,
+  text,
+}: {
+  missing: NonNullable<DraftValidation['missingSecrets']>
+  text: string
+}): React.JSX.Element {
+  const queryClient = useQueryClient()
+  const [setting, setSetting] = useState<SecretTarget | null>(null)
+  const servers = [...new Set(missing.map((m) => m.server))]
+  return (
+    <Banner
+      tone="warn"
+      role="none"
+      title={`${plural(missing.length, 'keychain secret')} without a value yet`}
+    >
+      <p>
+        After the save, {listNames(servers)} {servers.length === 1 ? 'waits' : 'wait'} in “action
+        required” until {missing.length === 1 ? 'it is' : 'they are'} set. Set{' '}
+        {missing.length === 1 ? 'it' : 'them'} now, or later in Config → Secrets.
+      </p>
+      <ul className="save-dialog__secrets" aria-label="Keychain secrets without a value">
+        {missing.map(({ server, name }) => (
+          <li key={`${server}/${name}`}>
+            <code>{`\${keychain:${name}}`}</code> of <code>{server}</code>{' '}
+            <Button
+              icon="key"
+              onClick={() => setSetting({ server, name, kind: 'keychain', present: false })}
+            >
+              Set {name}…
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <SecretValueDialog
+        target={setting}
+        onClose={() => {
+          setSetting(null)
+          void queryClient.invalidateQueries({ queryKey: configKeys.validate(text) })
+        }}
+      />
+    </Banner>
   )
 }

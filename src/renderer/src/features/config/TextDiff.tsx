@@ -1,4 +1,5 @@
-import { useMemo } from 'react'
+import { useMemo, useRef } from 'react'
+import { useScrollRegion } from '../../ui/scroll-region'
 import { diffLines, diffStats, hunks, sideBySide } from './line-diff'
 import './Diff.css'
 
@@ -14,6 +15,8 @@ export interface TextDiffProps {
 
 /** A unified line diff with three lines of context around each change. */
 export function TextDiff({ before, after, label }: TextDiffProps): React.JSX.Element {
+  const ref = useRef<HTMLDivElement>(null)
+  const scroll = useScrollRegion(ref, label)
   const { groups, stats, cut } = useMemo(() => {
     const ops = diffLines(before, after)
     const all = hunks(ops)
@@ -28,7 +31,8 @@ export function TextDiff({ before, after, label }: TextDiffProps): React.JSX.Ele
   }, [before, after])
   if (groups.length === 0) return <p className="muted">The text is unchanged.</p>
   return (
-    <div className="text-diff" role="region" aria-label={label}>
+    // A keyboard stop while it scrolls; always a region of its own name.
+    <div ref={ref} className="text-diff" {...scroll} role="region" aria-label={label}>
       <div className="text-diff__stats">
         <span className="text-diff__plus">+{stats.added}</span>{' '}
         <span className="text-diff__minus">−{stats.removed}</span> lines
@@ -85,8 +89,10 @@ export function SideBySideDiff({
   rightTitle,
 }: SideBySideDiffProps): React.JSX.Element {
   const rows = useMemo(() => sideBySide(diffLines(left, right)).slice(0, MAX_ROWS), [left, right])
+  const ref = useRef<HTMLDivElement>(null)
+  const scroll = useScrollRegion(ref, `${leftTitle} and ${rightTitle}`)
   return (
-    <div className="side-diff">
+    <div ref={ref} className="side-diff" {...scroll}>
       <table className="side-diff__table">
         <colgroup>
           <col className="text-diff__col-no" />
@@ -111,6 +117,7 @@ export function SideBySideDiff({
               <td
                 className={row.left?.changed ? 'side-diff__cell text-diff__del' : 'side-diff__cell'}
               >
+                {row.left?.changed && <ChangeSign kind="del" />}
                 {row.left?.text ?? ''}
               </td>
               <td className="text-diff__no side-diff__split">{row.right?.no ?? ''}</td>
@@ -119,6 +126,7 @@ export function SideBySideDiff({
                   row.right?.changed ? 'side-diff__cell text-diff__add' : 'side-diff__cell'
                 }
               >
+                {row.right?.changed && <ChangeSign kind="add" />}
                 {row.right?.text ?? ''}
               </td>
             </tr>
@@ -126,5 +134,15 @@ export function SideBySideDiff({
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** A changed line's sign, so the change is not told by its colour alone. */
+function ChangeSign({ kind }: { kind: 'add' | 'del' }): React.JSX.Element {
+  return (
+    <span className="side-diff__sign">
+      <span aria-hidden="true">{SIGN[kind]} </span>
+      <span className="visually-hidden">{SIGN_LABEL[kind]}: </span>
+    </span>
   )
 }

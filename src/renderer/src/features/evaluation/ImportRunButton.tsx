@@ -2,7 +2,7 @@ import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
 import { useEvaluationRunSelected, useNoticePosted } from '../../state/store'
 import { Button } from '../../ui'
-import { skippedNotice } from './set-import'
+import { NOTICE_MS, skippedNotice } from './set-import'
 import { useEvalAction } from './use-eval-action'
 import { useTextFile } from './use-text-file'
 
@@ -28,7 +28,8 @@ export function ImportRunButton({ set }: { set: GoldenSetSummary }): React.JSX.E
         if (imported.skipped > 0) {
           notify({
             tone: 'warn',
-            message: skippedNotice(imported.skipped, file.name),
+            ...skippedNotice(imported.skipped, file.name, imported.skippedLines),
+            timeoutMs: NOTICE_MS,
           })
         }
       }),

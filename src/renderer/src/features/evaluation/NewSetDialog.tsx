@@ -9,6 +9,7 @@ import { evalKeys, evalQueries } from './queries'
 import {
   goldenSetFrom,
   nameFromFile,
+  NOTICE_MS,
   skippedNotice,
   type PickedFile,
   type SetOrigin,
@@ -78,7 +79,8 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
         if (imported.kind === 'qrels' && imported.skipped > 0) {
           notify({
             tone: 'warn',
-            message: skippedNotice(imported.skipped, file!.name),
+            ...skippedNotice(imported.skipped, file!.name, imported.skippedLines),
+            timeoutMs: NOTICE_MS,
           })
         }
       }

@@ -1,15 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useId, useMemo, useState } from 'react'
 import type { EvalRunSummary, GoldenSetSummary } from '../../../../shared/model/evaluation'
 import { call } from '../../api'
-import { plural } from '../../lib/format'
+import { listNames, plural } from '../../lib/format'
 import { useEvaluationRunSelected } from '../../state/store'
 import { Button, Select } from '../../ui'
 import { ImportRunButton } from './ImportRunButton'
 import { profileQueries } from '../profiles/queries'
 import { searchQueries } from '../search/queries'
-import { searchSelection, serverSources, takesPart } from '../search/sources'
-import { addRunningRun } from './queries'
+import { searchSelection, serverSources, sittingOut, takesPart } from '../search/sources'
+import { addRunningRun, evalQueries } from './queries'
+import { runPlan, type RunPlan } from './run-plan'
 import { useEvalAction } from './use-eval-action'
 
 const K_OPTIONS = [5, 10, 20, 50].map((k) => ({ value: String(k), label: String(k) }))
@@ -34,13 +35,19 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set())
   const [chosenProfiles, setChosenProfiles] = useState<readonly string[] | null>(null)
   const [k, setK] = useState(10)
+  const [onlyTicked, setOnlyTicked] = useState(false)
+  const id = useId()
+  const stored = useQuery(evalQueries.set(set.id))
 
-  const servers = useMemo(
-    () => serverSources(discovery.data, toggles.data).filter(takesPart),
+  const all = useMemo(
+    () => serverSources(discovery.data, toggles.data),
     [discovery.data, toggles.data],
   )
+  const servers = useMemo(() => all.filter(takesPart), [all])
+  const idle = useMemo(() => sittingOut(all), [all])
   const asProfiles = chosenProfiles ?? (profiles.data ? [profiles.data.activeId] : [])
   const taking = servers.filter((s) => !excluded.has(s.server))
+  const plan = stored.data ? runPlan(stored.data.queries, asProfiles, onlyTicked) : undefined
   const flip = <T,>(list: Iterable<T>, item: T): T[] => {
     const next = new Set(list)
     if (!next.delete(item)) next.add(item)
@@ -54,6 +61,7 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
         k,
         profiles: [...asProfiles],
         ...(selection ? { selection } : {}),
+        ...(plan?.queryIds ? { queryIds: plan.queryIds } : {}),
       })
       addRunningRun(queryClient, run)
       selectRun(run.id)
@@ -81,6 +89,21 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
             {s.server}
           </label>
         ))}
+        {idle.map((s) => (
+          <label key={s.server} className="eval-check">
+            <input
+              type="checkbox"
+              checked={false}
+              disabled
+              aria-describedby={`${id}-${s.server}`}
+            />
+            {s.server}
+            <span id={`${id}-${s.server}`} className="muted">
+              {' '}
+              ({s.reason})
+            </span>
+          </label>
+        ))}
       </fieldset>
       <fieldset className="eval-launcher__group">
         <legend>As profiles</legend>
@@ -95,6 +118,15 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
           </label>
         ))}
       </fieldset>
+      {plan && (
+        <RunPlanNote
+          plan={plan}
+          names={new Map((profiles.data?.profiles ?? []).map((p) => [p.id, p.name]))}
+          ticked={asProfiles}
+          onlyTicked={onlyTicked}
+          onOnlyTicked={setOnlyTicked}
+        />
+      )}
       <Select
         label="k"
         inline
@@ -139,7 +171,12 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
               variant="primary"
               icon="play"
               busy={busy === 'run'}
-              disabled={taking.length === 0 || asProfiles.length === 0 || set.queryCount === 0}
+              disabled={
+                taking.length === 0 ||
+                asProfiles.length === 0 ||
+                set.queryCount === 0 ||
+                plan?.searches === 0
+              }
               title={
                 set.queryCount === 0
                   ? 'The set has no queries'
@@ -147,7 +184,7 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
                     ? 'Choose a server'
                     : asProfiles.length === 0
                       ? 'Choose a profile'
-                      : `${plural(set.queryCount, 'query', 'queries')} × ${plural(asProfiles.length, 'profile')} on ${plural(taking.length, 'server')}`
+                      : `${plural(plan?.searches ?? set.queryCount, 'search', 'searches')} on ${plural(taking.length, 'server')}`
               }
             >
               Run {set.name}
@@ -156,6 +193,56 @@ export function RunLauncher({ set, running }: RunLauncherProps): React.JSX.Eleme
         )}
       </div>
     </form>
+  )
+}
+
+/**
+ * Who the run's queries run as, said before it starts: the queries pinned to a profile run as
+ * that profile whatever is ticked, unless the run is kept to the ticked profiles.
+ */
+function RunPlanNote({
+  plan,
+  names,
+  ticked,
+  onlyTicked,
+  onOnlyTicked,
+}: {
+  plan: RunPlan
+  names: ReadonlyMap<string, string>
+  ticked: readonly string[]
+  onlyTicked: boolean
+  onOnlyTicked: (only: boolean) => void
+}): React.JSX.Element | null {
+  if (plan.pinned.length === 0) return null
+  const name = (id: string): string => names.get(id) ?? id
+  const elsewhere = plan.pinned.filter((p) => !p.ticked)
+  const skipped = elsewhere.reduce((sum, p) => sum + p.queries, 0)
+  const pinnedCount = plan.pinned.reduce((sum, p) => sum + p.queries, 0)
+  return (
+    <p className="eval-plan" role="note" aria-label="Who the queries run as">
+      <span>
+        {plural(plan.free, 'query', 'queries')} {plan.free === 1 ? 'runs' : 'run'} as{' '}
+        {ticked.length > 0 ? listNames(ticked.map(name), 3) : 'the ticked profiles'}.{' '}
+        {plural(pinnedCount, 'query is', 'queries are')} pinned to a profile and{' '}
+        {onlyTicked && skipped > 0 ? 'run as it, if ticked' : 'always run as it'}:{' '}
+        {plan.pinned.map((p) => `${name(p.profileId)} ${p.queries}`).join(', ')}.
+      </span>
+      {elsewhere.length > 0 && (
+        <label className="eval-check">
+          <input
+            type="checkbox"
+            checked={onlyTicked}
+            onChange={(event) => onOnlyTicked(event.target.checked)}
+          />
+          Only as the ticked profiles (leave out {plural(skipped, 'query', 'queries')} pinned to{' '}
+          {listNames(
+            elsewhere.map((p) => name(p.profileId)),
+            3,
+          )}
+          )
+        </label>
+      )}
+    </p>
   )
 }
 

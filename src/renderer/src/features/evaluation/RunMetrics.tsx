@@ -8,8 +8,9 @@ import {
   type QualityMetric,
 } from '../../../../shared/model/evaluation'
 import { useEvaluationPoolRunsSelected, useEvaluationTabSelected } from '../../state/store'
-import { Banner, Button, Select, Spinner, Table } from '../../ui'
+import { Banner, Button, cx, Popover, Select, Spinner, Table } from '../../ui'
 import {
+  cellReasons,
   formatMetric,
   formatShare,
   HEAT_METRICS,
@@ -22,6 +23,7 @@ import {
   metricBars,
   sortMetricRows,
   thinLists,
+  type HeatCell,
 } from './metric-view'
 import { evalQueries } from './queries'
 import { runTime } from './RunHistory'
@@ -45,6 +47,10 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
   const stored = useQuery(evalQueries.run(run.id))
   const texts = useMemo(
     () => new Map(stored.data?.queries.map((q) => [q.id, q.query]) ?? []),
+    [stored.data],
+  )
+  const reasons = useMemo(
+    () => (stored.data ? cellReasons(stored.data) : new Map<string, string>()),
     [stored.data],
   )
   const [profile, setProfile] = useState('')
@@ -87,7 +93,12 @@ export function RunMetrics({ run }: { run: EvalRunSummary }): React.JSX.Element 
       />
       <div className="eval-charts">
         <ListBars metrics={metrics.data} profile={profile || undefined} />
-        <QueryHeatmap metrics={metrics.data} profile={profile || undefined} texts={texts} />
+        <QueryHeatmap
+          metrics={metrics.data}
+          profile={profile || undefined}
+          texts={texts}
+          reasons={reasons}
+        />
       </div>
     </section>
   )
@@ -265,10 +276,12 @@ function QueryHeatmap({
   metrics,
   profile,
   texts,
+  reasons,
 }: {
   metrics: EvalMetrics
   profile: string | undefined
   texts: ReadonlyMap<string, string>
+  reasons: ReadonlyMap<string, string>
 }): React.JSX.Element {
   const [metric, setMetric] = useState<HeatMetric>('ndcg')
   const map = useMemo(
@@ -277,8 +290,9 @@ function QueryHeatmap({
         profile ? { perQuery: metrics.perQuery.filter((v) => v.profileId === profile) } : metrics,
         texts,
         metric,
+        reasons,
       ),
-    [metrics, profile, texts, metric],
+    [metrics, profile, texts, metric, reasons],
   )
   const name = HEAT_METRICS[metric].label(metrics.k)
   return (
@@ -295,8 +309,11 @@ function QueryHeatmap({
           }))}
           onChange={setMetric}
         />
-        <span className="eval-heatmap__legend muted" aria-hidden="true">
-          0 <span className="eval-heatmap__scale" /> 1
+        <span className="eval-heatmap__legend muted">
+          <span className="eval-heatmap__legend" aria-hidden="true">
+            0 <span className="eval-heatmap__scale" /> 1
+          </span>
+          <span>· fail: the call failed · hidden: not asked as this profile (not counted)</span>
         </span>
       </figcaption>
       <Table label={`${name} per query and list`} scroll className="eval-heatmap__table">
@@ -310,7 +327,7 @@ function QueryHeatmap({
                 className="eval-heatmap__list"
                 title={listLabel(list)}
               >
-                {listLabel(list)}
+                {wordBreaks(listLabel(list))}
               </th>
             ))}
           </tr>
@@ -324,11 +341,19 @@ function QueryHeatmap({
               {row.cells.map((cell, index) =>
                 cell === null ? (
                   <td key={index} className="eval-heatmap__cell muted">
-                    ·
+                    <span aria-hidden="true">·</span>
+                    <span className="visually-hidden">no value</span>
                   </td>
-                ) : cell.failed ? (
-                  <td key={index} className="eval-heatmap__cell eval-heatmap__cell--failed">
-                    fail
+                ) : cell.failed || cell.hidden ? (
+                  <td
+                    key={index}
+                    className={cx(
+                      'eval-heatmap__cell',
+                      cell.failed ? 'eval-heatmap__cell--failed' : 'eval-heatmap__cell--hidden',
+                    )}
+                    title={cell.reason}
+                  >
+                    <WhyCell cell={cell} list={listLabel(map.lists[index]!)} query={row.label} />
                   </td>
                 ) : cell.unjudged || cell.value === null ? (
                   <td
@@ -336,7 +361,10 @@ function QueryHeatmap({
                     className="eval-heatmap__cell muted"
                     title={cell.unjudged ? 'No relevant judgment' : 'The list was empty'}
                   >
-                    –
+                    <span aria-hidden="true">–</span>
+                    <span className="visually-hidden">
+                      {cell.unjudged ? 'no relevant judgment' : 'the list was empty'}
+                    </span>
                   </td>
                 ) : (
                   <td key={index} className="eval-heatmap__cell" style={heatStyle(cell.value)}>
@@ -350,4 +378,48 @@ function QueryHeatmap({
       </Table>
     </figure>
   )
+}
+
+/**
+ * A `fail` or `hidden` cell: why, on hover (the cell's title) and in a small panel a click or
+ * Enter opens. A server hidden from the profile was not asked and does not count against it.
+ */
+function WhyCell({
+  cell,
+  list,
+  query,
+}: {
+  cell: HeatCell
+  list: string
+  query: string
+}): React.JSX.Element {
+  const word = cell.failed ? 'fail' : 'hidden'
+  return (
+    <Popover
+      trigger={
+        <>
+          {word}
+          <span className="visually-hidden">{`: ${list} for “${query}”, why`}</span>
+        </>
+      }
+      triggerClassName="eval-heatmap__why"
+      label={`Why ${list} shows ${word} for “${query}”`}
+      className="eval-heatmap__reason"
+    >
+      <p>
+        <strong>{list}</strong> for “{query}”:{' '}
+        {cell.hidden
+          ? 'not asked: the profile may not see this server. Not counted as its failure.'
+          : 'the call failed.'}
+      </p>
+      <p>{cell.reason ?? 'The run does not say why.'}</p>
+    </Popover>
+  )
+}
+
+/** A list name that may wrap only between words: `knowledge⁠Search`, `merged · RRF`. */
+function wordBreaks(label: string): React.ReactNode[] {
+  return label
+    .split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[-_./])/)
+    .flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]))
 }

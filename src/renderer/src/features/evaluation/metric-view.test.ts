@@ -3,7 +3,9 @@ import type { MetricRow, MetricValues, PerQueryMetric } from '../../../../shared
 import {
   formatLatency,
   formatShare,
+  cellReasons,
   heatmap,
+  HEAT_MAX,
   heatStyle,
   listLabel,
   METRIC_COLUMNS,
@@ -157,6 +159,61 @@ describe('heatmap', () => {
     expect(at('ndcg')[1]).toMatchObject({ unjudged: true })
   })
 
+  it('gives a failed cell its reason, and marks a server hidden from the profile apart', () => {
+    const hidden = 'server wiki is hidden from profile "Dan"'
+    const run = {
+      results: [
+        {
+          queryId: 'q2',
+          profileId: 'carol',
+          elapsedMs: 5,
+          providers: [
+            {
+              server: 'docs',
+              ok: false,
+              error: { code: 'timeout' as const, message: 'late' },
+              latencyMs: 5,
+              hits: [],
+            },
+            {
+              server: 'wiki',
+              ok: false,
+              error: { code: 'invalid_argument' as const, message: hidden },
+              latencyMs: 0,
+              hits: [],
+            },
+          ],
+        },
+      ],
+    }
+    const reasons = cellReasons(run)
+    const map = heatmap(
+      {
+        perQuery: [
+          cell('q2', 'carol', 'docs', 0, { failed: true }),
+          cell('q2', 'carol', 'wiki', 0, { hidden: true }),
+          {
+            ...cell('q2', 'carol', 'docs', 0, { failed: true }),
+            list: { kind: 'merged', fusion: 'rrf' },
+          },
+        ],
+      },
+      new Map(),
+      'ndcg',
+      reasons,
+    )
+    expect(map.rows[0]!.cells).toEqual([
+      { value: 0, failed: true, unjudged: false, reason: 'late' },
+      { value: 0, failed: false, unjudged: false, hidden: true, reason: hidden },
+      {
+        value: 0,
+        failed: true,
+        unjudged: false,
+        reason: `No provider answered. docs: late; wiki: ${hidden}`,
+      },
+    ])
+  })
+
   it('names the profile in each row when the run had several, as the same query differs per user', () => {
     const map = heatmap({
       perQuery: [cell('q1', 'carol', 'wiki', 1), cell('q1', 'alice', 'wiki', 0)],
@@ -164,12 +221,15 @@ describe('heatmap', () => {
     expect(map.rows.map((row) => row.label)).toEqual(['q1 · carol', 'q1 · alice'])
   })
 
-  it('colours a cell by its value and keeps the text readable on the strong end', () => {
+  it('colours a cell by its value, never past where its text stops holding 4.5:1', () => {
     expect(heatStyle(0)).toEqual({
       background: 'color-mix(in srgb, var(--accent) 0%, var(--bg-raised))',
       color: 'var(--fg)',
     })
-    expect(heatStyle(1).color).toBe('var(--accent-fg)')
-    expect(heatStyle(7).background).toContain('85%')
+    // One text colour for every value: no flip point where neither dark nor light text holds.
+    expect(heatStyle(1).color).toBe('var(--fg)')
+    expect(heatStyle(0.5).background).toContain(`${Math.round(HEAT_MAX / 2)}%`)
+    expect(heatStyle(7).background).toContain(`${HEAT_MAX}%`)
+    expect(HEAT_MAX).toBeLessThanOrEqual(55)
   })
 })

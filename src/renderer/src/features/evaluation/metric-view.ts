@@ -2,6 +2,7 @@ import {
   LOW_COVERAGE,
   type EvalList,
   type EvalMetrics,
+  type EvalRun,
   type MetricRow,
   type MetricValues,
   type PerQueryMetric,
@@ -197,6 +198,42 @@ export interface HeatCell {
   failed: boolean
   /** A quality metric of a query without a relevant judgment: it says nothing. */
   unjudged: boolean
+  /** The profile may not see the server: it was not asked (and is not counted). */
+  hidden?: true
+  /** Why it failed or was not asked, from the run's stored results. */
+  reason?: string
+}
+
+const cellKey = (queryId: string, profileId: string, list: EvalList): string =>
+  `${queryId}\u0000${profileId}\u0000${listKey(list)}`
+
+/**
+ * Why each failed or unasked cell of a run is so, by (query, profile, list): a provider's own
+ * error, and for a merged list that every provider failed, each one's.
+ */
+export function cellReasons(run: Pick<EvalRun, 'results'>): Map<string, string> {
+  const reasons = new Map<string, string>()
+  for (const result of run.results) {
+    const failed = result.providers.filter((p) => !p.ok)
+    for (const provider of failed) {
+      const list: EvalList = { kind: 'provider', server: provider.server }
+      reasons.set(
+        cellKey(result.queryId, result.profileId, list),
+        provider.error?.message ?? `${provider.server} failed without saying why`,
+      )
+    }
+    if (failed.length === 0 || failed.length < result.providers.length) continue
+    const every = failed
+      .map((p) => `${p.server}: ${p.error?.message ?? 'failed without saying why'}`)
+      .join('; ')
+    for (const fusion of FUSIONS) {
+      reasons.set(
+        cellKey(result.queryId, result.profileId, { kind: 'merged', fusion }),
+        `No provider answered. ${every}`,
+      )
+    }
+  }
+  return reasons
 }
 
 export interface HeatRow {
@@ -220,6 +257,7 @@ export function heatmap(
   metrics: Pick<EvalMetrics, 'perQuery'>,
   texts: ReadonlyMap<string, string> = new Map(),
   metric: HeatMetric = 'ndcg',
+  reasons: ReadonlyMap<string, string> = new Map(),
 ): Heatmap {
   const lists = new Map<string, EvalList>()
   const rows = new Map<
@@ -248,15 +286,18 @@ export function heatmap(
         queryId: row.queryId,
         profileId: row.profileId,
         label: profiles.size > 1 ? `${text} · ${row.profileId}` : text,
-        cells: ordered.map((list) => {
+        cells: ordered.map((list): HeatCell | null => {
           const value = row.cells.get(listKey(list))
-          return value
-            ? {
-                value: HEAT_METRICS[metric].value(value),
-                failed: value.failed,
-                unjudged: metric !== 'judgedAtK' && value.relevant === 0,
-              }
-            : null
+          if (!value) return null
+          const cell: HeatCell = {
+            value: HEAT_METRICS[metric].value(value),
+            failed: value.failed,
+            unjudged: metric !== 'judgedAtK' && value.relevant === 0,
+          }
+          if (value.hidden) cell.hidden = true
+          const reason = reasons.get(cellKey(row.queryId, row.profileId, list))
+          if (reason && (value.failed || value.hidden)) cell.reason = reason
+          return cell
         }),
       }
     }),
@@ -264,13 +305,17 @@ export function heatmap(
 }
 
 /**
- * A heatmap cell's colours: the accent mixed into the surface by the value, with text that
- * stays readable on it in either scheme.
+ * The most accent a heatmap cell mixes into the surface (at value 1). Up to 55 %, --fg text
+ * holds 4.5:1 on the mix in both schemes (6.8:1 light, 4.8:1 dark); past it neither dark nor
+ * light text would over the whole range.
  */
+export const HEAT_MAX = 55
+
+/** A heatmap cell's colours: the accent mixed into the surface by the value, --fg text. */
 export function heatStyle(value: number): { background: string; color: string } {
-  const percent = Math.round(Math.max(0, Math.min(1, value)) * 85)
+  const percent = Math.round(Math.max(0, Math.min(1, value)) * HEAT_MAX)
   return {
     background: `color-mix(in srgb, var(--accent) ${percent}%, var(--bg-raised))`,
-    color: percent >= 50 ? 'var(--accent-fg)' : 'var(--fg)',
+    color: 'var(--fg)',
   }
 }

@@ -48,10 +48,24 @@ describe('goldenSetFrom', () => {
 })
 
 describe('skippedNotice', () => {
-  it('counts the lines in words that agree with the number', () => {
-    expect(skippedNotice(1, 'a.qrels')).toBe('1 line of a.qrels could not be read and was skipped.')
-    expect(skippedNotice(3, 'a.qrels')).toBe(
-      '3 lines of a.qrels could not be read and were skipped.',
+  it('names the lines that could not be read, in words that agree with the number', () => {
+    expect(skippedNotice(1, 'tiny.qrels', [3])).toEqual({
+      message: 'Line 3 of tiny.qrels could not be read and was skipped.',
+    })
+    expect(skippedNotice(3, 'a.qrels', [2, 7, 9])).toEqual({
+      message: 'Lines 2, 7, 9 of a.qrels could not be read and were skipped.',
+    })
+    const many = Array.from({ length: 20 }, (_, i) => i + 1)
+    expect(skippedNotice(50, 'a.qrels', many).message).toBe(
+      'Lines 1, 2, 3, 4, 5 and 45 more of a.qrels could not be read and were skipped.',
     )
+  })
+
+  it('says how many entries were left out besides the unreadable lines', () => {
+    expect(skippedNotice(4, 'a.qrels', [3])).toEqual({
+      message: 'Line 3 of a.qrels could not be read and was skipped.',
+      detail: '4 entries were left out in all; the others are for queries the set has no text for.',
+    })
+    expect(skippedNotice(2, 'a.qrels')).toEqual({ message: '2 entries of a.qrels were left out.' })
   })
 })

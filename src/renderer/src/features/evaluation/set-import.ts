@@ -10,9 +10,41 @@ export interface PickedFile {
   text: string
 }
 
-/** The notice an import that skipped unreadable lines gives. */
-export function skippedNotice(skipped: number, fileName: string): string {
-  return `${skipped} line${skipped === 1 ? '' : 's'} of ${fileName} could not be read and ${skipped === 1 ? 'was' : 'were'} skipped.`
+/** How long the notice of skipped lines stays (the import itself succeeded). */
+export const NOTICE_MS = 20_000
+
+/** Line numbers named before the rest are counted. */
+const NAMED = 5
+
+/**
+ * The notice of an import that skipped something: which lines could not be read (`lines`, the
+ * first ones the core names), and how many entries were left out in all.
+ */
+export function skippedNotice(
+  skipped: number,
+  fileName: string,
+  lines: readonly number[] = [],
+): { message: string; detail?: string } {
+  if (lines.length === 0) {
+    return {
+      message: `${skipped} ${skipped === 1 ? 'entry' : 'entries'} of ${fileName} ${skipped === 1 ? 'was' : 'were'} left out.`,
+    }
+  }
+  const named = lines.slice(0, NAMED)
+  const rest = skipped - named.length
+  const which =
+    lines.length === 1
+      ? `Line ${lines[0]}`
+      : `Lines ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`
+  const notice = {
+    message: `${which} of ${fileName} could not be read and ${lines.length === 1 ? 'was' : 'were'} skipped.`,
+  }
+  return skipped > lines.length && lines.length < 20
+    ? {
+        ...notice,
+        detail: `${skipped} entries were left out in all; the others are for queries the set has no text for.`,
+      }
+    : notice
 }
 
 /** A set name from a file name: `support-qrels.txt` → `support-qrels`. */

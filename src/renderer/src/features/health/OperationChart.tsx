@@ -21,16 +21,17 @@ export function OperationChart({
   const series = useMemo<ChartSeries[]>(
     () => [
       { label: 'p50', color: '--accent', values: columns.p50 },
-      { label: 'p95', color: '--warn', values: columns.p95 },
-      { label: 'p99', color: '--bad', values: columns.p99, dashed: true },
+      { label: 'p95', color: '--warn', values: columns.p95, pattern: 'dashed' },
+      { label: 'p99', color: '--bad', values: columns.p99, pattern: 'dotted' },
     ],
     [columns],
   )
   const { p50, p95, p99 } = operation.latency
+  const name = `${operation.operation} latency of ${server}`
   const label =
     operation.latency.count > 0
-      ? `${operation.operation} latency of ${server}: now p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`
-      : `${operation.operation} latency of ${server}: no successful calls lately`
+      ? `${name}: now p50 ${formatMs(p50)}, p95 ${formatMs(p95)}, p99 ${formatMs(p99)}`
+      : `${name}: no successful calls lately`
   return (
     <div className="health-chart">
       <div className="health-chart__head">
@@ -46,7 +47,14 @@ export function OperationChart({
             : 'No successful calls in the last 30 min.'}
         </p>
       ) : (
-        <LineChart label={label} x={columns.x} series={series} format={formatMs} height={110} />
+        <LineChart
+          name={name}
+          label={label}
+          x={columns.x}
+          series={series}
+          format={formatMs}
+          height={110}
+        />
       )}
     </div>
   )

@@ -32,6 +32,7 @@ export function ProfileSwitcher(): React.JSX.Element {
         onChange={(id) => activate.mutate(id)}
         disabled={!state || activate.isPending}
         className="profile-switcher__select"
+        fieldClassName="profile-switcher__field"
       />
       {active && (
         <span className="profile-switcher__who" title={describeProfile(active)}>

@@ -10,6 +10,7 @@ import type { Judging } from '../evaluation/use-judging'
 import { hitTarget } from './access-targets'
 import { formatScore } from './HitRow'
 import { JsonBlock } from './JsonBlock'
+import { foundBy, foundText } from './overlap'
 import { prettyJson } from './json-text'
 import { searchQueries } from './queries'
 import './HitInspector.css'
@@ -228,9 +229,7 @@ export function HitInspector({
 
         {isMerged(hit) && (
           <section aria-label="Found in">
-            <h3>
-              Found in {hit.foundIn.length === 1 ? 'one provider' : `${hit.foundIn.length} places`}
-            </h3>
+            <h3>{foundText(foundBy(hit))}</h3>
             <ul className="inspector__found">
               {hit.foundIn.map((place, index) => (
                 <li key={index}>

@@ -3,7 +3,7 @@ import type { Grade } from '../../../../shared/model/evaluation'
 import type { Hit } from '../../../../shared/model/rag'
 import { Badge, cx } from '../../ui'
 import { GradeControl } from '../evaluation/GradeControl'
-import { alsoReturnedBy, providersOf, type OverlapIndex } from './overlap'
+import { alsoReturnedBy, foundBy, foundText, type OverlapIndex } from './overlap'
 
 export interface HitRowProps {
   id: string
@@ -48,7 +48,7 @@ export const HitRow = memo(function HitRow({
   grade,
   onGrade,
 }: HitRowProps): React.JSX.Element {
-  const found = providersOf(providers, hit)
+  const found = foundBy(hit, providers)
   const suspicious = hit.flags.includes('suspicious')
   return (
     <div
@@ -79,15 +79,14 @@ export const HitRow = memo(function HitRow({
       </span>
       <span
         className="hit-row__where"
-        title={`${hit.sourceId ?? 'default source'} · ${hit.server}`}
+        title={`${hit.sourceId ?? `source not named by ${hit.server}`} · ${hit.server}`}
       >
-        {hit.sourceId}
-        {showServer && (
-          <span className="muted">
-            {hit.sourceId ? ' · ' : ''}
-            {hit.server}
+        {hit.sourceId ?? (
+          <span className="muted" title={`${hit.server} did not name the source`}>
+            –
           </span>
         )}
+        {showServer && <span className="muted"> · {hit.server}</span>}
       </span>
       <span className="hit-row__score">{score}</span>
       {onGrade && (
@@ -101,9 +100,12 @@ export const HitRow = memo(function HitRow({
         </span>
       )}
       <span className="hit-row__flags">
-        {found.length > 1 ? (
-          <Badge tone="info" title={alsoReturnedBy(found, hit.server)}>
-            ×{found.length}
+        {found.providers.length > 1 ? (
+          <Badge
+            tone="info"
+            title={`${found.places === undefined ? '' : `${foundText(found)}. `}${alsoReturnedBy(found.providers, hit.server)}`}
+          >
+            ×{found.providers.length}
           </Badge>
         ) : null}
         {suspicious && (

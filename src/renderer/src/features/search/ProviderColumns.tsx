@@ -43,7 +43,21 @@ function ColumnHead({ result, counts }: { result: ServerSearchResult; counts: Pr
 /** A column is at least this wide; rows at least this tall (they share the height when all fit). */
 const MIN_COLUMN = 320
 const MIN_ROW = 220
+/** A row whose providers have no hits (or failed) needs room for their message only. */
+const QUIET_ROW = 112
 const GAP = 10
+
+/**
+ * Each grid row's height: rows whose providers have no hits get {@link QUIET_ROW}; the rows with
+ * hits share the rest of the box's height, at least {@link MIN_ROW} each.
+ */
+export function providerRowHeights(withHits: readonly boolean[], boxHeight: number): number[] {
+  const quiet = withHits.filter((hits) => !hits).length
+  const busy = withHits.length - quiet
+  const free = boxHeight - GAP * (withHits.length - 1) - quiet * QUIET_ROW
+  const each = busy > 0 ? Math.max(MIN_ROW, Math.floor(free / busy)) : MIN_ROW
+  return withHits.map((hits) => (hits ? each : QUIET_ROW))
+}
 /** What a column spends above its rows: its head, the list's header row and borders. */
 const COLUMN_CHROME = 56
 /**
@@ -97,17 +111,21 @@ export function ProviderColumns({
   }, [overlap])
   const perRow = Math.max(1, Math.floor((box.width + GAP) / (MIN_COLUMN + GAP)))
   const rowCount = Math.ceil(ordered.length / perRow)
-  const fitting = rowCount > 0 ? Math.floor((box.height - GAP * (rowCount - 1)) / rowCount) : 0
-  const rowHeight = Math.max(MIN_ROW, fitting)
+  const heights = useMemo(() => {
+    const withHits = Array.from({ length: rowCount }, (_, row) =>
+      ordered.slice(row * perRow, (row + 1) * perRow).some((r) => r.ok && r.hits.length > 0),
+    )
+    return providerRowHeights(withHits, box.height)
+  }, [ordered, perRow, rowCount, box.height])
   // The virtualizer re-renders this grid on scroll by design; cells get plain values only.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight + GAP,
+    estimateSize: (index) => (heights[index] ?? MIN_ROW) + GAP,
     overscan: 1,
   })
-  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight, perRow])
+  useEffect(() => virtualizer.measure(), [virtualizer, heights])
 
   if (servers.length === 0) {
     return <EmptyState icon="servers" title="No server has answered yet" />
@@ -122,7 +140,7 @@ export function ProviderColumns({
               key={item.key}
               className="providers__row"
               style={{
-                height: rowHeight,
+                height: heights[item.index],
                 transform: `translateY(${item.start}px)`,
                 gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
               }}
@@ -132,7 +150,7 @@ export function ProviderColumns({
                   key={result.server}
                   result={result}
                   counts={countsOf(result)}
-                  listHeight={rowHeight - COLUMN_CHROME}
+                  listHeight={heights[item.index]! - COLUMN_CHROME}
                   overlap={overlap}
                   selectedKey={selectedKey}
                   onSelect={onSelect}

@@ -1,10 +1,10 @@
 import { listNames, plural } from '../../lib/format'
 import { useServersRequested } from '../../state/store'
-import { Badge, Button, Popover, Spinner } from '../../ui'
+import { Badge, Button, Icon, Popover, Spinner } from '../../ui'
 import { ServerFilterBar } from '../servers/ServerFilterBar'
 import type { ItemGroup } from '../servers/server-groups'
 import { useServerGrouping } from '../servers/use-server-grouping'
-import { takesPart, type ServerSources } from './sources'
+import { sittingOut, takesPart, type ServerSources } from './sources'
 
 export interface SourcesSummaryProps {
   servers: readonly ServerSources[]
@@ -53,7 +53,7 @@ export function SourcesSummary({
             {excluded.size > 0 && <Badge tone="warn">{excluded.size} left out</Badge>}
           </>
         }
-        triggerLabel={`Sources: ${summary}`}
+        triggerPrefix="Sources:"
         triggerClassName="search-sources__trigger"
         label="Sources of this search"
         className="search-sources__popover"
@@ -63,6 +63,35 @@ export function SourcesSummary({
           Leaving a server out applies to this panel only; the toggles on Servers are kept.
         </p>
       </Popover>
+      <NotSearched servers={servers} />
+    </span>
+  )
+}
+
+/** The servers the search does not run on and why, beside the scope (not only in its popover). */
+function NotSearched({ servers }: { servers: readonly ServerSources[] }): React.JSX.Element | null {
+  const serversRequested = useServersRequested()
+  const out = sittingOut(servers)
+  if (out.length === 0) return null
+  const why = out.map((o) => `${o.server}: ${o.reason}`).join('\n')
+  return (
+    <span className="search-sources__out" role="note" aria-label="Servers not searched" title={why}>
+      <Icon name="warning" size={12} />
+      <span className="search-sources__out-text">
+        {out.length <= 2
+          ? out.map((o) => `${o.server} not searched: ${o.reason}`).join('; ')
+          : `${out.length} servers not searched (${listNames(
+              out.map((o) => o.server),
+              2,
+            )})`}
+      </span>
+      <Button
+        variant="ghost"
+        onClick={() => serversRequested(out[0]!.server)}
+        aria-label={`Select sources of ${out[0]!.server} on Servers`}
+      >
+        Select sources…
+      </Button>
     </span>
   )
 }

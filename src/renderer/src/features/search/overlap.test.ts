@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 import { testHit } from '../../../../shared/model/testing/hits'
+import { fuseHits } from '../../../../shared/model/fusion'
 import {
   alsoReturnedBy,
+  foundBy,
+  foundText,
   overlapIndex,
   overlapTotals,
   providerOverlap,
@@ -79,5 +82,26 @@ describe('overlap', () => {
     overlapIndex([result('a', hits)])
     overlapIndex([result('a', hits), result('b', [])])
     expect(reads).toBe(once)
+  })
+})
+
+describe('who found a hit', () => {
+  it('says the same for a merged hit as its marker and the inspector: providers, then places', () => {
+    // Two passages of one document from each of two providers: 2 providers, 4 places.
+    const results = [
+      result('kb', [hit('kb', 'vpn#1', 'https://d/vpn'), hit('kb', 'vpn#0', 'https://d/vpn')]),
+      result('wiki', [
+        hit('wiki', 'vpn#1', 'https://d/vpn'),
+        hit('wiki', 'vpn#0', 'https://d/vpn'),
+      ]),
+    ]
+    const index = overlapIndex(results)
+    const [merged] = fuseHits(results, 'rrf')
+    const found = foundBy(merged!, index)
+    expect(found).toEqual({ providers: ['kb', 'wiki'], places: 4 })
+    expect(found.providers).toEqual(providersOf(index, merged!))
+    expect(foundText(found)).toBe('Found by 2 providers, in 4 places')
+    expect(foundText(foundBy(results[0]!.hits[0]!, index))).toBe('Found by 2 providers')
+    expect(foundText({ providers: ['kb'], places: 1 })).toBe('Found by one provider')
   })
 })

@@ -1,5 +1,5 @@
 import { dedupeKey } from '../../../../shared/model/hit-identity'
-import type { ServerSearchResult } from '../../../../shared/model/operations'
+import type { MergedHit, ServerSearchResult } from '../../../../shared/model/operations'
 import type { Hit } from '../../../../shared/model/rag'
 
 /**
@@ -33,6 +33,30 @@ export function overlapIndex(results: readonly ServerSearchResult[]): OverlapInd
 /** The providers that returned `hit` (at least its own server). */
 export function providersOf(index: OverlapIndex, hit: Hit): readonly string[] {
   return index.get(keyOf(hit)) ?? [hit.server]
+}
+
+/**
+ * Who found a hit, as its marker and the inspector both say it: the providers (for a merged
+ * hit, those of its places: fusion and the overlap index group documents alike) and, for a
+ * merged hit, its places (a provider may return two passages of one document).
+ */
+export function foundBy(
+  hit: Hit | MergedHit,
+  index: OverlapIndex = new Map(),
+): { providers: readonly string[]; places?: number } {
+  if (!('foundIn' in hit)) return { providers: providersOf(index, hit) }
+  return {
+    providers: [...new Set(hit.foundIn.map((place) => place.server))],
+    places: hit.foundIn.length,
+  }
+}
+
+/** `Found by 2 providers, in 4 places`: the heading of the inspector and the marker's title. */
+export function foundText({ providers, places }: ReturnType<typeof foundBy>): string {
+  const by = providers.length === 1 ? 'one provider' : `${providers.length} providers`
+  return places !== undefined && places > providers.length
+    ? `Found by ${by}, in ${places} places`
+    : `Found by ${by}`
 }
 
 /** Names a tooltip lists before it counts the rest. */

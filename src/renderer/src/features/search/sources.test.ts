@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DiscoveryResult, ServerDiscovery } from '../../../../shared/model/operations'
-import { searchSelection, serverSources, takesPart } from './sources'
+import { searchSelection, serverSources, sittingOut, takesPart } from './sources'
 
 const source = (server: string, id: string, selected: boolean, visible = true) => ({
   server,
@@ -65,5 +65,23 @@ describe('sources of a search', () => {
     )
     expect(searchSelection(servers, new Set())).toBeUndefined()
     expect(searchSelection(servers, new Set(['b']))).toEqual({ a: ['kb'], c: [] })
+  })
+})
+
+describe('servers sitting out', () => {
+  it('names each server a search leaves out and why: nothing selected, sources not listed', () => {
+    const servers = serverSources(
+      discovery(
+        { server: 'docs', sources: [source('docs', 'a', true)] },
+        { server: 'catalog', sources: [source('catalog', 'c', false)] },
+        { server: 'broken', ok: false, error: { code: 'unreachable', message: 'down' } },
+        { server: 'wiki', sources: [source('wiki', 'w', true)] },
+      ),
+      undefined,
+    )
+    expect(sittingOut(servers)).toEqual([
+      { server: 'catalog', reason: 'no source selected' },
+      { server: 'broken', reason: 'its sources could not be listed' },
+    ])
   })
 })

@@ -33,6 +33,25 @@ export function serverSources(
 export const takesPart = (entry: ServerSources): boolean =>
   entry.total === 0 ? !entry.error : entry.selected.length > 0
 
+/** A server a search does not run on, and why, in words for the main view. */
+export interface SittingOut {
+  server: string
+  reason: string
+}
+
+/**
+ * The servers that take no part unless someone acts (nothing selected, sources not listed):
+ * a search never leaves a server out silently.
+ */
+export function sittingOut(servers: readonly ServerSources[]): SittingOut[] {
+  return servers
+    .filter((entry) => !takesPart(entry))
+    .map((entry) => ({
+      server: entry.server,
+      reason: entry.error ? 'its sources could not be listed' : 'no source selected',
+    }))
+}
+
 /**
  * The `selection` to send: undefined (the profile's remembered toggles) unless the user left
  * servers out of this search, then exactly the servers kept, with their selected sources.

@@ -87,11 +87,7 @@ export function ServerSecretRows({
                     onClick={() => onEdit(target(ref.kind as SecretTarget['kind']))}
                     icon={ref.present ? 'edit' : 'key'}
                   >
-                    {ref.present
-                      ? 'Replace…'
-                      : ref.kind === 'session'
-                        ? 'Set for this session…'
-                        : 'Set…'}
+                    {ref.present ? 'Replace…' : 'Set…'}
                   </Button>
                   {ref.kind === 'keychain' ? (
                     <IconButton

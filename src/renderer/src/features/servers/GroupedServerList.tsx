@@ -81,7 +81,9 @@ export function GroupedServerList({
               data-index={item.index}
               ref={virtualizer.measureElement}
               className="servers__row"
-              style={{ transform: `translateY(${item.start}px)` }}
+              // Placed with `top`, not a transform: a sticky table header inside a card is laid
+              // out where the card really is (under a transform it sticks to the wrong place).
+              style={{ top: item.start }}
             >
               {row.kind === 'group' ? (
                 <GroupHeader group={row.group} collapsed={row.collapsed} onToggle={toggle} />

@@ -1,6 +1,6 @@
 import type { ServerDiscovery } from '../../../../shared/model/operations'
 import type { ServerSummary } from '../../../../shared/model/server'
-import { formatDateTime } from '../../lib/format'
+import { formatDateTime, plural } from '../../lib/format'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { DoctorFact, type DoctorCardProps } from './DoctorFact'
@@ -103,8 +103,12 @@ export function ServerCard({
           >
             Reconnect
           </Button>
-          <Button variant="ghost" onClick={onShowTools} aria-label={`Tools of ${server.id}`}>
-            Tools <span className="muted">{server.tools.length}</span>
+          <Button
+            variant="ghost"
+            onClick={onShowTools}
+            aria-label={`${plural(server.tools.length, 'tool')} of ${server.id}`}
+          >
+            {plural(server.tools.length, 'tool')}
           </Button>
           <Button
             variant="ghost"

@@ -21,6 +21,7 @@ import type { Remedy } from './server-view'
 import { ToolsDialog } from './ToolsDialog'
 import { useServerGrouping } from './use-server-grouping'
 import { ALL_SERVERS, useDoctor } from './use-doctor'
+import { useEnablePreview } from './use-enable-preview'
 import { useServerActions } from './use-server-actions'
 import './ServersPanel.css'
 
@@ -54,7 +55,9 @@ export function ServersPanel(): React.JSX.Element {
   const focus = useServersFocus()
   const secretsRequested = useSecretsRequested()
   const navigationRequested = useNavigationRequested()
-  const actions = useServerActions()
+  const serverActions = useServerActions()
+  const enabling = useEnablePreview(serverActions)
+  const actions = { ...serverActions, setEnabled: enabling.setEnabled }
   const [tools, setTools] = useState<string | null>(null)
   const [log, setLog] = useState<string | null>(null)
   const doctor = useDoctor()
@@ -214,6 +217,7 @@ export function ServersPanel(): React.JSX.Element {
         }}
         onClose={() => setDoctorOf(null)}
       />
+      {enabling.dialog}
       <SecretValueDialog target={giving} onClose={() => setGiving(null)} />
       <DeleteSecretDialog target={clearing} onClose={() => setClearing(null)} />
     </div>

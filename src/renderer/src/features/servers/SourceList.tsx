@@ -93,7 +93,7 @@ export function SourceList({
               variant="ghost"
               disabled={busy || on === 0}
               onClick={() => onChange(selectAll(rows, false))}
-              aria-label={`Select no sources of ${server}`}
+              aria-label={`Select none of the sources of ${server}`}
             >
               None
             </Button>
@@ -202,7 +202,7 @@ function SourceRowView({
                 variant="ghost"
                 icon="key"
                 onClick={() => token.onGive(source.id)}
-                aria-label={`Give a capability token for ${who}`}
+                aria-label={`Give token for ${who}`}
               >
                 Give token…
               </Button>

@@ -82,7 +82,7 @@ function ToolsBody({ server, onClose }: { server: string; onClose: () => void })
                 <Button
                   variant="ghost"
                   icon="workbench"
-                  aria-label={`Open ${tool.name} in the Workbench`}
+                  aria-label={`Open in Workbench: ${tool.name}`}
                   onClick={() => {
                     onClose()
                     openInWorkbench(server, tool.name)

@@ -52,6 +52,20 @@ describe('filterItems', () => {
     expect(filter('action', true)).toEqual(['c'])
     expect(filter('', false)).toEqual(['a', 'b', 'c', 'd'])
   })
+
+  it('keeps a ready server whose source needs an action among those needing attention', () => {
+    const list = [server('a'), server('tokens'), server('b', { status: down })]
+    const kept = filterItems(
+      list,
+      { text: '', onlyAttention: true },
+      (s) => s.id,
+      byId(list),
+      new Set(['tokens']),
+    )
+    expect(ids(kept)).toEqual(['tokens', 'b'])
+    const groups = groupItems(list, 'none', (s) => s.id, byId(list), new Set(['tokens']))
+    expect(groups[0]!.attention).toBe(2)
+  })
 })
 
 describe('groupItems', () => {

@@ -58,6 +58,8 @@ export function serverMatches(server: ServerSummary, filter: string): boolean {
   return words.every((word) => text.includes(word))
 }
 
+const NONE: ReadonlySet<string> = new Set()
+
 export interface ServerFilter {
   text: string
   onlyAttention: boolean
@@ -65,19 +67,22 @@ export interface ServerFilter {
 
 /**
  * The items whose server passes the filter; `summaryOf` finds an item's server (an item whose
- * server is unknown matches by its id alone and never needs attention).
+ * server is unknown matches by its id alone and never needs attention). `sourceTrouble`: the
+ * servers a source of which needs an action (they need attention whatever their status).
  */
 export function filterItems<T>(
   items: readonly T[],
   filter: ServerFilter,
   idOf: (item: T) => string,
   summaryOf: (id: string) => ServerSummary | undefined,
+  sourceTrouble: ReadonlySet<string> = NONE,
 ): T[] {
   const words = filter.text.trim()
   if (!words && !filter.onlyAttention) return [...items]
   return items.filter((item) => {
     const server = summaryOf(idOf(item))
-    if (filter.onlyAttention && !(server && needsAttention(server))) return false
+    if (filter.onlyAttention && !(server && needsAttention(server, sourceTrouble.has(server.id))))
+      return false
     if (!words) return true
     return server
       ? serverMatches(server, words)
@@ -107,6 +112,7 @@ export function groupItems<T>(
   by: GroupBy,
   idOf: (item: T) => string,
   summaryOf: (id: string) => ServerSummary | undefined,
+  sourceTrouble: ReadonlySet<string> = NONE,
 ): ItemGroup<T>[] {
   const groups = new Map<string, ItemGroup<T>>()
   for (const item of items) {
@@ -116,7 +122,7 @@ export function groupItems<T>(
     let group = groups.get(key)
     if (!group) groups.set(key, (group = { key, label, items: [], attention: 0 }))
     group.items.push(item)
-    if (server && needsAttention(server)) group.attention++
+    if (server && needsAttention(server, sourceTrouble.has(server.id))) group.attention++
   }
   const rank = (group: ItemGroup<T>): number =>
     by === 'status' ? STATUS_ORDER.indexOf(group.key as ServerState) : group.key === '' ? 1 : 0

@@ -8,6 +8,7 @@ import {
   formatMs,
   oauthOf,
   selectAll,
+  serversWithSourceTrouble,
   sourceRows,
   statusLabel,
 } from './server-view'
@@ -199,6 +200,27 @@ describe('commandLine', () => {
       'node "kb server.js" --port 0',
     )
     expect(commandLine('kb')).toBe('kb')
+  })
+})
+
+describe('serversWithSourceTrouble', () => {
+  it('names the servers a visible source of which needs a capability token or credentials', () => {
+    const ready = summary({ state: 'ready', since: 0 })
+    const result = {
+      user: { userId: 'u', sessionTags: [], groups: [] },
+      servers: [
+        discovery([source('legal', { authMode: 'capability', selected: false })]),
+        { ...discovery([source('open')]), server: 'plain' },
+        { ...discovery([source('legal', { authMode: 'capability' })]), server: 'given' },
+        {
+          ...discovery([source('hidden', { authMode: 'capability', visible: false })]),
+          server: 'locked',
+        },
+      ],
+    }
+    const summaries = ['kb', 'plain', 'given', 'locked'].map((id) => ({ ...ready, id }))
+    const tokens = [{ server: 'given', name: 'legal' }]
+    expect([...serversWithSourceTrouble(result, summaries, undefined, tokens)]).toEqual(['kb'])
   })
 })
 

@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../../../../shared/errors'
 import type { OAuthStatus } from '../../../../shared/ipc/auth'
-import type { ServerDiscovery } from '../../../../shared/model/operations'
+import type { DiscoveryResult, ServerDiscovery } from '../../../../shared/model/operations'
 import type { Resource } from '../../../../shared/model/rag'
 import type { RateLimitInfo, ServerStatus, ServerSummary } from '../../../../shared/model/server'
 import type { Tone } from '../../ui'
@@ -240,8 +240,33 @@ export function statusLabel(status: ServerStatus): string | undefined {
     : undefined
 }
 
-/** Whether a server wants attention: anything but ready, disabled or a first connect. */
-export function needsAttention(server: ServerSummary): boolean {
+/**
+ * Whether a server wants attention: anything but ready, disabled or a first connect, or one of
+ * its sources asks for an action (`sourceTrouble`, see {@link serversWithSourceTrouble}).
+ */
+export function needsAttention(server: ServerSummary, sourceTrouble = false): boolean {
   const state = server.status.state
-  return state === 'down' || state === 'degraded' || state === 'action_required'
+  return sourceTrouble || state === 'down' || state === 'degraded' || state === 'action_required'
+}
+
+/**
+ * The servers one of whose sources the profile may see needs an action first (credentials the
+ * server lacks, a capability token not given): their source rows say "action required".
+ */
+export function serversWithSourceTrouble(
+  discovery: DiscoveryResult | undefined,
+  summaries: readonly ServerSummary[],
+  toggles: Record<string, Record<string, boolean>> | undefined,
+  sessionTokens: readonly { server: string; name: string }[],
+): Set<string> {
+  const trouble = new Set<string>()
+  const byId = new Map(summaries.map((s) => [s.id, s]))
+  for (const entry of discovery?.servers ?? []) {
+    const server = byId.get(entry.server)
+    if (!server) continue
+    const tokens = sessionTokens.filter((t) => t.server === entry.server).map((t) => t.name)
+    const rows = sourceRows(entry, toggles?.[entry.server], server, tokens)
+    if (rows.some((row) => row.access === 'action_required')) trouble.add(entry.server)
+  }
+  return trouble
 }

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
+import { profileQueries } from '../profiles/queries'
+import { secretQueries } from '../secrets/queries'
 import { serverQueries } from './queries'
 import type { ServerFilterBarProps } from './ServerFilterBar'
 import {
@@ -9,6 +11,7 @@ import {
   type ItemGroup,
   type ServerFilter,
 } from './server-groups'
+import { serversWithSourceTrouble } from './server-view'
 
 export interface ServerGrouping<T> {
   /** The items passing the filter, in their groups (one group when not grouped). */
@@ -21,6 +24,8 @@ export interface ServerGrouping<T> {
 /**
  * Filter and grouping state for a list of things about servers (cards, search sources, health
  * rows), read against the servers' summaries. `idOf` must keep its identity across renders.
+ * A server one of whose sources needs an action (a capability token, credentials) needs
+ * attention too: its sources are asked for once attention matters here (filtered or grouped).
  */
 export function useServerGrouping<T>(
   items: readonly T[],
@@ -30,11 +35,27 @@ export function useServerGrouping<T>(
   const summaries = useQuery(serverQueries.list())
   const [filter, setFilter] = useState<ServerFilter>({ text: '', onlyAttention: false })
   const [groupBy, setGroupBy] = useState<GroupBy>(defaultGroupBy)
+  const wanted = filter.onlyAttention || groupBy !== 'none'
+  const profiles = useQuery({ ...profileQueries.list(), enabled: wanted })
+  const discovery = useQuery({
+    ...serverQueries.discovery(profiles.data?.activeId),
+    enabled: wanted && profiles.data !== undefined,
+  })
+  const toggles = useQuery({ ...profileQueries.selection(), enabled: wanted })
+  const tokens = useQuery({ ...secretQueries.session(), enabled: wanted })
   const groups = useMemo(() => {
-    const byId = new Map((summaries.data ?? []).map((s) => [s.id, s]))
+    const list = summaries.data ?? []
+    const byId = new Map(list.map((s) => [s.id, s]))
     const summaryOf = (id: string) => byId.get(id)
-    return groupItems(filterItems(items, filter, idOf, summaryOf), groupBy, idOf, summaryOf)
-  }, [items, idOf, summaries.data, filter, groupBy])
+    const trouble = serversWithSourceTrouble(discovery.data, list, toggles.data, tokens.data ?? [])
+    return groupItems(
+      filterItems(items, filter, idOf, summaryOf, trouble),
+      groupBy,
+      idOf,
+      summaryOf,
+      trouble,
+    )
+  }, [items, idOf, summaries.data, filter, groupBy, discovery.data, toggles.data, tokens.data])
   return {
     groups,
     groupBy,

@@ -3,7 +3,12 @@ import { Badge, Banner } from '../../ui'
 import { JsonBlock } from '../search/JsonBlock'
 import { ContentBlocks } from './ContentBlocks'
 
-/** A tool's answer: its content blocks, structured content and the raw result. */
+const hasBlocks = (content: unknown): boolean => Array.isArray(content) && content.length > 0
+
+/**
+ * A tool's answer: its content blocks, structured content and the raw result. A result carried
+ * in structured content alone says so instead of a bare "No content blocks".
+ */
 export function CallResult({ result }: { result: WorkbenchCallResult }) {
   const structured = result.result.structuredContent
   return (
@@ -20,7 +25,13 @@ export function CallResult({ result }: { result: WorkbenchCallResult }) {
           The server ran the call and answered with a tool error; its content is below.
         </Banner>
       )}
-      <ContentBlocks blocks={result.result.content} label="Content blocks" />
+      {structured !== undefined && !hasBlocks(result.result.content) ? (
+        <p className="muted">
+          No content blocks: {result.tool} answered with structured content only (below).
+        </p>
+      ) : (
+        <ContentBlocks blocks={result.result.content} label="Content blocks" />
+      )}
       {structured !== undefined && <JsonBlock title="Structured content" value={structured} open />}
       <JsonBlock title="Raw result" value={result.result} />
     </section>

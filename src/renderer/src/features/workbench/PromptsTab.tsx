@@ -33,6 +33,7 @@ export function PromptsTab({ server }: { server: string }) {
             <button
               type="button"
               className={cx('wb-items__item', item === chosen && 'is-selected')}
+              aria-current={item === chosen ? 'true' : undefined}
               onClick={() => setChosen(item)}
             >
               <span>{str(item.name)}</span>

@@ -11,6 +11,7 @@ import {
   Select,
   Spinner,
   TextField,
+  Toggle,
   VirtualTable,
   type Column,
 } from '../../ui'
@@ -27,7 +28,13 @@ const DIRECTIONS = [
   { value: 'stderr', label: 'stderr' },
 ] as const
 
-/** Every JSON-RPC message of a server both ways, live, with filter, pins and export. */
+const FROM_TITLE =
+  'The console operation the message belongs to: workbench (your calls), search, doctor, ping (health probe), connect…'
+
+/**
+ * Every JSON-RPC message of a server both ways, live and newest first, with filter (only your
+ * own calls, too), pins and export.
+ */
 export function ProtocolLog({ server }: { server: string }) {
   const queryClient = useQueryClient()
   const notify = useNoticePosted()
@@ -95,6 +102,12 @@ export function ProtocolLog({ server }: { server: string }) {
     },
     { id: 'kind', header: 'Kind', width: '96px', cell: (e) => e.kind },
     {
+      id: 'from',
+      header: 'From',
+      width: '92px',
+      cell: (e) => <span title={FROM_TITLE}>{e.operation ?? ''}</span>,
+    },
+    {
       id: 'http',
       header: 'HTTP',
       width: '56px',
@@ -135,6 +148,11 @@ export function ProtocolLog({ server }: { server: string }) {
           value={filter.direction}
           options={DIRECTIONS}
           onChange={(direction) => setFilter({ ...filter, direction })}
+        />
+        <Toggle
+          checked={filter.mine}
+          onChange={(mine) => setFilter({ ...filter, mine })}
+          label="Only my calls"
         />
         <span className="wb-log__count muted" aria-live="polite">
           {rows.length === entries.length
@@ -179,7 +197,11 @@ export function ProtocolLog({ server }: { server: string }) {
           rowLabel={(e) =>
             `${e.direction} ${e.method ?? e.kind}${e.id !== undefined ? ` #${e.id}` : ''}${e.truncated ? ' (preview)' : ''}`
           }
-          empty="No messages yet: call a tool, list resources or prompts."
+          empty={
+            filter.mine
+              ? 'No calls of yours yet: call a tool, list resources or prompts.'
+              : 'No messages yet: call a tool, list resources or prompts.'
+          }
         />
       )}
       {shown && (

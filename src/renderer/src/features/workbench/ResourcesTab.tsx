@@ -29,6 +29,7 @@ export function ResourcesTab({ server }: { server: string }) {
             <button
               type="button"
               className={cx('wb-items__item', str(item.uri) === uri && 'is-selected')}
+              aria-current={str(item.uri) === uri ? 'true' : undefined}
               onClick={() => setUri(str(item.uri))}
             >
               <span>{str(item.name) || str(item.uri)}</span>

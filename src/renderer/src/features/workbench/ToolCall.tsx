@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { ConsoleError } from '../../../../shared/errors'
-import type { ArgumentProblem } from '../../../../shared/ipc/workbench'
+import type { ArgumentProblem, WorkbenchCallResult } from '../../../../shared/ipc/workbench'
 import type { ToolInfo } from '../../../../shared/model/server'
 import { call } from '../../api'
+import { useSessionData } from '../../lib/use-session-data'
+import { toolFormKey, useWorkbenchForm, useWorkbenchFormChanged } from '../../state/store'
 import { Banner, Button, TabPanel, Tabs, TextField } from '../../ui'
 import { CodeEditor } from '../config/editor/CodeEditor'
 import { jsonEditorExtensions } from '../config/editor/extensions'
@@ -32,6 +34,11 @@ export interface ToolCallProps {
   filled?: readonly string[]
 }
 
+/** A tool's last call from this form: its result (with the arguments sent), or why it failed. */
+type LastCall =
+  | { result: WorkbenchCallResult; args: Record<string, unknown>; error?: undefined }
+  | { error: { message: string; problems: ArgumentProblem[] }; result?: undefined }
+
 const problemsOf = (error: unknown): ArgumentProblem[] => {
   const problems = error instanceof ConsoleError ? error.details?.problems : undefined
   return Array.isArray(problems) ? (problems as ArgumentProblem[]) : []
@@ -44,11 +51,23 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
     () => withoutFields(formOf(tool.inputSchema ?? { type: 'object' }), filled),
     [tool.inputSchema, filled],
   )
-  const [mode, setMode] = useState<Mode>('form')
-  const [draft, setDraft] = useState<Draft>(() => draftOf(form, initial ?? form.default))
-  const [jsonText, setJsonText] = useState('')
+  // The form as left (switching tabs or panels unmounts it), unless a request is loaded.
+  const formKey = toolFormKey(server, tool.name)
+  const kept = useWorkbenchForm(formKey)
+  const keep = useWorkbenchFormChanged()
+  const start = initial ? undefined : kept
+  const [mode, setMode] = useState<Mode>(start?.mode ?? 'form')
+  const [draft, setDraft] = useState<Draft>(
+    () => start?.draft ?? draftOf(form, initial ?? form.default),
+  )
+  const [jsonText, setJsonText] = useState(start?.jsonText ?? '')
   const [revision, setRevision] = useState(0)
-  const [timeout, setTimeoutText] = useState('')
+  const [timeout, setTimeoutText] = useState(start?.timeout ?? '')
+  useEffect(() => {
+    keep(formKey, { mode, draft, jsonText, timeout })
+  }, [keep, formKey, mode, draft, jsonText, timeout])
+  // The last answer stays too: it is the call's result, not the form's.
+  const [last, setLast] = useSessionData<LastCall>(workbenchKeys.lastCall(server, tool.name))
   const [localProblems, setLocalProblems] = useState<ArgumentProblem[]>([])
   const callId = useRef<string | null>(null)
   const extensions = useMemo(
@@ -111,6 +130,9 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       })
     },
+    onSuccess: (result, args) => setLast(() => ({ result, args })),
+    onError: (error) =>
+      setLast(() => ({ error: { message: error.message, problems: problemsOf(error) } })),
     onSettled: async () => {
       callId.current = null
       await queryClient.invalidateQueries({ queryKey: workbenchKeys.history(server) })
@@ -139,7 +161,8 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
     send()
   })
 
-  const problems = [...localProblems, ...problemsOf(running.error), ...(check.data?.problems ?? [])]
+  const failed = running.isPending ? undefined : last?.error
+  const problems = [...localProblems, ...(failed?.problems ?? []), ...(check.data?.problems ?? [])]
   const idBase = `wb-mode-${tool.name}`
   return (
     <section className="wb-call" aria-label={`Call ${tool.name}`}>
@@ -231,19 +254,14 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         )}
         <CopyCall server={server} tool={tool.name} current={current} />
       </div>
-      {running.isError && problemsOf(running.error).length === 0 && (
+      {failed && failed.problems.length === 0 && (
         <Banner tone="bad" title={`The call to ${tool.name} failed`}>
-          {running.error.message}
+          {failed.message}
         </Banner>
       )}
-      {running.isSuccess && <CallResult result={running.data} />}
-      {running.isSuccess && (
-        <MapSearch
-          key={running.data.callId}
-          server={server}
-          result={running.data}
-          args={running.variables}
-        />
+      {!running.isPending && last?.result && <CallResult result={last.result} />}
+      {!running.isPending && last?.result && (
+        <MapSearch key={last.result.callId} server={server} result={last.result} args={last.args} />
       )}
     </section>
   )

@@ -14,8 +14,14 @@ const entry = (seq: number, extra: Partial<ProtocolEntry>): ProtocolEntry => ({
 })
 
 const log = [
-  entry(1, { method: 'tools/list', id: 1 }),
-  entry(2, { direction: 'in', kind: 'response', id: 1, text: '{"tools":[]}' }),
+  entry(1, { method: 'tools/list', id: 1, operation: 'workbench' }),
+  entry(2, {
+    direction: 'in',
+    kind: 'response',
+    id: 1,
+    text: '{"tools":[]}',
+    operation: 'workbench',
+  }),
   entry(3, {
     direction: 'in',
     kind: 'notification',
@@ -26,25 +32,25 @@ const log = [
 ]
 
 describe('visibleEntries', () => {
-  it('keeps everything without a filter, in order', () => {
-    expect(visibleEntries(log, NO_LOG_FILTER, new Set()).map((e) => e.seq)).toEqual([1, 2, 3, 4])
+  const seqs = (filter: Partial<typeof NO_LOG_FILTER>, pinned: number[] = []) =>
+    visibleEntries(log, { ...NO_LOG_FILTER, ...filter }, new Set(pinned)).map((e) => e.seq)
+
+  it('keeps everything without a filter, newest first', () => {
+    expect(seqs({})).toEqual([4, 3, 2, 1])
   })
 
   it('filters by direction and by text in method, level and message', () => {
-    expect(visibleEntries(log, { text: '', direction: 'in' }, new Set()).map((e) => e.seq)).toEqual(
-      [2, 3],
-    )
-    expect(
-      visibleEntries(log, { text: 'WARN', direction: 'all' }, new Set()).map((e) => e.seq),
-    ).toEqual([3])
-    expect(
-      visibleEntries(log, { text: 'started', direction: 'all' }, new Set()).map((e) => e.seq),
-    ).toEqual([4])
+    expect(seqs({ direction: 'in' })).toEqual([3, 2])
+    expect(seqs({ text: 'WARN' })).toEqual([3])
+    expect(seqs({ text: 'started' })).toEqual([4])
+  })
+
+  it("keeps only the Workbench's own calls when asked", () => {
+    expect(seqs({ mine: true })).toEqual([2, 1])
   })
 
   it('shows pinned entries first even when the filter hides them', () => {
-    const shown = visibleEntries(log, { text: 'started', direction: 'all' }, new Set([1]))
-    expect(shown.map((e) => e.seq)).toEqual([1, 4])
+    expect(seqs({ text: 'started' }, [1])).toEqual([1, 4])
   })
 })
 

@@ -14,6 +14,9 @@ export const workbenchKeys = {
   templates: (server: string) => [...workbenchKeys.all, 'templates', server] as const,
   prompts: (server: string) => [...workbenchKeys.all, 'prompts', server] as const,
   log: (server: string) => [...workbenchKeys.all, 'log', server] as const,
+  /** A tool's last call from its form (written by the form, never fetched). */
+  lastCall: (server: string, tool: string) =>
+    [...workbenchKeys.all, 'last-call', server, tool] as const,
   /** Servers tried by hand (kept by the core: they outlive a reload). */
   tried: () => [...workbenchKeys.all, 'tried'] as const,
   /** A tried server's OAuth sign-in (`auth:changed` keeps it current). */

@@ -65,7 +65,9 @@ export function CodeEditor({
         doc: valueRef.current,
         extensions: [
           extensions,
-          EditorView.contentAttributes.of({ 'aria-label': label }),
+          // An explicit Tab stop: a read-only editor (not contenteditable) must be reachable by
+          // keyboard too, or its scrolling box cannot be scrolled without a mouse.
+          EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
           EditorState.readOnly.of(readOnly),
           EditorView.editable.of(!readOnly),
           EditorView.updateListener.of((update) => {

@@ -14,6 +14,10 @@ export const editorTheme = EditorView.theme({
   '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '1.55' },
   '.cm-content': { caretColor: 'var(--fg)' },
+  // The page's reduced-motion rule does not reach into the editor's shadow root.
+  '@media (prefers-reduced-motion: reduce)': {
+    '.cm-cursorLayer': { animation: 'none !important' },
+  },
   '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
   '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection':
     { backgroundColor: 'var(--bg-selected)' },
