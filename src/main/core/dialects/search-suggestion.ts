@@ -63,33 +63,10 @@ const WRITE_WORDS = new Set([
 ])
 /** A name that starts with this verb writes (`index_documents`), one that ends with it reads. */
 const LEADING_WRITE_WORDS = new Set(['index', 'reindex', 'load', 'sync', 'refresh'])
-/** Argument names that take a query, best first. */
-const QUERY_ARGUMENTS = [
-  'query',
-  'q',
-  'querytext',
-  'searchquery',
-  'search',
-  'question',
-  'keywords',
-  'keyword',
-  'term',
-  'terms',
-  'text',
-  'prompt',
-  'input',
-]
-
-/** Names that take a query even when the argument is optional (`list_tasks(query?)`). */
-const QUERY_ONLY = new Set([
-  'query',
-  'q',
-  'querytext',
-  'searchquery',
-  'search',
-  'question',
-  'keywords',
-])
+/** Argument names that say they take a query, even when optional (`list_tasks(query?)`). */
+const QUERY_NAMES = ['query', 'q', 'querytext', 'searchquery', 'search', 'question', 'keywords']
+/** Argument names that take a query, best first; the later ones only when required. */
+const QUERY_ARGUMENTS = [...QUERY_NAMES, 'keyword', 'term', 'terms', 'text', 'prompt', 'input']
 
 /** The words of a name or text: `search_nodes`, `lookupArticles`, `find-docs` → search, nodes… */
 export function words(text: string): string[] {
@@ -152,7 +129,7 @@ export function queryArgument(tool: ToolInfo): string | undefined {
   }
   return (
     named(needed) ??
-    named(strings.filter((name) => QUERY_ONLY.has(normalized(name)))) ??
+    named(strings.filter((name) => QUERY_NAMES.includes(normalized(name)))) ??
     (needed.length === 1 ? needed[0] : undefined)
   )
 }
