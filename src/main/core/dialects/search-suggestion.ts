@@ -136,9 +136,9 @@ export function queryArgument(tool: ToolInfo): string | undefined {
 
 /**
  * The tools that look like search, best first: a name or description about search, query,
- * retrieval, find or lookup, and a string argument for the query (required, or named `query`). Tools whose name
- * says they write (create, update, delete, …) or that the server marks destructive are never
- * suggested, whatever else they say.
+ * retrieval, find or lookup, and a string argument for the query (required, or named `query`).
+ * Tools whose name says they write (create, update, delete, …) or that the server marks
+ * destructive are never suggested, whatever else they say.
  */
 export function suggestSearchTools(tools: readonly ToolInfo[]): SearchSuggestion[] {
   const found: (SearchSuggestion & { rank: number })[] = []
