@@ -40,6 +40,11 @@ const OPTIONS = {
   qrels: { type: 'string' },
   run: { type: 'string' },
   complete: { type: 'boolean', short: 'c' },
+  query: { type: 'string' },
+  hits: { type: 'string' },
+  field: { type: 'string', multiple: true },
+  'score-order': { type: 'string' },
+  write: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   'keep-plaintext': { type: 'boolean' },
 } as const
@@ -98,6 +103,7 @@ export const COMMAND_OPTIONS = {
     'complete',
   ],
   auth: ['server'],
+  map: ['server', 'query', 'tool', 'args', 'hits', 'field', 'score-order', 'write'],
   import: ['server', 'dry-run', 'keep-plaintext'],
 } as const satisfies Record<string, readonly OptionName[]>
 
@@ -145,6 +151,11 @@ export interface Invocation {
     min?: string[]
     format?: string
     k?: string
+    query?: string
+    hits?: string
+    field?: string[]
+    'score-order'?: string
+    write?: boolean
     qrels?: string
     run?: string
     complete?: boolean

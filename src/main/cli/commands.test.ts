@@ -47,8 +47,20 @@ describe('servers', () => {
     expect(sorted(json(run))).toEqual(['servers'])
     for (const server of servers) {
       expect(sorted(server)).toEqual(
-        ['dialect', 'enabled', 'error', 'id', 'latencyMs', 'status', 'tools', 'transport'].sort(),
+        [
+          'dialect',
+          'enabled',
+          'error',
+          'id',
+          'latencyMs',
+          'searchable',
+          'status',
+          'tools',
+          'transport',
+        ].sort(),
       )
+      // Every demo server is of a known family: nothing to suggest.
+      expect(server.searchable).toEqual([])
       expect(server).toMatchObject({ status: 'ready', enabled: true, error: null })
       expect(server.latencyMs).toEqual(expect.any(Number))
     }

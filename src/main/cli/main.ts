@@ -7,6 +7,7 @@ import { doctorCommand } from './commands/doctor'
 import { evalCommand } from './commands/eval'
 import { importCommand } from './commands/import'
 import { infoCommand } from './commands/info'
+import { mapCommand } from './commands/map'
 import { monitorCommand } from './commands/monitor'
 import { promptsCommand, resourcesCommand, toolsCommand } from './commands/inspect'
 import { searchCommand, synthesizeCommand } from './commands/search'
@@ -39,6 +40,7 @@ const COMMANDS: Record<
   monitor: monitorCommand,
   eval: evalCommand,
   auth: authCommand,
+  map: mapCommand,
   import: importCommand,
 }
 

@@ -46,6 +46,13 @@ commands:
                                          does (no server): map, recip_rank, P_k, recall_k,
                                          ndcg_cut_k and judged@k per query and all; -c counts
                                          judged queries without run lines as 0
+  map --server ID --query Q [--tool NAME] [--args JSON] [--hits PATH] [--field ROLE=PATH]...
+      [--score-order higher-is-better|lower-is-better] [--write]
+                                         call the server's search-like tool with Q and print
+                                         a search mapping made from its reply (--field
+                                         ROLE=PATH overrides a guess: id, title, text,
+                                         snippet, uri, score, sourceId); --write saves it
+                                         into rag-mcp.json (safe save, then applied)
   auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
                                          URL to open and waits; logout deletes the tokens
   import FILE|claude-desktop|cursor|vscode [--server ID]... [--dry-run] [--keep-plaintext]

@@ -120,8 +120,14 @@ function describeUnion(
   path: Segment[],
   root: unknown,
 ): LocatedIssue[] {
+  // An object is of the wrong type for a branch of plain values (an enum) as well.
+  const isObject = typeof valueAt(root, path) === 'object'
   const wrongType = (branch: readonly Issue[]): boolean =>
-    branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0)
+    branch.some(
+      (inner) =>
+        inner.path.length === 0 &&
+        (inner.code === 'invalid_type' || (inner.code === 'invalid_value' && isObject)),
+    )
   const matching = issue.errors.find((branch) => !wrongType(branch))
   if (matching) {
     return matching.flatMap((inner) =>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SCORE_ORDERS } from '../model/rag'
 
 /**
  * The rag-mcp.json schema. The same zod schema validates files at load time and generates
@@ -141,6 +142,14 @@ export const genericSearchSchema = z.looseObject({
     .describe(
       'Dotted paths inside one hit (defaults: id, title, text, snippet, uri, score); an array of ' +
         'strings is joined with newlines',
+    ),
+  scoreOrder: z
+    .enum(SCORE_ORDERS)
+    .optional()
+    .describe(
+      'Which way the mapped score runs: "higher-is-better" (a similarity or relevance) or ' +
+        '"lower-is-better" (a distance). When set, the hits are ranked by the score that way; ' +
+        "absent: the server's order is kept and larger scores count as better",
     ),
   error: z
     .string()

@@ -1,4 +1,7 @@
 import { z } from 'zod'
+import { genericSearchSchema } from '../config/schema'
+import { mappingChoiceSchema, type MappingPreview, type MappingProposal } from '../model/mapping'
+import type { RawConfig } from './registry'
 
 /** Where a protocol log entry came from. */
 export type ProtocolDirection =
@@ -201,6 +204,20 @@ export const workbenchRequests = {
       .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "." and "-" only'),
     baseHash: z.string(),
   }),
+  /**
+   * A generic search mapping proposed from a call's result (the call's tool, arguments and the
+   * result it returned), with the hits it makes of that result. `choice` keeps what the admin
+   * picked; the rest is guessed. Nothing is called.
+   */
+  'workbench:map-propose': callSchema.extend({
+    result: z.unknown(),
+    choice: mappingChoiceSchema.optional(),
+  }),
+  /**
+   * rag-mcp.json with the server's `dialect` set to the mapping, and the file it was made
+   * from: preview it with `config:validate`, save it with `config:save` and that file's hash.
+   */
+  'workbench:map-draft': z.object({ server: serverId, mapping: genericSearchSchema }),
   /** The call as a `rag-console call …` command and, for HTTP servers, a cURL command. */
   'workbench:copy': callSchema,
   'workbench:saved-list': z.object({ server: serverId.optional() }).optional(),
@@ -227,6 +244,8 @@ export interface WorkbenchResults {
   'workbench:try-close': { closed: boolean }
   'workbench:try-list': { servers: TryServer[] }
   'workbench:try-add': { id: string; movedSecrets: { name: string; where: string }[] }
+  'workbench:map-propose': { proposal: MappingProposal; preview: MappingPreview | null }
+  'workbench:map-draft': { raw: RawConfig; text: string }
   'workbench:copy': { cli: string; curl: string | null }
   'workbench:saved-list': { requests: SavedRequest[] }
   'workbench:saved-save': SavedRequest

@@ -1,5 +1,6 @@
 import type { ErrorInfo } from '../errors'
 import type { FusionMode, Selection } from './operations'
+import type { ScoreOrder } from './rag'
 
 /**
  * Retrieval evaluation: golden sets (queries + graded judgments), runs of a set across servers
@@ -77,6 +78,8 @@ export interface EvalHit {
   title: string
   uri?: string
   score?: number
+  /** Present when the server's mapping says which way its score runs (a distance: lower). */
+  scoreOrder?: ScoreOrder
 }
 
 /** One provider's answer to one query of a run. */

@@ -98,6 +98,36 @@ describe('fuseHits (score modes)', () => {
   })
 })
 
+describe('fuseHits (distances: smaller is better)', () => {
+  const distances = {
+    server: 'vec',
+    hits: [
+      hit('vec', 'near', { score: 0.1, scoreOrder: 'lower-is-better' }),
+      hit('vec', 'mid', { score: 0.3, scoreOrder: 'lower-is-better' }),
+      hit('vec', 'far', { score: 0.9, scoreOrder: 'lower-is-better' }),
+    ],
+  }
+
+  it('puts the smallest distance first in score mode', () => {
+    expect(fuseHits([distances], 'score').map((h) => h.id)).toEqual(['near', 'mid', 'far'])
+  })
+
+  it('scales the smallest distance to 1 and the largest to 0 in minmax mode', () => {
+    const merged = fuseHits([distances], 'minmax')
+    expect(merged.map((h) => h.id)).toEqual(['near', 'mid', 'far'])
+    expect(merged.map((h) => h.fusedScore)).toEqual([1, expect.closeTo(0.75), 0])
+  })
+
+  it('ranks a distance list against a similarity list by scaled closeness', () => {
+    const similarity = {
+      server: 'kb',
+      hits: [hit('kb', 'best', { score: 0.8 }), hit('kb', 'worst', { score: 0.2 })],
+    }
+    const merged = fuseHits([similarity, distances], 'minmax')
+    expect(merged.map((h) => h.id)).toEqual(['best', 'near', 'mid', 'worst', 'far'])
+  })
+})
+
 describe('dedupeKey', () => {
   it('ignores signing parameters, fragments and parameter order', () => {
     expect(dedupeKey(hit('a', '1', { uri: 'https://h/doc?b=2&a=1&sig=x&exp=1#p3' }))).toBe(

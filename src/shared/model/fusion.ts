@@ -20,8 +20,12 @@ interface Occurrence {
  * collapse into one hit that remembers everywhere it was found and carries the flags of every
  * copy (so it is suspicious when any copy is). Modes:
  * - `rrf`: Σ 1 / (k + rank) over the lists a hit appears in (default; needs no scores);
- * - `score`: the best raw score (hits without a score go last);
- * - `minmax`: each server's scores scaled to 0..1, best kept.
+ * - `score`: the best raw score (hits without a score go last); a distance (`scoreOrder:
+ *   lower-is-better`) counts as its negative, so the nearest hit is the best;
+ * - `minmax`: each server's scores scaled to 0..1 (the best score of the list 1, a distance's
+ *   smallest), best kept.
+ * A list's ranks are its order as the provider gave it: a mapping that says which way its score
+ * runs has already ordered its hits by it, best first.
  */
 export function fuseHits(
   lists: { server: string; hits: Hit[] }[],
@@ -37,8 +41,10 @@ export function fuseHits(
         mode === 'rrf'
           ? 1 / (k + rank)
           : mode === 'score'
-            ? (hit.score ?? Number.NEGATIVE_INFINITY)
-            : scale(hit.score)
+            ? hit.score === undefined
+              ? Number.NEGATIVE_INFINITY
+              : better(hit) * hit.score
+            : scale(hit)
       const key = dedupeKey(hit)
       const group = groups.get(key)
       if (group) group.push({ hit, server, rank, value })
@@ -95,13 +101,19 @@ function uniqueByServerSum(occurrences: Occurrence[]): number {
   return [...best.values()].reduce((sum, value) => sum + value, 0)
 }
 
-function minMax(hits: Hit[]): (score: number | undefined) => number {
-  const scores = hits.map((hit) => hit.score).filter((s): s is number => Number.isFinite(s))
+/** 1 when a larger score is better, -1 for a distance. */
+const better = (hit: Hit): 1 | -1 => (hit.scoreOrder === 'lower-is-better' ? -1 : 1)
+
+/** A list's scores scaled to 0..1, its best score 1 (for a distance: its smallest). */
+function minMax(hits: Hit[]): (hit: Hit) => number {
+  const scores = hits
+    .filter((hit) => Number.isFinite(hit.score))
+    .map((hit) => better(hit) * hit.score!)
   if (scores.length === 0) return () => 0
   const low = Math.min(...scores)
   const high = Math.max(...scores)
-  return (score) => {
-    if (score === undefined || !Number.isFinite(score)) return 0
-    return high === low ? 1 : (score - low) / (high - low)
+  return (hit) => {
+    if (hit.score === undefined || !Number.isFinite(hit.score)) return 0
+    return high === low ? 1 : (better(hit) * hit.score - low) / (high - low)
   }
 }

@@ -49,6 +49,10 @@ export interface Artifact {
 export type HitFlag = 'suspicious' | 'violations' | 'derived_title' | 'derived_summary'
 
 /** One retrieved passage, whatever the family that returned it. */
+/** Which way a score runs: a similarity (larger is better) or a distance (smaller is better). */
+export const SCORE_ORDERS = ['higher-is-better', 'lower-is-better'] as const
+export type ScoreOrder = (typeof SCORE_ORDERS)[number]
+
 export interface Hit {
   server: string
   sourceId?: string
@@ -58,6 +62,11 @@ export interface Hit {
   text?: string
   summary?: string
   score?: number
+  /**
+   * Which way `score` runs, when the server's mapping says so: `lower-is-better` for a
+   * distance. Absent: larger is better.
+   */
+  scoreOrder?: ScoreOrder
   uri?: string
   fileName?: string
   fileType?: string

@@ -1,5 +1,6 @@
 import type { ErrorCode, ErrorInfo } from '../errors'
 import type { OAuthStatus } from '../ipc/auth'
+import type { SearchSuggestion } from './mapping'
 
 export type Transport = 'http' | 'sse' | 'stdio'
 
@@ -170,6 +171,11 @@ export interface ServerSummary {
   dialect: DialectInfo
   status: ServerStatus
   tools: ToolInfo[]
+  /**
+   * A server of no known family whose tools look like search: the tools it could be mapped
+   * with, best first (a suggestion only; nothing is called or applied).
+   */
+  searchable?: SearchSuggestion[]
   serverInfo?: ServerInfo
   latency?: { p50: number; p95: number }
   rateLimit?: RateLimitInfo

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors'
+import { describeSuggestion } from '../../../shared/model/mapping'
 import type { ServerStatus, ServerSummary } from '../../../shared/model/server'
 import type { Core } from '../../core/core'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
@@ -14,6 +15,8 @@ export interface ServerRow {
   dialect: string | null
   status: string
   tools: string[]
+  /** Of a server of no known family: its tools that look like search (`search_docs(query)`). */
+  searchable: string[]
   /** One `tools/list` round trip once connected; null when it could not be measured. */
   latencyMs: number | null
   error: CliError | null
@@ -84,6 +87,7 @@ function row(
     dialect: summary.dialect.id,
     status: summary.status.state,
     tools: summary.tools.map((tool) => tool.name),
+    searchable: (summary.searchable ?? []).map(describeSuggestion),
     latencyMs: probed?.latencyMs ?? null,
     error: cliError(core, error),
   }
@@ -114,6 +118,13 @@ function render(rows: ServerRow[]): string {
       { header: 'LATENCY', cell: (r) => ms(r.latencyMs), align: 'right' },
     ]),
   ]
-  for (const r of rows) if (r.error) lines.push(`${r.id}: ${r.error.code}: ${r.error.message}`)
+  for (const r of rows) {
+    if (r.error) lines.push(`${r.id}: ${r.error.code}: ${r.error.message}`)
+    if (r.searchable.length > 0) {
+      lines.push(
+        `${r.id}: looks searchable: ${r.searchable.join(', ')}; map it: rag-console map --server ${r.id} --query TEXT`,
+      )
+    }
+  }
   return lines.join('\n')
 }

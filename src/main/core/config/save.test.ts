@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { parse } from 'jsonc-parser'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
 import { EventBus } from '../events'
@@ -304,6 +305,39 @@ describe('setEnabled', () => {
   it('fails with not_found for a server the registry does not have', async () => {
     const h = await startStore({ watch: false })
     await expect(h.store.setEnabled('nope', false)).rejects.toMatchObject({ code: 'not_found' })
+  })
+})
+
+describe('setField', () => {
+  const mapping = {
+    search: { tool: 'search_docs', arguments: { query: '{query}' }, hits: 'results' },
+  }
+
+  it('writes a search mapping into one server, keeping comments, and applies it', async () => {
+    const h = await startStore({ watch: false })
+    const result = await h.store.setField('kb', 'dialect', mapping)
+    expect(result.status).toBe('saved')
+    const text = readFileSync(h.file, 'utf8')
+    expect(text).toContain('// production servers')
+    expect(text).toContain('\t"command": "kb", // local')
+    expect((parse(text) as { kb: { dialect: unknown } }).kb.dialect).toEqual(mapping)
+    expect(h.store.server('kb')!.dialect).toEqual(mapping)
+  })
+
+  it('drafts the edit with the hash of the text it was made from, writing nothing', async () => {
+    const h = await startStore({ mode: 'layered', watch: false })
+    const { raw, text } = await h.store.draftField('docs', 'dialect', mapping)
+    const { overrides } = layeredPaths(h.dir)
+    expect(raw).toMatchObject({ path: overrides, exists: false, hash: contentHash('') })
+    expect(JSON.parse(text)).toEqual({ docs: { dialect: mapping } })
+    expect(existsSync(overrides)).toBe(false)
+  })
+
+  it('fails with not_found for a server the registry does not have', async () => {
+    const h = await startStore({ watch: false })
+    await expect(h.store.draftField('nope', 'dialect', mapping)).rejects.toMatchObject({
+      code: 'not_found',
+    })
   })
 })
 

@@ -318,12 +318,49 @@ export class RegistryStore {
   }
 
   /** Sets one server's `enabled` in the file, keeping its comments and formatting. */
-  async setEnabled(serverId: string, enabled: boolean): Promise<SaveResult> {
+  setEnabled(serverId: string, enabled: boolean): Promise<SaveResult> {
+    return this.setField(serverId, 'enabled', enabled)
+  }
+
+  /**
+   * The writable file with one field of a server set (comments and formatting kept), and the
+   * file it was made from: save it with that file's hash, so a change on disk in between is a
+   * conflict. Nothing is written.
+   */
+  async draftField(
+    serverId: string,
+    field: string,
+    value: unknown,
+  ): Promise<{ raw: RawConfig; text: string }> {
+    const { raw, untrusted } = await this.readForEdit()
+    if (untrusted !== undefined) {
+      throw new ConsoleError({
+        code: 'conflict',
+        message: `${untrusted}. Try again once it is saved.`,
+      })
+    }
+    return { raw, text: this.editField(raw, serverId, field, value) }
+  }
+
+  /** The file's text with one field of a server set; `not_found` for a server it lacks. */
+  private editField(raw: RawConfig, serverId: string, field: string, value: unknown): string {
+    if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
+      throw new ConsoleError({
+        code: 'not_found',
+        server: serverId,
+        message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
+      })
+    }
+    return editEntries(raw.text, [{ id: serverId, field, value }])
+  }
+
+  /** Sets one field of a server in the file, keeping its comments and formatting. */
+  async setField(serverId: string, field: string, value: unknown): Promise<SaveResult> {
     // A concurrent external edit makes the save a conflict: redo the edit on the new text.
     for (let attempt = 0; ; attempt++) {
       const { raw, untrusted } = await this.readForEdit()
       if (untrusted !== undefined) return this.untrustedConflict(raw, untrusted)
-      const text = this.enabledText(raw, serverId, enabled)
+      const text = this.editField(raw, serverId, field, value)
       const result = await this.serialized(() =>
         this.saveEdit(raw, { text, baseHash: raw.hash }, 'save'),
       )
@@ -337,19 +374,7 @@ export class RegistryStore {
    */
   async enabledDraft(serverId: string, enabled: boolean): Promise<EnabledDraft> {
     const raw = await this.readRaw()
-    return { raw, text: this.enabledText(raw, serverId, enabled) }
-  }
-
-  /** The file's text with one server's `enabled` set; `not_found` for a server it lacks. */
-  private enabledText(raw: RawConfig, serverId: string, enabled: boolean): string {
-    if (!(serverId in this.registry.hashes) && !definesServer(raw.text, serverId)) {
-      throw new ConsoleError({
-        code: 'not_found',
-        server: serverId,
-        message: `server '${serverId}' is not in the registry (${raw.source.label}): check the id`,
-      })
-    }
-    return editEntries(raw.text, [{ id: serverId, field: 'enabled', value: enabled }])
+    return { raw, text: this.editField(raw, serverId, 'enabled', enabled) }
   }
 
   /** What importing a Claude Desktop / Cursor / VS Code file would add or change. */

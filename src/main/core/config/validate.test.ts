@@ -392,6 +392,18 @@ describe('defaults and normalisation', () => {
     expect(rules(result)).toEqual(['error:generic_needs_mapping:a.dialect'])
   })
 
+  it("takes a mapping's score order and refuses one it does not know", () => {
+    const mapping = (scoreOrder: string) => ({
+      url: 'http://x/mcp',
+      dialect: { search: { tool: 'find', fields: { score: 'distance' }, scoreOrder } },
+    })
+    const result = loadText(
+      JSON.stringify({ a: mapping('lower-is-better'), b: mapping('smaller') }),
+    )
+    expect(rules(result)).toEqual(['error:invalid_enum:b.dialect.search.scoreOrder'])
+    expect(result.build.diagnostics[0]!.message).toMatch(/higher-is-better.*lower-is-better/)
+  })
+
   it('warns about a timeout that was probably meant in seconds', () => {
     const result = loadText(JSON.stringify({ a: { url: 'http://x/mcp', timeoutMs: 15 } }))
     expect(result.build.diagnostics[0]!.message).toContain('did you mean 15000?')

@@ -101,6 +101,47 @@ describe('generic mapping of search_nodes', () => {
   })
 })
 
+describe('generic mapping of a distance', () => {
+  const reply = {
+    structuredContent: {
+      matches: [
+        { id: 'b', distance: 0.42 },
+        { id: 'a', distance: 0.08 },
+        { id: 'c', distance: 0.91 },
+        { id: 'd' },
+      ],
+    },
+  }
+  const mapping = {
+    tool: 'query',
+    hits: 'matches',
+    fields: { score: 'distance' },
+    scoreOrder: 'lower-is-better' as const,
+  }
+
+  it('orders the hits by the mapped score, smallest distance first, unscored last', () => {
+    const output = parseGenericResult(reply, 'vec', mapping)
+    expect(output.hits.map((hit) => [hit.id, hit.score, hit.scoreOrder])).toEqual([
+      ['a', 0.08, 'lower-is-better'],
+      ['b', 0.42, 'lower-is-better'],
+      ['c', 0.91, 'lower-is-better'],
+      ['d', undefined, 'lower-is-better'],
+    ])
+  })
+
+  it('orders by the largest score first when the mapping says higher is better', () => {
+    const output = parseGenericResult(reply, 'vec', { ...mapping, scoreOrder: 'higher-is-better' })
+    expect(output.hits.map((hit) => hit.id)).toEqual(['c', 'b', 'a', 'd'])
+  })
+
+  it("keeps the server's order when the mapping says nothing about the score", () => {
+    const { scoreOrder: _, ...unsaid } = mapping
+    const output = parseGenericResult(reply, 'vec', unsaid)
+    expect(output.hits.map((hit) => hit.id)).toEqual(['b', 'a', 'c', 'd'])
+    expect(output.hits[0]!.scoreOrder).toBeUndefined()
+  })
+})
+
 describe('generic violations', () => {
   it('reports a hit list path that is not there', () => {
     const output = parseGenericResult(memorySearchNodes, 'm', { ...memoryMapping, hits: 'nodes' })

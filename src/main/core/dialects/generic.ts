@@ -1,5 +1,6 @@
 import type { GenericSearchMapping } from '../../../shared/config/schema'
 import { ConsoleError, codeFromWords, type ErrorInfo } from '../../../shared/errors'
+import type { Hit, ScoreOrder } from '../../../shared/model/rag'
 import type { CallOptions, ServerSession } from '../pool/types'
 import { asToolResult, callParsed, requireUser, serverError, unwrap } from './calls'
 import { HitCollector, type HitDraft } from './hits'
@@ -20,6 +21,8 @@ import type { DialectAdapter, SearchInput, SearchOutput } from './types'
  * - `fields` are dotted paths inside one hit; defaults: `id`, `title`, `text`, `snippet`,
  *   `uri`, `score`. A field that holds an array of strings is joined with newlines; a number
  *   read as id/title/text becomes a string.
+ * - `scoreOrder` (optional) says which way the score runs (`lower-is-better` for a distance);
+ *   when set, the hits are ordered by it, best first.
  * - `error` (optional) is a dotted path to the server's error in the parsed result; a value there
  *   makes the reply a refusal (`unauthorized` / `rate_limited` when its words say so, else
  *   `tool_error`), thrown and recorded in the server's health as a failed call.
@@ -96,7 +99,7 @@ export function readPath(
 }
 
 /** The parsed result the mapping's paths start from (see the module comment). */
-function mappingRoot(raw: unknown, out: Violations): Located {
+export function mappingRoot(raw: unknown, out: Violations): Located {
   const result = asToolResult(raw, out)
   if (result.structuredContent !== undefined) {
     return { value: result.structuredContent, path: 'structuredContent' }
@@ -210,13 +213,26 @@ export function parseGenericResult(
     })
   }
   const output: SearchOutput & { failure?: ErrorInfo } = {
-    hits: hits.hits,
+    hits: mapping.scoreOrder ? byScore(hits.hits, mapping.scoreOrder) : hits.hits,
     violations: out.list,
     sourceErrors: [],
     raw,
   }
   if (failure) output.failure = failure
   return output
+}
+
+/**
+ * The hits best first by their score, as the mapping says it runs (a stable sort: equal scores
+ * keep the server's order; hits without a score go last). Each hit carries the order, so the
+ * merged list's score modes read the score the same way.
+ */
+function byScore(hits: Hit[], order: ScoreOrder): Hit[] {
+  const sign = order === 'lower-is-better' ? 1 : -1
+  const key = (hit: Hit): number =>
+    hit.score === undefined ? Number.POSITIVE_INFINITY : sign * hit.score
+  for (const hit of hits) hit.scoreOrder = order
+  return [...hits].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
 }
 
 /** The generic mapping of a server's config, or a `config` error telling the admin what to add. */

@@ -9,6 +9,7 @@ import type {
   ToolInfo,
 } from '../../../shared/model/server'
 import { detect } from '../dialects/registry'
+import { suggestSearchTools } from '../dialects/search-suggestion'
 import type { ActiveProfile, RegistryReader, SessionPool } from './types'
 import { isVisibleTo } from './visibility'
 
@@ -92,6 +93,10 @@ export class ServersService {
     if (config.command !== undefined) summary.command = config.command
     if (masked.args && masked.args.length > 0) summary.args = masked.args
     if (serverInfo) summary.serverInfo = serverInfo
+    if (summary.dialect.id === null) {
+      const searchable = suggestSearchTools(tools)
+      if (searchable.length > 0) summary.searchable = searchable
+    }
     const health = this.health(config.id)
     if (health) {
       if (health.overall.latency.count > 0) {

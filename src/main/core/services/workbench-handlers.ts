@@ -42,6 +42,8 @@ export function workbenchHandlers(
     'workbench:try-close': async ({ server }) => ({ closed: await workbench.tries.close(server) }),
     'workbench:try-list': () => ({ servers: workbench.tries.list() }),
     'workbench:try-add': ({ server, id, baseHash }) => workbench.addTried(server, id, baseHash),
+    'workbench:map-propose': (request) => workbench.proposeMapping(request),
+    'workbench:map-draft': ({ server, mapping }) => workbench.mappingDraft(server, mapping),
     'workbench:copy': (call) => workbench.copy(call),
     'workbench:saved-list': (request) => ({ requests: workbench.saved.list(request?.server) }),
     'workbench:saved-save': (request) => workbench.saved.save(request),

@@ -14,7 +14,12 @@ import type {
 } from '../../../shared/ipc/workbench'
 import type { ActingUser } from '../../../shared/model/user'
 import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbench/copy'
+import type { GenericSearchMapping } from '../../../shared/config/schema'
+import type { RawConfig } from '../../../shared/ipc/registry'
+import type { MappingChoice, MappingPreview, MappingProposal } from '../../../shared/model/mapping'
 import type { PoolAuth } from '../auth/pool-auth'
+import { previewMapping, proposeMapping } from '../dialects/mapping-proposal'
+import { queryArgument } from '../dialects/search-suggestion'
 import type { RegistryStore } from '../config/store'
 import { withUsername } from '../dialects/rag-tools-v1'
 import { toolErrorOf } from '../dialects/payload'
@@ -35,7 +40,7 @@ import { CancellableRuns } from './cancellable-runs'
 
 export interface WorkbenchDeps {
   pool: ConnectionPool
-  registry: Pick<RegistryStore, 'server' | 'applyImport'>
+  registry: Pick<RegistryStore, 'server' | 'applyImport' | 'draftField'>
   audit: AuditSink
   profile: ActiveProfile
   secrets: SecretResolver
@@ -290,6 +295,57 @@ export class WorkbenchService {
       })
     }
     return { id, movedSecrets: result.movedSecrets.map(({ name, where }) => ({ name, where })) }
+  }
+
+  // --- search mapping from a reply ----------------------------------------------------------
+
+  /**
+   * A generic search mapping proposed from a call's result, with the hits it makes of it.
+   * The tool's input schema tells which argument carried the query. Nothing is called.
+   */
+  async proposeMapping(
+    request: WorkbenchCall & { result: unknown; choice?: MappingChoice | undefined },
+  ): Promise<{ proposal: MappingProposal; preview: MappingPreview | null }> {
+    const session = await this.session(request.server)
+    const info = session.tools.find((tool) => tool.name === request.tool)
+    const argument = info ? queryArgument(info) : undefined
+    const proposal = proposeMapping(
+      request.result,
+      {
+        tool: request.tool,
+        arguments: request.arguments,
+        ...(argument ? { queryArgument: argument } : {}),
+      },
+      request.choice,
+    )
+    const preview =
+      proposal.problem === undefined
+        ? previewMapping(request.result, request.server, proposal.mapping)
+        : null
+    // The mapping is made of what the page sent; what was read from the reply is redacted.
+    const { mapping, ...read } = proposal
+    return {
+      proposal: { mapping, ...this.deps.redactor.redact(read) },
+      preview: this.deps.redactor.redact(preview),
+    }
+  }
+
+  /** rag-mcp.json with the server mapped (see `RegistryStore.draftField`); nothing is written. */
+  mappingDraft(
+    server: string,
+    mapping: GenericSearchMapping,
+  ): Promise<{ raw: RawConfig; text: string }> {
+    if (this.tries.has(server)) {
+      return Promise.reject(
+        new ConsoleError({
+          code: 'invalid_argument',
+          origin: 'local',
+          server,
+          message: `server ${server} is only being tried: add it to rag-mcp.json first, then map its search`,
+        }),
+      )
+    }
+    return this.deps.registry.draftField(server, 'dialect', { search: mapping })
   }
 
   // --- copy ---------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 import { toErrorInfo } from '../../../../shared/errors'
+import { suggestSearchTools } from '../../dialects/search-suggestion'
 import { isRecord } from '../../dialects/shape'
-import type { ToolInfo } from '../../../../shared/model/server'
 import { cliCommand } from '../../../../shared/workbench/copy'
-import { payloadOf, schemaOf, toolNamed } from './replies'
+import { payloadOf, toolNamed } from './replies'
 import { verdict, type DoctorCheck, type Probe, type Verdict } from './types'
 
 const searchTool: DoctorCheck = {
@@ -51,10 +51,15 @@ const searchTool: DoctorCheck = {
             request,
             reply,
           })
-        : verdict('warn', expected, `${name} answered, but the mapping found no hits`, {
-            request,
-            reply,
-          })
+        : verdict(
+            'warn',
+            expected,
+            `${name} answered, but the mapping found no hits for "${input.query}"`,
+            {
+              request,
+              reply,
+            },
+          )
     } catch (error) {
       const info = toErrorInfo(error)
       return verdict('fail', expected, `the search failed: ${info.message}`, {
@@ -65,62 +70,15 @@ const searchTool: DoctorCheck = {
   },
 }
 
-/** Words of a tool's name that make it look like search (`search_nodes`, `lookupArticles`). */
-const SEARCH_WORDS = new Set(['search', 'query', 'find', 'retrieve', 'lookup', 'ask', 'question'])
-/** Argument names that take a query, best first. */
-const QUERY_ARGS = ['query', 'q', 'question', 'search', 'keywords', 'text', 'prompt']
-/** Of those, the ones that make a tool look like search whatever its name. */
-const SEARCH_ARGS = new Set(['query', 'q', 'question', 'search', 'keywords'])
-
-/** The words of a tool name: `search_nodes`, `lookup-articles`, `findDocs` → search, nodes, … */
-function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-}
-
-/** Whether the server says the tool only reads (its `readOnlyHint`). */
-export const saysReadOnly = (tool: ToolInfo): boolean =>
-  tool.annotations?.readOnlyHint === true && tool.annotations.destructiveHint !== true
-
-interface SearchLike {
-  tool: ToolInfo
-  arg: string
-}
-
-/**
- * The tools that look like search (by a word of their name, or an argument that takes a
- * query), each with the argument its query goes into; tools the server marks destructive are
- * left out.
- */
-function searchLike(tools: ToolInfo[]): SearchLike[] {
-  const found: SearchLike[] = []
-  for (const tool of tools) {
-    if (tool.annotations?.destructiveHint === true && tool.annotations.readOnlyHint !== true) {
-      continue
-    }
-    const { properties, required } = schemaOf(tool)
-    const strings = Object.keys(properties).filter((name) => properties[name]?.type === 'string')
-    const named = nameWords(tool.name).some((word) => SEARCH_WORDS.has(word))
-    if (!named && !strings.some((name) => SEARCH_ARGS.has(name))) continue
-    const arg =
-      QUERY_ARGS.find((name) => strings.includes(name)) ??
-      strings.find((name) => required.includes(name))
-    if (arg) found.push({ tool, arg })
-  }
-  return found
-}
-
 /**
  * No mapping yet: find a search-like tool and show the mapping to start from. Doctor calls it
  * once only when the server says it only reads; any other is offered, with the way to try it.
  */
 async function suggest(probe: Probe, expected: string): Promise<Verdict> {
-  const candidates = searchLike(probe.tools)
+  const candidates = suggestSearchTools(probe.tools)
   const names = probe.tools.map((tool) => tool.name)
-  const found = candidates.find((candidate) => saysReadOnly(candidate.tool)) ?? candidates[0]
+  // The one Doctor may call (the server says it only reads) first, else the likeliest.
+  const found = candidates.find((candidate) => candidate.readOnly) ?? candidates[0]
   if (!found) {
     const listed = names.length > 0 ? names.join(', ') : 'no tools'
     return verdict('fail', expected, `no mapping, and no search-like tool among ${listed}`, {
@@ -128,11 +86,11 @@ async function suggest(probe: Probe, expected: string): Promise<Verdict> {
       reply: { tools: names },
     })
   }
-  const tool = found.tool.name
-  const suggested = { search: { tool, arguments: { [found.arg]: '{query}' } } }
-  const args = { [found.arg]: 'policy' }
-  const advice = `set "dialect" to the suggested mapping and point "hits" and "fields" at the reply`
-  if (!saysReadOnly(found.tool)) {
+  const { tool, queryArgument } = found
+  const suggested = { search: { tool, arguments: { [queryArgument]: '{query}' } } }
+  const args = { [queryArgument]: 'policy' }
+  const advice = `map it from a reply: Workbench → ${tool} → Use as search, or rag-console map --server ${probe.session.serverId} --tool ${tool} --query TEXT`
+  if (!found.readOnly) {
     const reason = `Doctor calls only tools known to read, and ${tool} has no readOnlyHint`
     const result = verdict(
       'warn',

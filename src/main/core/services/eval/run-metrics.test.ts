@@ -223,3 +223,28 @@ describe('comparing two runs', () => {
     expect([...same.better, ...same.worse, ...same.lostDocuments]).toEqual([])
   })
 })
+
+describe('a provider whose score is a distance', () => {
+  it('ranks its nearest document first in the score-fused merged lists', () => {
+    const near = (docKey: string, score: number) => ({
+      docKey,
+      id: docKey,
+      title: docKey,
+      score,
+      scoreOrder: 'lower-is-better' as const,
+    })
+    const distances: EvalProviderResult = {
+      server: 'A',
+      ok: true,
+      latencyMs: 10,
+      hits: [near('id:d1', 0.1), near('id:x', 0.7)],
+    }
+    const metrics = runMetrics(run('dist', { q1: [distances] }), 4)
+    for (const fusion of ['score', 'minmax']) {
+      const q1 = metrics.perQuery.find(
+        (c) => c.queryId === 'q1' && c.list.kind === 'merged' && c.list.fusion === fusion,
+      )!
+      expect(q1.rr).toBe(1)
+    }
+  })
+})

@@ -208,6 +208,7 @@ function asHit(server: string, hit: EvalHit): Hit {
     title: hit.title,
     snippet: '',
     ...(hit.score !== undefined ? { score: hit.score } : {}),
+    ...(hit.scoreOrder !== undefined ? { scoreOrder: hit.scoreOrder } : {}),
     ...(hit.sourceId !== undefined ? { sourceId: hit.sourceId } : {}),
     derived: { title: false, summary: false },
     flags: [],

@@ -89,6 +89,22 @@ describe('RunStore', () => {
     expect(runs.get('20260101-000000-bbbbbb')).toEqual(clean)
   })
 
+  it("reads back which way a hit's score runs", () => {
+    const { runs } = store()
+    const stored = run('20260101-000000-ffffff', 'Nearest')
+    stored.results[0]!.providers[0]!.hits[0] = {
+      docKey: 'id:d1',
+      id: 'd1',
+      title: 'Nearest',
+      score: 0.12,
+      scoreOrder: 'lower-is-better',
+    }
+    runs.save(stored)
+    expect(runs.get('20260101-000000-ffffff').results[0]!.providers[0]!.hits[0]).toEqual(
+      stored.results[0]!.providers[0]!.hits[0],
+    )
+  })
+
   it('lists a running run of another live process as external, and one whose process is gone as failed', async () => {
     const { runs } = store()
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'])

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { ConsoleError } from '../../../../shared/errors'
 import type { EvalRun, EvalRunSummary } from '../../../../shared/model/evaluation'
 import { evalQuerySchema, runIdSchema } from '../../../../shared/model/golden-set-schema'
+import { SCORE_ORDERS } from '../../../../shared/model/rag'
 import { redactedJson } from '../../secrets/redactor'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
@@ -139,6 +140,7 @@ const hitSchema = z.object({
   title: z.string(),
   sourceId: z.string().optional(),
   score: z.number().optional(),
+  scoreOrder: z.enum(SCORE_ORDERS).optional(),
 })
 
 const resultSchema = z.object({

@@ -388,6 +388,7 @@ function compact(result: ServerSearchResult, k: number): EvalProviderResult {
       }
       if (hit.sourceId !== undefined) kept.sourceId = hit.sourceId
       if (hit.score !== undefined && Number.isFinite(hit.score)) kept.score = hit.score
+      if (hit.scoreOrder !== undefined) kept.scoreOrder = hit.scoreOrder
       return kept
     }),
   }

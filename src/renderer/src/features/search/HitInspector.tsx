@@ -23,7 +23,12 @@ function fieldRows(hit: Hit): [string, React.ReactNode][] {
     ['Server', <code key="s">{hit.server}</code>],
     ['Source', hit.sourceId && <code key="src">{hit.sourceId}</code>],
     ['Id', <code key="id">{hit.id}</code>],
-    ['Score', hit.score !== undefined ? formatScore(hit.score) : undefined],
+    [
+      'Score',
+      hit.score !== undefined
+        ? `${formatScore(hit.score)}${hit.scoreOrder === 'lower-is-better' ? ' (a distance: lower is better)' : ''}`
+        : undefined,
+    ],
     [
       'URI',
       hit.uri && (

@@ -44,7 +44,8 @@ export interface SearchResultsProps {
 
 const FUSED: Record<FusionMode, string> = {
   rrf: `reciprocal rank fusion: Σ 1 / (${RRF_K} + rank) over the servers that returned the hit`,
-  score: 'best raw score: the highest score any server gave the hit',
+  score:
+    'best raw score: the highest score any server gave the hit (a distance counts as its negative)',
   minmax: "scores scaled per server: each server's scores to 0..1, the best kept",
 }
 

@@ -5,6 +5,7 @@ import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'
 import { DoctorFact, type DoctorCardProps } from './DoctorFact'
 import { OAuthRow } from './OAuthRow'
+import { SearchableHint } from './SearchableHint'
 import { ServerAdvice } from './ServerAdvice'
 import { SourceList, type TokenActions } from './SourceList'
 import {
@@ -171,6 +172,7 @@ export function ServerCard({
       </div>
       <OAuthRow server={server.id} oauth={oauthOf(server)} actions={actions} />
       <ServerAdvice server={server} onRemedy={onRemedy} busy={actions.busy} />
+      {server.enabled && <SearchableHint server={server} />}
       {server.enabled && server.visible && (
         <SourceList
           server={server.id}

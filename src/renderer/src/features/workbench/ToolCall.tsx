@@ -12,6 +12,7 @@ import { jsonEditorExtensions } from '../config/editor/extensions'
 import type { JsonSchema } from '../config/editor/schema-completion'
 import { CallResult } from './CallResult'
 import { CopyCall } from './CopyCall'
+import { MapSearch } from './MapSearch'
 import { workbenchKeys } from './queries'
 import { argumentsOf, draftOf, formOf, withoutFields, type Draft } from './schema-form'
 import { SchemaForm } from './SchemaForm'
@@ -33,9 +34,9 @@ export interface ToolCallProps {
   filled?: readonly string[]
 }
 
-/** A tool's last call from this form: its result, or why it failed. */
+/** A tool's last call from this form: its result (with the arguments sent), or why it failed. */
 type LastCall =
-  | { result: WorkbenchCallResult; error?: undefined }
+  | { result: WorkbenchCallResult; args: Record<string, unknown>; error?: undefined }
   | { error: { message: string; problems: ArgumentProblem[] }; result?: undefined }
 
 const problemsOf = (error: unknown): ArgumentProblem[] => {
@@ -129,7 +130,7 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       })
     },
-    onSuccess: (result) => setLast(() => ({ result })),
+    onSuccess: (result, args) => setLast(() => ({ result, args })),
     onError: (error) =>
       setLast(() => ({ error: { message: error.message, problems: problemsOf(error) } })),
     onSettled: async () => {
@@ -259,6 +260,9 @@ export function ToolCall({ server, tool, initial, runAtOnce = false, filled = []
         </Banner>
       )}
       {!running.isPending && last?.result && <CallResult result={last.result} />}
+      {!running.isPending && last?.result && (
+        <MapSearch key={last.result.callId} server={server} result={last.result} args={last.args} />
+      )}
     </section>
   )
 }
