@@ -16,6 +16,7 @@ import {
   DEMO_SERVER_IDS,
   dataDirWithDemoSet,
   demoRegistry,
+  everything,
   openSearch,
   runGoldenSet,
   saveDemoUsers,
@@ -160,10 +161,11 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await expectNoAxeViolations(page, 'Workbench, a tool call and its result')
   await call.getByRole('button', { name: 'Save request' }).click()
   await auditDialog(page, 'Save request', 'Workbench, the save-request dialog')
-  for (const tab of ['Resources', 'Prompts', 'Protocol log']) {
-    await main.getByRole('tab', { name: new RegExp(`^${tab}`) }).click()
-    await expectNoAxeViolations(page, `Workbench, ${tab}`)
-  }
+  // knowledgeSearch offers no resources or prompts: no tabs for them (audited on a server that
+  // does, below).
+  await expect(main.getByRole('tab', { name: /^(Resources|Prompts)/ })).toHaveCount(0)
+  await main.getByRole('tab', { name: /^Protocol log/ }).click()
+  await expectNoAxeViolations(page, 'Workbench, Protocol log')
   await main.getByRole('button', { name: 'Try a server…' }).click()
   const trying = dialog(page, 'Try a server')
   await trying.getByRole('textbox', { name: 'URL' }).fill(demo().urls.vtex)
@@ -412,4 +414,21 @@ test('a form a server asks for', async ({ page, launch }) => {
   await expectNoAxeViolations(page, 'a server’s form (elicitation), refused')
   await form.getByRole('button', { name: 'Decline' }).click()
   await answered
+})
+
+test('the Workbench’s resources and prompts of a server that offers them', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ everything })
+  await page.goto(host.url)
+  await expect(page.getByRole('region', { name: 'everything' }).getByText('ready')).toBeVisible()
+  await nav(page, 'Workbench')
+  const main = page.getByRole('main', { name: 'Workbench' })
+  await main.getByRole('tab', { name: /^Resources/ }).click()
+  await expect(main.getByRole('list', { name: 'Resources of everything' })).toBeVisible()
+  await expectNoAxeViolations(page, 'Workbench, Resources')
+  await main.getByRole('tab', { name: /^Prompts/ }).click()
+  await expect(main.getByRole('list', { name: 'Prompts of everything' })).toBeVisible()
+  await expectNoAxeViolations(page, 'Workbench, Prompts')
 })

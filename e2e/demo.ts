@@ -119,6 +119,19 @@ export function demoRegistry(demo: DemoServers): Record<string, Entry> {
   }
 }
 
+/** `@modelcontextprotocol/server-everything`'s entry file. */
+export const EVERYTHING = join(
+  root,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+)
+
+/** `@modelcontextprotocol/server-everything` over stdio: every content type, resources, prompts. */
+export const everything: Entry = {
+  command: process.execPath,
+  args: [EVERYTHING, 'stdio'],
+  timeoutMs: 20_000,
+}
+
 /** A stdio rag-tools-v1 fixture server answering `hits` hits after `delayMs` (e.g. to cancel it). */
 export const slowServer = (name: string, delayMs: number, hits = 5): Entry => ({
   transport: 'stdio',

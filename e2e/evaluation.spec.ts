@@ -323,7 +323,7 @@ test('a TREC run from elsewhere is imported into a set and measured like a run o
   })
   const history = evaluation(page).getByRole('table', { name: 'Run history' })
   await expect(history.getByText('imported')).toBeVisible()
-  await expect(page.getByText('1 line of bm25.run could not be read and was skipped')).toBeVisible()
+  await expect(page.getByText('Line 4 of bm25.run could not be read and was skipped.')).toBeVisible()
   // MRR of the imported list: (1 + 1/2) / 2.
   await expect(
     evaluation(page)

@@ -93,7 +93,7 @@ test('what a person sets survives a kill -9 of the host; what is for this sessio
 
   // A capability token: for this session only, and the dialog says so.
   const giveToken = card(page, 'companyDocs').getByRole('button', {
-    name: /^Give a capability token for/,
+    name: /^Give token for/,
   })
   await giveToken.click()
   const token = page.getByRole('dialog', { name: 'Set legal for companyDocs' })

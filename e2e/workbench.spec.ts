@@ -2,18 +2,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expect, invoke, replaceEditorText, screenshots, test, type Entry } from './console'
-import { demoRegistry, useDemoServers } from './demo'
+import { demoRegistry, EVERYTHING, everything, useDemoServers } from './demo'
 import { root } from './host'
 
 const demo = useDemoServers()
-
-/** `@modelcontextprotocol/server-everything` over stdio: every content type, resources, prompts. */
-const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js')
-const everything: Entry = {
-  command: process.execPath,
-  args: [EVERYTHING, 'stdio'],
-  timeoutMs: 20_000,
-}
 
 const registry = (): Record<string, Entry> => ({ ...demoRegistry(demo()), everything })
 

@@ -398,8 +398,8 @@ function WhyCell({
     <Popover
       trigger={
         <>
-          {word}
-          <span className="visually-hidden">{`: ${list} for “${query}”, why`}</span>
+          <span aria-hidden="true">{word}</span>
+          <span className="visually-hidden">{`${word}: ${list} for “${query}”, why`}</span>
         </>
       }
       triggerClassName="eval-heatmap__why"

@@ -106,11 +106,14 @@ export function SourceList({
         </p>
       )}
       {rows.length === 0 ? (
-        <p className="muted server-sources__none">
-          {loading
-            ? 'Asking the server for its sources…'
-            : 'No sources known: this profile may not see the server, or it is not connected.'}
-        </p>
+        // After a failed discovery its reason above is the whole story; no guess beside it.
+        !(showError && discovery?.error) && (
+          <p className="muted server-sources__none">
+            {loading
+              ? 'Asking the server for its sources…'
+              : 'No sources known: this profile may not see the server, or it is not connected.'}
+          </p>
+        )
       ) : (
         <Table label={`Data sources of ${server}`} className="server-sources__table">
           <thead>
