@@ -155,12 +155,16 @@ test('the latency waterfall of 40 servers mounts only the rows in view, and scro
     expect(await table.getByRole('row').count()).toBeLessThan(25)
     const box = page.getByRole('group', { name: 'Latency by server, scrollable' })
     await box.focus()
-    await box.press('End')
     const last = table.getByRole('row', { name: 's40' })
+    // End scrolls to the end the virtualizer knows; rows it measures on the way may move that
+    // end, and End again reaches it.
+    await expect(async () => {
+      await box.press('End')
+      await expect(last).toBeInViewport({ timeout: 2_000 })
+    }).toPass()
     // Its latency: "840 ms", or "2.39 s" on a busy machine.
     await expect(last).toContainText(/\d+(\.\d+)? m?s/)
     await expect(last).toHaveAttribute('aria-rowindex', '41')
-    await expect(last).toBeInViewport()
     expect(await table.getByRole('row').count()).toBeLessThan(25)
   } finally {
     await stop()
