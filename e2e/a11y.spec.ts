@@ -7,6 +7,7 @@ import {
   httpServer,
   invoke,
   openConfig,
+  PANELS,
   registryText,
   replaceEditorText,
   test,
@@ -242,16 +243,7 @@ test('every panel of an empty registry', async ({ page, launch }) => {
   test.setTimeout(120_000)
   const { host } = await launch({})
   await page.goto(host.url)
-  for (const panel of [
-    'Servers',
-    'Search',
-    'Access',
-    'Health',
-    'Config',
-    'Audit',
-    'Workbench',
-    'Evaluation',
-  ]) {
+  for (const panel of PANELS) {
     await nav(page, panel)
     await expect(page.getByRole('heading', { name: panel, level: 1 })).toBeVisible()
     await expectNoAxeViolations(page, `${panel}, empty`)

@@ -9,6 +9,18 @@ import { expect, launchHost, screenshotPath, test as base, type RunningHost } fr
 export type Entry = Record<string, unknown>
 
 /** An HTTP server entry on a loopback port nothing listens on (nothing here connects). */
+/** Every panel, in navigation order: Ctrl/⌘+1 opens the first. */
+export const PANELS = [
+  'Servers',
+  'Search',
+  'Access',
+  'Health',
+  'Config',
+  'Audit',
+  'Workbench',
+  'Evaluation',
+] as const
+
 export const httpServer = (description: string, extra: Entry = {}): Entry => ({
   url: 'http://127.0.0.1:9/mcp',
   description,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Locator, Page } from '@playwright/test'
 import type { GoldenSet } from '../src/shared/model/evaluation'
-import { expect, httpServer, invoke, test } from './console'
+import { expect, httpServer, invoke, PANELS, test } from './console'
 import { actAsCarol, dataDirWithDemoSet, demoRegistry, saveDemoUsers, useDemoServers } from './demo'
 import { expectFocusVisible, tabTo } from './focus'
 
@@ -243,14 +243,3 @@ test('every Tab stop of every panel shows that it has focus', async ({ page, lau
     expect(stops, `${panel} has controls to reach`).toBeGreaterThan(0)
   }
 })
-
-const PANELS = [
-  'Servers',
-  'Search',
-  'Access',
-  'Health',
-  'Config',
-  'Audit',
-  'Workbench',
-  'Evaluation',
-]

@@ -1,4 +1,4 @@
-import { expect, httpServer, screenshots, test } from './console'
+import { expect, httpServer, PANELS, screenshots, test } from './console'
 import { openSearch, slowServer } from './demo'
 
 test('every control of the shell is reachable with Tab and named', async ({ page, launch }) => {
@@ -24,18 +24,6 @@ test('every control of the shell is reachable with Tab and named', async ({ page
     ]),
   )
 })
-
-/** Every panel, in navigation order: Ctrl/⌘+1 opens the first. */
-const PANELS = [
-  'Servers',
-  'Search',
-  'Access',
-  'Health',
-  'Config',
-  'Audit',
-  'Workbench',
-  'Evaluation',
-]
 
 test('Ctrl+1…8 open the eight panels, and the hints say so', async ({ page, launch }) => {
   const { host } = await launch({ alpha: httpServer('Alpha') })
