@@ -2,8 +2,8 @@ import type { ServerSession } from './types'
 
 /**
  * The {@link ServerSession} services and dialects hold for one server: it reads the live tool
- * list and server info, and keeps working across reconnects of the same configuration. It forwards to the connection (which has all of these
- * and more) and shows nothing else of it.
+ * list and server info, and keeps working across reconnects of the same configuration. It
+ * forwards to the connection (which has all of these and more) and shows nothing else of it.
  */
 export function sessionOf(connection: ServerSession): ServerSession {
   return {
