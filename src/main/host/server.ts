@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { contentSecurityPolicy } from '../../shared/csp'
-import type { IpcEvent, IpcResponse } from '../../shared/ipc/contract'
+import type { IpcEvent, IpcResponse } from '../../shared/ipc/wire'
 import {
   OPT_IN_EVENTS,
   pageWants,

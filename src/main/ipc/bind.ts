@@ -1,5 +1,5 @@
 import type { BrowserWindow, IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron'
-import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/contract'
+import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/wire'
 import { pageWants, parseSubscription, type OptInEvent } from '../../shared/ipc/events'
 import { IPC_SUBSCRIBE_CHANNEL } from '../../shared/ipc/wire'
 import type { EventBus } from '../core/events'

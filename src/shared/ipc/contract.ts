@@ -60,10 +60,16 @@ type SameKeys<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? tr
 const _contractIsClosed: SameKeys<InvokeChannel, keyof InvokeResults> = true
 void _contractIsClosed
 
+/**
+ * One handler per channel, as the main process implements the contract (`createHandlers`):
+ * a channel without a handler does not compile.
+ */
+export type ChannelHandlers = {
+  [C in InvokeChannel]: (request: ParsedRequest<C>) => Promise<InvokeResult<C>> | InvokeResult<C>
+}
+
 export function isInvokeChannel(value: unknown): value is InvokeChannel {
   return typeof value === 'string' && Object.hasOwn(invokeRequests, value)
 }
 
 export type { EventMap, EventName } from './events'
-export type { IpcEvent, IpcResponse, RagConsoleApi } from './wire'
-export { IPC_EVENT_CHANNEL, IPC_PREFIX } from './wire'

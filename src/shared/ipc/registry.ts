@@ -174,6 +174,7 @@ export const importSourceSchema = z
   .refine((source) => (source.path === undefined) !== (source.text === undefined), {
     message: 'give either path or text',
   })
+export type ImportSource = z.input<typeof importSourceSchema>
 
 /** Request schemas of the `registry:*` and `config:*` channels. */
 export const registryRequests = {

@@ -1,9 +1,5 @@
-import {
-  invokeRequests,
-  isInvokeChannel,
-  type IpcResponse,
-  type InvokeChannel,
-} from '../../../shared/ipc/contract'
+import { invokeRequests, isInvokeChannel, type InvokeChannel } from '../../../shared/ipc/contract'
+import type { IpcResponse } from '../../../shared/ipc/wire'
 import { ConsoleError, toErrorInfo } from '../../../shared/errors'
 import { RESPONSE_REDACTOR, type Handlers } from './handlers'
 

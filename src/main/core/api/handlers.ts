@@ -1,4 +1,4 @@
-import type { InvokeChannel, InvokeResult, ParsedRequest } from '../../../shared/ipc/contract'
+import type { ChannelHandlers } from '../../../shared/ipc/contract'
 import { isExternalHttpUrl } from '../../../shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
@@ -13,10 +13,8 @@ import type { SecretRedactor } from '../secrets/redactor'
 /** Where a handler map carries the redactor that {@link dispatch} passes every response through. */
 export const RESPONSE_REDACTOR: unique symbol = Symbol('responseRedactor')
 
-/** One handler per channel; a channel without a handler does not compile. */
-export type Handlers = {
-  [C in InvokeChannel]: (request: ParsedRequest<C>) => Promise<InvokeResult<C>> | InvokeResult<C>
-} & { readonly [RESPONSE_REDACTOR]?: SecretRedactor }
+/** One handler per channel, with the redactor their responses pass through. */
+export type Handlers = ChannelHandlers & { readonly [RESPONSE_REDACTOR]?: SecretRedactor }
 
 /** What only the hosting process can do (Electron's shell, for example). */
 export interface PlatformHooks {
@@ -78,7 +76,7 @@ export function createHandlers(core: Core, platform: PlatformHooks = {}): Handle
     ...workbenchHandlers(core.workbench),
     ...doctorHandlers(core.services),
     ...evaluationHandlers(core.services),
-    ...authHandlers(core.auth, platform),
+    ...authHandlers(core.auth, platform.openExternal),
     [RESPONSE_REDACTOR]: core.redactor,
   } satisfies Handlers
 }

@@ -1,14 +1,19 @@
-import type { Handlers, PlatformHooks } from '../api/handlers'
+import type { ChannelHandlers } from '../../../shared/ipc/contract'
 import type { OAuthService } from './oauth-service'
 
-type AuthHandlers = Pick<Handlers, 'auth:status' | 'auth:login' | 'auth:cancel' | 'auth:logout'>
+type AuthHandlers = Pick<
+  ChannelHandlers,
+  'auth:status' | 'auth:login' | 'auth:cancel' | 'auth:logout'
+>
 
 /**
  * The `auth:*` channels. The desktop opens the authorization URL in the system browser; the
  * browser host has no such hook: its page opens the URL it receives with `auth:changed`.
  */
-export function authHandlers(auth: OAuthService, platform: PlatformHooks): AuthHandlers {
-  const opener = platform.openExternal
+export function authHandlers(
+  auth: OAuthService,
+  opener: ((url: string) => Promise<void>) | undefined,
+): AuthHandlers {
   return {
     'auth:status': (request) => auth.status(request?.serverId),
     'auth:login': ({ serverId }) =>

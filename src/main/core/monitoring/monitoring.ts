@@ -1,7 +1,12 @@
 import packageJson from '../../../../package.json'
 import type { OAuthStatus } from '../../../shared/ipc/auth'
-import type { Core } from '../core'
+import type { OAuthService } from '../auth/oauth-service'
+import type { RegistryStore } from '../config/store'
 import { detect } from '../dialects/registry'
+import type { EventBus } from '../events'
+import type { CallObservers } from '../pool/call-observer'
+import type { ConnectionPool } from '../pool/pool'
+import type { RagServices } from '../services/rag-services'
 import { CanaryMonitor, type CanaryReport } from './canary-monitor'
 import { ConsoleMetrics } from './metrics'
 import { serveMetrics, type MetricsEndpoint, type Readiness } from './metrics-server'
@@ -26,6 +31,18 @@ export interface MonitoringOptions {
   otelEnv?: NodeJS.ProcessEnv
 }
 
+/** What monitoring reads of the core it watches (core.ts hands itself in). */
+export interface MonitoredCore {
+  readonly registry: RegistryStore
+  readonly pool: ConnectionPool
+  readonly services: Pick<RagServices, 'search' | 'access'>
+  readonly calls: CallObservers
+  readonly events: EventBus
+  readonly auth: OAuthService
+  /** Ports this console listens on: the metrics endpoint's is added while it serves. */
+  readonly ownPorts: Set<number>
+}
+
 /**
  * Monitoring of one core, as `rag-console monitor` and the hosts' opt-in setting use it:
  * Prometheus metrics (served on loopback when asked), OTLP export when configured, and the
@@ -41,7 +58,7 @@ export class Monitoring {
     private served: Served | undefined,
     readonly telemetry: Telemetry | undefined,
     readonly rounds: ProbeRounds | undefined,
-    private readonly core: Core,
+    private readonly core: MonitoredCore,
     options: MonitoringOptions,
   ) {
     if (options.canaryIntervalMs === undefined) return
@@ -70,7 +87,7 @@ export class Monitoring {
     return this.served?.endpoint
   }
 
-  static async start(core: Core, options: MonitoringOptions): Promise<Monitoring> {
+  static async start(core: MonitoredCore, options: MonitoringOptions): Promise<Monitoring> {
     let served: Served | undefined
     let telemetry: Telemetry | undefined
     // Known once constructed; the endpoint may be asked before.
@@ -178,7 +195,7 @@ interface Served {
  * running on failure.
  */
 async function serve(
-  core: Core,
+  core: MonitoredCore,
   port: number,
   rounds: ProbeRounds | undefined,
   readiness: () => Readiness,
@@ -202,7 +219,7 @@ async function serve(
   }
 }
 
-async function stopServing(core: Core, served: Served | undefined): Promise<void> {
+async function stopServing(core: MonitoredCore, served: Served | undefined): Promise<void> {
   if (!served) return
   core.ownPorts.delete(served.endpoint.port)
   await served.endpoint.close()
@@ -213,7 +230,7 @@ async function stopServing(core: Core, served: Served | undefined): Promise<void
  * The OAuth sign-in of every enabled HTTP / SSE server of the registry. Reads the keychain only
  * for servers known to use OAuth; one that cannot be read is left out of this scrape.
  */
-async function oauthStatuses(core: Core): Promise<OAuthStatus[]> {
+async function oauthStatuses(core: MonitoredCore): Promise<OAuthStatus[]> {
   const remote = core.registry
     .current()
     .servers.filter((server) => server.enabled && server.transport !== 'stdio')
@@ -224,7 +241,7 @@ async function oauthStatuses(core: Core): Promise<OAuthStatus[]> {
 }
 
 /** What a span says a server speaks: its configured dialect, else the one its tools show. */
-function dialectOf(core: Core, server: string): string {
+function dialectOf(core: MonitoredCore, server: string): string {
   const config = core.registry.server(server)
   if (!config) return 'unknown'
   if (typeof config.dialect === 'object') return 'generic'

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { InvokeChannel, InvokeResult, IpcResponse } from '../../../shared/ipc/contract'
+import type { InvokeChannel, InvokeResult } from '../../../shared/ipc/contract'
+import type { IpcResponse } from '../../../shared/ipc/wire'
 import type { PendingElicitation } from '../../../shared/ipc/elicitation'
 import { SAFETY_NET_MS } from '../../../test/limits'
 import { dispatch } from '../api/dispatch'

@@ -1,5 +1,5 @@
 import type { EventBus } from '../events'
-import type { Handlers } from '../api/handlers'
+import type { ChannelHandlers } from '../../../shared/ipc/contract'
 import type { SettingsStore } from './settings'
 
 type ProfileChannels =
@@ -19,7 +19,7 @@ type ProfileChannels =
 export function profileHandlers(
   settings: SettingsStore,
   events: EventBus,
-): Pick<Handlers, ProfileChannels> {
+): Pick<ChannelHandlers, ProfileChannels> {
   const state = () => ({ profiles: settings.profiles(), activeId: settings.active().id })
   const changed = () => events.emit('profiles:changed', state())
   return {

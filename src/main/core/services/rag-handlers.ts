@@ -1,5 +1,5 @@
 import type { AccessTargetInput, RagResults } from '../../../shared/ipc/rag'
-import type { Handlers } from '../api/handlers'
+import type { ChannelHandlers } from '../../../shared/ipc/contract'
 import type { AccessTarget } from './access-service'
 import type { RagServices } from './rag-services'
 import { streamedReply } from './search-service'
@@ -28,7 +28,7 @@ function exportName(format: 'jsonl' | 'csv', now: Date): string {
 }
 
 /** IPC handlers of the operations: servers, discovery, search, synthesis, access, audit. */
-export function ragHandlers(services: RagServices): Pick<Handlers, keyof RagResults> {
+export function ragHandlers(services: RagServices): Pick<ChannelHandlers, keyof RagResults> {
   return {
     'servers:list': () => services.servers.list(),
     'discovery:run': (request) => services.discovery.run(request ?? {}),

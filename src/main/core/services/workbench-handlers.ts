@@ -1,11 +1,11 @@
 import type { WorkbenchResults } from '../../../shared/ipc/workbench'
-import type { Handlers } from '../api/handlers'
+import type { ChannelHandlers } from '../../../shared/ipc/contract'
 import type { WorkbenchService } from './workbench-service'
 
 /** IPC handlers of the protocol workbench. */
 export function workbenchHandlers(
   workbench: WorkbenchService,
-): Pick<Handlers, keyof WorkbenchResults> {
+): Pick<ChannelHandlers, keyof WorkbenchResults> {
   return {
     'workbench:validate': async (call) => {
       const problems = await workbench.validate(call)

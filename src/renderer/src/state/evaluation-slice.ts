@@ -1,5 +1,4 @@
 import type { StateCreator } from 'zustand'
-import type { UiState } from './store'
 
 export const EVALUATION_TABS = ['sets', 'runs', 'compare', 'pool'] as const
 export type EvaluationTab = (typeof EVALUATION_TABS)[number]
@@ -25,7 +24,9 @@ export interface EvaluationSlice {
   judgingSetSelected: (set: string | null) => void
 }
 
-export const createEvaluationSlice: StateCreator<UiState, [], [], EvaluationSlice> = (set) => ({
+export const createEvaluationSlice: StateCreator<EvaluationSlice, [], [], EvaluationSlice> = (
+  set,
+) => ({
   evaluationTab: 'sets',
   evaluationSet: null,
   evaluationRun: null,

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand'
 import type { AccessTargetInput } from '../../../shared/ipc/rag'
-import type { UiState } from './store'
+import type { NavigationSlice } from './navigation-slice'
 
 /** Work one panel hands to another: "check access" from a hit, "adjust sources" from Search. */
 export interface HandoffSlice {
@@ -20,7 +20,12 @@ export interface HandoffSlice {
   serversRequested: (server: string | null) => void
 }
 
-export const createHandoffSlice: StateCreator<UiState, [], [], HandoffSlice> = (set, get) => ({
+export const createHandoffSlice: StateCreator<
+  HandoffSlice & NavigationSlice,
+  [],
+  [],
+  HandoffSlice
+> = (set, get) => ({
   accessHandoff: null,
   checkAllHandoff: null,
   serversFocus: null,

@@ -1,6 +1,5 @@
 import type { StateCreator } from 'zustand'
 import type { Panel } from '../../../shared/panels'
-import type { UiState } from './store'
 
 export { PANELS, type Panel } from '../../../shared/panels'
 
@@ -33,7 +32,7 @@ export interface NavigationSlice {
   secretsRequested: (server: string | null) => void
 }
 
-export const createNavigationSlice: StateCreator<UiState, [], [], NavigationSlice> = (
+export const createNavigationSlice: StateCreator<NavigationSlice, [], [], NavigationSlice> = (
   set,
   get,
 ) => ({

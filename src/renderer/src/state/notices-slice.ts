@@ -1,6 +1,5 @@
 import type { StateCreator } from 'zustand'
 import type { ToastItem } from '../ui'
-import type { UiState } from './store'
 
 /** At most this many notices are on screen; older ones make room. */
 const MAX_TOASTS = 4
@@ -17,7 +16,7 @@ export interface NoticesSlice {
 
 let nextId = 1
 
-export const createNoticesSlice: StateCreator<UiState, [], [], NoticesSlice> = (set) => ({
+export const createNoticesSlice: StateCreator<NoticesSlice, [], [], NoticesSlice> = (set) => ({
   toasts: [],
   noticePosted: (notice) => {
     const id = nextId++

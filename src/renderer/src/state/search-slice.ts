@@ -1,6 +1,5 @@
 import type { StateCreator } from 'zustand'
 import type { FusionMode } from '../../../shared/model/operations'
-import type { UiState } from './store'
 
 /** The query the user is writing, as the Search panel's form holds it. */
 export interface SearchDraft {
@@ -28,7 +27,7 @@ export interface SearchSlice {
   searchHitInspected: (key: string | null) => void
 }
 
-export const createSearchSlice: StateCreator<UiState, [], [], SearchSlice> = (set) => ({
+export const createSearchSlice: StateCreator<SearchSlice, [], [], SearchSlice> = (set) => ({
   searchDraft: { query: '', phrases: [], topK: 10, fusion: 'rrf' },
   searchView: 'merged',
   searchExcluded: [],

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand'
 import type { Draft } from '../features/workbench/schema-form'
-import type { UiState } from './store'
+import type { NavigationSlice } from './navigation-slice'
 
 /** A tool's call form as the user left it (kept for the session, across tabs and panels). */
 export interface ToolForm {
@@ -33,7 +33,12 @@ export interface WorkbenchSlice {
   workbenchRequested: (server: string, tool?: string) => void
 }
 
-export const createWorkbenchSlice: StateCreator<UiState, [], [], WorkbenchSlice> = (set, get) => ({
+export const createWorkbenchSlice: StateCreator<
+  WorkbenchSlice & NavigationSlice,
+  [],
+  [],
+  WorkbenchSlice
+> = (set, get) => ({
   workbenchServer: null,
   workbenchTab: 'tools',
   workbenchTool: null,

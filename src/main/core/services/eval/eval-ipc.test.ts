@@ -2,12 +2,8 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type {
-  InvokeChannel,
-  InvokeRequest,
-  InvokeResult,
-  IpcResponse,
-} from '../../../../shared/ipc/contract'
+import type { InvokeChannel, InvokeRequest, InvokeResult } from '../../../../shared/ipc/contract'
+import type { IpcResponse } from '../../../../shared/ipc/wire'
 import type { GoldenSet } from '../../../../shared/model/evaluation'
 import { dispatch } from '../../api/dispatch'
 import { createHandlers, type Handlers } from '../../api/handlers'

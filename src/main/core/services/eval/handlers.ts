@@ -1,9 +1,11 @@
 import type { EvaluationResults } from '../../../../shared/ipc/evaluation'
-import type { Handlers } from '../../api/handlers'
+import type { ChannelHandlers } from '../../../../shared/ipc/contract'
 import type { RagServices } from '../rag-services'
 
 /** IPC handlers of retrieval evaluation. */
-export function evaluationHandlers(services: RagServices): Pick<Handlers, keyof EvaluationResults> {
+export function evaluationHandlers(
+  services: RagServices,
+): Pick<ChannelHandlers, keyof EvaluationResults> {
   // Looked up per call, like the other feature handlers: the map is built before it is used.
   const evaluation = (): RagServices['evaluation'] => services.evaluation
   return {

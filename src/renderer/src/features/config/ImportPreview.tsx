@@ -4,6 +4,7 @@ import type {
   ImportApplyResult,
   ImportedServer,
   ImportPreview as Preview,
+  ImportSource,
 } from '../../../../shared/ipc/registry'
 import { call } from '../../api'
 import { plural } from '../../lib/format'
@@ -12,7 +13,6 @@ import { Badge, Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'
 import { ImportConfirm, SecretMoves } from './ImportConfirm'
 import { connectionLine } from './import-view'
-import type { ImportSource } from './ImportTab'
 import { configKeys, registryKeys } from './queries'
 
 const FORMS = { seed: 'rag-mcp.json', mcpServers: 'Claude Desktop / Cursor', servers: 'VS Code' }

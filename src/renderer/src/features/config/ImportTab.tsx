@@ -1,14 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useRef, useState } from 'react'
-import type { z } from 'zod'
-import type { importSourceSchema, ImportPreview as Preview } from '../../../../shared/ipc/registry'
+import type { ImportSource, ImportPreview as Preview } from '../../../../shared/ipc/registry'
 import { call } from '../../api'
 import { useConfigDirty } from '../../state/store'
 import { Badge, Banner, Button, Spinner, TextField } from '../../ui'
 import { ImportPreview } from './ImportPreview'
 import { configQueries } from './queries'
-
-export type ImportSource = z.input<typeof importSourceSchema>
 
 /** Import servers from Claude Desktop, Cursor or VS Code files, with a preview first. */
 export function ImportTab(): React.JSX.Element {

@@ -4,7 +4,7 @@ import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { ConfirmDialog } from '../../ui'
 import { secretKeys } from './queries'
-import type { SecretTarget } from './SecretsPanel'
+import type { SecretTarget } from './secret-target'
 
 export interface DeleteSecretDialogProps {
   target: SecretTarget | null

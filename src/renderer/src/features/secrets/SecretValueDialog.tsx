@@ -5,7 +5,7 @@ import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { Banner, Button, Dialog, PasswordField } from '../../ui'
 import { secretKeys } from './queries'
-import type { SecretTarget } from './SecretsPanel'
+import type { SecretTarget } from './secret-target'
 
 export interface SecretValueDialogProps {
   target: SecretTarget | null

@@ -1,23 +1,15 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import type { SecretKind, ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
+import type { ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
 import { listNames, plural } from '../../lib/format'
 import { useSecretsFocus } from '../../state/store'
 import { Banner, EmptyState, Spinner, Table, TextField, Toggle } from '../../ui'
 import { DeleteSecretDialog } from './DeleteSecretDialog'
 import { secretQueries } from './queries'
+import type { SecretTarget } from './secret-target'
 import { SecretValueDialog } from './SecretValueDialog'
 import { ServerSecretRows } from './ServerSecretRows'
 import './SecretsPanel.css'
-
-/** A secret the user is about to set, replace or delete. */
-export interface SecretTarget {
-  server: string
-  name: string
-  kind: Exclude<SecretKind, 'env'>
-  /** A value exists already (replace instead of set). */
-  present: boolean
-}
 
 /**
  * Per server, the secrets its config references, each set / missing / unknown, with set,

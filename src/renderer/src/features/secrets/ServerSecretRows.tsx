@@ -1,7 +1,7 @@
 import type { ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
 import { formatAgo } from '../../lib/format'
 import { Badge, Button, cx, IconButton, StatusBadge } from '../../ui'
-import type { SecretTarget } from './SecretsPanel'
+import type { SecretTarget } from './secret-target'
 
 const KIND_LABEL = {
   keychain: 'keychain',

@@ -8,7 +8,7 @@ import { Banner, Button, EmptyState, Spinner, STATUSES, StatusBadge } from '../.
 import { profileQueries } from '../profiles/queries'
 import { DeleteSecretDialog } from '../secrets/DeleteSecretDialog'
 import { secretQueries } from '../secrets/queries'
-import type { SecretTarget } from '../secrets/SecretsPanel'
+import type { SecretTarget } from '../secrets/secret-target'
 import { SecretValueDialog } from '../secrets/SecretValueDialog'
 import { DoctorDialog } from './DoctorDialog'
 import { GroupedServerList } from './GroupedServerList'

@@ -1,0 +1,100 @@
+/**
+ * Layering of the source tree, checked by `npm run lint` (see docs/architecture.md, "Layers").
+ * Every rule holds for the whole tree: no exceptions.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+
+/** Tests and their helpers sit above the layer they test: they build the whole core to drive it. */
+const tests = '(\\.test\\.tsx?$|/testing/)'
+/** The lower layers of the core: what the services are built from, and their utilities. */
+const lowerCore = '^src/main/core/(pool|config|secrets|dialects|auth|util)/'
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Import circles: move the shared part (usually a type) into a lower module.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'renderer-not-to-main',
+      severity: 'error',
+      comment: 'The renderer reaches the main process only through window.ragConsole.',
+      from: { path: '^src/renderer/' },
+      to: { path: '^src/(main|preload|demo)/' },
+    },
+    {
+      name: 'preload-only-contract',
+      severity: 'error',
+      comment: 'The preload bridges carry the IPC contract (src/shared) and nothing else.',
+      from: { path: '^src/preload/' },
+      to: { path: '^src/', pathNot: ['^src/shared/', '^src/preload/'] },
+    },
+    {
+      name: 'main-not-to-renderer',
+      severity: 'error',
+      comment: 'The main process serves the renderer as files; it never imports its code.',
+      from: { path: '^src/main/' },
+      to: { path: '^src/(renderer|preload)/' },
+    },
+    {
+      name: 'shared-not-to-processes',
+      severity: 'error',
+      comment: 'src/shared is pure TypeScript used by every process.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(main|renderer|preload|demo)/' },
+    },
+    {
+      name: 'core-not-to-hosts',
+      severity: 'error',
+      comment: 'The core runs under plain Node for every host: it never imports one.',
+      from: { path: '^src/main/core/' },
+      to: { path: '^src/main/', pathNot: '^src/main/core/' },
+    },
+    {
+      name: 'lower-core-not-to-upper',
+      severity: 'error',
+      comment:
+        'pool, config, secrets, dialects and auth are what the services are built from: ' +
+        'they never import the services, the IPC handlers or the composition (core.ts).',
+      from: { path: lowerCore, pathNot: tests },
+      to: { path: '^src/main/core/(services/|api/|monitoring/|core\\.ts$)' },
+    },
+    {
+      name: 'services-not-to-composition',
+      severity: 'error',
+      comment:
+        'The services are composed by core.ts and bound to the contract by api/: ' +
+        'they import neither.',
+      from: { path: '^src/main/core/(services|monitoring)/', pathNot: tests },
+      to: { path: '^src/main/core/(api/|core\\.ts$)' },
+    },
+    {
+      name: 'demo-stands-alone',
+      severity: 'error',
+      comment: 'The demo servers are stand-alone programs: they share no code with the console.',
+      from: { path: '^src/demo/' },
+      to: { path: '^src/(main|renderer|preload|shared)/' },
+    },
+    {
+      name: 'core-not-to-demo',
+      severity: 'error',
+      comment: 'The console does not depend on the demo servers.',
+      from: { path: '^src/main/core/', pathNot: tests },
+      to: { path: '^src/demo/' },
+    },
+  ],
+  options: {
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.json'],
+    },
+    cache: { folder: 'node_modules/.cache/dependency-cruiser', strategy: 'content' },
+  },
+}
