@@ -572,6 +572,9 @@ test('the protocol log reaches the page only while the Workbench shows it, and c
   // Elsewhere in the console, a search logs traffic this page is not sent.
   await page.keyboard.press('ControlOrMeta+2')
   await expect(page.getByRole('main', { name: 'Search' })).toBeVisible()
+  // The host has this page's unsubscription, and has sent what it logged before, once a request
+  // sent after it is answered (one socket, in order).
+  await invoke(page, 'app:info')
   const before = frames
   await invoke(page, 'search:run', {
     searchId: 'unseen',
