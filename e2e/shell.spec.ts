@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { acquireLock } from '../src/test/lock'
 import { expect, launchHost, screenshotPath, test } from './host'
 
 test('the renderer reaches the core through window.ragConsole', async ({ page, host }) => {
@@ -48,12 +50,28 @@ test('a page without the launch token cannot talk to the core', async ({ page, h
 test('the no-keychain notice is one line with how to fix it, and once dismissed stays away after a restart', async ({
   page,
 }) => {
-  test.skip(
-    !!process.env.RAG_KEYRING_READY,
-    'with a keychain the demo keys go there and there is no notice to show',
-  )
   const dataDir = mkdtempSync(join(tmpdir(), 'rc-e2e-notice-'))
-  const env = { HOME: dataDir, XDG_CONFIG_HOME: join(dataDir, '.config') }
+  // No Secret Service for these hosts, even inside with-keyring.sh: a session bus that is not there.
+  const env = {
+    HOME: dataDir,
+    XDG_CONFIG_HOME: join(dataDir, '.config'),
+    DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dataDir, 'no-bus')}`,
+  }
+  // The embedded registry's demo servers take fixed ports: one test at a time (e2e/console.ts).
+  const release = await acquireLock('demo-ports')
+  try {
+    await noticeAcrossRestart(page, dataDir, env)
+  } finally {
+    await release()
+  }
+})
+
+/** The notice on a first host, dismissed; a second host on the same data folder. */
+async function noticeAcrossRestart(
+  page: Page,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
   const first = await launchHost({ dataDir, env })
   try {
     await page.goto(first.url)
@@ -81,4 +99,4 @@ test('the no-keychain notice is one line with how to fix it, and once dismissed 
   } finally {
     await second.stop()
   }
-})
+}
