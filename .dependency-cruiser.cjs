@@ -85,6 +85,15 @@ module.exports = {
       from: { path: '^src/main/core/', pathNot: tests },
       to: { path: '^src/demo/' },
     },
+    {
+      name: 'core-not-to-demo-bootstrap',
+      severity: 'error',
+      comment:
+        'The hosts hand the core their demo bootstrap (CoreOptions.demo): the core, ' +
+        'its tests included, never imports it.',
+      from: { path: '^src/main/core/' },
+      to: { path: '^src/main/demo-bootstrap/' },
+    },
   ],
   options: {
     includeOnly: '^src/',

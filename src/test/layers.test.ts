@@ -21,7 +21,9 @@ const tree: Record<string, string> = {
   'src/main/core/services/search.test.ts': "export { c } from '../core'\n",
   'src/main/core/reach.ts':
     "export { m } from '../cli/main'\nexport { d } from '../../demo/server'\n",
+  'src/main/core/boot.test.ts': "export { b } from '../demo-bootstrap/bootstrap'\n",
   'src/main/cli/main.ts': 'export const m = 1\n',
+  'src/main/demo-bootstrap/bootstrap.ts': 'export const b = 1\n',
   'src/main/host/page.ts': "export { ok } from '../../renderer/src/ok'\n",
   'src/preload/index.ts':
     "export { c } from '../main/core/core'\nexport { e } from '../shared/errors'\n",
@@ -86,6 +88,13 @@ describe('layers (dependency-cruiser)', () => {
       'core-not-to-hosts src/main/cli/main.ts',
     ])
     expect(broken('src/demo/shares.ts')).toEqual(['demo-stands-alone src/shared/errors.ts'])
+  })
+
+  it('keeps the demo bootstrap out of the core, its tests included', () => {
+    expect(broken('src/main/core/boot.test.ts')).toEqual([
+      'core-not-to-demo-bootstrap src/main/demo-bootstrap/bootstrap.ts',
+      'core-not-to-hosts src/main/demo-bootstrap/bootstrap.ts',
+    ])
   })
 
   it('keeps the lower core and the services below the composition; tests sit above', () => {
