@@ -215,6 +215,12 @@ async function pagesScene(
           entry.at >= started
         if (entries.some(reply)) answered.add(server)
       })
+      // Everything the core emitted meanwhile: what each page was sent when every page got every
+      // event (the baseline the pages' figures are read against).
+      const emitted = new Map<string, number>()
+      const stopEmitted = core.events.onAny((name, payload) => {
+        emitted.set(name, (emitted.get(name) ?? 0) + eventBytes(name, payload))
+      })
       for (const page of Object.values(pages)) page.reset()
       await searching.getByRole('button', { name: 'Run' }).click()
       await searching
@@ -224,6 +230,7 @@ async function pagesScene(
       step('searched')
       await until(() => answered.size === servers, 60_000, 'every reply in the protocol log')
       stop()
+      stopEmitted()
       for (const page of Object.values(pages)) await settled(page.page)
       step('pages ready')
 
@@ -241,12 +248,39 @@ async function pagesScene(
           { name: `all bytes to ${label}`, unit: 'bytes', median: total(traffic) },
         )
       }
+      for (const name of ['workbench:protocol', 'search:progress']) {
+        metrics.push({
+          name: `${name} bytes the core emitted (every page's share when each got all)`,
+          unit: 'bytes',
+          median: emitted.get(name) ?? 0,
+        })
+      }
       const reply = pages.searching.traffic.replies.get('search:run')
-      metrics.push({
-        name: `the merged reply (search:run) to a search of ${servers} × 100 hits`,
-        unit: 'bytes',
-        median: reply?.bytes ?? Number.NaN,
+      // The same search on the core: its merged list with and without where each hit was found.
+      const whole = await core.services.search.run({
+        searchId: 'payloads-whole',
+        query: 'payload benchmark',
+        topK: 100,
+        quiet: true,
       })
+      const stripped = whole.hits.map(({ foundIn: _foundIn, ...hit }) => hit)
+      metrics.push(
+        {
+          name: `the merged reply (search:run) to a search of ${servers} × 100 hits`,
+          unit: 'bytes',
+          median: reply?.bytes ?? Number.NaN,
+        },
+        {
+          name: 'its merged list with foundIn (as a whole reply carries it)',
+          unit: 'bytes',
+          median: Buffer.byteLength(JSON.stringify(whole.hits)),
+        },
+        {
+          name: 'its merged list without foundIn (as a streamed reply carries it)',
+          unit: 'bytes',
+          median: Buffer.byteLength(JSON.stringify(stripped)),
+        },
+      )
       for (const key of ['searching', 'servers'] as const) {
         checks.push({
           name: `protocol-to-${key}`,
