@@ -57,8 +57,6 @@ function valuesOf<Os extends CommandSpec['options']>(table: Os, raw: RawValues):
   return values as OptionValues<Os>
 }
 
-export type { CommandName }
-
 /** Options every command takes. */
 export interface GlobalOptions {
   configPath?: string

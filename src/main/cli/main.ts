@@ -1,6 +1,6 @@
 import { toErrorInfo } from '../../shared/errors'
-import { parseInvocation, type CommandCall, type CommandName } from './args'
-import type { CommandOptions } from './command-table'
+import { parseInvocation, type CommandCall } from './args'
+import type { CommandName, CommandOptions } from './command-table'
 import { authCommand } from './commands/auth'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'

@@ -53,7 +53,7 @@ function overview(): string {
 function commandHelp(command: CommandName): string {
   const spec: CommandSpec = COMMANDS[command]
   const lines = [
-    ...hanging(`usage: rag-console [global options] ${command} `, synopsisWords(spec, false)),
+    ...hanging(`usage: rag-console ${command} `, synopsisWords(spec, false)),
     '',
     ...wrap(spec.summary, WIDTH),
     '',
@@ -111,7 +111,7 @@ function optionLines(options: Options): string[] {
     ]
     return row(
       label,
-      extra.length > 0 ? `${spec.description} (${extra.join('; ')})` : spec.description,
+      extra.length > 0 ? `${spec.description}; ${extra.join(', ')}` : spec.description,
     )
   })
 }

@@ -21,7 +21,7 @@ import { table } from '../output'
 const MAX_FILE_BYTES = 256 * 1024 * 1024
 const DEFAULT_CUTOFFS = '5,10'
 
-export type TrecFilesOptions = Pick<CommandOptions<'eval'>, 'qrels' | 'run' | 'k' | 'complete'>
+type TrecFilesOptions = Pick<CommandOptions<'eval'>, 'qrels' | 'run' | 'k' | 'complete'>
 
 /**
  * `eval --qrels QRELS --run RUN`: scores a TREC run file against qrels as trec_eval does, without

@@ -25,7 +25,7 @@ import { fusionOf, integer, selectionOf } from '../args'
 import { connectServers, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, isUnreached, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
-import { trecFilesCommand, type TrecFilesOptions } from './eval-trec'
+import { trecFilesCommand } from './eval-trec'
 
 const FORMATS = ['table', 'json', 'trec'] as const
 type Format = (typeof FORMATS)[number]

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerSearchResult } from '../../../shared/model/operations'
 import type { CommandOptions } from '../command-table'
-import { fusionOf, integer, selectionOf } from '../args'
+import { fusionOf, selectionOf } from '../args'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, UsageError, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
