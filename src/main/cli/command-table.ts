@@ -100,6 +100,12 @@ const server = {
 const oneServer = (description: string, required = false) =>
   ({ type: 'list', value: 'ID', description, required, once: true }) as const satisfies TextSpec
 
+/** `search`, `synthesize` and `eval` select servers and sources together. */
+const selectServer = {
+  ...server,
+  description: 'this server, with its default sources (repeatable)',
+} as const satisfies TextSpec
+
 const source = {
   type: 'list',
   value: 'SERVER:SOURCE',
@@ -184,7 +190,7 @@ export const COMMANDS = {
         value: 'P',
         description: 'another phrasing searched with the query (repeatable, up to 4)',
       },
-      server,
+      server: selectServer,
       source,
       'top-k': topK,
       fusion,
@@ -193,7 +199,7 @@ export const COMMANDS = {
   synthesize: {
     summary: 'one answer per selected server',
     args: [{ name: 'QUERY', description: 'the question (the words are joined)' }],
-    options: { server, source, 'top-k': topK },
+    options: { server: selectServer, source, 'top-k': topK },
   },
   verify: {
     summary: 'does this citation (the link clicked) open for the acting user?',
@@ -295,7 +301,7 @@ export const COMMANDS = {
       'run a golden set and print its metrics (exit 1 when a --min fails or the merged list is significantly worse than --baseline); or, with --qrels and --run, score a TREC run file as trec_eval does (no server)',
     args: [{ name: '[SET.json]', description: 'the golden set file (not with --qrels/--run)' }],
     options: {
-      server,
+      server: selectServer,
       source,
       profile: {
         type: 'list',
@@ -389,7 +395,7 @@ export const COMMANDS = {
       },
     ],
     options: {
-      server,
+      server: { ...server, description: 'only this server of the file (repeatable)' },
       'dry-run': { type: 'boolean', description: 'show what would be imported, write nothing' },
       'keep-plaintext': {
         type: 'boolean',
