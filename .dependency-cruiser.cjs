@@ -8,6 +8,8 @@
 const tests = '(\\.test\\.tsx?$|/testing/)'
 /** The lower layers of the core: what the services are built from, and their utilities. */
 const lowerCore = '^src/main/core/(pool|config|secrets|dialects|auth|util)/'
+/** The core's base: config, secrets, utilities, and the modules at its root but core.ts. */
+const baseCore = '^src/main/core/((config|secrets|util)/|(?!core\\.ts$)[^/]+$)'
 
 module.exports = {
   forbidden: [
@@ -54,6 +56,15 @@ module.exports = {
       to: { path: '^src/main/', pathNot: '^src/main/core/' },
     },
     {
+      name: 'base-core-not-to-upper',
+      severity: 'error',
+      comment:
+        'config, secrets, util and the modules at the root of the core (events, log, paths, ' +
+        'app-root) are what everything else stands on: they import only each other and src/shared.',
+      from: { path: baseCore, pathNot: tests },
+      to: { path: '^src/main/core/((pool|auth|dialects|services|monitoring|api)/|core\\.ts$)' },
+    },
+    {
       name: 'lower-core-not-to-upper',
       severity: 'error',
       comment:
@@ -79,11 +90,22 @@ module.exports = {
       to: { path: '^src/(main|renderer|preload|shared)/' },
     },
     {
-      name: 'core-not-to-demo',
+      name: 'console-not-to-demo',
       severity: 'error',
-      comment: 'The console does not depend on the demo servers.',
-      from: { path: '^src/main/core/', pathNot: tests },
+      comment:
+        'The console does not depend on the demo servers: the demo bootstrap runs them as a ' +
+        'program (demo.js); only tests import them.',
+      from: { path: '^src/main/', pathNot: tests },
       to: { path: '^src/demo/' },
+    },
+    {
+      name: 'core-not-to-demo-bootstrap',
+      severity: 'error',
+      comment:
+        'The hosts hand the core their demo bootstrap (CoreOptions.demo): the core, ' +
+        'its tests included, never imports it.',
+      from: { path: '^src/main/core/' },
+      to: { path: '^src/main/demo-bootstrap/' },
     },
   ],
   options: {

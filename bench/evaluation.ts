@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Core } from '../src/main/core/core'
-import { loadDemoGoldenSet } from '../src/main/core/services/eval/demo-set'
+import { loadDemoGoldenSet } from '../src/main/demo-bootstrap/golden-set'
 import type { GoldenSet } from '../src/shared/model/evaluation'
 import type { Selection } from '../src/shared/model/operations'
 import { demoRegistry, demoSelection, startDemoCore, startDemoServers } from './demo-servers'

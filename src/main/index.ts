@@ -8,6 +8,7 @@ import { appRoot } from './core/app-root'
 import { createCore, type Core } from './core/core'
 import { createHandlers } from './core/api/handlers'
 import { defaultDataDir } from './core/paths'
+import { demoBootstrap } from './demo-bootstrap/bootstrap'
 import { bindIpc } from './ipc/bind'
 import { launchRequest, receivedLaunchRequest, secondLaunchAction } from './launch-args'
 import { preloadPath, rendererDir } from './paths'
@@ -50,6 +51,7 @@ const startCore = (configPath: string | undefined): Promise<Core> =>
   createCore({
     dataDir,
     connect: true,
+    demo: demoBootstrap(),
     monitor: true,
     // Forms servers send are answered in the window (the elicitation dialog).
     elicit: 'windows',

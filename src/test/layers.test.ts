@@ -14,14 +14,20 @@ const tree: Record<string, string> = {
   'src/main/core/core.ts': 'export const c = 1\n',
   'src/main/core/api/handlers.ts': 'export const h = 1\n',
   'src/main/core/pool/pool.ts':
-    "export { c } from '../core'\nexport { h } from '../api/handlers'\n",
+    "export { c } from '../core'\nexport { h } from '../api/handlers'\nexport const p = 1\n",
   'src/main/core/pool/a.ts': "import { b } from './b'\nexport const a = () => b\n",
   'src/main/core/pool/b.ts': "import { a } from './a'\nexport const b = () => a\n",
   'src/main/core/services/search.ts': "export { c } from '../core'\n",
   'src/main/core/services/search.test.ts': "export { c } from '../core'\n",
   'src/main/core/reach.ts':
     "export { m } from '../cli/main'\nexport { d } from '../../demo/server'\n",
-  'src/main/cli/main.ts': 'export const m = 1\n',
+  'src/main/core/boot.test.ts': "export { b } from '../demo-bootstrap/bootstrap'\n",
+  'src/main/cli/main.ts': "export { d } from '../../demo/server'\nexport const m = 1\n",
+  'src/main/core/log.ts': "export { p } from './pool/pool'\nexport { e } from './util/e'\n",
+  'src/main/core/util/e.ts': "export { e } from '../../../shared/errors'\n",
+  'src/main/core/secrets/s.ts': "export { r } from '../dialects/r'\n",
+  'src/main/core/dialects/r.ts': "export { p } from '../pool/pool'\nexport const r = 1\n",
+  'src/main/demo-bootstrap/bootstrap.ts': 'export const b = 1\n',
   'src/main/host/page.ts': "export { ok } from '../../renderer/src/ok'\n",
   'src/preload/index.ts':
     "export { c } from '../main/core/core'\nexport { e } from '../shared/errors'\n",
@@ -80,12 +86,31 @@ describe('layers (dependency-cruiser)', () => {
     expect(broken('src/main/host/page.ts')).toEqual(['main-not-to-renderer src/renderer/src/ok.ts'])
   })
 
-  it('keeps the hosts and the demo servers out of the core', () => {
+  it('keeps the hosts out of the core, and the demo servers out of the console', () => {
     expect(broken('src/main/core/reach.ts')).toEqual([
-      'core-not-to-demo src/demo/server.ts',
+      'console-not-to-demo src/demo/server.ts',
       'core-not-to-hosts src/main/cli/main.ts',
     ])
+    expect(broken('src/main/cli/main.ts')).toEqual(['console-not-to-demo src/demo/server.ts'])
     expect(broken('src/demo/shares.ts')).toEqual(['demo-stands-alone src/shared/errors.ts'])
+  })
+
+  it('keeps the demo bootstrap out of the core, its tests included', () => {
+    expect(broken('src/main/core/boot.test.ts')).toEqual([
+      'core-not-to-demo-bootstrap src/main/demo-bootstrap/bootstrap.ts',
+      'core-not-to-hosts src/main/demo-bootstrap/bootstrap.ts',
+    ])
+  })
+
+  it("keeps the core's base below the connection layer, which may use it", () => {
+    expect(broken('src/main/core/log.ts')).toEqual([
+      'base-core-not-to-upper src/main/core/pool/pool.ts',
+    ])
+    expect(broken('src/main/core/secrets/s.ts')).toEqual([
+      'base-core-not-to-upper src/main/core/dialects/r.ts',
+    ])
+    expect(broken('src/main/core/util/e.ts')).toEqual([])
+    expect(broken('src/main/core/dialects/r.ts')).toEqual([])
   })
 
   it('keeps the lower core and the services below the composition; tests sit above', () => {

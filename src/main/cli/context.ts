@@ -6,6 +6,7 @@ import type { MonitoringOptions } from '../core/monitoring/monitoring'
 import type { ElicitationHandler } from '../core/pool/elicitation'
 import type { PoolOptionsInput } from '../core/pool/options'
 import { actingUser } from '../core/services/targets'
+import { demoBootstrap } from '../demo-bootstrap/bootstrap'
 import type { GlobalOptions } from './args'
 import { EXIT, type ExitCode } from './exit-codes'
 import { errorJson, type CliError, type Output } from './output'
@@ -23,7 +24,10 @@ export interface OpenOptions {
   follow?: boolean
   /** Watch rag-mcp.json for changes (`watch`). */
   watch?: boolean
-  /** Put the demo servers' keys in place when running on the embedded registry. */
+  /**
+   * On the embedded registry, run the demo bootstrap: demo profiles, the demo servers' keys, the
+   * demo golden set.
+   */
   demoKeys?: boolean
   /**
    * Pool tunables; the health probe period defaults to 0 (no probes for one-shot commands).
@@ -44,7 +48,6 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     env: ctx.env,
     watch: options.watch ?? false,
     connect: options.follow ?? false,
-    demoKeys: options.demoKeys ?? false,
     // One-shot commands: no periodic probes keeping the process busy. `--timeout` is the
     // command's budget per server, connects included (a stdio server may start slowly).
     pool: {
@@ -55,6 +58,7 @@ export async function openCore(ctx: CliContext, options: OpenOptions = {}): Prom
     // The log file keeps everything; stderr gets the CLI's own warnings instead of JSON lines.
     logToStderr: null,
   }
+  if (options.demoKeys) coreOptions.demo = demoBootstrap()
   if (options.monitor) coreOptions.monitor = options.monitor
   if (options.elicit) coreOptions.elicit = options.elicit
   if (ctx.global.configPath) coreOptions.configPath = ctx.global.configPath

@@ -3,17 +3,11 @@ import packageJson from '../../../package.json'
 import type { ServerConfig } from '../../shared/config/schema'
 import { plaintextSecretValues } from '../../shared/config/plaintext-secrets'
 import type { AppInfo, AppNotice, MetricsState } from '../../shared/ipc/app'
+import type { GoldenSet } from '../../shared/model/evaluation'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
 import { resolveRegistrySource } from './config/lookup'
 import { RegistryStore } from './config/store'
 import type { Registry } from './config/types'
-import {
-  demoProfiles,
-  embeddedWithEnvKeys,
-  provideDemoKeys,
-  readDemoSecrets,
-  readDemoUsers,
-} from './demo-keys'
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
 import { PRODUCT_NAME, defaultDataDir } from './paths'
@@ -25,11 +19,11 @@ import type { ElicitationHandler } from './pool/elicitation'
 import { ConnectionPool, type PoolOptionsInput } from './pool/pool'
 import { KeychainStore, type KeychainStoreOptions } from './secrets/keychain-store'
 import { createRedactor, type SecretRedactor } from './secrets/redactor'
+import type { Redactor } from './secrets/types'
 import { SecretsService } from './secrets/secrets-service'
 import { SessionTokens } from './secrets/session-tokens'
 import type { ActingUser, Profile } from '../../shared/model/user'
 import { RagServices } from './services/rag-services'
-import { loadDemoGoldenSet } from './services/eval/demo-set'
 import { ElicitationBroker } from './services/elicitation-broker'
 import { SettingsStore, profileForUser, type MetricsSettings } from './services/settings'
 import { WorkbenchService } from './services/workbench-service'
@@ -60,10 +54,11 @@ export interface CoreOptions {
    */
   connectAfter?: Promise<unknown>
   /**
-   * Put the demo servers' keys in place when running on the embedded registry (default: when
-   * `connect` is on).
+   * The host's bootstrap of the embedded (demo) registry: run before that registry is read when
+   * no rag-mcp.json is found, and asked for the golden set offered with it. Without it the
+   * embedded registry is read as it is and no golden set is offered.
    */
-  demoKeys?: boolean
+  demo?: DemoBootstrap
   /** Pool tunables (probe period, concurrency, backoff, …). */
   pool?: PoolOptionsInput
   /**
@@ -89,6 +84,33 @@ export interface CoreOptions {
    * offers no elicitation.
    */
   elicit?: ElicitationHandler | 'windows'
+}
+
+/**
+ * What the core hands a {@link DemoBootstrap} to prepare the embedded registry with.
+ */
+export interface DemoContext {
+  /** The core's environment (a copy of the process's): values put here resolve `${env:…}`. */
+  env: NodeJS.ProcessEnv
+  keychain: KeychainStore
+  redactor: Redactor
+  log: Logger
+  settings: SettingsStore
+  /** Records a notice for the UI ({@link Core.notice}). */
+  notice: Core['notice']
+  /** From now on, the embedded registry is read through `load`. */
+  readEmbeddedWith(load: () => EmbeddedRegistry): void
+}
+
+/**
+ * How a host makes the embedded (demo) registry work on first launch. The core knows only this
+ * shape; the hosts pass the one of `src/main/demo-bootstrap/`.
+ */
+export interface DemoBootstrap {
+  /** Runs at start when the registry is the embedded one, before it is read; never throws. */
+  prepare(context: DemoContext): Promise<void>
+  /** The golden set offered with the embedded registry (Evaluation), if any. */
+  goldenSet(): GoldenSet | undefined
 }
 
 /**
@@ -138,7 +160,7 @@ export class Core {
   private disposed = false
 
   private constructor(private readonly options: CoreOptions) {
-    // A copy: the demo keys may be added to it without touching the process environment.
+    // A copy: a demo bootstrap may add keys to it without touching the process environment.
     this.env = { ...(options.env ?? process.env) }
     this.dataDir = options.dataDir ?? defaultDataDir(this.env)
     this.log = createLogger({
@@ -234,7 +256,7 @@ export class Core {
       watchEvalRuns: options.watch ?? true,
       // The demo corpus's golden set makes sense only against the demo servers.
       demoSet: () =>
-        this.registry.current().source.kind === 'embedded' ? loadDemoGoldenSet() : undefined,
+        this.registry.current().source.kind === 'embedded' ? options.demo?.goldenSet() : undefined,
       oauth: this.auth,
       operations: this.calls,
       ...(options.actingUser ? { profile: () => this.actingProfile() } : {}),
@@ -271,7 +293,7 @@ export class Core {
   static async create(options: CoreOptions = {}): Promise<Core> {
     const core = new Core(options)
     try {
-      if (options.demoKeys ?? options.connect) await core.prepareDemoRegistry()
+      if (options.demo) await core.prepareDemoRegistry(options.demo)
       await core.registry.start()
       core.registerFileSecrets(core.registry.current())
       if (options.monitor === true) {
@@ -345,58 +367,23 @@ export class Core {
     this.monitoring = await Monitoring.start(this, options)
   }
 
-  /**
-   * With the embedded demo registry, its servers' keys go into the keychain on first run, or,
-   * without a usable keychain, through the environment for this session (with a notice).
-   */
-  private async prepareDemoRegistry(): Promise<void> {
+  /** Runs the host's demo bootstrap when the registry is the embedded one. */
+  private async prepareDemoRegistry(demo: DemoBootstrap): Promise<void> {
     const source = resolveRegistrySource({
       dataDir: this.dataDir,
       env: this.env,
       ...(this.options.configPath ? { configPath: this.options.configPath } : {}),
     })
     if (source.kind !== 'embedded') return
-    await this.seedDemoProfiles()
-    try {
-      const secrets = await readDemoSecrets()
-      const plan = await provideDemoKeys({
-        keychain: this.keychain,
-        env: this.env,
-        redactor: this.redactor,
-        log: this.log,
-        secrets,
-      })
-      if (plan.via === 'env') {
-        this.embedded = embeddedWithEnvKeys(secrets)
-        this.notice(
-          'warning',
-          "No usable keychain: the demo servers' keys are passed through environment variables, for this session only.",
-          {
-            id: 'keychain-unavailable',
-            detail: `Why: ${plan.reason}. Once a keychain runs, restart the console: the demo keys go there, and keys of your own servers in Config → Secrets.`,
-          },
-        )
-      }
-    } catch (error) {
-      this.log.warn('could not prepare the demo keys', { error })
-      this.notice(
-        'warning',
-        `The demo servers' keys could not be prepared (${error instanceof Error ? error.message : String(error)}); the keyed demo servers will ask for their keys.`,
-      )
-    }
-  }
-
-  /** First run on the demo: "view as" each demo user, starting as the one who sees everything. */
-  private async seedDemoProfiles(): Promise<void> {
-    if (!this.settings.isFresh()) return
-    try {
-      const { profiles, activeId } = demoProfiles(await readDemoUsers())
-      this.settings.seedProfiles(profiles, activeId)
-    } catch (error) {
-      this.log.warn('could not read the demo users; starting with the default profile only', {
-        error,
-      })
-    }
+    await demo.prepare({
+      env: this.env,
+      keychain: this.keychain,
+      redactor: this.redactor,
+      log: this.log,
+      settings: this.settings,
+      notice: (level, message, more) => this.notice(level, message, more),
+      readEmbeddedWith: (load) => (this.embedded = load),
+    })
   }
 
   /**

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { createCore } from '../core/core'
+import { demoBootstrap } from '../demo-bootstrap/bootstrap'
 import { rendererDir } from '../paths'
 import { startBrowserHost } from './server'
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   setTimeout(pageUp, NO_PAGE_CONNECT_MS).unref()
   const core = await createCore({
     connect: true,
+    demo: demoBootstrap(),
     monitor: true,
     // Forms servers send are answered in the page (the elicitation dialog).
     elicit: 'windows',

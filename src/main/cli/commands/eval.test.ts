@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GoldenSet, MetricRow, MetricDelta } from '../../../shared/model/evaluation'
 import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../../../test/eval-demo'
-import { loadDemoGoldenSet } from '../../core/services/eval/demo-set'
+import { loadDemoGoldenSet } from '../../demo-bootstrap/golden-set'
 import { fixtureEntry } from '../../core/services/testing/live'
 import {
   cliEnv,

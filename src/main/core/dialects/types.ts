@@ -75,7 +75,8 @@ export interface SynthesisInput {
 
 /**
  * One RAG server family. Adding a dialect = one file implementing this, one entry in the
- * registry array, and its fixtures.
+ * registry array, its fixtures, and its contract in docs/dialects.md (which also says which
+ * published specification the "spec 000"…"spec 004" of comments are).
  */
 export interface DialectAdapter {
   id: DialectId

@@ -1,12 +1,15 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { builtFile } from '../../test/built'
-import { createCore, type Core } from './core'
+import { dispatch } from '../core/api/dispatch'
+import { createHandlers } from '../core/api/handlers'
+import { createCore, type Core } from '../core/core'
+import { KeychainStore } from '../core/secrets/keychain-store'
+import { describeWithKeyring } from '../core/secrets/testing/keyring'
+import { demoBootstrap } from './bootstrap'
 import { demoEnvName, demoProfiles, readDemoSecrets, readDemoUsers } from './demo-keys'
-import { KeychainStore } from './secrets/keychain-store'
-import { describeWithKeyring } from './secrets/testing/keyring'
 
 const cores: Core[] = []
 afterEach(async () => {
@@ -42,7 +45,7 @@ describe('demo keys', () => {
   it('travel through the environment, with a notice, when there is no keychain', async () => {
     const c = await core({
       dataDir: dataDir(),
-      demoKeys: true,
+      demo: demoBootstrap(),
       keychain: {
         openEntry: async () => {
           throw new Error('org.freedesktop.DBus.Error.ServiceUnknown: no Secret Service')
@@ -77,19 +80,35 @@ describe('demo keys', () => {
         throw new Error('org.freedesktop.DBus.Error.ServiceUnknown: no Secret Service')
       },
     }
-    const first = await core({ dataDir: dir, demoKeys: true, keychain: noKeychain })
+    const first = await core({ dataDir: dir, demo: demoBootstrap(), keychain: noKeychain })
     first.dismissNotice('keychain-unavailable')
     expect(first.info().notices).toEqual([])
     await first.dispose()
-    const again = await core({ dataDir: dir, demoKeys: true, keychain: noKeychain })
+    const again = await core({ dataDir: dir, demo: demoBootstrap(), keychain: noKeychain })
     expect(again.info().notices).toEqual([])
+  })
+
+  it('are left alone by a core given no demo bootstrap', async () => {
+    const c = await core({
+      dataDir: dataDir(),
+      keychain: {
+        openEntry: async () => {
+          throw new Error('must not be called')
+        },
+      },
+    })
+    expect(c.info().notices).toEqual([])
+    expect(c.registry.server('knowledgeSearch')!.headers.Authorization).toBe(
+      'Bearer ${keychain:apiKey}',
+    )
+    expect(c.settings.profiles()).toHaveLength(1)
   })
 
   it('are not touched when a real registry file is in use', async () => {
     const dir = dataDir()
     const c = await core({
       dataDir: dir,
-      demoKeys: true,
+      demo: demoBootstrap(),
       configPath: join(dir, 'rag-mcp.json'),
       keychain: {
         openEntry: async () => {
@@ -101,11 +120,32 @@ describe('demo keys', () => {
   })
 })
 
+describe('the demo golden set', () => {
+  it('is offered with the embedded registry, not with a registry of its own', async () => {
+    const sets = async (options: Parameters<typeof createCore>[0]): Promise<unknown> =>
+      dispatch(createHandlers(await core(options)), 'eval:sets', undefined)
+    const noKeychain = { openEntry: () => Promise.reject(new Error('no keychain here')) }
+    const dir = dataDir()
+    expect(await sets({ dataDir: dir, demo: demoBootstrap(), keychain: noKeychain })).toMatchObject(
+      {
+        ok: true,
+        value: [{ id: 'demo', name: 'Demo corpus', queryCount: expect.any(Number) }],
+      },
+    )
+    const own = join(dataDir(), 'rag-mcp.json')
+    writeFileSync(own, '{}\n')
+    expect(await sets({ dataDir: dataDir(), configPath: own, demo: demoBootstrap() })).toEqual({
+      ok: true,
+      value: [],
+    })
+  })
+})
+
 describeWithKeyring('demo keys with a keychain', () => {
   it('are stored in the keychain on first run and resolve from it', async () => {
     const keychain = new KeychainStore()
     await keychain.delete('knowledgeSearch', 'apiKey')
-    const c = await core({ dataDir: dataDir(), demoKeys: true })
+    const c = await core({ dataDir: dataDir(), demo: demoBootstrap() })
     expect(c.info().notices).toEqual([])
     expect(await keychain.get('knowledgeSearch', 'apiKey')).toMatch(/^demo-rag-search-/)
     const resolved = await c.secrets.resolve(c.registry.server('knowledgeSearch')!)
@@ -115,7 +155,7 @@ describeWithKeyring('demo keys with a keychain', () => {
   it('leave a key the user replaced alone', async () => {
     const keychain = new KeychainStore()
     await keychain.set('documentVault', 'apiKey', 'rbx_live_' + 'a'.repeat(64))
-    await core({ dataDir: dataDir(), demoKeys: true })
+    await core({ dataDir: dataDir(), demo: demoBootstrap() })
     expect(await keychain.get('documentVault', 'apiKey')).toBe('rbx_live_' + 'a'.repeat(64))
     await keychain.delete('documentVault', 'apiKey')
   })

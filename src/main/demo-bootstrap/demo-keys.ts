@@ -1,19 +1,23 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { defaultDemoEntry, loadEmbeddedRegistry, type EmbeddedRegistry } from './config/embedded'
 import type { Profile } from '../../shared/model/user'
-import type { Logger } from './log'
-import { runsAsNode } from './pool/child-process'
-import type { KeychainStore } from './secrets/keychain-store'
-import type { Redactor } from './secrets/types'
-import { withTimeout } from './util/with-timeout'
+import {
+  defaultDemoEntry,
+  loadEmbeddedRegistry,
+  type EmbeddedRegistry,
+} from '../core/config/embedded'
+import type { Logger } from '../core/log'
+import { runsAsNode } from '../core/pool/child-process'
+import type { KeychainStore } from '../core/secrets/keychain-store'
+import type { Redactor } from '../core/secrets/types'
+import { withTimeout } from '../core/util/with-timeout'
 
 const run = promisify(execFile)
 
 /** `{ serverId: { secretName: value } }`, as `demo.js keys` prints it. */
 export type DemoSecrets = Record<string, Record<string, string>>
 
-/** Runs `demo.js <command>` and parses the JSON it prints (core never imports the demo). */
+/** Runs `demo.js <command>` and parses the JSON it prints (the console never imports the demo). */
 async function askDemo(command: 'keys' | 'users', demoEntry: string): Promise<unknown> {
   const { stdout } = await run(process.execPath, [demoEntry, command], {
     timeout: 10_000,
