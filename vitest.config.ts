@@ -19,7 +19,7 @@ const INTEGRATION = [
   'src/main/cli/{acting-user,commands,connect-timeout,non-rag-server,output-pipe,registry-file}.test.ts',
   'src/main/core/pool/{pool-*,call-observer,wire-fetch}.test.ts',
   'src/main/core/config/import.test.ts',
-  'src/main/core/demo-keys.test.ts',
+  'src/main/demo-bootstrap/demo-keys.test.ts',
   'src/main/core/dialects/generic.pool.test.ts',
   'src/main/core/monitoring/{canary-events,host-metrics,telemetry-trace}.test.ts',
   'src/main/core/secrets/{keychain-failures,keychain-store,resolver,secrets-ipc}.test.ts',
