@@ -102,7 +102,8 @@ export function useToolCall(
   filled: readonly string[],
 ) {
   const queryClient = useQueryClient()
-  const entered = useToolArguments(server, tool, initial, filled)
+  // Edits go through editDraft and editJson below, which also drop a check's verdict.
+  const { setDraft, setJsonText, ...entered } = useToolArguments(server, tool, initial, filled)
   const { ms: timeoutMs, error: timeoutError } = timeoutOf(entered.timeout)
   // The last answer stays too: it is the call's result, not the form's.
   const [last, setLast] = useSessionData<LastCall>(workbenchKeys.lastCall(server, tool.name))
@@ -152,11 +153,11 @@ export function useToolCall(
     extensions,
     timeoutError,
     editDraft: (next: Draft): void => {
-      entered.setDraft(next)
+      setDraft(next)
       check.reset()
     },
     editJson: (text: string): void => {
-      entered.setJsonText(text)
+      setJsonText(text)
       check.reset()
     },
     send,
