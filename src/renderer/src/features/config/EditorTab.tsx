@@ -1,4 +1,5 @@
 import { useRef } from 'react'
+import type { DraftValidation, RawConfig } from '../../../../shared/ipc/registry'
 import { Banner, Button, Spinner } from '../../ui'
 import { CompareDialog } from './CompareDialog'
 import { EditorToolbar } from './EditorToolbar'
@@ -32,7 +33,6 @@ export function EditorTab(): React.JSX.Element {
   if (!base) return <Spinner label="Reading rag-mcp.json…" className="config-loading" />
 
   const errors = diagnostics.filter((d) => d.severity === 'error').length
-  const validation = draft.validation
 
   return (
     <div className="config-editor" ref={containerRef}>
@@ -67,11 +67,7 @@ export function EditorTab(): React.JSX.Element {
         <Banner
           tone="warn"
           title="rag-mcp.json changed on disk while you were editing"
-          actions={
-            <>
-              <Button onClick={tab.compareWithDisk}>Compare…</Button>
-            </>
-          }
+          actions={<Button onClick={tab.compareWithDisk}>Compare…</Button>}
         >
           Your edits are kept. Compare the two versions to choose which one to keep.
         </Banner>
@@ -93,18 +89,7 @@ export function EditorTab(): React.JSX.Element {
             checking={draft.validating && dirty}
             onSelect={(d) => editorRef.current?.goTo(d.line, d.column)}
           />
-          <section className="pending" aria-label="Pending changes">
-            <h2 className="config-aside__title">If saved now</h2>
-            {!dirty && !base.fromEmbedded ? (
-              <p className="muted">No unsaved changes.</p>
-            ) : validation?.diff ? (
-              <ServerDiff diff={validation.diff} maxUnchanged={4} />
-            ) : validation && !validation.valid ? (
-              <p className="muted">Fix the errors to see what saving would change.</p>
-            ) : (
-              <Spinner label="Checking…" />
-            )}
-          </section>
+          <PendingChanges dirty={dirty} base={base} validation={draft.validation} />
         </aside>
       </div>
       <SaveDialog
@@ -122,5 +107,29 @@ export function EditorTab(): React.JSX.Element {
         onKeepMine={tab.keepMine}
       />
     </div>
+  )
+}
+
+interface PendingChangesProps {
+  dirty: boolean
+  base: RawConfig
+  validation: DraftValidation | null
+}
+
+/** What saving the draft now would change, server by server. */
+function PendingChanges({ dirty, base, validation }: PendingChangesProps): React.JSX.Element {
+  return (
+    <section className="pending" aria-label="Pending changes">
+      <h2 className="config-aside__title">If saved now</h2>
+      {!dirty && !base.fromEmbedded ? (
+        <p className="muted">No unsaved changes.</p>
+      ) : validation?.diff ? (
+        <ServerDiff diff={validation.diff} maxUnchanged={4} />
+      ) : validation && !validation.valid ? (
+        <p className="muted">Fix the errors to see what saving would change.</p>
+      ) : (
+        <Spinner label="Checking…" />
+      )}
+    </section>
   )
 }

@@ -5,7 +5,7 @@ import { Banner, Button, ConfirmDialog, EmptyRow, Table, TextField } from '../..
 import { QueryEditor } from './QueryEditor'
 import { RowPick } from './RowPick'
 import { judgmentCount, relevantCount } from './set-draft'
-import { useSetEditor } from './use-set-editor'
+import { useSetEditor, type SetEditing } from './use-set-editor'
 
 export interface SetEditorProps {
   set: GoldenSet
@@ -72,49 +72,7 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
         />
       </div>
       <div className="eval-editor__split">
-        <div className="eval-editor__queries">
-          <Table label="Queries" scroll className="eval-queries">
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Query</th>
-                <th scope="col">Profile</th>
-                <th scope="col" className="num" title="Relevant judgments / all judgments">
-                  Judged
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {draft.queries.length === 0 && (
-                <EmptyRow colSpan={4}>No queries: judge hits in Search, or add one.</EmptyRow>
-              )}
-              {draft.queries.map((q) => (
-                <tr
-                  key={q.id}
-                  className={q.id === editor.queryId ? 'eval-row--selected' : undefined}
-                >
-                  <td className="mono">{q.id}</td>
-                  <td className="eval-cell--fill">
-                    <RowPick
-                      picked={q.id === editor.queryId}
-                      onPick={() => editor.pick(q.id)}
-                      title={q.query}
-                    >
-                      {q.query}
-                    </RowPick>
-                  </td>
-                  <td className="muted">{q.profileId ?? 'every'}</td>
-                  <td className="num">
-                    {relevantCount(q)} / {q.judgments.length}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-          <Button icon="plus" variant="ghost" onClick={editor.addQuery}>
-            Add query
-          </Button>
-        </div>
+        <QueryList editor={editor} />
         {query ? (
           <QueryEditor query={query} profiles={profiles} editor={editor} />
         ) : (
@@ -134,5 +92,51 @@ export function SetEditor({ set, profiles, onDeleted }: SetEditorProps): React.J
         folder. Stored runs of it stay.
       </ConfirmDialog>
     </section>
+  )
+}
+
+/** The set's queries, one to pick for editing, and a button to add one. */
+function QueryList({ editor }: { editor: SetEditing }): React.JSX.Element {
+  return (
+    <div className="eval-editor__queries">
+      <Table label="Queries" scroll className="eval-queries">
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            <th scope="col">Query</th>
+            <th scope="col">Profile</th>
+            <th scope="col" className="num" title="Relevant judgments / all judgments">
+              Judged
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {editor.draft.queries.length === 0 && (
+            <EmptyRow colSpan={4}>No queries: judge hits in Search, or add one.</EmptyRow>
+          )}
+          {editor.draft.queries.map((q) => (
+            <tr key={q.id} className={q.id === editor.queryId ? 'eval-row--selected' : undefined}>
+              <td className="mono">{q.id}</td>
+              <td className="eval-cell--fill">
+                <RowPick
+                  picked={q.id === editor.queryId}
+                  onPick={() => editor.pick(q.id)}
+                  title={q.query}
+                >
+                  {q.query}
+                </RowPick>
+              </td>
+              <td className="muted">{q.profileId ?? 'every'}</td>
+              <td className="num">
+                {relevantCount(q)} / {q.judgments.length}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <Button icon="plus" variant="ghost" onClick={editor.addQuery}>
+        Add query
+      </Button>
+    </div>
   )
 }
