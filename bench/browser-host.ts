@@ -11,6 +11,20 @@ const HOST = resolve(root, 'out/main/host.js')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** How long a start may take before it counts as failed: a safety net, not a measurement. */
 export const START_TIMEOUT_MS = SAFETY_NET_MS
+/** The rag-tools-v1 fixture server (`--http`: one process serving every registry entry). */
+export const FIXTURE = `${root}/src/main/core/services/fixtures/rag-fixture.mjs`
+
+/**
+ * `servers` registry entries `r001`, `r002`, … on one fixture HTTP server: every one answers
+ * the same hits, so each merged hit was found by all of them.
+ */
+export function fixtureRegistry(url: string, servers: number): Record<string, unknown> {
+  const entries: Record<string, unknown> = {}
+  for (let i = 1; i <= servers; i++) {
+    entries[`r${String(i).padStart(3, '0')}`] = { url, dialect: 'rag-tools-v1', timeoutMs: 60_000 }
+  }
+  return entries
+}
 
 /**
  * Playwright is loaded from node_modules when the benchmark runs: bundled into out/main it

@@ -3,7 +3,7 @@ import { cpus, totalmem } from 'node:os'
 /** One measured quantity of a benchmark. */
 export interface Metric {
   name: string
-  unit: 'ms' | 'µs' | 'MB' | 'MB/h' | 'ops/s' | 'count' | 'ratio' | '%'
+  unit: 'ms' | 'µs' | 'MB' | 'MB/h' | 'ops/s' | 'count' | 'ratio' | '%' | 'bytes'
   median: number
   p95?: number
   samples?: number

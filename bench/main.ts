@@ -16,6 +16,7 @@ import { stdioReplyBenchmark } from './stdio-reply'
 import { SCALE_WORKER_FLAG, runScaleWorker } from './scale-worker'
 import { rendererBenchmark } from './renderer'
 import { outputFiles, parseOnly, profileLink } from './output'
+import { payloadsBenchmark } from './payloads'
 import { buildReport, markdownReport } from './report'
 import { throughputBenchmark } from './throughput'
 
@@ -29,6 +30,7 @@ const benchmarks: Benchmark[] = [
   memoryBenchmark,
   scaleBenchmark,
   rendererBenchmark,
+  payloadsBenchmark,
   monitorBenchmark,
   evaluationBenchmark,
   coldStartBenchmark,

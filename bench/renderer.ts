@@ -1,5 +1,12 @@
 import type { Browser, Page } from 'playwright-core'
-import { launchBrowser, root, startHost, startProcess, START_TIMEOUT_MS } from './browser-host'
+import {
+  FIXTURE,
+  fixtureRegistry,
+  launchBrowser,
+  startHost,
+  startProcess,
+  START_TIMEOUT_MS,
+} from './browser-host'
 import {
   median,
   quantile,
@@ -11,19 +18,9 @@ import {
   type Metric,
 } from './harness'
 
-const FIXTURE = `${root}/src/main/core/services/fixtures/rag-fixture.mjs`
 /** Issue targets against 50 hits: first paint ≤ 1.5×, scroll frame p95 ≤ 1.25×. */
 const PAINT_TARGET_RATIO = 1.5
 const SCROLL_TARGET_RATIO = 1.25
-
-/** `servers` registry entries on one fixture HTTP server, each answering `hits` hits. */
-function registry(url: string, servers: number): Record<string, unknown> {
-  const entries: Record<string, unknown> = {}
-  for (let i = 1; i <= servers; i++) {
-    entries[`r${String(i).padStart(3, '0')}`] = { url, dialect: 'rag-tools-v1', timeoutMs: 60_000 }
-  }
-  return entries
-}
 
 /** The browser globals the in-page probes use (this project compiles without the DOM lib). */
 interface PageElement {
@@ -191,7 +188,7 @@ async function openScene(
   servers: number,
   topK: number,
 ): Promise<Scene> {
-  const host = await startHost(registry(fixtureUrl, servers))
+  const host = await startHost(fixtureRegistry(fixtureUrl, servers))
   const page = await browser.newPage({ viewport: { width: 1360, height: 860 } })
   const close = async (): Promise<void> => {
     await page.close()

@@ -20,7 +20,7 @@ ipcRenderer.on(IPC_EVENT_CHANNEL, (_event, message: IpcEvent) => {
 const api: RagConsoleApi = {
   invoke: (channel, ...args) =>
     ipcRenderer.invoke(`${IPC_PREFIX}invoke`, `${IPC_PREFIX}${channel}`, args[0]),
-  on: (event, listener) => listeners.on(event, listener),
+  on: (event, listener, scope) => listeners.on(event, listener, scope),
   async openExternal(url) {
     // Only during a user click, and only for http(s).
     if (!navigator.userActivation.isActive || !isExternalHttpUrl(url)) return false

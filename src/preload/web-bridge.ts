@@ -3,7 +3,7 @@
  * `window.ragConsole`, carried over the host's token-protected WebSocket.
  */
 import { type IpcResponse, type RagConsoleApi } from '../shared/ipc/wire'
-import { isEventName } from '../shared/ipc/events'
+import { isEventName, type OptIn } from '../shared/ipc/events'
 import { PageListeners } from '../shared/ipc/listeners'
 import { isExternalHttpUrl } from '../shared/csp'
 import { isErrorInfo } from '../shared/errors'
@@ -27,8 +27,8 @@ const pending = new Map<
   { channel: string; resolve: (response: IpcResponse<unknown>) => void }
 >()
 /** Opt-in events go to the host whenever they change; a new socket gets them first. */
-const listeners = new PageListeners((events) => {
-  if (socket?.readyState === WebSocket.OPEN) socket.send(subscription(events))
+const listeners = new PageListeners((wanted) => {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(subscription(wanted))
 })
 let queue: string[] = []
 let socket: WebSocket | null = null
@@ -106,7 +106,7 @@ function settle(id: number, response: (channel: string) => IpcResponse<unknown>)
   call.resolve(response(call.channel))
 }
 
-const subscription = (events: string[]): string => JSON.stringify({ subscribe: events })
+const subscription = (wanted: OptIn[]): string => JSON.stringify({ subscribe: wanted })
 
 function parseJson(text: string): unknown {
   try {
@@ -148,7 +148,7 @@ function send(channel: string, request: unknown): Promise<IpcResponse<unknown>> 
 
 const api: RagConsoleApi = {
   invoke: (channel, ...args) => send(channel, args[0]) as never,
-  on: (event, listener) => listeners.on(event, listener),
+  on: (event, listener, scope) => listeners.on(event, listener, scope),
   async openExternal(url) {
     if (!navigator.userActivation.isActive || !isExternalHttpUrl(url)) return false
     // With noopener, window.open returns null even when the tab opened.

@@ -18,8 +18,7 @@ describe('command line parsing', () => {
       '5000',
     ])
     expect(invocation).toMatchObject({
-      command: 'search',
-      words: ['vpn'],
+      call: { command: 'search', words: ['vpn'] },
       global: {
         json: true,
         timeoutMs: 5000,
@@ -40,6 +39,35 @@ describe('command line parsing', () => {
     expect(() => parseInvocation(['--tags', '{"a":1}', 'servers'])).toThrow(/JSON array of strings/)
     expect(() => parseInvocation(['--timeout', '5s', 'servers'])).toThrow(/whole number/)
     expect(() => parseInvocation(['--bogus', 'servers'])).toThrow(UsageError)
+  })
+
+  it('refuses a command name that is only a built-in property of an object', () => {
+    for (const word of ['toString', 'constructor', '__proto__']) {
+      expect(() => parseInvocation([word]), word).toThrow(/unknown command/)
+    }
+  })
+
+  it('gives a command its options as the table types them: numbers checked, defaults, aliases', () => {
+    expect(
+      parseInvocation(['search', 'vpn', '--top-k', '7', '--server', 'a', '--server', 'b']).call,
+    ).toEqual({ command: 'search', words: ['vpn'], options: { 'top-k': 7, server: ['a', 'b'] } })
+    expect(() => parseInvocation(['search', 'vpn', '--top-k', '0'])).toThrow(
+      '--top-k must be a whole number from 1 to 100 (got "0")',
+    )
+    expect(() => parseInvocation(['call', '--connect-timeout', '5s'])).toThrow(
+      '--connect-timeout must be a whole number from 100 to 300000 (got "5s")',
+    )
+    expect(parseInvocation(['monitor']).call?.options).toEqual({
+      'metrics-port': 9470,
+      'metrics-host': '127.0.0.1',
+      interval: '15s',
+    })
+    expect(parseInvocation(['eval', '-c', '--qrels', 'q', '--run', 'r']).call?.options).toEqual({
+      complete: true,
+      qrels: 'q',
+      run: 'r',
+    })
+    expect(parseInvocation(['-h']).help).toBe(true)
   })
 
   it('builds a selection from --server and --source', () => {

@@ -1,113 +1,61 @@
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import type { FusionMode, Selection } from '../../shared/model/operations'
 import type { ActingUser } from '../../shared/model/user'
+import {
+  COMMANDS,
+  GLOBAL_OPTIONS,
+  type CommandName,
+  type CommandOptions,
+  type CommandSpec,
+  type OptionSpec,
+  type OptionValues,
+} from './command-table'
 import { UsageError } from './exit-codes'
 
-/** Every option the CLI knows; which command accepts which is in {@link COMMAND_OPTIONS}. */
-const OPTIONS = {
-  config: { type: 'string' },
-  json: { type: 'boolean' },
-  user: { type: 'string' },
-  tags: { type: 'string' },
-  'human-uid': { type: 'string' },
-  timeout: { type: 'string' },
-  'connect-timeout': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  server: { type: 'string', multiple: true },
-  source: { type: 'string', multiple: true },
-  phrase: { type: 'string', multiple: true },
-  'top-k': { type: 'string' },
-  fusion: { type: 'string' },
-  segment: { type: 'string' },
-  url: { type: 'string' },
-  transport: { type: 'string' },
-  stdio: { type: 'string' },
-  tool: { type: 'string' },
-  args: { type: 'string' },
-  name: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  oauth: { type: 'string' },
-  log: { type: 'boolean' },
-  elicit: { type: 'string' },
-  'metrics-port': { type: 'string' },
-  'metrics-host': { type: 'string' },
-  interval: { type: 'string' },
-  profile: { type: 'string', multiple: true },
-  baseline: { type: 'string' },
-  min: { type: 'string', multiple: true },
-  format: { type: 'string' },
-  k: { type: 'string' },
-  qrels: { type: 'string' },
-  run: { type: 'string' },
-  complete: { type: 'boolean', short: 'c' },
-  query: { type: 'string' },
-  hits: { type: 'string' },
-  field: { type: 'string', multiple: true },
-  'score-order': { type: 'string' },
-  write: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  'keep-plaintext': { type: 'boolean' },
-} as const
+/** The parser's config: every option of the table once (a name means the same everywhere). */
+const PARSE_CONFIG = parseConfigOf([
+  GLOBAL_OPTIONS,
+  ...Object.values(COMMANDS).map((c) => c.options),
+])
 
-type OptionName = keyof typeof OPTIONS
+function parseConfigOf(tables: CommandSpec['options'][]): ParseArgsOptionsConfig {
+  const config: ParseArgsOptionsConfig = {}
+  const seen = new Map<string, OptionSpec>()
+  for (const table of tables) {
+    for (const [name, spec] of Object.entries(table)) {
+      const known = seen.get(name)
+      if (known && (known.type !== spec.type || known.short !== spec.short)) {
+        throw new Error(`the command table declares --${name} twice, as two different kinds`)
+      }
+      seen.set(name, spec)
+      config[name] = {
+        type: spec.type === 'boolean' ? 'boolean' : 'string',
+        ...(spec.type === 'list' ? { multiple: true } : {}),
+        ...(spec.short !== undefined ? { short: spec.short } : {}),
+      }
+    }
+  }
+  return config
+}
 
-const GLOBAL_OPTIONS: OptionName[] = [
-  'config',
-  'json',
-  'user',
-  'tags',
-  'human-uid',
-  'timeout',
-  'help',
-]
+type RawValues = Record<string, string | boolean | (string | boolean)[] | undefined>
 
-/** The commands and the options each takes besides the global ones. */
-export const COMMAND_OPTIONS = {
-  info: [],
-  servers: [],
-  discover: ['server'],
-  search: ['server', 'source', 'phrase', 'top-k', 'fusion'],
-  synthesize: ['server', 'source', 'top-k'],
-  verify: ['server', 'segment', 'url'],
-  call: [
-    'server',
-    'url',
-    'transport',
-    'stdio',
-    'header',
-    'oauth',
-    'tool',
-    'args',
-    'log',
-    'connect-timeout',
-    'elicit',
-  ],
-  tools: ['server', 'url', 'transport', 'stdio', 'header', 'oauth', 'elicit'],
-  resources: ['server', 'url', 'transport', 'stdio', 'header', 'oauth'],
-  prompts: ['server', 'url', 'transport', 'stdio', 'header', 'oauth'],
-  watch: [],
-  secrets: ['server', 'name'],
-  doctor: ['server'],
-  monitor: ['metrics-port', 'metrics-host', 'interval'],
-  eval: [
-    'server',
-    'source',
-    'profile',
-    'baseline',
-    'min',
-    'format',
-    'k',
-    'fusion',
-    'qrels',
-    'run',
-    'complete',
-  ],
-  auth: ['server'],
-  map: ['server', 'query', 'tool', 'args', 'hits', 'field', 'score-order', 'write'],
-  import: ['server', 'dry-run', 'keep-plaintext'],
-} as const satisfies Record<string, readonly OptionName[]>
-
-export type CommandName = keyof typeof COMMAND_OPTIONS
+/** The values of one table's options, typed, checked and defaulted as the table says. */
+function valuesOf<Os extends CommandSpec['options']>(table: Os, raw: RawValues): OptionValues<Os> {
+  const values: Record<string, unknown> = {}
+  for (const [name, spec] of Object.entries(table)) {
+    const value = raw[name]
+    if (value === undefined) {
+      if ('default' in spec && spec.default !== undefined) values[name] = spec.default
+    } else if (spec.type === 'number') {
+      values[name] = integer(`--${name}`, String(value), spec.min, spec.max)
+    } else {
+      values[name] = value
+    }
+  }
+  // The parser's config gives each option the kind the table declares (see parseConfigOf).
+  return values as OptionValues<Os>
+}
 
 /** Options every command takes. */
 export interface GlobalOptions {
@@ -119,91 +67,67 @@ export interface GlobalOptions {
   timeoutMs?: number
 }
 
-/** A command line, parsed and checked. */
-export interface Invocation {
-  command: CommandName | undefined
+/** One command with its words and options, as its handler takes them. */
+export interface CommandCall<C extends CommandName> {
+  command: C
   /** Words after the command (a query, `set`/`delete`/`list`). */
   words: string[]
+  options: CommandOptions<C>
+}
+
+/** A command line, parsed and checked. */
+export interface Invocation {
+  /** Undefined when the line names no command. */
+  call: CommandCall<CommandName> | undefined
   global: GlobalOptions
-  /** The command's own options, raw. */
-  options: {
-    server?: string[]
-    source?: string[]
-    phrase?: string[]
-    'top-k'?: string
-    fusion?: string
-    segment?: string
-    url?: string
-    transport?: string
-    stdio?: string
-    tool?: string
-    args?: string
-    name?: string
-    header?: string[]
-    log?: boolean
-    elicit?: string
-    'connect-timeout'?: string
-    'metrics-port'?: string
-    'metrics-host'?: string
-    interval?: string
-    profile?: string[]
-    baseline?: string
-    min?: string[]
-    format?: string
-    k?: string
-    query?: string
-    hits?: string
-    field?: string[]
-    'score-order'?: string
-    write?: boolean
-    qrels?: string
-    run?: string
-    complete?: boolean
-    'dry-run'?: boolean
-    'keep-plaintext'?: boolean
-  }
   help: boolean
 }
 
 /** Parses argv (without `node` and the script); throws {@link UsageError} on bad input. */
 export function parseInvocation(argv: string[]): Invocation {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>
+  let parsed: { values: RawValues; positionals: string[] }
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+    parsed = parseArgs({ args: argv, options: PARSE_CONFIG, allowPositionals: true, strict: true })
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error))
   }
   const { values, positionals } = parsed
   const [first, ...words] = positionals
-  if (first !== undefined && !(first in COMMAND_OPTIONS)) {
+  if (first !== undefined && !isCommand(first)) {
     throw new UsageError(`unknown command "${first}"`)
   }
-  const command = first as CommandName | undefined
-  if (command) {
-    const allowed = new Set<string>([...GLOBAL_OPTIONS, ...COMMAND_OPTIONS[command]])
+  if (first !== undefined) {
+    const allowed = new Set<string>([
+      ...Object.keys(GLOBAL_OPTIONS),
+      ...Object.keys(COMMANDS[first].options),
+    ])
     const stray = Object.keys(values).filter((key) => !allowed.has(key))
     if (stray.length > 0) {
-      throw new UsageError(`${command} does not take ${stray.map((s) => `--${s}`).join(', ')}`)
+      throw new UsageError(`${first} does not take ${stray.map((s) => `--${s}`).join(', ')}`)
     }
   }
+  const globals = valuesOf(GLOBAL_OPTIONS, values)
   const global: GlobalOptions = {
-    json: values.json ?? false,
-    actingUser: actingUserOf(values),
+    json: globals.json ?? false,
+    actingUser: actingUserOf(globals),
   }
-  if (values.config !== undefined) global.configPath = values.config
-  if (values.timeout !== undefined)
-    global.timeoutMs = integer('--timeout', values.timeout, 100, 300_000)
-  const {
-    config: _c,
-    json: _j,
-    user: _u,
-    tags: _t,
-    'human-uid': _h,
-    timeout: _o,
-    help,
-    ...options
-  } = values
-  return { command, words, global, options, help: help ?? false }
+  if (globals.config !== undefined) global.configPath = globals.config
+  if (globals.timeout !== undefined) global.timeoutMs = globals.timeout
+  const call = first === undefined ? undefined : callOf(first, words, values)
+  return { call, global, help: globals.help ?? false }
+}
+
+function isCommand(word: string): word is CommandName {
+  return Object.hasOwn(COMMANDS, word)
+}
+
+function callOf<C extends CommandName>(
+  command: C,
+  words: string[],
+  raw: RawValues,
+): CommandCall<C> {
+  const table: (typeof COMMANDS)[C]['options'] = COMMANDS[command].options
+  return { command, words, options: valuesOf(table, raw) }
 }
 
 function actingUserOf(values: {

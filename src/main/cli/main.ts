@@ -1,5 +1,6 @@
 import { toErrorInfo } from '../../shared/errors'
-import { parseInvocation, type CommandName } from './args'
+import { parseInvocation, type CommandCall } from './args'
+import type { CommandName, CommandOptions } from './command-table'
 import { authCommand } from './commands/auth'
 import { callCommand } from './commands/call'
 import { discoverCommand } from './commands/discover'
@@ -18,12 +19,15 @@ import { watchCommand } from './commands/watch'
 import type { CliContext } from './context'
 import { EXIT, UsageError, type ExitCode } from './exit-codes'
 import { Output } from './output'
-import { USAGE } from './usage'
+import { usage } from './usage'
 
-const COMMANDS: Record<
-  CommandName,
-  (ctx: CliContext, words: string[], options: never) => Promise<ExitCode>
-> = {
+type Handler<C extends CommandName> = (
+  ctx: CliContext,
+  words: string[],
+  options: CommandOptions<C>,
+) => Promise<ExitCode>
+
+const HANDLERS: { [C in CommandName]: Handler<C> } = {
   info: infoCommand,
   servers: serversCommand,
   discover: discoverCommand,
@@ -44,28 +48,27 @@ const COMMANDS: Record<
   import: importCommand,
 }
 
+function dispatch<C extends CommandName>(ctx: CliContext, call: CommandCall<C>): Promise<ExitCode> {
+  const handler: Handler<C> = HANDLERS[call.command]
+  return handler(ctx, call.words, call.options)
+}
+
 /** Runs one command line; resolves with the exit code. */
 async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<ExitCode> {
   const out = new Output(argv.includes('--json'))
   try {
     const invocation = parseInvocation(argv)
     if (invocation.help) {
-      process.stdout.write(`${USAGE}\n`)
+      process.stdout.write(`${usage(invocation.call?.command)}\n`)
       return EXIT.ok
     }
-    if (!invocation.command) throw new UsageError('no command given')
-    const ctx: CliContext = { global: invocation.global, out, env }
-    const command = COMMANDS[invocation.command] as (
-      ctx: CliContext,
-      words: string[],
-      options: typeof invocation.options,
-    ) => Promise<ExitCode>
-    return await command(ctx, invocation.words, invocation.options)
+    if (!invocation.call) throw new UsageError('no command given')
+    return await dispatch({ global: invocation.global, out, env }, invocation.call)
   } catch (error) {
     const info = toErrorInfo(error)
     out.error({ code: info.code, message: info.message })
     if (error instanceof UsageError) {
-      if (!out.json) process.stderr.write(`\n${USAGE}\n`)
+      if (!out.json) process.stderr.write(`\n${usage()}\n`)
       return EXIT.usage
     }
     return EXIT.failed

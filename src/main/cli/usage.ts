@@ -1,76 +1,161 @@
-/** `rag-console --help`. */
-export const USAGE = `usage: rag-console [--config PATH] [--json] [--user ID] [--tags JSON_ARRAY]
-                   [--human-uid ID] [--timeout MS] <command> [options]
+import {
+  COMMANDS,
+  GLOBAL_OPTIONS,
+  TARGET_OPTIONS,
+  type CommandName,
+  type CommandSpec,
+  type OptionSpec,
+} from './command-table'
 
-commands:
-  info                                   where the registry and the data folder are
-  servers                                connect to every enabled server and report each
-  discover [--server ID]...              data sources per server for the acting user
-  search QUERY [--phrase P]... [--server ID]... [--source SERVER:SOURCE]...
-         [--top-k N] [--fusion rrf|score|minmax]
-                                         one query across the selected servers, merged
-  synthesize QUERY [--server ID]... [--source SERVER:SOURCE]... [--top-k N]
-                                         one answer per selected server
-  verify --server ID [--segment UID] [--url URL]
-                                         does this citation (the link clicked) open for
-                                         the acting user?
-  call TARGET --tool NAME [--args JSON] [--log] [--connect-timeout MS] [--elicit MODE]
-                                         one raw tool call to any MCP server (--log: the
-                                         JSON-RPC traffic on stderr; --connect-timeout:
-                                         connecting alone, default --timeout)
-  tools TARGET [--elicit MODE]           the server's tools with their input schemas
+/** The usage text is made from the command table; this is its layout. */
+const WIDTH = 100
+const SUMMARY_COLUMN = 41
+const OPTION_COLUMN = 30
 
-  resources TARGET                       its resources and resource templates
-  prompts TARGET                         its prompts and their arguments
-  watch                                  one line per registry reload and status change
-  monitor [--metrics-port N] [--metrics-host IP] [--interval 15s]
-                                         headless monitoring: probes and canaries on a
-                                         schedule, one line per event, Prometheus /metrics,
-                                         /healthz and /readyz on 127.0.0.1 (or IP; default
-                                         port 9470, 0: any free one), OTLP export when
-                                         OTEL_EXPORTER_OTLP_ENDPOINT is set; SIGHUP re-reads
-                                         the registry, SIGTERM drains and exits 0
-  secrets set SERVER NAME                store a keychain value read from stdin
-  secrets delete SERVER NAME             (or --server ID --name NAME)
-  secrets list [SERVER]                  which keychain values are set
-  doctor [--server ID]...                does each server keep its family's contract? (exit 1
-                                         when a check fails)
-  eval SET.json [--server ID]... [--source SERVER:SOURCE]... [--profile ID]... [--k N]
-       [--min '[SERVER:]METRIC[@K]=VALUE']... [--baseline RUN] [--fusion rrf|score|minmax]
-       [--format table|json|trec]
-                                         run a golden set and print its metrics (exit 1 when
-                                         a --min fails or the merged list is significantly
-                                         worse than --baseline, a run id or file)
-  eval --qrels QRELS --run RUN [--k 5,10] [-c|--complete] [--format table|json|trec]
-                                         score a TREC run file against qrels as trec_eval
-                                         does (no server): map, recip_rank, P_k, recall_k,
-                                         ndcg_cut_k and judged@k per query and all; -c counts
-                                         judged queries without run lines as 0
-  map --server ID --query Q [--tool NAME] [--args JSON] [--hits PATH] [--field ROLE=PATH]...
-      [--score-order higher-is-better|lower-is-better] [--write]
-                                         call the server's search-like tool with Q and print
-                                         a search mapping made from its reply (--field
-                                         ROLE=PATH overrides a guess: id, title, text,
-                                         snippet, uri, score, sourceId); --write saves it
-                                         into rag-mcp.json (safe save, then applied)
-  auth login|logout|status [--server ID] OAuth sign-in of an HTTP/SSE server: login prints the
-                                         URL to open and waits; logout deletes the tokens
-  import FILE|claude-desktop|cursor|vscode [--server ID]... [--dry-run] [--keep-plaintext]
-                                         add the MCP servers of a Claude Desktop, Cursor or
-                                         VS Code config to rag-mcp.json, credentials moved to
-                                         the keychain (--dry-run: show, write nothing)
+type Options = CommandSpec['options']
 
-TARGET: --server ID | --url URL [--transport http|sse] [--header "NAME: VALUE"]... [--oauth JSON]
-        | --stdio "CMD"        (--oauth: the server's oauth block, e.g. '{"clientId": "…"}')
-MODE (--elicit): ask | accept-defaults | decline | cancel: who answers a form the server asks
-        for (default: ask at a terminal, else the console offers none)
+/** `rag-console --help` (no command), and what a usage error prints; else one command's help. */
+export function usage(command?: CommandName): string {
+  return command === undefined ? overview() : commandHelp(command)
+}
 
-global options:
-  --config PATH      the rag-mcp.json to use (else RAG_MCP_CONFIG, the app's files, the demo)
-  --json             machine-readable output on stdout; progress and warnings stay on stderr
-  --user ID          act as this user id (default: the active profile's)
-  --tags JSON_ARRAY  session tags of the acting user, e.g. '["department:legal"]'
-  --human-uid ID     the acting user's human uid
-  --timeout MS       time budget per server (connect and call)
+function overview(): string {
+  const lines = [
+    ...hanging('usage: rag-console ', [...words(GLOBAL_OPTIONS), '<command>', '[options]']),
+    `       rag-console <command> --help     that command's options`,
+    '',
+    'commands:',
+  ]
+  for (const [name, spec] of Object.entries(COMMANDS)) {
+    const synopsis = hanging(`  ${name} `, synopsisWords(spec, true))
+    const summary = wrap(spec.summary, WIDTH - SUMMARY_COLUMN)
+    const last = synopsis.at(-1)!
+    if (synopsis.length === 1 && last.length < SUMMARY_COLUMN - 1) {
+      lines.push(last.padEnd(SUMMARY_COLUMN) + summary[0], ...indent(summary.slice(1)))
+    } else {
+      lines.push(...synopsis, ...indent(summary))
+    }
+  }
+  lines.push(
+    '',
+    'TARGET, the server call, tools, resources and prompts talk to: exactly one of --server,',
+    '--url and --stdio:',
+    ...optionLines(TARGET_OPTIONS),
+    '',
+    'global options:',
+    ...optionLines(GLOBAL_OPTIONS),
+    '',
+    'exit codes: 0 all good, 1 something failed, 2 usage, 3 invalid config, 4 nothing reachable',
+  )
+  return lines.join('\n')
+}
 
-exit codes: 0 all good, 1 something failed, 2 usage, 3 invalid config, 4 nothing reachable`
+function commandHelp(command: CommandName): string {
+  const spec: CommandSpec = COMMANDS[command]
+  const lines = [
+    ...hanging(`usage: rag-console ${command} `, synopsisWords(spec, false)),
+    '',
+    ...wrap(spec.summary, WIDTH),
+    '',
+    ...spec.args.map((arg) => row(arg.name, arg.description)).flat(),
+    ...optionLines(spec.options),
+    '',
+    'global options: rag-console --help',
+  ]
+  return lines.join('\n')
+}
+
+/** The words of a command's synopsis: its arguments, then its options (TARGET as one word). */
+function synopsisWords(spec: CommandSpec, abbreviate: boolean): string[] {
+  const options = Object.entries(spec.options)
+  const target =
+    abbreviate && Object.entries(TARGET_OPTIONS).every(([name, s]) => spec.options[name] === s)
+  const own = target ? options.filter(([name]) => !(name in TARGET_OPTIONS)) : options
+  return [
+    ...spec.args.map((arg) => arg.name),
+    ...(target ? ['TARGET'] : []),
+    ...own.map(([name, s]) => synopsisOf(name, s)),
+  ]
+}
+
+function words(options: Options): string[] {
+  return Object.entries(options)
+    .filter(([name]) => name !== 'help')
+    .map(([name, spec]) => synopsisOf(name, spec))
+}
+
+/** `--top-k N` as a synopsis shows it: `[--top-k N]`, `[--server ID]...`, `--tool NAME`. */
+function synopsisOf(name: string, spec: OptionSpec): string {
+  const flag = spec.short ? `-${spec.short}|--${name}` : `--${name}`
+  if (spec.type === 'boolean') return `[${flag}]`
+  const text = `${flag} ${spec.value}`
+  const required = 'required' in spec && spec.required === true
+  return `${required ? text : `[${text}]`}${repeats(spec) ? '...' : ''}`
+}
+
+function repeats(spec: OptionSpec): boolean {
+  return spec.type === 'list' && spec.once !== true
+}
+
+function optionLines(options: Options): string[] {
+  return Object.entries(options).flatMap(([name, spec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}`
+    const label = spec.type === 'boolean' ? flag : `${flag} ${spec.value}`
+    const repeat = repeats(spec) && !/repeatable/.test(spec.description)
+    const extra = [
+      ...(repeat ? ['repeatable'] : []),
+      ...(spec.type === 'number' ? [`${spec.min} to ${spec.max}`] : []),
+      ...(spec.type !== 'boolean' && spec.default !== undefined
+        ? [`default ${String(spec.default)}`]
+        : []),
+    ]
+    return row(
+      label,
+      extra.length > 0 ? `${spec.description}; ${extra.join(', ')}` : spec.description,
+    )
+  })
+}
+
+/** `  LABEL   description`, the description wrapped in its column (below a long label). */
+function row(label: string, description: string): string[] {
+  const text = wrap(description, WIDTH - OPTION_COLUMN)
+  const head = `  ${label}`
+  if (head.length < OPTION_COLUMN - 1) {
+    return [head.padEnd(OPTION_COLUMN) + text[0], ...pad(text.slice(1), OPTION_COLUMN)]
+  }
+  return [head, ...pad(text, OPTION_COLUMN)]
+}
+
+/** Words after `head`, wrapped; the lines after the first start under the first word. */
+function hanging(head: string, items: string[]): string[] {
+  const lines: string[] = []
+  let line = head.trimEnd()
+  for (const item of items) {
+    if (line.length + 1 + item.length > WIDTH && line.trim() !== head.trim()) {
+      lines.push(line)
+      line = ' '.repeat(head.length - 1)
+    }
+    line += ` ${item}`
+  }
+  return [...lines, line]
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  return [...lines, line]
+}
+
+function indent(lines: string[]): string[] {
+  return pad(lines, SUMMARY_COLUMN)
+}
+
+function pad(lines: string[], column: number): string[] {
+  return lines.map((line) => ' '.repeat(column) + line)
+}

@@ -40,26 +40,42 @@ afterAll(async () => {
 
 failOnUncaught()
 
-/** A page's socket and the protocol events it received so far. */
-async function page(): Promise<{ ws: WebSocket; protocol: ProtocolEntry[][] }> {
+/** A page's socket, the protocol events it received so far (and their servers), and its progress events. */
+async function page(): Promise<{
+  ws: WebSocket
+  protocol: ProtocolEntry[][]
+  servers: Set<string>
+  progress: string[]
+}> {
   const ws = await connect(host)
   const protocol: ProtocolEntry[][] = []
+  const servers = new Set<string>()
+  const progress: string[] = []
   ws.on('message', (data) => {
     const { event } = JSON.parse(data.toString()) as {
-      event?: { name: string; payload: { entries: ProtocolEntry[] } }
+      event?: {
+        name: string
+        payload: { entries: ProtocolEntry[]; server: string; searchId: string }
+      }
     }
-    if (event?.name === 'workbench:protocol') protocol.push(event.payload.entries)
+    if (event?.name === 'workbench:protocol') {
+      protocol.push(event.payload.entries)
+      servers.add(event.payload.server)
+    }
+    if (event?.name === 'search:progress') progress.push(event.payload.searchId)
   })
-  return { ws, protocol }
+  return { ws, protocol, servers, progress }
 }
 
-const subscribe = (ws: WebSocket, events: string[]): void =>
+const subscribe = (ws: WebSocket, events: unknown[]): void =>
   ws.send(JSON.stringify({ subscribe: events }))
 
 let searches = 0
-async function search(ws: WebSocket): Promise<void> {
-  const response = await request(ws, 'search:run', { searchId: `s${++searches}`, query: 'vpn' })
+async function search(ws: WebSocket): Promise<string> {
+  const searchId = `s${++searches}`
+  const response = await request(ws, 'search:run', { searchId, query: 'vpn' })
   expect(response).toMatchObject({ ok: true })
+  return searchId
 }
 
 /** Resolves once the core has sent its next protocol event (to whichever pages get it). */
@@ -118,8 +134,40 @@ describe('protocol log events on the wire', () => {
     leaving.ws.close()
   })
 
+  it("reach a page that asked for one server's log with that server's only", async () => {
+    const one = await page()
+    subscribe(one.ws, [{ event: 'workbench:protocol', server: 'c' }])
+    await request(one.ws, 'app:info')
+    // Both servers answer the search: their replies are the last protocol events it causes.
+    await search(one.ws)
+    await waitFor(() => one.servers.has('c'), SAFETY_NET_MS, "c's protocol events")
+    const sent = nextProtocolEvent()
+    await search(one.ws)
+    await sent
+    await request(one.ws, 'app:info')
+    expect([...one.servers]).toEqual(['c'])
+    one.ws.close()
+  })
+
+  it("send a search's progress only to the page that ran it", async () => {
+    const running = await page()
+    const other = await page()
+    const searchId = await search(running.ws)
+    await request(other.ws, 'app:info')
+    // Both servers reported on the page that asked; the other page heard nothing of it.
+    expect(running.progress).toEqual([searchId, searchId])
+    expect(other.progress).toEqual([])
+    running.ws.close()
+    other.ws.close()
+  })
+
   it.each([
     ['not a list', { subscribe: 'workbench:protocol' }],
+    ['a server that is not a name', { subscribe: [{ event: 'workbench:protocol', server: 7 }] }],
+    [
+      'a scope with more fields',
+      { subscribe: [{ event: 'workbench:protocol', server: 'a', x: 1 }] },
+    ],
     ['an event that is always sent', { subscribe: ['search:progress'] }],
     ['an unknown event', { subscribe: ['nope'] }],
   ])('closes a socket whose subscription names %s with 1003 and says why', async (_, body) => {
@@ -128,7 +176,9 @@ describe('protocol log events on the wire', () => {
     ws.send(JSON.stringify(body))
     expect(await close).toEqual({
       code: 1003,
-      reason: expect.stringContaining('{"subscribe": ["workbench:protocol"]}'),
+      reason: expect.stringContaining(
+        '{"subscribe": [{"event": "workbench:protocol", "server": ID}]}',
+      ),
     })
     const other = await page()
     expect(await request(other.ws, 'app:info')).toMatchObject({ ok: true })

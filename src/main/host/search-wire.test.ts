@@ -88,8 +88,10 @@ describe('a search on the wire to a page', () => {
         streamed: true,
       })),
     )
-    // The merged list, main's fusion, is cut to top k.
+    // The merged list, main's fusion, is cut to top k, without where each hit was found: the
+    // parts say it.
     expect(reply.hits).toHaveLength(30)
+    expect(reply.hits.filter((hit) => 'foundIn' in hit)).toEqual([])
     ws.close()
   })
 
@@ -97,6 +99,7 @@ describe('a search on the wire to a page', () => {
     const ws = await connect(host)
     const { reply } = await search(ws, { searchId: 'whole', query: 'vpn', topK: 5 })
     expect(reply.servers.map((s) => ('hits' in s ? s.hits.length : 'none'))).toEqual([5, 5, 5])
+    expect(reply.hits.every((hit) => (hit.foundIn?.length ?? 0) > 0)).toBe(true)
     ws.close()
   })
 

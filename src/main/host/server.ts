@@ -7,10 +7,12 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import { contentSecurityPolicy } from '../../shared/csp'
 import type { IpcEvent, IpcResponse } from '../../shared/ipc/wire'
 import {
-  OPT_IN_EVENTS,
   pageWants,
   parseSubscription,
-  type OptInEvent,
+  PROGRESS_EVENTS,
+  type EventName,
+  type OptIn,
+  type Subscription,
 } from '../../shared/ipc/events'
 import type { Core } from '../core/core'
 import { dispatch } from '../core/api/dispatch'
@@ -18,10 +20,10 @@ import { createHandlers, type Handlers } from '../core/api/handlers'
 
 /**
  * Messages on the host's WebSocket. A page sends requests, and the opt-in events it wants
- * (`OPT_IN_EVENTS`) whenever that set changes.
+ * (`OptIn`s, see events.ts) whenever that set changes.
  */
 export type HostRequest = { id: number; channel: string; request?: unknown }
-export type HostClientMessage = HostRequest | { subscribe: OptInEvent[] }
+export type HostClientMessage = HostRequest | { subscribe: OptIn[] }
 export type HostServerMessage = { id: number; response: unknown } | { event: IpcEvent }
 
 export interface BrowserHost {
@@ -190,9 +192,11 @@ export async function startBrowserHost(options: {
   })
 
   /** Each page's socket and the opt-in events it subscribed to. */
-  const clients = new Map<WebSocket, ReadonlySet<OptInEvent>>()
+  const clients = new Map<WebSocket, Subscription>()
+  /** The page whose request a progress event reports on, while the request runs. */
+  const owners = new Map<string, WebSocket>()
   wss.on('connection', (ws) => {
-    clients.set(ws, new Set())
+    clients.set(ws, new Map())
     options.onClient?.()
     let inFlight = 0
     ws.on('close', () => clients.delete(ws))
@@ -207,8 +211,8 @@ export async function startBrowserHost(options: {
         ws.close(UNSUPPORTED_DATA, message)
         return
       }
-      if ('subscribe' in message) {
-        clients.set(ws, new Set(message.subscribe))
+      if ('subscription' in message) {
+        clients.set(ws, message.subscription)
         return
       }
       // Refused at once rather than queued: a page never has this many calls open.
@@ -217,8 +221,13 @@ export async function startBrowserHost(options: {
         return
       }
       inFlight += 1
+      // A request that reports progress: its events go to this page (the first to use its id).
+      const owned = ownedBy(message)
+      if (owned && !owners.has(owned)) owners.set(owned, ws)
       void answer(message).then((text) => {
         inFlight -= 1
+        // Every progress event came before the reply: nothing more about this request.
+        if (owned && owners.get(owned) === ws) owners.delete(owned)
         deliver(ws, text)
         options.onAnswered?.(String(message.channel))
       })
@@ -266,7 +275,10 @@ export async function startBrowserHost(options: {
   }
 
   const unsubscribe = core.events.onAny((name, payload) => {
-    const pages = [...clients].filter(([, subscribed]) => pageWants(subscribed, name))
+    const owner = owners.get(progressOf(name, payload) ?? '')
+    const pages = [...clients].filter(([ws, subscribed]) =>
+      owner ? ws === owner : pageWants(subscribed, name, payload),
+    )
     // Nobody shows it: not even redacted and serialised.
     if (pages.length === 0) return
     const safe = core.redactor.redactValues(payload)
@@ -325,11 +337,32 @@ function refuseUpgrade(socket: Socket, status: string): void {
   socket.destroy()
 }
 
-/** The opt-in events a page may subscribe to, as the close reason for a bad subscription says. */
-const SUBSCRIBE_FORM = `{"subscribe": [${OPT_IN_EVENTS.map((name) => `"${name}"`).join(', ')}]}`
+/** A subscription, as the close reason for a bad one shows it (a close reason is ≤ 123 bytes). */
+const SUBSCRIBE_FORM = '{"subscribe": [{"event": "workbench:protocol", "server": ID}]}'
+
+/** The progress events of a page's request (`search:progress` of a `search:run`), as a key. */
+function ownedBy(message: HostRequest): string | undefined {
+  for (const [event, { channel, key }] of Object.entries(PROGRESS_EVENTS)) {
+    if (message.channel !== channel) continue
+    const id = (message.request as Record<string, unknown> | undefined)?.[key]
+    return typeof id === 'string' ? `${event}\u0000${id}` : undefined
+  }
+  return undefined
+}
+
+/** The key of a progress event's request, or undefined for any other event. */
+function progressOf(name: EventName, payload: unknown): string | undefined {
+  const progress = PROGRESS_EVENTS[name as keyof typeof PROGRESS_EVENTS]
+  if (!progress) return undefined
+  const id = (payload as Record<string, unknown>)[progress.key]
+  return typeof id === 'string' ? `${name}\u0000${id}` : undefined
+}
 
 /** A message from the page, or why it is not one (a close reason, ≤ 123 bytes). */
-function parseClientMessage(data: RawData, isBinary: boolean): HostClientMessage | string {
+function parseClientMessage(
+  data: RawData,
+  isBinary: boolean,
+): HostRequest | { subscription: Subscription } | string {
   if (isBinary) return 'binary messages are not supported: send JSON text'
   let message: unknown
   try {
@@ -342,10 +375,10 @@ function parseClientMessage(data: RawData, isBinary: boolean): HostClientMessage
       ? (message as Record<string, unknown>)
       : undefined
   if (object && 'subscribe' in object && !('id' in object)) {
-    const subscribe = parseSubscription(object.subscribe)
-    return subscribe
-      ? { subscribe: [...subscribe] }
-      : `invalid subscription: expected a list of opt-in events, e.g. ${SUBSCRIBE_FORM}`
+    const subscription = parseSubscription(object.subscribe)
+    return subscription
+      ? { subscription }
+      : `invalid subscription: expected opt-in events, e.g. ${SUBSCRIBE_FORM}`
   }
   return typeof object?.id === 'number'
     ? (object as HostRequest)

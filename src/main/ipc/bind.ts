@@ -1,6 +1,6 @@
 import type { BrowserWindow, IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron'
 import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/wire'
-import { pageWants, parseSubscription, type OptInEvent } from '../../shared/ipc/events'
+import { pageWants, parseSubscription, type Subscription } from '../../shared/ipc/events'
 import { IPC_SUBSCRIBE_CHANNEL } from '../../shared/ipc/wire'
 import type { EventBus } from '../core/events'
 import type { SecretRedactor } from '../core/secrets/redactor'
@@ -43,15 +43,15 @@ export function bindIpc(options: {
     return dispatch(handlers, name.slice(IPC_PREFIX.length), request)
   })
 
-  let subscribed: ReadonlySet<OptInEvent> = new Set()
+  let subscribed: Subscription = new Map()
   // A malformed subscription (only a hostile page sends one) subscribes to nothing.
   const onSubscribe = (event: IpcMainEvent, wanted: unknown): void => {
-    if (trusted(event)) subscribed = parseSubscription(wanted) ?? new Set()
+    if (trusted(event)) subscribed = parseSubscription(wanted) ?? new Map()
   }
   ipcMain.on(IPC_SUBSCRIBE_CHANNEL, onSubscribe)
 
   const unsubscribe = events.onAny((name, payload) => {
-    if (window.isDestroyed() || !pageWants(subscribed, name)) return
+    if (window.isDestroyed() || !pageWants(subscribed, name, payload)) return
     const message = { name, payload: redactor.redactValues(payload) } as IpcEvent
     window.webContents.send(IPC_EVENT_CHANNEL, message)
   })

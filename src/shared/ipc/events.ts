@@ -58,27 +58,88 @@ export function isEventName(value: unknown): value is EventName {
 
 /**
  * Events main sends only to the pages that asked for them: costly ones that one view shows (a
- * search over 500 servers logs thousands of protocol messages). A page asks while it listens
- * to one: its bridge sends main the whole set whenever it changes, and again on reconnecting.
+ * search over 500 servers logs thousands of protocol messages). Each is about one server (its
+ * payload's `server`), and a page asks for it while it listens to one: for every server, or for
+ * the servers it shows. Its bridge sends main the whole set whenever it changes, and again on
+ * reconnecting.
  */
 export const OPT_IN_EVENTS = ['workbench:protocol'] as const satisfies readonly EventName[]
 
 export type OptInEvent = (typeof OPT_IN_EVENTS)[number]
 
+/** One thing a page asks for: an opt-in event from every server, or from one server. */
+export type OptIn = OptInEvent | { event: OptInEvent; server: string }
+
+/**
+ * Events that report the progress of one request, by the channel that starts it and the field
+ * naming it in both: only the page that made the request shows them (another page's panel
+ * ignores a search or batch it did not start), so a host with several pages sends them only
+ * there.
+ */
+export const PROGRESS_EVENTS = {
+  'search:progress': { channel: 'search:run', key: 'searchId' },
+  'access:progress': { channel: 'access:check-all', key: 'batchId' },
+} as const satisfies Partial<Record<EventName, { channel: string; key: string }>>
+
+/** Narrows a listener of an opt-in event to one server's events. */
+export interface EventScope {
+  server: string
+}
+
+/** The scope a listener of `E` may take: only opt-in events have one. */
+export type ScopeOf<E extends EventName> = E extends OptInEvent ? EventScope : never
+
+/** What a page asked for: per opt-in event, every server (`true`) or the servers named. */
+export type Subscription = ReadonlyMap<OptInEvent, true | ReadonlySet<string>>
+
+/** Items one subscription may hold: a page shows a few logs at once, never hundreds. */
+export const MAX_SUBSCRIPTION_ITEMS = 64
+/** Longer than any server id (the registry's ids are shorter still). */
+const MAX_SERVER_ID = 256
+
 export function isOptInEvent(name: string): name is OptInEvent {
   return (OPT_IN_EVENTS as readonly string[]).includes(name)
 }
 
-/** The events a page's subscription names, or null when it is not a list of opt-in events. */
-export function parseSubscription(value: unknown): Set<OptInEvent> | null {
-  if (!Array.isArray(value) || value.length > OPT_IN_EVENTS.length) return null
-  const names = value.filter(
-    (name): name is OptInEvent => typeof name === 'string' && isOptInEvent(name),
-  )
-  return names.length === value.length ? new Set(names) : null
+/** The subscription a page's list names, or null when it is not a list of {@link OptIn}s. */
+export function parseSubscription(value: unknown): Subscription | null {
+  if (!Array.isArray(value) || value.length > MAX_SUBSCRIPTION_ITEMS) return null
+  const wanted = new Map<OptInEvent, true | Set<string>>()
+  for (const item of value as unknown[]) {
+    if (typeof item === 'string' && isOptInEvent(item)) {
+      wanted.set(item, true)
+      continue
+    }
+    if (!isScoped(item)) return null
+    const held = wanted.get(item.event)
+    if (held === true) continue
+    wanted.set(item.event, new Set(held).add(item.server))
+  }
+  return wanted
 }
 
-/** Whether a page subscribed to `subscribed` gets the event `name`. */
-export function pageWants(subscribed: ReadonlySet<OptInEvent>, name: EventName): boolean {
-  return !isOptInEvent(name) || subscribed.has(name)
+function isScoped(item: unknown): item is { event: OptInEvent; server: string } {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false
+  const { event, server, ...rest } = item as Record<string, unknown>
+  return (
+    Object.keys(rest).length === 0 &&
+    typeof event === 'string' &&
+    isOptInEvent(event) &&
+    typeof server === 'string' &&
+    server.length > 0 &&
+    server.length <= MAX_SERVER_ID
+  )
+}
+
+/** Whether a page with `subscription` gets the event `name` with `payload`. */
+export function pageWants(subscription: Subscription, name: EventName, payload: unknown): boolean {
+  if (!isOptInEvent(name)) return true
+  const wanted = subscription.get(name)
+  return wanted === true || (wanted?.has(serverOf(payload)) ?? false)
+}
+
+/** The server an opt-in event is about. */
+export function serverOf(payload: unknown): string {
+  const server = (payload as { server?: unknown } | null)?.server
+  return typeof server === 'string' ? server : ''
 }

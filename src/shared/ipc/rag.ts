@@ -3,6 +3,7 @@ import type { AccessCheck, LinkVerdict } from '../model/rag'
 import type {
   AuditPage,
   DiscoveryResult,
+  MergedHit,
   SearchResult,
   ServerAnswer,
   ServerSearchResult,
@@ -82,9 +83,17 @@ export type StreamedPart = Pick<
 > & { streamed: true }
 
 /** `search:run`'s reply: each server's part in full, or a summary of one already streamed. */
-export interface SearchReply extends Omit<SearchResult, 'servers'> {
+export interface SearchReply extends Omit<SearchResult, 'servers' | 'hits'> {
   servers: (ServerSearchResult | StreamedPart)[]
+  hits: ReplyHit[]
 }
+
+/**
+ * A merged hit as a reply carries it. A streamed reply leaves `foundIn` out: every copy is in the
+ * parts the progress events brought (`placesOf` in shared/model/fusion.ts lists them), and with
+ * many overlapping servers the list grows with them (100 hits found by 500 servers: 5 MB).
+ */
+export type ReplyHit = Omit<MergedHit, 'foundIn'> & Partial<Pick<MergedHit, 'foundIn'>>
 
 /**
  * A hit's raw payload as its server sent it (secrets redacted), or `held: false` once main no

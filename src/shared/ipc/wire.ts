@@ -1,6 +1,6 @@
 import type { ErrorInfo } from '../errors'
 import type { InvokeArgs, InvokeChannel, InvokeResult } from './contract'
-import type { EventMap, EventName } from './events'
+import type { EventMap, EventName, ScopeOf } from './events'
 
 /**
  * What crosses the process boundary. This file and events.ts carry no runtime dependencies:
@@ -11,7 +11,7 @@ import type { EventMap, EventName } from './events'
 export const IPC_PREFIX = 'rag:'
 /** The single channel main uses to push events to the renderer. */
 export const IPC_EVENT_CHANNEL = 'rag:event'
-/** Where a page tells main which opt-in events it wants now (`OPT_IN_EVENTS`, a list). */
+/** Where a page tells main which opt-in events it wants now (a list of `OptIn`, see events.ts). */
 export const IPC_SUBSCRIBE_CHANNEL = 'rag:subscribe'
 
 /** What crosses the wire for every invoke: errors keep their string code. */
@@ -28,7 +28,12 @@ export interface RagConsoleApi {
     channel: C,
     ...args: InvokeArgs<C>
   ): Promise<IpcResponse<InvokeResult<C>>>
-  on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): () => void
+  /** Listens to an event; `scope` narrows an opt-in event to one server's (main sends no other). */
+  on<E extends EventName>(
+    event: E,
+    listener: (payload: EventMap[E]) => void,
+    scope?: ScopeOf<E>,
+  ): () => void
   /**
    * Opens an http(s) link in the system browser. Only honoured during a user click (transient
    * user activation); resolves false when refused.

@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { dedupeKey, fuseHits, RRF_K } from './fusion'
+import { dedupeKey, fuseHits, mergeResults, RRF_K, withPlaces } from './fusion'
 import { testHit as hit } from './testing/hits'
 
 describe('fuseHits (rrf)', () => {
@@ -140,5 +141,45 @@ describe('dedupeKey', () => {
 
   it('falls back to the id when there is no URL', () => {
     expect(dedupeKey(hit('a', 'seg-1'))).toBe('id:seg-1')
+  })
+})
+
+describe('withPlaces', () => {
+  /** Up to 6 servers (some failed) of up to 8 hits, drawn from 10 documents, some flagged. */
+  const servers = fc.array(
+    fc.record({
+      ok: fc.boolean(),
+      docs: fc.array(fc.record({ doc: fc.nat(9), score: fc.float(), flagged: fc.boolean() }), {
+        maxLength: 8,
+      }),
+    }),
+    { maxLength: 6 },
+  )
+
+  it("gives every merged hit the places mergeResults lists, from the servers' own lists", () => {
+    fc.assert(
+      fc.property(servers, fc.constantFrom('rrf', 'score', 'minmax'), (drawn, mode) => {
+        const parts = drawn.map(({ ok, docs }, s) => ({
+          server: `s${s}`,
+          ok,
+          hits: docs.map(({ doc, score, flagged }, i) =>
+            hit(`s${s}`, `s${s}-${i}`, {
+              uri: `https://d/${doc}`,
+              score,
+              flags: flagged ? ['suspicious'] : [],
+            }),
+          ),
+        }))
+        const merged = mergeResults(parts, mode, 5)
+        const sent = merged.map(({ foundIn: _foundIn, ...rest }) => rest)
+        expect(withPlaces(sent, parts)).toEqual(merged)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('returns a list whose hits all know their places as it is', () => {
+    const merged = mergeResults([{ server: 'a', ok: true, hits: [hit('a', 'x')] }], 'rrf', 5)
+    expect(withPlaces(merged, [])).toBe(merged)
   })
 })

@@ -58,13 +58,7 @@ export function fuseHits(
       mode === 'rrf'
         ? uniqueByServerSum(occurrences)
         : Math.max(...occurrences.map((occurrence) => occurrence.value))
-    const foundIn = occurrences.map(({ hit, server, rank }) => {
-      const place: MergedHit['foundIn'][number] = { server, hitId: hit.id, rank }
-      if (hit.sourceId !== undefined) place.sourceId = hit.sourceId
-      if (hit.score !== undefined) place.score = hit.score
-      if (hit.flags.includes('suspicious')) place.suspicious = true
-      return place
-    })
+    const foundIn = occurrences.map(({ hit, server, rank }) => placeOf(hit, server, rank))
     // A flag on any copy holds for the document: one poisoned passage is enough to warn.
     const flags = [...new Set(occurrences.flatMap(({ hit }) => hit.flags))]
     return { ...best.hit, flags, rank: 0, fusedScore, foundIn, bestRank: best.rank }
@@ -91,6 +85,39 @@ export function mergeResults(
 ): MergedHit[] {
   const lists = servers.filter((s) => s.ok).map(({ server, hits }) => ({ server, hits }))
   return fuseHits(lists, mode).slice(0, topK)
+}
+
+/**
+ * Merged hits with where each was found, from the servers' own lists: every copy in the lists
+ * of the servers that answered, as {@link mergeResults} lists them in `foundIn`. A page holds
+ * those lists (a streamed search's progress events), so a streamed reply need not carry one
+ * entry per copy; one pass over the lists gives every hit's places.
+ */
+export function withPlaces(
+  hits: readonly (Omit<MergedHit, 'foundIn'> & { foundIn?: MergedHit['foundIn'] })[],
+  servers: readonly { server: string; ok: boolean; hits: Hit[] }[],
+): MergedHit[] {
+  const places = new Map<string, MergedHit['foundIn']>()
+  for (const hit of hits) if (!hit.foundIn) places.set(dedupeKey(hit), [])
+  // Every hit knows its places already (a whole reply, or fused here): the same list.
+  if (places.size === 0) return hits as MergedHit[]
+  for (const { server, ok, hits: list } of servers) {
+    if (!ok) continue
+    list.forEach((copy, index) =>
+      places.get(dedupeKey(copy))?.push(placeOf(copy, server, index + 1)),
+    )
+  }
+  return hits.map((hit) =>
+    hit.foundIn ? (hit as MergedHit) : { ...hit, foundIn: places.get(dedupeKey(hit))! },
+  )
+}
+
+function placeOf(hit: Hit, server: string, rank: number): MergedHit['foundIn'][number] {
+  const place: MergedHit['foundIn'][number] = { server, hitId: hit.id, rank }
+  if (hit.sourceId !== undefined) place.sourceId = hit.sourceId
+  if (hit.score !== undefined) place.score = hit.score
+  if (hit.flags.includes('suspicious')) place.suspicious = true
+  return place
 }
 
 /** RRF counts each server once (its best rank), so a server repeating a hit gains nothing. */

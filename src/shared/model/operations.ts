@@ -75,6 +75,13 @@ export interface ServerDiscovery {
   sources: (Resource & { selected: boolean; visible: boolean })[]
   /** Sources that were selected before but the server no longer reports. */
   missing: string[]
+  /** When the server was asked for these sources (epoch ms); absent after a failure. */
+  askedAt?: number
+  /**
+   * An automatic discovery answered from the last one (see `askedAt`) instead of asking the
+   * server again: the same identity, connection and registry entry, within the cache time.
+   */
+  cached?: true
 }
 
 export interface DiscoveryResult {

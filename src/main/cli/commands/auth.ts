@@ -1,12 +1,9 @@
 import type { OAuthStatus } from '../../../shared/ipc/auth'
 import type { Core } from '../../core/core'
+import type { CommandOptions } from '../command-table'
 import { printOpener, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 import { table } from '../output'
-
-interface AuthOptions {
-  server?: string[]
-}
 
 /**
  * `auth login|logout|status --server ID`: OAuth sign-in of an HTTP / SSE server. `login`
@@ -16,7 +13,7 @@ interface AuthOptions {
 export async function authCommand(
   ctx: CliContext,
   words: string[],
-  options: AuthOptions,
+  options: CommandOptions<'auth'>,
 ): Promise<ExitCode> {
   const [action, ...extra] = words
   if (extra.length > 0) throw new UsageError(`auth: unexpected ${extra.join(' ')}`)

@@ -23,7 +23,8 @@ import {
 import { AD_HOC_ORIGIN } from '../../core/auth/sign-in-error'
 import { registerHeaderSecrets } from '../../core/services/try-servers'
 import type { ElicitationHandler } from '../../core/pool/elicitation'
-import { integer, jsonObject, splitCommandLine } from '../args'
+import type { CommandOptions, OptionValues, TARGET_OPTIONS } from '../command-table'
+import { jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'
 import { cliElicitation } from '../elicit'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
@@ -31,24 +32,8 @@ import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 /** The id an ad-hoc server (`--url`, `--stdio`) gets in the pool, its log and its errors. */
 export const AD_HOC_SERVER = 'command-line'
 
-/** How a command names its server: one of `--server`, `--url` (with headers) or `--stdio`. */
-export interface TargetOptions {
-  server?: string[]
-  url?: string
-  transport?: string
-  stdio?: string
-  header?: string[]
-  /** The `oauth` block of an ad-hoc URL server, as JSON. */
-  oauth?: string
-}
-
-interface CallOptions extends TargetOptions {
-  tool?: string
-  args?: string
-  log?: boolean
-  elicit?: string
-  'connect-timeout'?: string
-}
+/** The options that name the server (TARGET). */
+export type TargetOptions = OptionValues<typeof TARGET_OPTIONS>
 
 /**
  * `call TARGET --tool NAME [--args JSON] [--connect-timeout MS] [--log] [--elicit MODE]`: one
@@ -59,18 +44,14 @@ interface CallOptions extends TargetOptions {
 export async function callCommand(
   ctx: CliContext,
   _words: string[],
-  options: CallOptions,
+  options: CommandOptions<'call'>,
 ): Promise<ExitCode> {
   checkTarget('call', options)
   const tool = options.tool
   if (!tool) throw new UsageError('call needs --tool NAME')
   const args = options.args === undefined ? {} : jsonObject('--args', options.args)
   const elicit = cliElicitation(ctx, options.elicit)
-  const connectText = options['connect-timeout']
-  const connectMs =
-    connectText === undefined
-      ? ctx.global.timeoutMs
-      : integer('--connect-timeout', connectText, 100, 300_000)
+  const connectMs = options['connect-timeout'] ?? ctx.global.timeoutMs
   const budget: Budget = {
     connectMs,
     callMs: ctx.global.timeoutMs ?? (options.server ? undefined : DEFAULT_TIMEOUT_MS),

@@ -1,4 +1,5 @@
 import type { ServerDiscovery } from '../../../shared/model/operations'
+import type { CommandOptions } from '../command-table'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
@@ -7,7 +8,7 @@ import { ms, table } from '../output'
 export async function discoverCommand(
   ctx: CliContext,
   _words: string[],
-  options: { server?: string[] },
+  options: CommandOptions<'discover'>,
 ): Promise<ExitCode> {
   return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, options.server)

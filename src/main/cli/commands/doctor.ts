@@ -1,4 +1,5 @@
 import type { CheckStatus, ServerDoctorReport } from '../../../shared/model/doctor'
+import type { CommandOptions } from '../command-table'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, type ExitCode } from '../exit-codes'
 
@@ -17,7 +18,7 @@ const LABEL: Record<CheckStatus, string> = {
 export async function doctorCommand(
   ctx: CliContext,
   _words: string[],
-  options: { server?: string[] },
+  options: CommandOptions<'doctor'>,
 ): Promise<ExitCode> {
   return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, options.server)

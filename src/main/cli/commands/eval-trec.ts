@@ -11,6 +11,7 @@ import {
   trecValues,
   type TrecEvaluation,
 } from '../../core/services/eval/trec-eval'
+import type { CommandOptions } from '../command-table'
 import { integer } from '../args'
 import type { CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'
@@ -20,12 +21,7 @@ import { table } from '../output'
 const MAX_FILE_BYTES = 256 * 1024 * 1024
 const DEFAULT_CUTOFFS = '5,10'
 
-export interface TrecFilesOptions {
-  qrels?: string
-  run?: string
-  k?: string
-  complete?: boolean
-}
+type TrecFilesOptions = Pick<CommandOptions<'eval'>, 'qrels' | 'run' | 'k' | 'complete'>
 
 /**
  * `eval --qrels QRELS --run RUN`: scores a TREC run file against qrels as trec_eval does, without

@@ -20,25 +20,15 @@ import { DEFAULT_EVAL_K } from '../../core/services/eval/runner'
 import { parseGoldenSet } from '../../core/services/eval/set-store'
 import { runToTrec } from '../../core/services/eval/trec-files'
 import type { Core } from '../../core/core'
+import type { CommandOptions } from '../command-table'
 import { fusionOf, integer, selectionOf } from '../args'
 import { connectServers, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, isUnreached, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
-import { trecFilesCommand, type TrecFilesOptions } from './eval-trec'
+import { trecFilesCommand } from './eval-trec'
 
 const FORMATS = ['table', 'json', 'trec'] as const
 type Format = (typeof FORMATS)[number]
-
-interface EvalOptions extends TrecFilesOptions {
-  server?: string[]
-  source?: string[]
-  profile?: string[]
-  baseline?: string
-  min?: string[]
-  format?: string
-  k?: string
-  fusion?: string
-}
 
 /**
  * `eval SET.json …`: runs a golden set across the selected servers and profiles, prints its
@@ -48,7 +38,7 @@ interface EvalOptions extends TrecFilesOptions {
 export async function evalCommand(
   ctx: CliContext,
   words: string[],
-  options: EvalOptions,
+  options: CommandOptions<'eval'>,
 ): Promise<ExitCode> {
   const format = formatOf(options.format, ctx.global.json)
   if (options.qrels !== undefined || options.run !== undefined) {

@@ -8,15 +8,10 @@ import type {
 } from '../../../shared/ipc/registry'
 import type { Diagnostic } from '../../../shared/model/registry'
 import { importCandidatePaths } from '../../core/config/import'
+import type { CommandOptions } from '../command-table'
 import { describeDiagnostic, diagnosticsJson, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { table } from '../output'
-
-interface ImportOptions {
-  server?: string[]
-  'dry-run'?: boolean
-  'keep-plaintext'?: boolean
-}
 
 const CLIENTS: ImportClient[] = ['claude-desktop', 'cursor', 'vscode']
 
@@ -30,7 +25,7 @@ const CLIENTS: ImportClient[] = ['claude-desktop', 'cursor', 'vscode']
 export async function importCommand(
   ctx: CliContext,
   words: string[],
-  options: ImportOptions,
+  options: CommandOptions<'import'>,
 ): Promise<ExitCode> {
   const [what, ...extra] = words
   if (!what || extra.length > 0) {

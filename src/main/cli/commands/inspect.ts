@@ -1,5 +1,6 @@
 import { toErrorInfo } from '../../../shared/errors'
 import type { Core } from '../../core/core'
+import type { CommandOptions } from '../command-table'
 import { cliError, type CliContext } from '../context'
 import { EXIT, isUnreached, type ExitCode } from '../exit-codes'
 import { table } from '../output'
@@ -77,7 +78,7 @@ function parameters(schema: unknown): string {
 export function toolsCommand(
   ctx: CliContext,
   _words: string[],
-  options: TargetOptions & { elicit?: string },
+  options: CommandOptions<'tools'>,
 ): Promise<ExitCode> {
   const elicit = cliElicitation(ctx, options.elicit)
   return inspect(

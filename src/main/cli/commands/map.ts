@@ -15,6 +15,7 @@ import { queryArgument, suggestSearchTools } from '../../core/dialects/search-su
 import type { RawToolResult, ServerSession } from '../../core/pool/types'
 import { toolErrorOf } from '../../core/dialects/payload'
 import { AuditedSession } from '../../core/services/audited-session'
+import type { CommandOptions } from '../command-table'
 import { jsonObject } from '../args'
 import {
   cliError,
@@ -26,19 +27,8 @@ import {
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 import { withTarget } from './call'
 
-interface MapOptions {
-  server?: string[]
-  query?: string
-  tool?: string
-  args?: string
-  hits?: string
-  field?: string[]
-  'score-order'?: string
-  write?: boolean
-}
-
 /** What `--hits`, `--field role=path` and `--score-order` pick; the rest is guessed. */
-export function choiceOf(options: MapOptions): MappingChoice {
+export function choiceOf(options: CommandOptions<'map'>): MappingChoice {
   const choice: MappingChoice = {}
   if (options.hits !== undefined) choice.hits = options.hits
   for (const pair of options.field ?? []) {
@@ -72,7 +62,7 @@ export function choiceOf(options: MapOptions): MappingChoice {
 export async function mapCommand(
   ctx: CliContext,
   _words: string[],
-  options: MapOptions,
+  options: CommandOptions<'map'>,
 ): Promise<ExitCode> {
   if ((options.server?.length ?? 0) !== 1) throw new UsageError('map needs one --server ID')
   const query = options.query

@@ -1,16 +1,14 @@
 import type { Core } from '../../core/core'
 import type { CanaryReport } from '../../core/monitoring/canary-monitor'
-import { DEFAULT_METRICS_PORT } from '../../core/monitoring/metrics-server'
 import type { CallRecord } from '../../core/pool/call-observer'
 import type { PoolOptionsInput } from '../../core/pool/options'
 import { isIP } from 'node:net'
-import { duration, integer, type Invocation } from '../args'
+import type { CommandOptions } from '../command-table'
+import { duration } from '../args'
 import { openCore, type CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { eventPrinter, followRegistry, round, untilStopped, type Print } from './watch'
 
-/** Probe and canary period when `--interval` is not given. */
-export const DEFAULT_INTERVAL_MS = 15_000
 /** How long SIGTERM waits for the canaries in progress (systemd's stop timeout is longer). */
 const DRAIN_MS = 10_000
 
@@ -23,22 +21,16 @@ const DRAIN_MS = 10_000
 export async function monitorCommand(
   ctx: CliContext,
   _words: string[],
-  options: Invocation['options'],
+  options: CommandOptions<'monitor'>,
 ): Promise<ExitCode> {
-  const port =
-    options['metrics-port'] === undefined
-      ? DEFAULT_METRICS_PORT
-      : integer('--metrics-port', options['metrics-port'], 0, 65_535)
-  const host = options['metrics-host']?.trim() ?? '127.0.0.1'
+  const port = options['metrics-port']
+  const host = options['metrics-host'].trim()
   if (isIP(host) === 0) {
     throw new UsageError(
       `--metrics-host must be an IP address to listen on, e.g. 0.0.0.0 in a container (got "${host}")`,
     )
   }
-  const intervalMs =
-    options.interval === undefined
-      ? DEFAULT_INTERVAL_MS
-      : duration('--interval', options.interval, 100, 24 * 3_600_000)
+  const intervalMs = duration('--interval', options.interval, 100, 24 * 3_600_000)
   const print = eventPrinter(ctx)
   const core = await openCore(ctx, {
     follow: true,

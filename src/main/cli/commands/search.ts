@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { ServerSearchResult } from '../../../shared/model/operations'
-import { fusionOf, integer, selectionOf } from '../args'
+import type { CommandOptions } from '../command-table'
+import { fusionOf, selectionOf } from '../args'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, UsageError, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
-
-/** The selectors `search` and `synthesize` share. */
-interface SelectorOptions {
-  server?: string[]
-  source?: string[]
-  'top-k'?: string
-}
 
 function queryOf(command: string, words: string[]): string {
   if (words.length === 0)
@@ -20,18 +14,17 @@ function queryOf(command: string, words: string[]): string {
   return query
 }
 
-function selectors(options: SelectorOptions) {
+/** The selectors `search` and `synthesize` share. */
+function selectors(options: CommandOptions<'synthesize'>) {
   const selection = selectionOf(options.server, options.source)
-  const topK =
-    options['top-k'] === undefined ? undefined : integer('--top-k', options['top-k'], 1, 100)
-  return { selection, topK }
+  return { selection, topK: options['top-k'] }
 }
 
 /** `search QUERY …`: one query across the selected servers, merged into one ranked list. */
 export async function searchCommand(
   ctx: CliContext,
   words: string[],
-  options: SelectorOptions & { phrase?: string[]; fusion?: string },
+  options: CommandOptions<'search'>,
 ): Promise<ExitCode> {
   const query = queryOf('search', words)
   const { selection, topK } = selectors(options)
@@ -164,7 +157,7 @@ function progressLine(result: ServerSearchResult): string {
 export async function synthesizeCommand(
   ctx: CliContext,
   words: string[],
-  options: SelectorOptions,
+  options: CommandOptions<'synthesize'>,
 ): Promise<ExitCode> {
   const query = queryOf('synthesize', words)
   const { selection, topK } = selectors(options)

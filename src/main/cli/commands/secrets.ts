@@ -1,12 +1,8 @@
+import type { CommandOptions } from '../command-table'
 import { withCore, type CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'
 import { table } from '../output'
 import { readSecret, type SecretInput } from '../read-secret'
-
-interface SecretsOptions {
-  server?: string[]
-  name?: string
-}
 
 /**
  * `secrets set|delete SERVER NAME`, `secrets list [SERVER]` (or `--server ID --name NAME`):
@@ -16,7 +12,7 @@ interface SecretsOptions {
 export async function secretsCommand(
   ctx: CliContext,
   words: string[],
-  options: SecretsOptions,
+  options: CommandOptions<'secrets'>,
   input?: SecretInput,
 ): Promise<ExitCode> {
   const [action, ...rest] = words

@@ -1,4 +1,5 @@
 import type { AccessCheck, LinkCheck } from '../../../shared/model/rag'
+import type { CommandOptions } from '../command-table'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'
 import { ms } from '../output'
@@ -11,7 +12,7 @@ import { ms } from '../output'
 export async function verifyCommand(
   ctx: CliContext,
   _words: string[],
-  options: { server?: string[]; segment?: string; url?: string },
+  options: CommandOptions<'verify'>,
 ): Promise<ExitCode> {
   const servers = options.server ?? []
   if (servers.length !== 1) throw new UsageError('verify needs exactly one --server ID')

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AuditPage, ServerDiscovery } from '../../../shared/model/operations'
 import { dispatch } from '../api/dispatch'
 import { createHandlers } from '../api/handlers'
 import type { Profile } from '../../../shared/model/user'
 import type { Core } from '../core'
+import { DISCOVERY_CACHE_MS } from './discovery-service'
 import { fixtureEntry, startCore, whenState, type LiveCore } from './testing/live'
 
 /** Profile visibility, discovery and remembered selections against fixture servers over stdio. */
@@ -229,6 +230,94 @@ describe('remembered selection', () => {
   })
 })
 
+describe('the discovery cache', () => {
+  let live: LiveCore
+  beforeAll(async () => {
+    live = await startCore(registry('handbook,legal,sales'))
+    await whenState(live.core, ['docs', 'eng'])
+    live.core.settings.setActive('admin')
+  })
+  afterAll(() => live?.close())
+  afterEach(() => vi.useRealTimers())
+
+  /** The servers a discovery asked (its calls, not the pool's probes), and its answers. */
+  async function discover(request: { automatic?: boolean } = { automatic: true }) {
+    const asked: string[] = []
+    const stop = live.core.calls.add((call) => {
+      if (!call.probe) asked.push(call.server)
+    })
+    try {
+      const { servers } = await live.core.services.discovery.run(request)
+      return { asked: asked.sort(), servers }
+    } finally {
+      stop()
+    }
+  }
+
+  it('answers a second automatic discovery from what the first found, and says so', async () => {
+    const first = await discover({})
+    expect(first.asked).toEqual(['docs', 'eng'])
+    expect(first.servers.map((s) => s.cached)).toEqual([undefined, undefined])
+    const second = await discover()
+    expect(second.asked).toEqual([])
+    expect(second.servers.map((s) => [s.server, s.ok, s.cached])).toEqual([
+      ['docs', true, true],
+      ['eng', true, true],
+    ])
+    // The same sources, and when the server was asked for them.
+    expect(second.servers.map((s) => s.sources)).toEqual(first.servers.map((s) => s.sources))
+    expect(second.servers.map((s) => s.askedAt)).toEqual(first.servers.map((s) => s.askedAt))
+    expect(second.servers[0]?.askedAt).toEqual(expect.any(Number))
+  })
+
+  it('asks every server again when a person asks (Rediscover, rag-console discover)', async () => {
+    await discover()
+    const again = await discover({})
+    expect(again.asked).toEqual(['docs', 'eng'])
+    expect(again.servers.map((s) => s.cached)).toEqual([undefined, undefined])
+  })
+
+  it('keeps answers per acting identity', async () => {
+    await discover()
+    actAs(live.core, { ...SALES, groups: ['users', 'sales', 'engineering'] })
+    try {
+      expect((await discover()).asked).toEqual(['docs', 'eng'])
+      expect((await discover()).asked).toEqual([])
+    } finally {
+      live.core.settings.setActive('admin')
+    }
+  })
+
+  it('asks a server again once it reconnected, and only that one', async () => {
+    await discover()
+    await live.core.pool.reconnect('eng')
+    await whenState(live.core, ['eng'])
+    const after = await discover()
+    expect(after.asked).toEqual(['eng'])
+    expect(after.servers.map((s) => [s.server, s.cached])).toEqual([
+      ['docs', true],
+      ['eng', undefined],
+    ])
+  })
+
+  it('asks again once the cache time has passed', async () => {
+    await discover({})
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + DISCOVERY_CACHE_MS - 1_000 })
+    expect((await discover()).asked).toEqual([])
+    vi.setSystemTime(Date.now() + 2_000)
+    expect((await discover()).asked).toEqual(['docs', 'eng'])
+  })
+
+  it('asks a server again once its entry in rag-mcp.json changed', async () => {
+    await discover()
+    const changed = registry('handbook,legal,sales') as Record<string, Record<string, unknown>>
+    changed.eng = { ...changed.eng, timeoutMs: 9_000 }
+    await live.rewrite(changed)
+    await whenState(live.core, ['docs', 'eng'])
+    expect((await discover()).asked).toEqual(['eng'])
+  })
+})
+
 describe('time budget', () => {
   it("a run's timeoutMs replaces the server's own, and its refusal names the timeout", async () => {
     const live = await startCore({
@@ -239,6 +328,10 @@ describe('time budget', () => {
       // The server answers after 5 s, inside its own 10 s budget: only the run's 300 ms ends it.
       const { servers } = await live.core.services.discovery.run({ timeoutMs: 300 })
       expect(servers[0]).toMatchObject({ server: 'slow', ok: false, error: { code: 'timeout' } })
+      // A failure is not kept: the console's own next discovery asks again.
+      const again = await live.core.services.discovery.run({ timeoutMs: 300, automatic: true })
+      expect(again.servers[0]).toMatchObject({ ok: false, error: { code: 'timeout' } })
+      expect(again.servers[0]?.cached).toBeUndefined()
     } finally {
       await live.close()
     }

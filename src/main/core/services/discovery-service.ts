@@ -19,7 +19,19 @@ export interface DiscoveryServiceDeps {
   events: EventBus
   /** Whether a server can be searched, where known (see {@link searchability}). */
   searchable?(config: ServerConfig): boolean | undefined
+  /**
+   * Names the server's current connection (its state and since when): an answer from before a
+   * reconnect is not reused. Undefined for a server the pool does not know.
+   */
+  connection?(serverId: string): string | undefined
 }
+
+/**
+ * How long an automatic discovery (page load, profile switch) reuses what the last one found
+ * instead of asking every server again. A person's discovery (Rediscover, `rag-console
+ * discover`) always asks.
+ */
+export const DISCOVERY_CACHE_MS = 5 * 60_000
 
 /**
  * Whether a server can be searched: yes when its config names a family or a mapping; else as
@@ -42,9 +54,25 @@ export function searchability(
   return detect(tools, config.dialect).id !== null
 }
 
+/** A server's connection as the pool reports it: its state and since when. */
+export function connectionOf(pool: Pick<SessionPool, 'status'>, id: string): string | undefined {
+  try {
+    const status = pool.status(id)
+    return `${status.state}@${status.since}`
+  } catch {
+    return undefined
+  }
+}
+
 interface Discovered {
   /** Authoritative runtime list, or null when the family has none. */
   resources: Resource[] | null
+  /** When the server was asked (epoch ms), how long it took, and on which connection. */
+  askedAt: number
+  latencyMs: number
+  connection: string | undefined
+  /** The registry entry it was asked with (as JSON): a changed entry is asked again. */
+  entry: string
 }
 
 /**
@@ -137,27 +165,39 @@ export class DiscoveryService {
     const problem = targetError(id, config, profile)
     if (!config || problem) return failed(id, problem!)
     const user = actingUser(profile)
-    const outcome = await this.deps.calls.run(
-      config,
-      {
-        user,
-        operation: 'discover',
-        sources: [],
-        budgetMs: timeoutMs ?? config.timeoutMs,
-        ...(automatic ? { automatic } : {}),
-      },
-      async ({ session, adapter, options }) => {
-        const output = await adapter.discover(session, options)
-        const authoritative = adapter.capabilities(session.tools).discover
-        return {
-          value: authoritative ? output.resources : null,
-          resultCount: output.resources.length,
-        }
-      },
-    )
     const k = userKey(profile)
     const known = mapOf(this.known, config.id)
-    if (outcome.ok) known.set(k, { resources: outcome.value })
+    const reusable = automatic ? this.reusable(known.get(k), config) : undefined
+    const asked = Date.now()
+    const outcome = reusable
+      ? { ok: true as const, value: reusable.resources, latencyMs: reusable.latencyMs }
+      : await this.deps.calls.run(
+          config,
+          {
+            user,
+            operation: 'discover',
+            sources: [],
+            budgetMs: timeoutMs ?? config.timeoutMs,
+            ...(automatic ? { automatic } : {}),
+          },
+          async ({ session, adapter, options }) => {
+            const output = await adapter.discover(session, options)
+            const authoritative = adapter.capabilities(session.tools).discover
+            return {
+              value: authoritative ? output.resources : null,
+              resultCount: output.resources.length,
+            }
+          },
+        )
+    if (outcome.ok && !reusable) {
+      known.set(k, {
+        resources: outcome.value,
+        askedAt: asked,
+        latencyMs: outcome.latencyMs,
+        connection: this.deps.connection?.(config.id),
+        entry: JSON.stringify(config),
+      })
+    }
     const searchable = this.deps.searchable?.(config)
     const merged = mergeSources({
       config,
@@ -182,7 +222,23 @@ export class DiscoveryService {
       missing: merged.missing,
     }
     if (!outcome.ok) result.error = outcome.error
+    else {
+      result.askedAt = known.get(k)!.askedAt
+      if (reusable) result.cached = true
+    }
     return result
+  }
+
+  /**
+   * What an automatic discovery may answer without asking: the last answer for this identity,
+   * while it is younger than {@link DISCOVERY_CACHE_MS}, its registry entry is the same and
+   * the server has not reconnected since. A failure is never kept.
+   */
+  private reusable(last: Discovered | undefined, config: ServerConfig): Discovered | undefined {
+    if (!last || last.entry !== JSON.stringify(config)) return undefined
+    const age = Date.now() - last.askedAt
+    if (age < 0 || age >= DISCOVERY_CACHE_MS) return undefined
+    return last.connection === this.deps.connection?.(config.id) ? last : undefined
   }
 
   private announce(k: string, profile: Profile, server: string, missing: string[]): void {

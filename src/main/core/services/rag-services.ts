@@ -8,7 +8,7 @@ import { AccessHistory } from './access-history'
 import { AccessService } from './access-service'
 import { AuditLog } from './audit'
 import { createLinkPolicy } from './link-policy'
-import { DiscoveryService, searchability } from './discovery-service'
+import { connectionOf, DiscoveryService, searchability } from './discovery-service'
 import { DoctorService } from './doctor/doctor-service'
 import { EvalService } from './eval/eval-service'
 import type { GoldenSet } from '../../../shared/model/evaluation'
@@ -107,6 +107,7 @@ export class RagServices {
       profile,
       events: deps.events,
       searchable: (config) => searchability(config, deps.pool),
+      connection: (id) => connectionOf(deps.pool, id),
     })
     const plan = {
       registry: deps.registry,

@@ -231,11 +231,12 @@ export class SearchService {
  * A search's reply for a caller that folded its `search:progress` events: each server's part
  * becomes a summary without hits. Every part went out as an event (a search that is not
  * `quiet` emits each the moment it settles), so nothing is lost. The merged list stays: at most
- * `topK` hits, in main's fusion.
+ * `topK` hits, in main's fusion, without `foundIn`: the copies it lists are in those parts.
  */
 export function streamedReply(result: SearchResult): SearchReply {
   return {
     ...result,
+    hits: result.hits.map(({ foundIn: _foundIn, ...hit }) => hit),
     servers: result.servers.map(({ server, ok, status, error, latencyMs, count }) => ({
       server,
       ok,

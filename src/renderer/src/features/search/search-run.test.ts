@@ -133,6 +133,20 @@ describe('mergedHits', () => {
     ])
   })
 
+  it('works out where each hit of a streamed reply was found, from the parts the run holds', () => {
+    const run = done(10)
+    const whole = run.result!.hits
+    // A streamed reply sends the merged list without its places.
+    const streamed = {
+      ...run,
+      result: { ...run.result!, hits: whole.map(({ foundIn: _foundIn, ...hit }) => hit) },
+    }
+    expect(mergedHits(streamed, 'rrf')).toEqual(whole)
+    expect(mergedHits(streamed, 'rrf')![0]!.foundIn).toEqual([
+      expect.objectContaining({ server: expect.any(String), rank: 1 }),
+    ])
+  })
+
   it('is undefined until the search has a result', () => {
     expect(mergedHits(start(), 'score')).toBeUndefined()
     expect(mergedHits(null, 'rrf')).toBeUndefined()

@@ -1,11 +1,14 @@
-import type { SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
-import { mergeResults } from '../../../../shared/model/fusion'
+import type { ReplyHit, SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
+import { mergeResults, withPlaces } from '../../../../shared/model/fusion'
 import type {
   FusionMode,
   MergedHit,
   SearchResult,
   ServerSearchResult,
 } from '../../../../shared/model/operations'
+
+/** A finished search as the panel holds it: every part whole, the merged list as main sent it. */
+export type RunResult = Omit<SearchResult, 'hits'> & { hits: ReplyHit[] }
 
 /** What the user asked for, as sent to `search:run`. */
 export interface SearchDraft {
@@ -25,7 +28,7 @@ export interface SearchRun {
   phase: 'running' | 'done' | 'failed'
   /** Per-server results in the order they arrived. */
   servers: ServerSearchResult[]
-  result?: SearchResult
+  result?: RunResult
   /** Why the whole search failed (not one server: those are in `servers`). */
   error?: string
   /** The user pressed Cancel; the run resolves with what arrived. */
@@ -91,7 +94,7 @@ function finished(run: SearchRun, reply: SearchReply): SearchRun {
     const { streamed: _streamed, ...summary } = part
     return { ...summary, hits: [], violations: [], sourceErrors: [] }
   })
-  const result: SearchResult = { ...reply, servers }
+  const result: RunResult = { ...reply, servers }
   return {
     ...run,
     phase: 'done',
@@ -139,6 +142,7 @@ export function waterfallRows(
 export function mergedHits(run: SearchRun | null, fusion: FusionMode): MergedHit[] | undefined {
   const result = run?.result
   if (!run || !result) return undefined
-  if (result.fusion === fusion) return result.hits
+  // A streamed reply leaves out where each hit was found: the parts the run holds say it.
+  if (result.fusion === fusion) return withPlaces(result.hits, result.servers)
   return mergeResults(result.servers, fusion, run.draft.topK)
 }

@@ -32,13 +32,14 @@ const FROM_TITLE =
   'The console operation the message belongs to: workbench (your calls), search, doctor, ping (health probe), connect…'
 
 /**
- * Every JSON-RPC message of a server both ways, live and newest first, with filter (only your
- * own calls, too), pins and export.
+ * Every JSON-RPC message of a server both ways, newest first, with filter (only your own calls,
+ * too), pins and export; live while `shown` (kept mounted behind the Workbench's other tabs, it
+ * keeps its filter, pins and level).
  */
-export function ProtocolLog({ server }: { server: string }) {
+export function ProtocolLog({ server, shown }: { server: string; shown: boolean }) {
   const queryClient = useQueryClient()
   const notify = useNoticePosted()
-  const log = useProtocolLog(server)
+  const log = useProtocolLog(server, shown)
   const [filter, setFilter] = useState<LogFilter>(NO_LOG_FILTER)
   const [pinned, setPinned] = useState<ReadonlySet<number>>(new Set())
   const [open, setOpen] = useState<number | null>(null)
@@ -130,7 +131,7 @@ export function ProtocolLog({ server }: { server: string }) {
     },
   ]
 
-  const shown = entries.find((e) => e.seq === open)
+  const detail = entries.find((e) => e.seq === open)
   return (
     <div className="wb-log">
       <div className="wb-log__toolbar">
@@ -204,8 +205,13 @@ export function ProtocolLog({ server }: { server: string }) {
           }
         />
       )}
-      {shown && (
-        <EntryDetail key={shown.seq} server={server} entry={shown} onClose={() => setOpen(null)} />
+      {detail && (
+        <EntryDetail
+          key={detail.seq}
+          server={server}
+          entry={detail}
+          onClose={() => setOpen(null)}
+        />
       )}
     </div>
   )

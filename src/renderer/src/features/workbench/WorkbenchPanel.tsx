@@ -21,8 +21,9 @@ import './WorkbenchPanel.css'
 interface TabView {
   id: WorkbenchTab
   label: string
-  view: (props: { server: string }) => React.JSX.Element
-  /** Stays mounted while hidden: the protocol log keeps its level, pins and filter. */
+  /** `shown`: its tab is the one selected (a kept view may be mounted and hidden). */
+  view: (props: { server: string; shown: boolean }) => React.JSX.Element
+  /** Stays mounted while hidden: the protocol log keeps its level, pins and filter (not live). */
   keep?: boolean
   /** Shown only when the server declares this capability (or declares nothing: no handshake). */
   capability?: string
@@ -107,7 +108,7 @@ export function WorkbenchPanel() {
               keepMounted={keep ?? false}
               className="workbench__tab"
             >
-              <View key={server} server={server} />
+              <View key={server} server={server} shown={tab === id} />
             </TabPanel>
           ))}
         </>
