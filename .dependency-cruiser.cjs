@@ -112,6 +112,8 @@ module.exports = {
     includeOnly: '^src/',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // enhanced-resolve reads package.json `imports` (the layers' aliases `#core/…`, `#shared/…`)
+    // by itself, so an aliased import is held to every rule above as a relative one is.
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],

@@ -1,5 +1,6 @@
 import type { EvalQuery, GoldenSet, Grade } from '../../../../shared/model/evaluation'
 import type { Selection } from '../../../../shared/model/operations'
+import type { Profile } from '../../../../shared/model/user'
 
 /** At most this many extra phrases per query (the search sends five phrases in all). */
 export const MAX_PHRASES = 4
@@ -97,3 +98,64 @@ export const withoutQuery = (set: GoldenSet, queryId: string): GoldenSet => ({
 /** Relevant judgments (grade above 0) of a query. */
 export const relevantCount = (query: EvalQuery): number =>
   query.judgments.filter((j) => j.grade > 0).length
+
+/** Judgments of every query of the set. */
+export const judgmentCount = (set: GoldenSet): number =>
+  set.queries.reduce((sum, q) => sum + q.judgments.length, 0)
+
+/** The set with a query's acting profile changed; empty runs it as every profile of the run. */
+export const withProfile = (set: GoldenSet, queryId: string, profileId: string): GoldenSet =>
+  withQuery(set, queryId, ({ profileId: _old, ...q }) => (profileId ? { ...q, profileId } : q))
+
+/** The set with a query's extra phrases as typed: the first {@link MAX_PHRASES}, or none. */
+export function withPhrasesText(set: GoldenSet, queryId: string, text: string): GoldenSet {
+  const phrases = phrasesFromText(text).slice(0, MAX_PHRASES)
+  return withQuery(set, queryId, ({ phrases: _old, ...q }) =>
+    phrases.length > 0 ? { ...q, phrases } : q,
+  )
+}
+
+/** The set with a query's sources as typed; the same set while the text cannot be read. */
+export function withSourcesText(set: GoldenSet, queryId: string, text: string): GoldenSet {
+  const read = sourcesFromText(text)
+  if (!('sources' in read)) return set
+  return withQuery(set, queryId, ({ sources: _old, ...q }) =>
+    read.sources ? { ...q, sources: read.sources } : q,
+  )
+}
+
+/** A query's text area whose text is kept as typed. */
+export type TypedField = 'phrases' | 'sources'
+
+/** Texts as typed (a phrase being written, sources half typed), by `<query>:<field>`. */
+export type TypedTexts = Readonly<Record<string, string>>
+
+export const typedKey = (queryId: string, field: TypedField): string => `${queryId}:${field}`
+
+/** What is wrong with the first typed sources that cannot be read, naming the query. */
+export function sourcesProblem(typed: TypedTexts): string | undefined {
+  for (const [key, text] of Object.entries(typed)) {
+    if (!key.endsWith(':sources')) continue
+    const read = sourcesFromText(text)
+    if ('error' in read) return `${key.slice(0, -':sources'.length)}: ${read.error}`
+  }
+  return undefined
+}
+
+/** `true` when typed sources cannot be read (for `aria-invalid`). */
+export const invalidSources = (text: string | undefined): true | undefined =>
+  text !== undefined && 'error' in sourcesFromText(text) ? true : undefined
+
+/** The "Runs as" choices: every profile, and the query's own when no profile has its id. */
+export function profileOptions(
+  profiles: readonly Pick<Profile, 'id' | 'name'>[],
+  profileId: string | undefined,
+): { value: string; label: string }[] {
+  return [
+    { value: '', label: 'Every profile of the run' },
+    ...profiles.map((p) => ({ value: p.id, label: p.name })),
+    ...(profileId && !profiles.some((p) => p.id === profileId)
+      ? [{ value: profileId, label: `${profileId} (no such profile)` }]
+      : []),
+  ]
+}
