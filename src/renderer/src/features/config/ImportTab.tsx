@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useRef, useState } from 'react'
-import type { ImportSource, ImportPreview as Preview } from '../../../../shared/ipc/registry'
+import type { ImportSource, ImportPreview as Preview } from '#shared/ipc/registry'
 import { call } from '../../api'
 import { useConfigDirty } from '../../state/store'
 import { Badge, Banner, Button, Spinner, TextField } from '../../ui'
