@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserType } from 'playwright-core'
-import { SAFETY_NET_MS } from '../src/test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const HOST = resolve(root, 'out/main/host.js')

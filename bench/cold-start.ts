@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
-import { DEMO_KEY_ENV } from '../src/demo/endpoints'
+import { DEMO_KEY_ENV } from '#demo/endpoints'
 import { launchBrowser, root, startHost, startProcess, START_TIMEOUT_MS } from './browser-host'
 import { now, summarize, type Benchmark, type BenchResult } from './harness'
 

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEMO_USERS } from '../src/demo/access'
-import { DEMO_KEY_ENV, FAMILIES, demoEntry, stdioTarget, type Family } from '../src/demo/endpoints'
-import type { Core, CoreOptions } from '../src/main/core/core'
-import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
-import type { SearchResult } from '../src/shared/model/operations'
-import { startChild } from '../src/test/start-child'
+import { DEMO_USERS } from '#demo/access'
+import { DEMO_KEY_ENV, FAMILIES, demoEntry, stdioTarget, type Family } from '#demo/endpoints'
+import type { Core, CoreOptions } from '#core/core'
+import { startCore, type LiveCore } from '#core/services/testing/live-core'
+import type { SearchResult } from '#shared/model/operations'
+import { startChild } from '#test/start-child'
 import { until } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

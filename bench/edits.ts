@@ -1,7 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs'
-import type { EventBus } from '../src/main/core/events'
-import type { LiveCore } from '../src/main/core/services/testing/live-core'
-import type { RegistryUpdatedEvent } from '../src/shared/ipc/registry'
+import type { EventBus } from '#core/events'
+import type { LiveCore } from '#core/services/testing/live-core'
+import type { RegistryUpdatedEvent } from '#shared/ipc/registry'
 import { whenReady } from './demo-servers'
 import { now, until } from './harness'
 

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Core } from '../src/main/core/core'
-import { loadDemoGoldenSet } from '../src/main/demo-bootstrap/golden-set'
-import type { GoldenSet } from '../src/shared/model/evaluation'
-import type { Selection } from '../src/shared/model/operations'
+import type { Core } from '#core/core'
+import { loadDemoGoldenSet } from '#main/demo-bootstrap/golden-set'
+import type { GoldenSet } from '#shared/model/evaluation'
+import type { Selection } from '#shared/model/operations'
 import { demoRegistry, demoSelection, startDemoCore, startDemoServers } from './demo-servers'
 import { median, now, summarize, type Benchmark, type BenchResult } from './harness'
 

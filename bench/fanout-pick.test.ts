@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FAMILIES, planEndpoints } from '../src/demo/endpoints'
+import { FAMILIES, planEndpoints } from '#demo/endpoints'
 import { pickFanout } from './fanout-pick'
 
 /** The scale benchmark's registry: 3 processes × 60 endpoints, then 20 stdio servers. */

@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { readFileSync } from 'node:fs'
-import type { Core } from '../src/main/core/core'
+import type { Core } from '#core/core'
 import { now } from './harness'
 
 /** When one server's part of a search passed each stage, in ms from the search's start. */

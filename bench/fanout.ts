@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Core } from '../src/main/core/core'
-import { startCore } from '../src/main/core/services/testing/live-core'
-import { listeningUrl, startChild, type Child } from '../src/test/start-child'
+import type { Core } from '#core/core'
+import { startCore } from '#core/services/testing/live-core'
+import { listeningUrl, startChild, type Child } from '#test/start-child'
 import { whenReady } from './demo-servers'
 import { median, now, summarize, type Benchmark, type BenchResult } from './harness'
 

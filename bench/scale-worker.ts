@@ -5,9 +5,9 @@ import {
   endpointUrls,
   planEndpoints,
   stdioTarget,
-} from '../src/demo/endpoints'
-import { startCore, type LiveCore } from '../src/main/core/services/testing/live-core'
-import { startChild, type Child } from '../src/test/start-child'
+} from '#demo/endpoints'
+import { startCore, type LiveCore } from '#core/services/testing/live-core'
+import { startChild, type Child } from '#test/start-child'
 import { actAsBenchUser, demoScript, demoSelection, searchErrors, whenReady } from './demo-servers'
 import { editServers, type EditOutcome } from './edits'
 import {

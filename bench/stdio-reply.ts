@@ -1,10 +1,10 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { EventBus } from '../src/main/core/events'
-import { EnvSecretResolver } from '../src/main/core/pool/fixtures/env-secrets'
-import { serverConfig } from '../src/main/core/pool/fixtures/server-config'
-import { ConnectionPool } from '../src/main/core/pool/pool'
-import { createRedactor } from '../src/main/core/secrets/redactor'
+import { EventBus } from '#core/events'
+import { EnvSecretResolver } from '#core/pool/fixtures/env-secrets'
+import { serverConfig } from '#core/pool/fixtures/server-config'
+import { ConnectionPool } from '#core/pool/pool'
+import { createRedactor } from '#core/secrets/redactor'
 import { median, now, summarize, type Benchmark, type BenchResult } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -1,4 +1,4 @@
-import type { Core } from '../src/main/core/core'
+import type { Core } from '#core/core'
 import {
   QUERIES,
   demoRegistry,

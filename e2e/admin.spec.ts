@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { LEGAL_CAPABILITY_TOKEN } from '../src/demo/keys'
+import { LEGAL_CAPABILITY_TOKEN } from '#demo/keys'
 import {
   expect,
   invoke,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { Locator, Page } from '@playwright/test'
-import type { GoldenSet } from '../src/shared/model/evaluation'
+import type { GoldenSet } from '#shared/model/evaluation'
 import { expect, httpServer, invoke, PANELS, test } from './console'
 import { actAsCarol, dataDirWithDemoSet, demoRegistry, saveDemoUsers, useDemoServers } from './demo'
 import { expectFocusVisible, tabTo } from './focus'

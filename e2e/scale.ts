@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '../src/demo/keys'
-import { startDemo } from '../src/demo/testing'
+import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '#demo/keys'
+import { startDemo } from '#demo/testing'
 import type { Entry } from './console'
 
 /** Teams the scale registry's servers belong to (their `groups`, beside `users`). */

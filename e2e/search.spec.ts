@@ -1,8 +1,8 @@
 import type { Locator, Page } from '@playwright/test'
-import { RAW_SEARCHES } from '../src/main/core/services/raw-payloads'
-import type { ServerSearchResult } from '../src/shared/model/operations'
-import type { Hit } from '../src/shared/model/rag'
-import { startChild } from '../src/test/start-child'
+import { RAW_SEARCHES } from '#core/services/raw-payloads'
+import type { ServerSearchResult } from '#shared/model/operations'
+import type { Hit } from '#shared/model/rag'
+import { startChild } from '#test/start-child'
 import { expect, invoke, recordFrames, screenshots, test, type Launch } from './console'
 import {
   DEMO_SERVER_IDS,

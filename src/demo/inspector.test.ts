@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../test/built'
+import { repoRoot } from '#test/built'
 import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from './keys'
 import { demoScript, startDemo, type DemoProcess } from './testing'
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SAFETY_NET_MS } from '../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 import { DEMO_SECRETS } from './keys'
 import { OWN_DOC_HOST, demoScript, eventually, startDemo, type DemoProcess } from './testing'
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
-import { builtFile } from '../test/built'
-import { SAFETY_NET_MS } from '../test/limits'
-import { eachLine } from '../test/start-child'
+import { builtFile } from '#test/built'
+import { SAFETY_NET_MS } from '#test/limits'
+import { eachLine } from '#test/start-child'
 
 /** A built demo program running as a child process (tests only). */
 export interface DemoProcess {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Panel } from '../shared/panels'
+import type { Panel } from '#shared/panels'
 import { buildMenuTemplate, type MenuItemTemplate } from './app-menu'
 
 function menu(platform: NodeJS.Platform, developer = false) {

@@ -1,4 +1,4 @@
-import { PANELS, PANEL_LABELS, type Panel } from '../shared/panels'
+import { PANELS, PANEL_LABELS, type Panel } from '#shared/panels'
 
 /** The Electron menu roles this menu uses (a subset of Electron's own union). */
 export type MenuRole =

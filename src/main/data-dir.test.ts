@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { defaultDataDir } from './core/paths'
-import { builtFile, repoRoot } from '../test/built'
+import { defaultDataDir } from '#core/paths'
+import { builtFile, repoRoot } from '#test/built'
 
 /** Electron names the app (and so its userData folder) after package.json's productName. */
 const productName = (

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { writeFileAtomicSync } from './core/util/atomic-write'
+import { writeFileAtomicSync } from '#core/util/atomic-write'
 
 export interface Rectangle {
   x: number

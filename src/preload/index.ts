@@ -5,9 +5,9 @@ import {
   IPC_SUBSCRIBE_CHANNEL,
   type IpcEvent,
   type RagConsoleApi,
-} from '../shared/ipc/wire'
-import { PageListeners } from '../shared/ipc/listeners'
-import { isExternalHttpUrl } from '../shared/csp'
+} from '#shared/ipc/wire'
+import { PageListeners } from '#shared/ipc/listeners'
+import { isExternalHttpUrl } from '#shared/csp'
 
 const listeners = new PageListeners((events) => ipcRenderer.send(IPC_SUBSCRIBE_CHANNEL, events))
 // A reloaded page starts with no opt-in events, whatever the page before it had asked for.

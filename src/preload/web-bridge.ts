@@ -2,11 +2,11 @@
  * The browser host's stand-in for the Electron preload: gives the page the same
  * `window.ragConsole`, carried over the host's token-protected WebSocket.
  */
-import { type IpcResponse, type RagConsoleApi } from '../shared/ipc/wire'
-import { isEventName, type OptIn } from '../shared/ipc/events'
-import { PageListeners } from '../shared/ipc/listeners'
-import { isExternalHttpUrl } from '../shared/csp'
-import { isErrorInfo } from '../shared/errors'
+import { type IpcResponse, type RagConsoleApi } from '#shared/ipc/wire'
+import { isEventName, type OptIn } from '#shared/ipc/events'
+import { PageListeners } from '#shared/ipc/listeners'
+import { isExternalHttpUrl } from '#shared/csp'
+import { isErrorInfo } from '#shared/errors'
 
 const TOKEN_KEY = 'rag-console-host-token'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CanaryConfig } from '../shared/config/schema'
-import { OWN_DOC_HOST, startDemo, type DemoProcess } from '../demo/testing'
+import type { CanaryConfig } from '#shared/config/schema'
+import { OWN_DOC_HOST, startDemo, type DemoProcess } from '#demo/testing'
 import {
   DOWN_URL,
   fixtureEntry,
@@ -8,9 +8,9 @@ import {
   waitFor,
   whenState,
   type LiveCore,
-} from '../main/core/services/testing/live'
-import { CanaryMonitor, type CanaryReport } from '../main/core/monitoring/canary-monitor'
-import { canaryNames, runCanary, type CanaryServices } from '../main/core/monitoring/canaries'
+} from '#core/services/testing/live'
+import { CanaryMonitor, type CanaryReport } from '#core/monitoring/canary-monitor'
+import { canaryNames, runCanary, type CanaryServices } from '#core/monitoring/canaries'
 import { SAFETY_NET_MS } from './limits'
 
 /**

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEMO_KEY_ENV, endpointUrls, planEndpoints } from '../demo/endpoints'
-import { postJson, startDemo, toolCallMessage, type DemoProcess } from '../demo/testing'
-import { startCore, waitFor, type LiveCore } from '../main/core/services/testing/live'
+import { DEMO_KEY_ENV, endpointUrls, planEndpoints } from '#demo/endpoints'
+import { postJson, startDemo, toolCallMessage, type DemoProcess } from '#demo/testing'
+import { startCore, waitFor, type LiveCore } from '#core/services/testing/live'
 import { demoProfile } from './demo-profiles'
 
 /** `demo.js all --endpoints`: many servers from one demo process, as a console meets them. */

@@ -1,5 +1,5 @@
-import { DEMO_USERS } from '../demo/access'
-import type { Profile } from '../shared/model/user'
+import { DEMO_USERS } from '#demo/access'
+import type { Profile } from '#shared/model/user'
 
 /** A saved profile acting as one of the demo servers' users (by its user id). */
 export function demoProfile(userId: string, id: string, name: string): Profile {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RAG_SEARCH_API_KEY } from '../demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
-import { ConsoleMetrics } from '../main/core/monitoring/metrics'
-import { startCore, type LiveCore } from '../main/core/services/testing/live'
+import { RAG_SEARCH_API_KEY } from '#demo/keys'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { ConsoleMetrics } from '#core/monitoring/metrics'
+import { startCore, type LiveCore } from '#core/services/testing/live'
 import { demoProfile } from './demo-profiles'
 
 /**

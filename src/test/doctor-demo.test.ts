@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BREAKS } from '../demo/breaks'
-import { RAGBOX_KEYS } from '../demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
-import { CHECK_IDS, NOT_PROVOKED_IDS } from '../main/core/services/doctor/registry'
-import { startCore, type LiveCore } from '../main/core/services/testing/live'
-import type { ServerDoctorReport } from '../shared/model/doctor'
+import { BREAKS } from '#demo/breaks'
+import { RAGBOX_KEYS } from '#demo/keys'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { CHECK_IDS, NOT_PROVOKED_IDS } from '#core/services/doctor/registry'
+import { startCore, type LiveCore } from '#core/services/testing/live'
+import type { ServerDoctorReport } from '#shared/model/doctor'
 import { demoProfile } from './demo-profiles'
 
 /**

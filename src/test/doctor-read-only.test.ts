@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startCore, type LiveCore } from '../main/core/services/testing/live'
+import { startCore, type LiveCore } from '#core/services/testing/live'
 import { packageFile } from './package-file'
 
 /**

@@ -4,18 +4,18 @@ import { tmpdir } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { RAGBOX_KEYS } from '../demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
+import { RAGBOX_KEYS } from '#demo/keys'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
 import { demoProfile } from './demo-profiles'
-import { createHandlers } from '../main/core/api/handlers'
-import { dispatch } from '../main/core/api/dispatch'
+import { createHandlers } from '#core/api/handlers'
+import { dispatch } from '#core/api/dispatch'
 import {
   fixtureEntry,
   startCore,
   startHttpFixture,
   whenState,
   type LiveCore,
-} from '../main/core/services/testing/live'
+} from '#core/services/testing/live'
 import { NEVER_MS } from './limits'
 
 const PLAIN_SEARCH = fileURLToPath(

@@ -1,15 +1,15 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ERROR_CODES, type ErrorCode } from '../shared/errors'
-import { cliHome, runCli, writeRegistry, type CliRun } from '../main/cli/testing/run-cli'
+import { ERROR_CODES, type ErrorCode } from '#shared/errors'
+import { cliHome, runCli, writeRegistry, type CliRun } from '#main/cli/testing/run-cli'
 import {
   startHostProcess,
   type HostProcess,
   type IpcClient,
   type IpcResponse,
-} from '../main/host/testing/host-process'
-import { waitFor } from '../main/core/services/testing/live'
+} from '#main/host/testing/host-process'
+import { waitFor } from '#core/services/testing/live'
 import { repoRoot } from './built'
 import { startFaultServer, type FaultServer } from './fault-server'
 import { SAFETY_NET_MS } from './limits'

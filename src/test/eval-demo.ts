@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '../demo/keys'
+import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '#demo/keys'
 import { builtFile, repoRoot } from './built'
 import { startChild } from './start-child'
 

@@ -1,11 +1,11 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { cliEnv, cliHome, spawnCli, writeRegistry } from '../main/cli/testing/run-cli'
-import { createCore, type Core } from '../main/core/core'
-import { fixtureEntry } from '../main/core/services/testing/live'
-import type { EventMap } from '../shared/ipc/contract'
-import type { EvalRunSummary, GoldenSet } from '../shared/model/evaluation'
+import { cliEnv, cliHome, spawnCli, writeRegistry } from '#main/cli/testing/run-cli'
+import { createCore, type Core } from '#core/core'
+import { fixtureEntry } from '#core/services/testing/live'
+import type { EventMap } from '#shared/ipc/contract'
+import type { EvalRunSummary, GoldenSet } from '#shared/model/evaluation'
 import { SAFETY_NET_MS } from './limits'
 
 /**

@@ -2,14 +2,9 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../demo/testing'
-import { RAG_SEARCH_API_KEY } from '../demo/keys'
-import {
-  startCore,
-  startProcess,
-  type LiveCore,
-  type Started,
-} from '../main/core/services/testing/live'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { RAG_SEARCH_API_KEY } from '#demo/keys'
+import { startCore, startProcess, type LiveCore, type Started } from '#core/services/testing/live'
 import { demoProfile } from './demo-profiles'
 import { packageFile } from './package-file'
 

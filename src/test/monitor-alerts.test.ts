@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { RAGBOX_KEYS } from '../demo/keys'
-import { eventually, startDemo, type DemoProcess } from '../demo/testing'
-import { startMonitor, type MonitorProcess } from '../main/cli/testing/monitor-process'
-import { cliHome, runCli, writeRegistry } from '../main/cli/testing/run-cli'
-import { KeychainStore } from '../main/core/secrets/keychain-store'
-import { describeWithKeyring, uniqueServerId } from '../main/core/secrets/testing/keyring'
+import { RAGBOX_KEYS } from '#demo/keys'
+import { eventually, startDemo, type DemoProcess } from '#demo/testing'
+import { startMonitor, type MonitorProcess } from '#main/cli/testing/monitor-process'
+import { cliHome, runCli, writeRegistry } from '#main/cli/testing/run-cli'
+import { KeychainStore } from '#core/secrets/keychain-store'
+import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
 import {
   startOnce,
   startPrometheus,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { eventually, OWN_DOC_HOST, startDemo, type DemoProcess } from '../demo/testing'
-import { startMonitor, type MonitorProcess } from '../main/cli/testing/monitor-process'
-import { cliHome, writeRegistry } from '../main/cli/testing/run-cli'
+import { eventually, OWN_DOC_HOST, startDemo, type DemoProcess } from '#demo/testing'
+import { startMonitor, type MonitorProcess } from '#main/cli/testing/monitor-process'
+import { cliHome, writeRegistry } from '#main/cli/testing/run-cli'
 import { attributesOf, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver'
 
 /**

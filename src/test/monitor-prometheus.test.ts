@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import { afterAll, expect, it } from 'vitest'
-import { eventually, startDemo, type DemoProcess } from '../demo/testing'
-import { startMonitor, type MonitorProcess } from '../main/cli/testing/monitor-process'
-import { cliHome, writeRegistry } from '../main/cli/testing/run-cli'
+import { eventually, startDemo, type DemoProcess } from '#demo/testing'
+import { startMonitor, type MonitorProcess } from '#main/cli/testing/monitor-process'
+import { cliHome, writeRegistry } from '#main/cli/testing/run-cli'
 import { startOnce, startPrometheus, type PrometheusProcess } from './prometheus'
 
 /**

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import { Arch, build, Platform, type Configuration } from 'electron-builder'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PRELOAD_FILE, RENDERER_DIR } from '../main/paths'
+import { PRELOAD_FILE, RENDERER_DIR } from '#main/paths'
 import { builtFile, repoRoot } from './built'
 import { SAFETY_NET_MS } from './limits'
 

@@ -2,14 +2,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import type { ErrorInfo } from '../shared/errors'
-import { RAGBOX_KEYS } from '../demo/keys'
-import { startDemo, type DemoProcess } from '../demo/testing'
-import { tempDir, writeFile } from '../main/core/config/test-support'
-import { dispatch } from '../main/core/api/dispatch'
-import { createHandlers } from '../main/core/api/handlers'
-import { createCore, type Core } from '../main/core/core'
-import type { ConnectionPool } from '../main/core/pool/pool'
+import type { ErrorInfo } from '#shared/errors'
+import { RAGBOX_KEYS } from '#demo/keys'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { tempDir, writeFile } from '#core/config/test-support'
+import { dispatch } from '#core/api/dispatch'
+import { createHandlers } from '#core/api/handlers'
+import { createCore, type Core } from '#core/core'
+import type { ConnectionPool } from '#core/pool/pool'
 import {
   freePort,
   rejection,
@@ -18,8 +18,8 @@ import {
   useTestScope,
   waitFor,
   type TestPool,
-} from '../main/core/pool/fixtures/helpers'
-import { startQuirkyServer } from '../main/core/pool/fixtures/quirky-http'
+} from '#core/pool/fixtures/helpers'
+import { startQuirkyServer } from '#core/pool/fixtures/quirky-http'
 
 /**
  * Every error a person can meet from the pool, produced for real over real transports: each

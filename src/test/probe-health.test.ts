@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../demo/testing'
-import { startCore, waitFor, whenState, type LiveCore } from '../main/core/services/testing/live'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { startCore, waitFor, whenState, type LiveCore } from '#core/services/testing/live'
 import { SAFETY_NET_MS } from './limits'
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll } from 'vitest'
-import { freePort } from '../main/core/pool/fixtures/helpers'
+import { freePort } from '#core/pool/fixtures/helpers'
 import { SAFETY_NET_MS } from './limits'
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it). */

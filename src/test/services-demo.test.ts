@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS } from '../demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../demo/testing'
-import { startCore, whenState, type LiveCore } from '../main/core/services/testing/live'
-import { LINK_VERDICTS, type AccessCheck } from '../shared/model/rag'
+import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS } from '#demo/keys'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { startCore, whenState, type LiveCore } from '#core/services/testing/live'
+import { LINK_VERDICTS, type AccessCheck } from '#shared/model/rag'
 import { demoProfile } from './demo-profiles'
 import { SAFETY_NET_MS } from './limits'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { demoScript } from '../demo/testing'
-import { startCore, whenState, type LiveCore } from '../main/core/services/testing/live'
+import { demoScript } from '#demo/testing'
+import { startCore, whenState, type LiveCore } from '#core/services/testing/live'
 import { demoProfile } from './demo-profiles'
 
 /**

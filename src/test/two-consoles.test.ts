@@ -4,13 +4,9 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cliHome, runCli, writeRegistry } from '../main/cli/testing/run-cli'
-import { waitFor } from '../main/core/services/testing/live'
-import {
-  startHostProcess,
-  type HostProcess,
-  type IpcClient,
-} from '../main/host/testing/host-process'
+import { cliHome, runCli, writeRegistry } from '#main/cli/testing/run-cli'
+import { waitFor } from '#core/services/testing/live'
+import { startHostProcess, type HostProcess, type IpcClient } from '#main/host/testing/host-process'
 import { SAFETY_NET_MS } from './limits'
 
 /**

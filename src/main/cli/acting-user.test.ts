@@ -1,8 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../../demo/testing'
-import { demoProfile } from '../../test/demo-profiles'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { demoProfile } from '#test/demo-profiles'
 import { DEMO_KEY_ENV, cliHome, demoRegistry, json, runCli, writeRegistry } from './testing/run-cli'
 
 /**

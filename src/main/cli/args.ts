@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
-import type { FusionMode, Selection } from '../../shared/model/operations'
-import type { ActingUser } from '../../shared/model/user'
+import type { FusionMode, Selection } from '#shared/model/operations'
+import type { ActingUser } from '#shared/model/user'
 import {
   COMMANDS,
   GLOBAL_OPTIONS,

@@ -1,4 +1,4 @@
-import { DEFAULT_METRICS_PORT } from '../core/monitoring/metrics-server'
+import { DEFAULT_METRICS_PORT } from '#core/monitoring/metrics-server'
 
 /**
  * The CLI's one declaration of its commands and options. The parser's config (args.ts), each

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../../demo/testing'
+import { startDemo, type DemoProcess } from '#demo/testing'
 import {
   DEMO_KEY_ENV,
   auditLines as auditLinesOf,

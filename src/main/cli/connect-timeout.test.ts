@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliHome, json, runCli, writeRegistry } from './testing/run-cli'
-import { SAFETY_NET_MS } from '../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 /**
  * `--timeout` is the time budget of a whole command, connects included: a stdio server that

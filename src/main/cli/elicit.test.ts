@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { ElicitationRequest } from '../core/pool/elicitation'
-import { parseForm } from '../../shared/model/elicitation'
+import type { ElicitationRequest } from '#core/pool/elicitation'
+import { parseForm } from '#shared/model/elicitation'
 import { askForm, elicitHandler, elicitModeOf } from './elicit'
 import { UsageError } from './exit-codes'
 

@@ -4,13 +4,13 @@ import type {
   ElicitationAnswer,
   ElicitationHandler,
   ElicitationRequest,
-} from '../core/pool/elicitation'
+} from '#core/pool/elicitation'
 import {
   defaultsOf,
   problemOf,
   type ElicitContent,
   type ElicitField,
-} from '../../shared/model/elicitation'
+} from '#shared/model/elicitation'
 import type { CliContext } from './context'
 import { UsageError } from './exit-codes'
 

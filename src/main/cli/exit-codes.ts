@@ -1,4 +1,4 @@
-import { ConsoleError, type ErrorCode, type ErrorInfo } from '../../shared/errors'
+import { ConsoleError, type ErrorCode, type ErrorInfo } from '#shared/errors'
 
 /** The CLI's exit codes (documented in the README; keep them stable). */
 export const EXIT = {

@@ -1,4 +1,4 @@
-import { toErrorInfo } from '../../shared/errors'
+import { toErrorInfo } from '#shared/errors'
 import { parseInvocation, type CommandCall } from './args'
 import type { CommandName, CommandOptions } from './command-table'
 import { authCommand } from './commands/auth'

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SAFETY_NET_MS } from '../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 import { cliHome, json, runCliThroughPipe, writeRegistry } from './testing/run-cli'
 
 /**

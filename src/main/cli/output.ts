@@ -1,5 +1,5 @@
-import type { ErrorInfo } from '../../shared/errors'
-import type { SecretRedactor } from '../core/secrets/redactor'
+import type { ErrorInfo } from '#shared/errors'
+import type { SecretRedactor } from '#core/secrets/redactor'
 
 /** An error as the CLI prints it: the pool's string code and the actionable message. */
 export interface CliError {

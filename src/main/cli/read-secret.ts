@@ -1,4 +1,4 @@
-import { MAX_SECRET_LENGTH } from '../../shared/ipc/secrets'
+import { MAX_SECRET_LENGTH } from '#shared/ipc/secrets'
 import { UsageError } from './exit-codes'
 
 /** The input a secret is read from (process.stdin, or a stand-in in tests). */

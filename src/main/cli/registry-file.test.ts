@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deeplyNested, makeFifo } from '../core/config/test-support'
+import { deeplyNested, makeFifo } from '#core/config/test-support'
 import { cliHome, json, runCli } from './testing/run-cli'
 
 /**

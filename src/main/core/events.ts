@@ -1,4 +1,4 @@
-import type { EventMap, EventName } from '../../shared/ipc/contract'
+import type { EventMap, EventName } from '#shared/ipc/contract'
 
 type Listener<E extends EventName> = (payload: EventMap[E]) => void
 type AnyListener = <E extends EventName>(name: E, payload: EventMap[E]) => void

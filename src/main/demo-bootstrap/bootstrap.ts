@@ -1,4 +1,4 @@
-import type { DemoBootstrap, DemoContext } from '../core/core'
+import type { DemoBootstrap, DemoContext } from '#core/core'
 import {
   demoProfiles,
   embeddedWithEnvKeys,

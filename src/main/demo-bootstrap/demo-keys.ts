@@ -1,16 +1,16 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import type { Profile } from '../../shared/model/user'
+import type { Profile } from '#shared/model/user'
 import {
   defaultDemoEntry,
   loadEmbeddedRegistry,
   type EmbeddedRegistry,
-} from '../core/config/embedded'
-import type { Logger } from '../core/log'
-import { runsAsNode } from '../core/pool/child-process'
-import type { KeychainStore } from '../core/secrets/keychain-store'
-import type { Redactor } from '../core/secrets/types'
-import { withTimeout } from '../core/util/with-timeout'
+} from '#core/config/embedded'
+import type { Logger } from '#core/log'
+import { runsAsNode } from '#core/pool/child-process'
+import type { KeychainStore } from '#core/secrets/keychain-store'
+import type { Redactor } from '#core/secrets/types'
+import { withTimeout } from '#core/util/with-timeout'
 
 const run = promisify(execFile)
 

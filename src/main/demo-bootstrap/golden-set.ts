@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { GoldenSet } from '../../shared/model/evaluation'
-import { appRoot } from '../core/app-root'
-import { parseGoldenSet } from '../core/services/eval/set-store'
+import type { GoldenSet } from '#shared/model/evaluation'
+import { appRoot } from '#core/app-root'
+import { parseGoldenSet } from '#core/services/eval/set-store'
 
 /** The golden set of the demo corpus, shipped beside the embedded registry. */
 export const demoGoldenSetFile = (): string =>

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { createCore } from '../core/core'
+import { createCore } from '#core/core'
 import { demoBootstrap } from '../demo-bootstrap/bootstrap'
 import { rendererDir } from '../paths'
 import { startBrowserHost } from './server'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
-import type { ProtocolEntry } from '../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import {
   fixtureEntry,
   startCore,
@@ -9,10 +9,10 @@ import {
   whenState,
   type LiveCore,
   type Started,
-} from '../core/services/testing/live'
+} from '#core/services/testing/live'
 import type { BrowserHost } from './server'
 import { closed, connect, failOnUncaught, request, startWireHost } from './testing/live-host'
-import { SAFETY_NET_MS } from '../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 /**
  * Who gets the protocol log's events over the host's WebSocket: only pages that asked for them

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
-import type { SearchReply } from '../../shared/ipc/rag'
-import type { ServerSearchResult } from '../../shared/model/operations'
+import type { SearchReply } from '#shared/ipc/rag'
+import type { ServerSearchResult } from '#shared/model/operations'
 import {
   fixtureEntry,
   startCore,
@@ -9,10 +9,10 @@ import {
   whenState,
   type LiveCore,
   type Started,
-} from '../core/services/testing/live'
+} from '#core/services/testing/live'
 import type { BrowserHost } from './server'
 import { connect, failOnUncaught, request, startWireHost } from './testing/live-host'
-import { SAFETY_NET_MS } from '../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 /**
  * What a search sends a page over the host's WebSocket, against fixture servers: two over

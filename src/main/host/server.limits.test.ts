@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
-import { createHandlers } from '../core/api/handlers'
+import { createHandlers } from '#core/api/handlers'
 import { MAX_IN_FLIGHT } from './server'
 import {
   closed,

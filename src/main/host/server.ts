@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net'
 import { extname, join, normalize, sep } from 'node:path'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
-import { contentSecurityPolicy } from '../../shared/csp'
-import type { IpcEvent, IpcResponse } from '../../shared/ipc/wire'
+import { contentSecurityPolicy } from '#shared/csp'
+import type { IpcEvent, IpcResponse } from '#shared/ipc/wire'
 import {
   pageWants,
   parseSubscription,
@@ -13,10 +13,10 @@ import {
   type EventName,
   type OptIn,
   type Subscription,
-} from '../../shared/ipc/events'
-import type { Core } from '../core/core'
-import { dispatch } from '../core/api/dispatch'
-import { createHandlers, type Handlers } from '../core/api/handlers'
+} from '#shared/ipc/events'
+import type { Core } from '#core/core'
+import { dispatch } from '#core/api/dispatch'
+import { createHandlers, type Handlers } from '#core/api/handlers'
 
 /**
  * Messages on the host's WebSocket. A page sends requests, and the opt-in events it wants

@@ -1,11 +1,11 @@
 import type { BrowserWindow, IpcMain, IpcMainEvent, IpcMainInvokeEvent } from 'electron'
-import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '../../shared/ipc/wire'
-import { pageWants, parseSubscription, type Subscription } from '../../shared/ipc/events'
-import { IPC_SUBSCRIBE_CHANNEL } from '../../shared/ipc/wire'
-import type { EventBus } from '../core/events'
-import type { SecretRedactor } from '../core/secrets/redactor'
-import { dispatch } from '../core/api/dispatch'
-import type { Handlers } from '../core/api/handlers'
+import { IPC_EVENT_CHANNEL, IPC_PREFIX, type IpcEvent } from '#shared/ipc/wire'
+import { pageWants, parseSubscription, type Subscription } from '#shared/ipc/events'
+import { IPC_SUBSCRIBE_CHANNEL } from '#shared/ipc/wire'
+import type { EventBus } from '#core/events'
+import type { SecretRedactor } from '#core/secrets/redactor'
+import { dispatch } from '#core/api/dispatch'
+import type { Handlers } from '#core/api/handlers'
 
 /**
  * Binds the contract to Electron: one `ipcMain.handle` for the `rag:` prefix, accepting only

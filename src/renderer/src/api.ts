@@ -1,12 +1,12 @@
-import { ConsoleError } from '../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type {
   EventMap,
   EventName,
   InvokeArgs,
   InvokeChannel,
   InvokeResult,
-} from '../../shared/ipc/contract'
-import type { ScopeOf } from '../../shared/ipc/events'
+} from '#shared/ipc/contract'
+import type { ScopeOf } from '#shared/ipc/events'
 
 /** Calls main through the contract; failures throw a ConsoleError with the string code. */
 export async function call<C extends InvokeChannel>(

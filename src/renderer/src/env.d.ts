@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { RagConsoleApi } from '../../shared/ipc/wire'
+import type { RagConsoleApi } from '#shared/ipc/wire'
 
 declare global {
   interface Window {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../../../demo/testing'
-import { KeychainStore } from '../../core/secrets/keychain-store'
-import { freePort } from '../../core/pool/fixtures/helpers'
-import { describeWithKeyring, uniqueServerId } from '../../core/secrets/testing/keyring'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { KeychainStore } from '#core/secrets/keychain-store'
+import { freePort } from '#core/pool/fixtures/helpers'
+import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
 import {
   cliEnv,
   cliHome,

@@ -1,5 +1,5 @@
-import type { OAuthStatus } from '../../../shared/ipc/auth'
-import type { Core } from '../../core/core'
+import type { OAuthStatus } from '#shared/ipc/auth'
+import type { Core } from '#core/core'
 import type { CommandOptions } from '../command-table'
 import { printOpener, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'

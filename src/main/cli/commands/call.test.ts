@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../../../demo/testing'
-import { startQuirkyServer } from '../../core/pool/fixtures/quirky-http'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { startQuirkyServer } from '#core/pool/fixtures/quirky-http'
 import {
   DEMO_KEY_ENV,
   auditLines,

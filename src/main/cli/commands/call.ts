@@ -1,28 +1,24 @@
-import { parseRegistryDocument } from '../../../shared/config/document'
-import { normalizeEntry } from '../../../shared/config/normalize'
+import { parseRegistryDocument } from '#shared/config/document'
+import { normalizeEntry } from '#shared/config/normalize'
 import {
   DEFAULT_TIMEOUT_MS,
   oauthSchema,
   type OAuthConfig,
   type ServerConfig,
   type ServerEntry,
-} from '../../../shared/config/schema'
-import { CLIENT_SECRET_REF } from '../../../shared/config/validate'
-import { plaintextSecretValues } from '../../../shared/config/plaintext-secrets'
-import { toErrorInfo } from '../../../shared/errors'
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
-import type { Core } from '../../core/core'
-import { toolErrorOf } from '../../core/dialects/payload'
-import { dialectJudges } from '../../core/dialects/registry'
-import type { RawToolResult, ServerSession } from '../../core/pool/types'
-import {
-  AuditedSession,
-  attemptEntry,
-  type AuditContext,
-} from '../../core/services/audited-session'
-import { AD_HOC_ORIGIN } from '../../core/auth/sign-in-error'
-import { registerHeaderSecrets } from '../../core/services/try-servers'
-import type { ElicitationHandler } from '../../core/pool/elicitation'
+} from '#shared/config/schema'
+import { CLIENT_SECRET_REF } from '#shared/config/validate'
+import { plaintextSecretValues } from '#shared/config/plaintext-secrets'
+import { toErrorInfo } from '#shared/errors'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
+import type { Core } from '#core/core'
+import { toolErrorOf } from '#core/dialects/payload'
+import { dialectJudges } from '#core/dialects/registry'
+import type { RawToolResult, ServerSession } from '#core/pool/types'
+import { AuditedSession, attemptEntry, type AuditContext } from '#core/services/audited-session'
+import { AD_HOC_ORIGIN } from '#core/auth/sign-in-error'
+import { registerHeaderSecrets } from '#core/services/try-servers'
+import type { ElicitationHandler } from '#core/pool/elicitation'
 import type { CommandOptions, OptionValues, TARGET_OPTIONS } from '../command-table'
 import { jsonObject, splitCommandLine } from '../args'
 import { cliError, currentUser, withCore, type CliContext } from '../context'

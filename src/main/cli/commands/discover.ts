@@ -1,4 +1,4 @@
-import type { ServerDiscovery } from '../../../shared/model/operations'
+import type { ServerDiscovery } from '#shared/model/operations'
 import type { CommandOptions } from '../command-table'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, type ExitCode } from '../exit-codes'

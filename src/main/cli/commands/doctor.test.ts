@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '../../../demo/testing'
-import { NOT_PROVOKED_IDS } from '../../core/services/doctor/registry'
+import { startDemo, type DemoProcess } from '#demo/testing'
+import { NOT_PROVOKED_IDS } from '#core/services/doctor/registry'
 import {
   DEMO_KEY_ENV,
   cliHome,

@@ -1,4 +1,4 @@
-import type { CheckStatus, ServerDoctorReport } from '../../../shared/model/doctor'
+import type { CheckStatus, ServerDoctorReport } from '#shared/model/doctor'
 import type { CommandOptions } from '../command-table'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, type ExitCode } from '../exit-codes'

@@ -5,7 +5,7 @@ import {
   published,
   trecEvalFixture,
   trecMeasures,
-} from '../../core/services/eval/testing/trec-eval-fixtures'
+} from '#core/services/eval/testing/trec-eval-fixtures'
 import { cliHome, json, runCli, type CliRun } from '../testing/run-cli'
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs'
-import { LOW_COVERAGE } from '../../../shared/model/evaluation'
+import { LOW_COVERAGE } from '#shared/model/evaluation'
 import {
   fixed4,
   formatTrecEval,
@@ -10,7 +10,7 @@ import {
   trecMeasureNames,
   trecValues,
   type TrecEvaluation,
-} from '../../core/services/eval/trec-eval'
+} from '#core/services/eval/trec-eval'
 import type { CommandOptions } from '../command-table'
 import { integer } from '../args'
 import type { CliContext } from '../context'

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GoldenSet, MetricRow, MetricDelta } from '../../../shared/model/evaluation'
-import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '../../../test/eval-demo'
+import type { GoldenSet, MetricRow, MetricDelta } from '#shared/model/evaluation'
+import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '#test/eval-demo'
 import { loadDemoGoldenSet } from '../../demo-bootstrap/golden-set'
-import { fixtureEntry } from '../../core/services/testing/live'
+import { fixtureEntry } from '#core/services/testing/live'
 import {
   cliEnv,
   cliHome,

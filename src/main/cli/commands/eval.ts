@@ -1,25 +1,25 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import {
   LOW_COVERAGE,
   type EvalMetrics,
   type EvalRun,
   type GoldenSet,
-} from '../../../shared/model/evaluation'
-import { compareRuns } from '../../core/services/eval/compare'
+} from '#shared/model/evaluation'
+import { compareRuns } from '#core/services/eval/compare'
 import {
   checkThresholds,
   parseThreshold,
   significantRegressions,
   type Threshold,
-} from '../../core/services/eval/gate'
-import { listKey, runMetrics } from '../../core/services/eval/run-metrics'
-import { parseStoredRun } from '../../core/services/eval/run-store'
-import { DEFAULT_EVAL_K } from '../../core/services/eval/runner'
-import { parseGoldenSet } from '../../core/services/eval/set-store'
-import { runToTrec } from '../../core/services/eval/trec-files'
-import type { Core } from '../../core/core'
+} from '#core/services/eval/gate'
+import { listKey, runMetrics } from '#core/services/eval/run-metrics'
+import { parseStoredRun } from '#core/services/eval/run-store'
+import { DEFAULT_EVAL_K } from '#core/services/eval/runner'
+import { parseGoldenSet } from '#core/services/eval/set-store'
+import { runToTrec } from '#core/services/eval/trec-files'
+import type { Core } from '#core/core'
 import type { CommandOptions } from '../command-table'
 import { fusionOf, integer, selectionOf } from '../args'
 import { connectServers, withCore, type CliContext } from '../context'

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { demoScript, startDemo, type DemoProcess } from '../../../demo/testing'
-import { describeWithKeyring, uniqueServerId } from '../../core/secrets/testing/keyring'
+import { demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
 import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
 
 /**

@@ -1,13 +1,13 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type {
   ImportApplyResult,
   ImportClient,
   ImportPreview,
   RequiredSecret,
   SecretToMove,
-} from '../../../shared/ipc/registry'
-import type { Diagnostic } from '../../../shared/model/registry'
-import { importCandidatePaths } from '../../core/config/import'
+} from '#shared/ipc/registry'
+import type { Diagnostic } from '#shared/model/registry'
+import { importCandidatePaths } from '#core/config/import'
 import type { CommandOptions } from '../command-table'
 import { describeDiagnostic, diagnosticsJson, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, type ExitCode } from '../exit-codes'

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
-import { startDemo, type DemoProcess } from '../../../demo/testing'
+import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '#demo/keys'
+import { startDemo, type DemoProcess } from '#demo/testing'
 import { cliHome, json, runCli } from '../testing/run-cli'
 
 /** `tools`, `resources`, `prompts` and `call --log` of the built CLI against real servers. */

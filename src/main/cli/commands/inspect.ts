@@ -1,5 +1,5 @@
-import { toErrorInfo } from '../../../shared/errors'
-import type { Core } from '../../core/core'
+import { toErrorInfo } from '#shared/errors'
+import type { Core } from '#core/core'
 import type { CommandOptions } from '../command-table'
 import { cliError, type CliContext } from '../context'
 import { EXIT, isUnreached, type ExitCode } from '../exit-codes'

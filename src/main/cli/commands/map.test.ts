@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'jsonc-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../../../test/built'
+import { repoRoot } from '#test/built'
 import { auditLines, cliHome, json, runCli } from '../testing/run-cli'
 
 /**

@@ -1,20 +1,20 @@
-import type { GenericSearchMapping } from '../../../shared/config/schema'
-import { toErrorInfo } from '../../../shared/errors'
+import type { GenericSearchMapping } from '#shared/config/schema'
+import { toErrorInfo } from '#shared/errors'
 import {
   describeSuggestion,
   FIELD_ROLES,
   type FieldRole,
   type MappingChoice,
   type MappingPreview,
-} from '../../../shared/model/mapping'
-import { SCORE_ORDERS, type ScoreOrder } from '../../../shared/model/rag'
-import type { ToolInfo } from '../../../shared/model/server'
-import type { Core } from '../../core/core'
-import { previewMapping, proposeMapping } from '../../core/dialects/mapping-proposal'
-import { queryArgument, suggestSearchTools } from '../../core/dialects/search-suggestion'
-import type { RawToolResult, ServerSession } from '../../core/pool/types'
-import { toolErrorOf } from '../../core/dialects/payload'
-import { AuditedSession } from '../../core/services/audited-session'
+} from '#shared/model/mapping'
+import { SCORE_ORDERS, type ScoreOrder } from '#shared/model/rag'
+import type { ToolInfo } from '#shared/model/server'
+import type { Core } from '#core/core'
+import { previewMapping, proposeMapping } from '#core/dialects/mapping-proposal'
+import { queryArgument, suggestSearchTools } from '#core/dialects/search-suggestion'
+import type { RawToolResult, ServerSession } from '#core/pool/types'
+import { toolErrorOf } from '#core/dialects/payload'
+import { AuditedSession } from '#core/services/audited-session'
 import type { CommandOptions } from '../command-table'
 import { jsonObject } from '../args'
 import {

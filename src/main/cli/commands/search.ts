@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { ServerSearchResult } from '../../../shared/model/operations'
+import type { ServerSearchResult } from '#shared/model/operations'
 import type { CommandOptions } from '../command-table'
 import { fusionOf, selectionOf } from '../args'
 import { cliError, connectServers, withCore, type CliContext } from '../context'

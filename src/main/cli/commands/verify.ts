@@ -1,4 +1,4 @@
-import type { AccessCheck, LinkCheck } from '../../../shared/model/rag'
+import type { AccessCheck, LinkCheck } from '#shared/model/rag'
 import type { CommandOptions } from '../command-table'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { EXIT, isUnreached, UsageError, type ExitCode } from '../exit-codes'

@@ -2,9 +2,9 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { builtFile } from '../../../test/built'
+import { builtFile } from '#test/built'
 import { cliEnv, cliHome, collectJsonLines, spawnCli, writeRegistry } from '../testing/run-cli'
-import { SAFETY_NET_MS } from '../../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 /** `watch` against real file writes: one JSON line per registry event and status change. */
 

@@ -1,6 +1,6 @@
-import type { ServerStatus } from '../../../shared/model/server'
-import type { Diagnostic } from '../../../shared/model/registry'
-import type { Core } from '../../core/core'
+import type { ServerStatus } from '#shared/model/server'
+import type { Diagnostic } from '#shared/model/registry'
+import type { Core } from '#core/core'
 import {
   cliError,
   describeDiagnostic,

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { SAFETY_NET_MS } from '../../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 import { cliEnv, collectJsonLines, spawnCli } from './run-cli'
 
 /** A running `rag-console --json monitor`, its JSON lines collected (tests and benchmarks). */

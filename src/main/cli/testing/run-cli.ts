@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '../../../demo/keys'
-import { demoScript, type DemoProcess } from '../../../demo/testing'
-import { builtFile } from '../../../test/built'
-import { SAFETY_NET_MS } from '../../../test/limits'
-import { eachLine } from '../../../test/start-child'
+import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '#demo/keys'
+import { demoScript, type DemoProcess } from '#demo/testing'
+import { builtFile } from '#test/built'
+import { SAFETY_NET_MS } from '#test/limits'
+import { eachLine } from '#test/start-child'
 
 /** What one run of the built CLI did. */
 export interface CliRun {

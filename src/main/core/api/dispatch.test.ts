@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type { Core } from '../core'
 import { dispatch } from './dispatch'
 import { SecretRedactor } from '../secrets/redactor'

@@ -1,6 +1,6 @@
-import { invokeRequests, isInvokeChannel, type InvokeChannel } from '../../../shared/ipc/contract'
-import type { IpcResponse } from '../../../shared/ipc/wire'
-import { ConsoleError, toErrorInfo } from '../../../shared/errors'
+import { invokeRequests, isInvokeChannel, type InvokeChannel } from '#shared/ipc/contract'
+import type { IpcResponse } from '#shared/ipc/wire'
+import { ConsoleError, toErrorInfo } from '#shared/errors'
 import { RESPONSE_REDACTOR, type Handlers } from './handlers'
 
 /**

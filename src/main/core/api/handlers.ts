@@ -1,5 +1,5 @@
-import type { ChannelHandlers } from '../../../shared/ipc/contract'
-import { isExternalHttpUrl } from '../../../shared/csp'
+import type { ChannelHandlers } from '#shared/ipc/contract'
+import { isExternalHttpUrl } from '#shared/csp'
 import type { Core } from '../core'
 import { registryHandlers } from '../config/handlers'
 import { authHandlers } from '../auth/handlers'

@@ -1,4 +1,4 @@
-import type { ChannelHandlers } from '../../../shared/ipc/contract'
+import type { ChannelHandlers } from '#shared/ipc/contract'
 import type { OAuthService } from './oauth-service'
 
 type AuthHandlers = Pick<

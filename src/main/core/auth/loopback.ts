@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 
 /** How long a person has to finish signing in. */
 export const SIGN_IN_LIMIT_MS = 5 * 60_000

@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 
 /** Shows an authorization URL to the person who signs in. */
 export type Opener = (url: URL) => Promise<void> | void

@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { ServerStatus } from '../../../shared/model/server'
+import type { ServerConfig } from '#shared/config/schema'
+import type { ServerStatus } from '#shared/model/server'
 import type { Challenge } from './provider'
 import type { SignInRequest } from './sign-in-error'
 

@@ -12,8 +12,8 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { OAuthConfig } from '../../../shared/config/schema'
-import type { ConsoleError } from '../../../shared/errors'
+import type { OAuthConfig } from '#shared/config/schema'
+import type { ConsoleError } from '#shared/errors'
 import { challengeParams, signInRequiredError, type SignInRequest } from './sign-in-error'
 import type { OAuthVault } from './vault'
 

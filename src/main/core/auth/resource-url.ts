@@ -1,5 +1,5 @@
-import { plaintextSecretReason } from '../../../shared/config/plaintext-secrets'
-import { decodeSafely } from '../../../shared/text/decode'
+import { plaintextSecretReason } from '#shared/config/plaintext-secrets'
+import { decodeSafely } from '#shared/text/decode'
 
 /** `name=value` pairs of a URL's query as written, values undecoded (`${…}` stays visible). */
 function writtenQuery(url: string): [string, string][] {

@@ -1,4 +1,4 @@
-import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '#shared/errors'
 
 /** Where servers given on the command line come from: their tokens stay in memory. */
 export const AD_HOC_ORIGIN = 'command line'

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { appRoot } from '../app-root'
-import { APP_PLACEHOLDER } from '../../../shared/config/references'
-import type { Diagnostic } from '../../../shared/model/registry'
+import { APP_PLACEHOLDER } from '#shared/config/references'
+import type { Diagnostic } from '#shared/model/registry'
 
 /**
  * The embedded default registry: `resources/default-registry.json`, used when no rag-mcp.json

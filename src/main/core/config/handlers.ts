@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
-import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
-import type { InvokeResult, ParsedRequest } from '../../../shared/ipc/contract'
-import type { RegistryResults } from '../../../shared/ipc/registry'
+import { maskPlaintextSecrets } from '#shared/config/plaintext-secrets'
+import type { InvokeResult, ParsedRequest } from '#shared/ipc/contract'
+import type { RegistryResults } from '#shared/ipc/registry'
 import { importCandidatePaths } from './import'
 import type { RegistryStore, SecretStatus } from './store'
 

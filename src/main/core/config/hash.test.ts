@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ServerConfig } from '../../../shared/config/schema'
-import { validateText } from '../../../shared/config/validate'
+import type { ServerConfig } from '#shared/config/schema'
+import { validateText } from '#shared/config/validate'
 import { configHash, diffRegistries, stableStringify } from './hash'
 
 const base: ServerConfig = validateText(

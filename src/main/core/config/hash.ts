@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { RegistryDiff } from '../../../shared/model/registry'
+import type { ServerConfig } from '#shared/config/schema'
+import type { RegistryDiff } from '#shared/model/registry'
 import { encodeLossless } from '../util/lossless-utf8'
 
 /** JSON with object keys sorted at every depth, so equal values give equal text. */

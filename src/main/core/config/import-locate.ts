@@ -5,8 +5,8 @@ import {
   positionOf,
   valueOf,
   type RegistryDocument,
-} from '../../../shared/config/document'
-import type { Diagnostic } from '../../../shared/model/registry'
+} from '#shared/config/document'
+import type { Diagnostic } from '#shared/model/registry'
 
 /** Imported field names that the conversion renames. */
 const RENAMED: Record<string, string> = { type: 'transport', disabled: 'enabled' }

@@ -1,7 +1,7 @@
-import { formatPath, parseRegistryDocument } from '../../../shared/config/document'
-import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
-import type { ImportPreview, ImportedServer, RawConfig } from '../../../shared/ipc/registry'
-import type { Diagnostic } from '../../../shared/model/registry'
+import { formatPath, parseRegistryDocument } from '#shared/config/document'
+import { maskPlaintextSecrets } from '#shared/config/plaintext-secrets'
+import type { ImportPreview, ImportedServer, RawConfig } from '#shared/ipc/registry'
+import type { Diagnostic } from '#shared/model/registry'
 import { configHash } from './hash'
 import {
   convertImport,

@@ -1,18 +1,18 @@
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { parseRegistryDocument, type RegistryDocument } from '../../../shared/config/document'
-import { EntryReporter, mergeEntries } from '../../../shared/config/entry-reporter'
+import { parseRegistryDocument, type RegistryDocument } from '#shared/config/document'
+import { EntryReporter, mergeEntries } from '#shared/config/entry-reporter'
 import {
   keychainMove,
   plaintextSecretReason,
   replaceArgSecrets,
   replaceUrlSecrets,
-} from '../../../shared/config/plaintext-secrets'
-import { serverEntrySchema } from '../../../shared/config/schema'
-import { isPlainObject } from '../../../shared/config/schema-walk'
-import { ConsoleError } from '../../../shared/errors'
-import type { ImportCandidate, RequiredSecret, SecretToMove } from '../../../shared/ipc/registry'
-import type { Diagnostic } from '../../../shared/model/registry'
+} from '#shared/config/plaintext-secrets'
+import { serverEntrySchema } from '#shared/config/schema'
+import { isPlainObject } from '#shared/config/schema-walk'
+import { ConsoleError } from '#shared/errors'
+import type { ImportCandidate, RequiredSecret, SecretToMove } from '#shared/ipc/registry'
+import type { Diagnostic } from '#shared/model/registry'
 import { snapshot } from './load'
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { RegistrySource } from '../../../shared/model/registry'
+import type { RegistrySource } from '#shared/model/registry'
 import { loadSource, type LoadResult } from './load'
 import { tempDir } from './test-support'
 

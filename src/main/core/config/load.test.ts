@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { RegistrySource } from '../../../shared/model/registry'
+import type { RegistrySource } from '#shared/model/registry'
 import { loadEmbeddedRegistry } from './embedded'
 import { loadSource } from './load'
 import { layeredPaths, resolveRegistrySource } from './lookup'

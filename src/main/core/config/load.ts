@@ -1,12 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
-import {
-  diagnosticAt,
-  parseRegistryDocument,
-  type RegistryDocument,
-} from '../../../shared/config/document'
-import { buildRegistry, type BuildResult } from '../../../shared/config/validate'
-import type { Diagnostic, RegistrySource } from '../../../shared/model/registry'
+import { diagnosticAt, parseRegistryDocument, type RegistryDocument } from '#shared/config/document'
+import { buildRegistry, type BuildResult } from '#shared/config/validate'
+import type { Diagnostic, RegistrySource } from '#shared/model/registry'
 import { decodeLossless, undecodedBytes } from '../util/lossless-utf8'
 import { appPlaceholders, type EmbeddedRegistry } from './embedded'
 import { configHash, contentHash } from './hash'

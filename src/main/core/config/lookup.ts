@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { RegistrySource } from '../../../shared/model/registry'
+import type { RegistrySource } from '#shared/model/registry'
 
 export interface LookupOptions {
   /** `--config FILE`; wins over everything. */

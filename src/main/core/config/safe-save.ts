@@ -1,5 +1,5 @@
-import type { SaveResult } from '../../../shared/ipc/registry'
-import type { RegistrySource } from '../../../shared/model/registry'
+import type { SaveResult } from '#shared/ipc/registry'
+import type { RegistrySource } from '#shared/model/registry'
 import { replaceGuarded } from '../util/guarded-replace'
 import type { EmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'

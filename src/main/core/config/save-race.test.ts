@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { SaveResult } from '../../../shared/ipc/registry'
+import type { SaveResult } from '#shared/ipc/registry'
 import { RegistryStore } from './store'
 import { tempDir, writeFile } from './test-support'
 

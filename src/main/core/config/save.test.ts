@@ -12,7 +12,7 @@ import {
 import { join } from 'node:path'
 import { parse } from 'jsonc-parser'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { RegistryUpdatedEvent } from '../../../shared/ipc/registry'
+import type { RegistryUpdatedEvent } from '#shared/ipc/registry'
 import { EventBus } from '../events'
 import { backupPath } from '../util/atomic-write'
 import { loadEmbeddedRegistry } from './embedded'

@@ -10,7 +10,7 @@ import {
 } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ConfigInvalidEvent, RegistryUpdatedEvent } from '../../../shared/ipc/registry'
+import type { ConfigInvalidEvent, RegistryUpdatedEvent } from '#shared/ipc/registry'
 import { EventBus } from '../events'
 import { layeredPaths } from './lookup'
 import { HISTORY_LIMIT, RegistryStore } from './store'

@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks'
-import { parseRegistryDocument } from '../../../shared/config/document'
-import { fieldChanges } from '../../../shared/config/field-changes'
-import type { ServerConfig } from '../../../shared/config/schema'
-import { ConsoleError } from '../../../shared/errors'
-import type { SecretRefStatus } from '../../../shared/ipc/secrets'
+import { parseRegistryDocument } from '#shared/config/document'
+import { fieldChanges } from '#shared/config/field-changes'
+import type { ServerConfig } from '#shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { SecretRefStatus } from '#shared/ipc/secrets'
 import type {
   DraftValidation,
   EnabledDraft,
@@ -13,7 +13,7 @@ import type {
   RegistryView,
   ReloadResult,
   SaveResult,
-} from '../../../shared/ipc/registry'
+} from '#shared/ipc/registry'
 import type {
   Diagnostic,
   RegistryDiff,
@@ -21,7 +21,7 @@ import type {
   ReloadCanary,
   ReloadEvent,
   ReloadTrigger,
-} from '../../../shared/model/registry'
+} from '#shared/model/registry'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'
 import { loadEmbeddedRegistry, type EmbeddedRegistry } from './embedded'

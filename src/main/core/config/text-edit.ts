@@ -8,7 +8,7 @@ import {
   type JSONPath,
   type Node,
 } from 'jsonc-parser'
-import { parseRegistryDocument } from '../../../shared/config/document'
+import { parseRegistryDocument } from '#shared/config/document'
 
 /**
  * Edits of a registry file's text that keep the user's comments, formatting and key order:

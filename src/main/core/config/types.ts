@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { Diagnostic, RegistrySource } from '../../../shared/model/registry'
+import type { ServerConfig } from '#shared/config/schema'
+import type { Diagnostic, RegistrySource } from '#shared/model/registry'
 
 /** The registry the console runs on: every server's effective config, in display order. */
 export interface Registry {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { repoRoot } from '../../../test/built'
+import { repoRoot } from '#test/built'
 import { loadSource, type LoadResult } from './load'
 import { tempDir, writeFile } from './test-support'
 

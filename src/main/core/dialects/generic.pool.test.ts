@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { GenericSearchMapping } from '../../../shared/config/schema'
+import type { GenericSearchMapping } from '#shared/config/schema'
 import { rejection, stdioFixture, useTestScope } from '../pool/fixtures/helpers'
 import { genericAdapter } from './generic'
 

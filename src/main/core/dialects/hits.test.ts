@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SNIPPET_MAX_CHARS } from '../../../shared/text/sentences'
+import { SNIPPET_MAX_CHARS } from '#shared/text/sentences'
 import { HitCollector, finishHit } from './hits'
 import { Violations } from './shape'
 

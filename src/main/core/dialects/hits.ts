@@ -1,10 +1,5 @@
-import type { Hit, HitFlag } from '../../../shared/model/rag'
-import {
-  SNIPPET_MAX_CHARS,
-  clip,
-  deriveHeadline,
-  deriveSummary,
-} from '../../../shared/text/sentences'
+import type { Hit, HitFlag } from '#shared/model/rag'
+import { SNIPPET_MAX_CHARS, clip, deriveHeadline, deriveSummary } from '#shared/text/sentences'
 import { joinPath, type Violations } from './shape'
 
 /** What an adapter read from one raw hit, before the common normalisation. */

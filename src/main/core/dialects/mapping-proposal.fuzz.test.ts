@@ -8,7 +8,7 @@ import {
   previewMapping,
   proposeMapping,
 } from './mapping-proposal'
-import type { MappingProposal } from '../../../shared/model/mapping'
+import type { MappingProposal } from '#shared/model/mapping'
 
 /**
  * Proposing a mapping from hostile replies: huge, deep, wide, self-referencing (the same object

@@ -1,4 +1,4 @@
-import type { GenericSearchMapping } from '../../../shared/config/schema'
+import type { GenericSearchMapping } from '#shared/config/schema'
 import {
   FIELD_ROLES,
   type FieldKind,
@@ -9,8 +9,8 @@ import {
   type MappingPreview,
   type MappingProposal,
   type ProposalCall,
-} from '../../../shared/model/mapping'
-import type { ScoreOrder } from '../../../shared/model/rag'
+} from '#shared/model/mapping'
+import type { ScoreOrder } from '#shared/model/rag'
 import { mappingRoot, parseGenericResult } from './generic'
 import { isRecord, Violations } from './shape'
 

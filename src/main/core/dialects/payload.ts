@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type { RawToolResult, ServerSession } from '../pool/types'
 import { isRecord, joinPath, jsonType, type Violations } from './shape'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import * as fixture from './fixtures/ragbox'
 import {
   LIST_MAX_PAGES,

@@ -1,5 +1,5 @@
-import { ConsoleError } from '../../../shared/errors'
-import type { Answer, Citation, Resource } from '../../../shared/model/rag'
+import { ConsoleError } from '#shared/errors'
+import type { Answer, Citation, Resource } from '#shared/model/rag'
 import type { CallOptions, ServerSession } from '../pool/types'
 import { asToolResult, clampInt, hasTool, mergePages } from './calls'
 import { HitCollector, type HitDraft } from './hits'

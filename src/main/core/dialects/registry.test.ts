@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { DIALECT_IDS, type ToolInfo } from '../../../shared/model/server'
+import { DIALECT_IDS, type ToolInfo } from '#shared/model/server'
 import { specSearchTool } from './fixtures/vtex'
 import { DIALECTS, adapterFor, detect } from './registry'
 

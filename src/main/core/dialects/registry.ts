@@ -1,5 +1,5 @@
-import type { DialectSetting, ServerConfig } from '../../../shared/config/schema'
-import type { DialectId, DialectInfo, ToolInfo } from '../../../shared/model/server'
+import type { DialectSetting, ServerConfig } from '#shared/config/schema'
+import type { DialectId, DialectInfo, ToolInfo } from '#shared/model/server'
 import { genericAdapter } from './generic'
 import { ragSearchAdapter } from './rag-search'
 import { ragToolsV1Adapter } from './rag-tools-v1'

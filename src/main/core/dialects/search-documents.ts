@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../../../shared/model/server'
+import type { ToolInfo } from '#shared/model/server'
 import { isRecord } from './shape'
 
 /**

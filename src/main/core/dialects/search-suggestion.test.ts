@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ToolInfo } from '../../../shared/model/server'
-import { describeSuggestion } from '../../../shared/model/mapping'
+import type { ToolInfo } from '#shared/model/server'
+import { describeSuggestion } from '#shared/model/mapping'
 import { queryArgument, suggestSearchTools } from './search-suggestion'
 
 const takes = (required: string[], properties: Record<string, unknown> = {}) => ({

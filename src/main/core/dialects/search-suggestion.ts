@@ -1,5 +1,5 @@
-import type { SearchSuggestion } from '../../../shared/model/mapping'
-import type { ToolInfo } from '../../../shared/model/server'
+import type { SearchSuggestion } from '#shared/model/mapping'
+import type { ToolInfo } from '#shared/model/server'
 import { isRecord } from './shape'
 
 /**

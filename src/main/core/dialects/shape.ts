@@ -1,5 +1,5 @@
-import type { Violation } from '../../../shared/model/rag'
-import type { ViolationRule } from '../../../shared/model/violations'
+import type { Violation } from '#shared/model/rag'
+import type { ViolationRule } from '#shared/model/violations'
 
 /**
  * Reading untrusted JSON without throwing: every accessor returns a typed value or undefined

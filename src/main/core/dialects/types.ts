@@ -1,13 +1,6 @@
-import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
-import type {
-  Answer,
-  AccessResult,
-  Artifact,
-  Hit,
-  Resource,
-  Violation,
-} from '../../../shared/model/rag'
-import type { DialectId, ToolInfo } from '../../../shared/model/server'
+import type { ConsoleError, ErrorInfo } from '#shared/errors'
+import type { Answer, AccessResult, Artifact, Hit, Resource, Violation } from '#shared/model/rag'
+import type { DialectId, ToolInfo } from '#shared/model/server'
 import type { CallOptions, ServerSession } from '../pool/types'
 
 export interface DetectResult {

@@ -1,5 +1,5 @@
-import type { ErrorCode, ErrorInfo } from '../../../shared/errors'
-import type { Artifact } from '../../../shared/model/rag'
+import type { ErrorCode, ErrorInfo } from '#shared/errors'
+import type { Artifact } from '#shared/model/rag'
 import { asToolResult, serverError } from './calls'
 import { structuredOrText } from './payload'
 import {

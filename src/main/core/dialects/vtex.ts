@@ -1,5 +1,5 @@
-import { ConsoleError } from '../../../shared/errors'
-import type { Resource } from '../../../shared/model/rag'
+import { ConsoleError } from '#shared/errors'
+import type { Resource } from '#shared/model/rag'
 import type { CallOptions, ServerSession } from '../pool/types'
 import {
   asToolResult,

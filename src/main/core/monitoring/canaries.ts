@@ -1,7 +1,7 @@
-import type { CanaryConfig, ServerConfig } from '../../../shared/config/schema'
-import { toErrorInfo, type ErrorCode } from '../../../shared/errors'
-import type { SearchResult, ServerSearchResult } from '../../../shared/model/operations'
-import type { AccessCheck, Hit } from '../../../shared/model/rag'
+import type { CanaryConfig, ServerConfig } from '#shared/config/schema'
+import { toErrorInfo, type ErrorCode } from '#shared/errors'
+import type { SearchResult, ServerSearchResult } from '#shared/model/operations'
+import type { AccessCheck, Hit } from '#shared/model/rag'
 import type { AccessTarget } from '../services/access-service'
 import type { SearchRun } from '../services/search-service'
 

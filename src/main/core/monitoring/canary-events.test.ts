@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EventName } from '../../../shared/ipc/events'
+import type { EventName } from '#shared/ipc/events'
 import { fixtureEntry, startCore, whenState, type LiveCore } from '../services/testing/live'
 
 /**

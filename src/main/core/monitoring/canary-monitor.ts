@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { RegistryDiff, ReloadCanary } from '../../../shared/model/registry'
+import type { ServerConfig } from '#shared/config/schema'
+import type { RegistryDiff, ReloadCanary } from '#shared/model/registry'
 import type { Registry } from '../config/types'
 import { canaryNames, runCanary, type CanaryResult, type CanaryServices } from './canaries'
 

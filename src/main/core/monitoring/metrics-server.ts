@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 
 /** The documented default port of `/metrics` (0 picks a free one). */
 export const DEFAULT_METRICS_PORT = 9470

@@ -1,5 +1,5 @@
 import packageJson from '../../../../package.json'
-import type { OAuthStatus } from '../../../shared/ipc/auth'
+import type { OAuthStatus } from '#shared/ipc/auth'
 import type { OAuthService } from '../auth/oauth-service'
 import type { RegistryStore } from '../config/store'
 import { detect } from '../dialects/registry'

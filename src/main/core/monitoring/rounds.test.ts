@@ -1,5 +1,5 @@
 import { afterEach, expect, it, vi } from 'vitest'
-import type { PoolServerStatus } from '../../../shared/ipc/servers'
+import type { PoolServerStatus } from '#shared/ipc/servers'
 import { CallObservers } from '../pool/call-observer'
 import { ProbeRounds } from './rounds'
 

@@ -1,4 +1,4 @@
-import type { PoolServerStatus } from '../../../shared/ipc/servers'
+import type { PoolServerStatus } from '#shared/ipc/servers'
 import type { CallObservers } from '../pool/call-observer'
 
 /** States in which the pool checks nothing by itself: off, or waiting for a person to sign in. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { attributesOf, startOtlpReceiver, type OtlpReceiver } from '../../../test/otlp-receiver'
+import { attributesOf, startOtlpReceiver, type OtlpReceiver } from '#test/otlp-receiver'
 import {
   fixtureEntry,
   startCore,

@@ -1,4 +1,4 @@
-import type { ActingUser } from '../../../shared/model/user'
+import type { ActingUser } from '#shared/model/user'
 
 /** A JSON-RPC error object exactly as a server sent it. */
 export interface RpcErrorPayload {

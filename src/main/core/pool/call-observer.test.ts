@@ -4,7 +4,7 @@ import type { CallRecord } from './call-observer'
 import { EnvSecretResolver } from './fixtures/env-secrets'
 import { stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
 import { ConnectionPool } from './pool'
-import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
 
 /** Metrics and traces hear of every call at the one place the pool measures it. */
 async function observedPool(probeIntervalMs = 0) {

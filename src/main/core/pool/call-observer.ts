@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { toErrorInfo, type ErrorCode, type ErrorOrigin } from '../../../shared/errors'
+import { toErrorInfo, type ErrorCode, type ErrorOrigin } from '#shared/errors'
 
 /**
  * One finished call to a server as the pool measured it (the same moment its health records

@@ -1,7 +1,7 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
-import { ConsoleError, codeFromWords, type ErrorCode as ConsoleCode } from '../../../shared/errors'
+import { ConsoleError, codeFromWords, type ErrorCode as ConsoleCode } from '#shared/errors'
 import type { CallContext, RpcErrorPayload } from './call-context'
 import { AD_HOC_ORIGIN } from '../auth/sign-in-error'
 

@@ -1,5 +1,5 @@
-import { ConsoleError } from '../../../shared/errors'
-import type { ServerStatus } from '../../../shared/model/server'
+import { ConsoleError } from '#shared/errors'
+import type { ServerStatus } from '#shared/model/server'
 import type { SecretRef } from '../secrets/types'
 
 /** Which status field lists the missing references of each kind, and where to set them. */

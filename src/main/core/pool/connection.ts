@@ -1,14 +1,9 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js'
-import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '../../../shared/config/schema'
-import { ConsoleError } from '../../../shared/errors'
-import type { PoolLogLine } from '../../../shared/ipc/servers'
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
-import type {
-  RateLimitInfo,
-  ServerHealth,
-  ServerStatus,
-  ToolInfo,
-} from '../../../shared/model/server'
+import { DEFAULT_TIMEOUT_MS, type ServerConfig } from '#shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { PoolLogLine } from '#shared/ipc/servers'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
+import type { RateLimitInfo, ServerHealth, ServerStatus, ToolInfo } from '#shared/model/server'
 import type { Logger } from '../log'
 import { MAX_SIGN_INS, type PoolAuth } from '../auth/pool-auth'
 import {

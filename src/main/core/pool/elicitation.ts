@@ -11,7 +11,7 @@ import {
   parseForm,
   type ElicitationAnswer,
   type ElicitationRequest,
-} from '../../../shared/model/elicitation'
+} from '#shared/model/elicitation'
 
 export type { ElicitationAnswer, ElicitationRequest }
 

@@ -1,4 +1,4 @@
-import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
+import type { ConsoleError, ErrorInfo } from '#shared/errors'
 import { runBounded } from './bounded'
 import { trafficOf, type CallObserver } from './call-observer'
 import type { CallContext, CallTracker } from './call-context'

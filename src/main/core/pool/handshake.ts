@@ -1,5 +1,5 @@
-import type { DialectSetting } from '../../../shared/config/schema'
-import type { ToolHints, ToolInfo } from '../../../shared/model/server'
+import type { DialectSetting } from '#shared/config/schema'
+import type { ToolHints, ToolInfo } from '#shared/model/server'
 import { runBounded } from './bounded'
 import type { CallContext } from './call-context'
 import type { Clock } from './clock'

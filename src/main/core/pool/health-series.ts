@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../../shared/errors'
-import type { LatencyBucket } from '../../../shared/model/server'
+import type { ErrorCode } from '#shared/errors'
+import type { LatencyBucket } from '#shared/model/server'
 
 export interface SeriesOptions {
   /** Width of one slice. */

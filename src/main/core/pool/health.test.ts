@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ErrorInfo } from '../../../shared/errors'
+import type { ErrorInfo } from '#shared/errors'
 import { HealthTracker } from './health'
 
 const thresholds = { calls: 10, minCalls: 4, errorRate: 0.25, p95Ms: 1000 }

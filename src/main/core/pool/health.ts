@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorInfo } from '../../../shared/errors'
+import type { ErrorCode, ErrorInfo } from '#shared/errors'
 import type {
   LatencySample,
   LatencyStats,
@@ -6,7 +6,7 @@ import type {
   RateLimitInfo,
   ServerHealth,
   ServerStatus,
-} from '../../../shared/model/server'
+} from '#shared/model/server'
 import { isDiagnosticOperation } from './call-observer'
 import { DEFAULT_SERIES, LatencySeries, quantileSorted, type SeriesOptions } from './health-series'
 

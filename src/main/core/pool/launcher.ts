@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { connect } from 'node:net'
-import { ConsoleError } from '../../../shared/errors'
-import type { LaunchConfig } from '../../../shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { LaunchConfig } from '#shared/config/schema'
 import { isRunning, readLines, spawnServer, terminate } from './child-process'
 import { ReadyMatcher } from './ready-pattern'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { Limiter } from './limiter'
 
 describe('Limiter', () => {

@@ -1,4 +1,4 @@
-import type { ConsoleError } from '../../../shared/errors'
+import type { ConsoleError } from '#shared/errors'
 
 /**
  * Caps how many calls run at once against one server (so one slow provider cannot exhaust

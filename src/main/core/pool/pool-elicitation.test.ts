@@ -2,8 +2,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationHandler, ElicitationRequest } from './elicitation'
-import { defaultsOf } from '../../../shared/model/elicitation'
-import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
+import { defaultsOf } from '#shared/model/elicitation'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
 import { rejection, serverConfig, stdioFixture, textOf, useTestScope } from './fixtures/helpers'
 
 // A stdio server that sends `elicitation/create` with a named form, declared or not.

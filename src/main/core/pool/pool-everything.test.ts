@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { ServerConfig } from '../../../shared/config/schema'
+import type { ServerConfig } from '#shared/config/schema'
 import { fixture, freePort, isAlive, serverConfig, textOf, useTestScope } from './fixtures/helpers'
 
 // @modelcontextprotocol/server-everything: the reference server of the MCP project, which this

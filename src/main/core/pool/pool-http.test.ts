@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { ActingUser } from '../../../shared/model/user'
+import type { ActingUser } from '#shared/model/user'
 import { rejection, serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
 import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
 import { startQuirkyServer, type QuirkyOptions, type QuirkyServer } from './fixtures/quirky-http'
-import { SAFETY_NET_MS } from '../../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 const scope = useTestScope()
 const testPool = scope.pool

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EventMap } from '../../../shared/ipc/contract'
+import type { EventMap } from '#shared/ipc/contract'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { Core } from '../core'
 import { fixture, isAlive, stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
-import { SAFETY_NET_MS } from '../../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 let dataDir: string
 let core: Core

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ErrorInfo } from '../../../shared/errors'
+import type { ErrorInfo } from '#shared/errors'
 import { stdioFixture, textOf, useTestScope } from './fixtures/helpers'
 
 const testPool = useTestScope().pool

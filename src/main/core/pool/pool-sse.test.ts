@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
 import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
 

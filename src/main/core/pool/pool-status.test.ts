@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
-import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
+import { ConsoleError } from '#shared/errors'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
 import {
   isAlive,
   manualClock,

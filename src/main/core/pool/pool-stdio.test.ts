@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ConsoleError } from '../../../shared/errors'
+import type { ConsoleError } from '#shared/errors'
 import {
   fixture,
   isAlive,
@@ -10,7 +10,7 @@ import {
   useTestScope,
   waitFor,
 } from './fixtures/helpers'
-import { NEVER_MS, SAFETY_NET_MS } from '../../../test/limits'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
 
 const testPool = useTestScope().pool
 

@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto'
-import type { ServerConfig } from '../../../shared/config/schema'
-import { ConsoleError } from '../../../shared/errors'
-import type { PoolLogLine, PoolServerStatus, PoolServerTools } from '../../../shared/ipc/servers'
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
-import type { RegistryDiff } from '../../../shared/model/registry'
-import type {
-  RateLimitInfo,
-  ServerHealth,
-  ServerStatus,
-  ToolInfo,
-} from '../../../shared/model/server'
+import type { ServerConfig } from '#shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { PoolLogLine, PoolServerStatus, PoolServerTools } from '#shared/ipc/servers'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
+import type { RegistryDiff } from '#shared/model/registry'
+import type { RateLimitInfo, ServerHealth, ServerStatus, ToolInfo } from '#shared/model/server'
 import type { Registry } from '../config/types'
 import type { EventBus } from '../events'
 import type { Logger } from '../log'

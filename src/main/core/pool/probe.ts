@@ -1,4 +1,4 @@
-import type { ConsoleError } from '../../../shared/errors'
+import type { ConsoleError } from '#shared/errors'
 import type { CallContext } from './call-context'
 import type { Outcome } from './exchange'
 import type { OpenedClient } from './open-client'

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import { redactedJson } from '../secrets/redactor'
 import type { Redactor } from '../secrets/types'
 import type { Clock } from './clock'

@@ -1,4 +1,4 @@
-import type { PoolLogLine, PoolLogStream } from '../../../shared/ipc/servers'
+import type { PoolLogLine, PoolLogStream } from '#shared/ipc/servers'
 import type { Logger } from '../log'
 import type { Redactor } from '../secrets/types'
 

@@ -1,6 +1,6 @@
-import type { ConsoleError } from '../../../shared/errors'
+import type { ConsoleError } from '#shared/errors'
 import { isSignInRequired } from '../auth/sign-in-error'
-import type { ServerStatus } from '../../../shared/model/server'
+import type { ServerStatus } from '#shared/model/server'
 import { backoffDelay, type BackoffOptions } from './backoff'
 import type { Clock } from './clock'
 import { missingFields } from './connection-errors'

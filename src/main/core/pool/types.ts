@@ -1,7 +1,7 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { ConsoleError, ErrorInfo } from '../../../shared/errors'
-import type { ActingUser } from '../../../shared/model/user'
-import type { ServerInfo, ToolInfo } from '../../../shared/model/server'
+import type { ServerConfig } from '#shared/config/schema'
+import type { ConsoleError, ErrorInfo } from '#shared/errors'
+import type { ActingUser } from '#shared/model/user'
+import type { ServerInfo, ToolInfo } from '#shared/model/server'
 
 /** Per-call options every pool call takes. */
 export interface CallOptions {

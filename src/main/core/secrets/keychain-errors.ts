@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 
 /** What the console was doing when the keychain failed. */
 export type KeychainOperation = 'read' | 'store' | 'delete'

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { createLogger } from '../log'
 import { createRedactor, REDACTED } from './redactor'
 

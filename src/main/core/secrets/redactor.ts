@@ -1,4 +1,4 @@
-import { REDACTED } from '../../../shared/redacted'
+import { REDACTED } from '#shared/redacted'
 import { isOnlyRefs } from './refs'
 import { redactSignedLinks } from './signed-links'
 import type { Redactor } from './types'

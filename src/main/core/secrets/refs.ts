@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import { SECRET_NAME_RE } from '../../../shared/ipc/secrets'
+import type { ServerConfig } from '#shared/config/schema'
+import { SECRET_NAME_RE } from '#shared/ipc/secrets'
 import type { SecretRef, SecretRefKind } from './types'
 
 /** `${keychain:NAME}`, `${env:VAR}` or `${session:NAME}`; anything else is left as written. */

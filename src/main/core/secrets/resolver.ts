@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import { ConsoleError } from '../../../shared/errors'
+import type { ServerConfig } from '#shared/config/schema'
+import { ConsoleError } from '#shared/errors'
 import type { KeychainStore } from './keychain-store'
 import { configRefs, refKey, substituteRefs } from './refs'
 import type { SessionTokens } from './session-tokens'

@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
+import type { ServerConfig } from '#shared/config/schema'
+import { ConsoleError, type ErrorInfo } from '#shared/errors'
 import {
   secretValueProblem,
   type SecretChange,
@@ -7,7 +7,7 @@ import {
   type SecretsList,
   type ServerSecrets,
   type SessionTokenInfo,
-} from '../../../shared/ipc/secrets'
+} from '#shared/ipc/secrets'
 import type { KeychainStore } from './keychain-store'
 import type { SecretRedactor } from './redactor'
 import { configRefs, isSecretName } from './refs'

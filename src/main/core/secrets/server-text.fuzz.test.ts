@@ -2,15 +2,15 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { codeFromWords } from '../../../shared/errors'
-import { detectPromptInjection } from '../../../shared/text/injection'
+import { codeFromWords } from '#shared/errors'
+import { detectPromptInjection } from '#shared/text/injection'
 import {
   countWords,
   deriveHeadline,
   deriveSummary,
   makeSnippet,
   splitSentences,
-} from '../../../shared/text/sentences'
+} from '#shared/text/sentences'
 import { createRedactor, mayHoldCredential } from './redactor'
 import { redactSignedLinks } from './signed-links'
 

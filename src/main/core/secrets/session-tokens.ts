@@ -1,4 +1,4 @@
-import type { SessionTokenInfo } from '../../../shared/ipc/secrets'
+import type { SessionTokenInfo } from '#shared/ipc/secrets'
 import type { Redactor } from './types'
 
 interface Token {

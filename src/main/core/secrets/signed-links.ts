@@ -1,5 +1,5 @@
-import { REDACTED } from '../../../shared/redacted'
-import { decodeSafely } from '../../../shared/text/decode'
+import { REDACTED } from '#shared/redacted'
+import { decodeSafely } from '#shared/text/decode'
 
 /**
  * Query parameters that make a link a credential: whoever holds it opens the document (S3 / GCS

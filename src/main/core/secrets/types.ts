@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../../../shared/config/schema'
+import type { ServerConfig } from '#shared/config/schema'
 
 /** Where a `${kind:NAME}` reference in rag-mcp.json is resolved from. */
 export type SecretRefKind = 'keychain' | 'env' | 'session'

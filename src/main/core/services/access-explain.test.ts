@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AccessResult, LinkCheck } from '../../../shared/model/rag'
+import type { AccessResult, LinkCheck } from '#shared/model/rag'
 import { explainAccess, roughDuration } from './access-explain'
 
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0)

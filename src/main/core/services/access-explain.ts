@@ -1,5 +1,5 @@
-import type { ErrorInfo } from '../../../shared/errors'
-import type { AccessResult, LinkCheck, LinkVerdict } from '../../../shared/model/rag'
+import type { ErrorInfo } from '#shared/errors'
+import type { AccessResult, LinkCheck, LinkVerdict } from '#shared/model/rag'
 import { urlExpiry } from './link-check'
 
 /** Everything known after checking one citation. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { AccessCheck } from '../../../shared/model/rag'
+import type { AccessCheck } from '#shared/model/rag'
 import { createRedactor } from '../secrets/redactor'
 import { AccessHistory } from './access-history'
 

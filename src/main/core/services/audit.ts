@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AuditEntry, AuditPage } from '../../../shared/model/operations'
+import type { AuditEntry, AuditPage } from '#shared/model/operations'
 import { redactedJson } from '../secrets/redactor'
 import type { Redactor } from '../secrets/types'
 import { RotatingFile } from '../util/rotating-file'

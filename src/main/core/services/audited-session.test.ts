@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AuditEntry } from '../../../shared/model/operations'
+import type { AuditEntry } from '#shared/model/operations'
 import { ragToolsV1Adapter } from '../dialects/rag-tools-v1'
 import {
   RecordingSession,

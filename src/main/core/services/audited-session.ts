@@ -1,6 +1,6 @@
-import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
-import type { AuditEntry } from '../../../shared/model/operations'
-import type { ActingUser } from '../../../shared/model/user'
+import { ConsoleError, type ErrorInfo } from '#shared/errors'
+import type { AuditEntry } from '#shared/model/operations'
+import type { ActingUser } from '#shared/model/user'
 import type { CallOptions, RawToolResult, ServerSession } from '../pool/types'
 
 /** Where audit lines go (the {@link AuditLog} in the core). */

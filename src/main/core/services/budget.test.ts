@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { mapBounded, withBudget } from './budget'
 
 /** Work that ends only when its signal aborts, remembering why. */

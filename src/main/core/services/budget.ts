@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 
 /** The error a server's part of an operation ends with when the whole operation is cancelled. */
 export function cancelledError(server: string): ConsoleError {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { PendingElicitation } from '../../../shared/ipc/elicitation'
-import type { ElicitationAnswer } from '../../../shared/model/elicitation'
+import type { PendingElicitation } from '#shared/ipc/elicitation'
+import type { ElicitationAnswer } from '#shared/model/elicitation'
 import type { EventBus } from '../events'
 import type { ElicitationHandler } from '../pool/elicitation'
 

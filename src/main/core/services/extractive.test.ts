@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Hit } from '../../../shared/model/rag'
+import type { Hit } from '#shared/model/rag'
 import { extractiveAnswer } from './extractive'
 
 const hit = (id: string, text: string, over: Partial<Hit> = {}): Hit => ({

@@ -1,5 +1,5 @@
-import type { Answer, Citation, Hit } from '../../../shared/model/rag'
-import { splitSentences } from '../../../shared/text/sentences'
+import type { Answer, Citation, Hit } from '#shared/model/rag'
+import { splitSentences } from '#shared/text/sentences'
 
 const STOPWORDS = new Set(
   'a an and are as at be by can do does for from has have how i in is it of on or our the to was we what when where which who why will with you your'.split(

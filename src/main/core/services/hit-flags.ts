@@ -1,5 +1,5 @@
-import type { Answer, Hit } from '../../../shared/model/rag'
-import { looksLikeInjection } from '../../../shared/text/injection'
+import type { Answer, Hit } from '#shared/model/rag'
+import { looksLikeInjection } from '#shared/text/injection'
 
 /**
  * Marks hits whose title, snippet, summary or text reads like an instruction aimed at a model

@@ -1,4 +1,4 @@
-import type { LinkCheck, LinkClass, LinkHop } from '../../../shared/model/rag'
+import type { LinkCheck, LinkClass, LinkHop } from '#shared/model/rag'
 import { LinkRefused, type LinkPolicy } from './link-policy'
 
 export interface LinkCheckOptions {

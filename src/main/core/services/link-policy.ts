@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici'
-import type { LinkPolicyState } from '../../../shared/ipc/profiles'
+import type { LinkPolicyState } from '#shared/ipc/profiles'
 
 /** What an admin may set in settings.json (`linkPolicy`) or in the Access panel. */
 export type LinkPolicySettings = LinkPolicyState

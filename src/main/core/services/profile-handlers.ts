@@ -1,5 +1,5 @@
 import type { EventBus } from '../events'
-import type { ChannelHandlers } from '../../../shared/ipc/contract'
+import type { ChannelHandlers } from '#shared/ipc/contract'
 import type { SettingsStore } from './settings'
 
 type ProfileChannels =

@@ -1,4 +1,4 @@
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import type { EventBus } from '../events'
 
 /** How often new protocol entries are announced, at most (ms). */

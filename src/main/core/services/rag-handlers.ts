@@ -1,5 +1,5 @@
-import type { AccessTargetInput, RagResults } from '../../../shared/ipc/rag'
-import type { ChannelHandlers } from '../../../shared/ipc/contract'
+import type { AccessTargetInput, RagResults } from '#shared/ipc/rag'
+import type { ChannelHandlers } from '#shared/ipc/contract'
 import type { AccessTarget } from './access-service'
 import type { RagServices } from './rag-services'
 import { streamedReply } from './search-service'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Hit } from '../../../shared/model/rag'
+import type { Hit } from '#shared/model/rag'
 import { RawPayloads } from './raw-payloads'
 
 const hit = (server: string, id: string, raw: unknown, sourceId?: string): Hit => ({

@@ -1,5 +1,5 @@
-import type { RawPayload } from '../../../shared/ipc/rag'
-import type { Hit } from '../../../shared/model/rag'
+import type { RawPayload } from '#shared/ipc/rag'
+import type { Hit } from '#shared/model/rag'
 
 /** Searches whose raw payloads are held; an older one is dropped when a new one begins. */
 export const RAW_SEARCHES = 20

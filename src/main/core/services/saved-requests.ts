@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, renameSync } from 'node:fs'
 import { z } from 'zod'
-import type { SavedRequest, WorkbenchCall } from '../../../shared/ipc/workbench'
+import type { SavedRequest, WorkbenchCall } from '#shared/ipc/workbench'
 import type { Redactor } from '../secrets/types'
 import { writeFileAtomicSync } from '../util/atomic-write'
 

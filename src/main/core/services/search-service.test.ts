@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ServerSearchResult } from '../../../shared/model/operations'
-import { RRF_K } from '../../../shared/model/fusion'
+import type { ServerSearchResult } from '#shared/model/operations'
+import { RRF_K } from '#shared/model/fusion'
 import { extraPhrases } from './search-service'
 import {
   DOWN_URL,
@@ -12,7 +12,7 @@ import {
   type LiveCore,
   type Started,
 } from './testing/live'
-import { SAFETY_NET_MS } from '../../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 /**
  * Fan-out search through the whole console (pool, adapters, audit, fusion) against fixture

@@ -1,16 +1,16 @@
-import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
-import type { SearchReply } from '../../../shared/ipc/rag'
+import { ConsoleError, type ErrorInfo } from '#shared/errors'
+import type { SearchReply } from '#shared/ipc/rag'
 import type {
   FusionMode,
   SearchRequest,
   SearchResult,
   ServerSearchResult,
-} from '../../../shared/model/operations'
-import type { Artifact, Hit, Violation } from '../../../shared/model/rag'
-import type { ServerState } from '../../../shared/model/server'
-import type { Profile } from '../../../shared/model/user'
+} from '#shared/model/operations'
+import type { Artifact, Hit, Violation } from '#shared/model/rag'
+import type { ServerState } from '#shared/model/server'
+import type { Profile } from '#shared/model/user'
 import type { EventBus } from '../events'
-import { dedupeKey, mergeResults } from '../../../shared/model/fusion'
+import { dedupeKey, mergeResults } from '#shared/model/fusion'
 import { flagSuspicious } from './hit-flags'
 import { planTargets, type PlanDeps, type Target } from './plan'
 import type { ServerCalls, ServerOutcome } from './server-calls'

@@ -1,6 +1,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProtocolEntry } from '../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import { startCore, startHttpFixture, whenState, type LiveCore, type Started } from './testing/live'
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MASK } from '../../../shared/config/plaintext-secrets'
+import { MASK } from '#shared/config/plaintext-secrets'
 import {
   RAG_FIXTURE,
   fixtureEntry,
@@ -8,7 +8,7 @@ import {
   whenState,
   type LiveCore,
 } from './testing/live'
-import { SAFETY_NET_MS } from '../../../test/limits'
+import { SAFETY_NET_MS } from '#test/limits'
 
 /** The server list as the Servers panel shows it, through the whole console. */
 let live: LiveCore

@@ -1,13 +1,8 @@
-import { maskPlaintextSecrets } from '../../../shared/config/plaintext-secrets'
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { OAuthStatus } from '../../../shared/ipc/auth'
-import type { SecretRefStatus } from '../../../shared/ipc/secrets'
-import type {
-  DialectInfo,
-  ServerStatus,
-  ServerSummary,
-  ToolInfo,
-} from '../../../shared/model/server'
+import { maskPlaintextSecrets } from '#shared/config/plaintext-secrets'
+import type { ServerConfig } from '#shared/config/schema'
+import type { OAuthStatus } from '#shared/ipc/auth'
+import type { SecretRefStatus } from '#shared/ipc/secrets'
+import type { DialectInfo, ServerStatus, ServerSummary, ToolInfo } from '#shared/model/server'
 import { detect } from '../dialects/registry'
 import { suggestSearchTools } from '../dialects/search-suggestion'
 import type { ActiveProfile, RegistryReader, SessionPool } from './types'

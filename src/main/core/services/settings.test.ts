@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir, userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Profile } from '../../../shared/model/user'
+import type { Profile } from '#shared/model/user'
 import { defaultProfile, SettingsStore } from './settings'
 import { isVisibleTo } from './visibility'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Resource } from '../../../shared/model/rag'
-import type { ActingUser } from '../../../shared/model/user'
+import type { Resource } from '#shared/model/rag'
+import type { ActingUser } from '#shared/model/user'
 import { testConfig } from '../dialects/testing/recording-session'
 import { ALL_SOURCES, mergeSources, sourcesToSend } from './sources'
 

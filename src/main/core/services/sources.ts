@@ -1,6 +1,6 @@
-import type { DataSourceConfig, ServerConfig } from '../../../shared/config/schema'
-import type { Resource } from '../../../shared/model/rag'
-import type { ActingUser } from '../../../shared/model/user'
+import type { DataSourceConfig, ServerConfig } from '#shared/config/schema'
+import type { Resource } from '#shared/model/rag'
+import type { ActingUser } from '#shared/model/user'
 import { isVisibleTo } from './visibility'
 
 /**

@@ -1,5 +1,5 @@
-import type { ServerAnswer, SynthesisRequest } from '../../../shared/model/operations'
-import type { Answer } from '../../../shared/model/rag'
+import type { ServerAnswer, SynthesisRequest } from '#shared/model/operations'
+import type { Answer } from '#shared/model/rag'
 import { extractiveAnswer } from './extractive'
 import { flagAnswer, flagSuspicious } from './hit-flags'
 import { planTargets, type PlanDeps } from './plan'

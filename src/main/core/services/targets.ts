@@ -1,6 +1,6 @@
-import type { ServerConfig } from '../../../shared/config/schema'
-import type { ErrorInfo } from '../../../shared/errors'
-import type { ActingUser, Profile } from '../../../shared/model/user'
+import type { ServerConfig } from '#shared/config/schema'
+import type { ErrorInfo } from '#shared/errors'
+import type { ActingUser, Profile } from '#shared/model/user'
 import { isVisibleTo } from './visibility'
 
 /** The identity operations run as, from a profile (its id and display name stay local). */

@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
-import type { ArgumentProblem } from '../../../shared/ipc/workbench'
+import type { ArgumentProblem } from '#shared/ipc/workbench'
 
 /** Compiled input schemas, by their JSON text (tools are listed again after a reconnect). */
 const MAX_CACHED = 500

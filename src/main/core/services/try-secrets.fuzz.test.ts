@@ -1,10 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  maskPlaintextSecrets,
-  plaintextSecretValues,
-} from '../../../shared/config/plaintext-secrets'
-import { cliCommand, curlCommand } from '../../../shared/workbench/copy'
+import { maskPlaintextSecrets, plaintextSecretValues } from '#shared/config/plaintext-secrets'
+import { cliCommand, curlCommand } from '#shared/workbench/copy'
 import { convertImport } from '../config/import'
 import { createRedactor } from '../secrets/redactor'
 import { substituteRefs } from '../secrets/refs'

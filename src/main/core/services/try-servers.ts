@@ -1,16 +1,16 @@
-import { parseRegistryDocument } from '../../../shared/config/document'
-import { normalizeEntry } from '../../../shared/config/normalize'
+import { parseRegistryDocument } from '#shared/config/document'
+import { normalizeEntry } from '#shared/config/normalize'
 import {
   keychainMove,
   maskArgs,
   maskPlaintextSecrets,
   plaintextSecretReason,
   plaintextSecretValues,
-} from '../../../shared/config/plaintext-secrets'
-import type { ServerConfig, ServerEntry } from '../../../shared/config/schema'
-import { ConsoleError } from '../../../shared/errors'
-import type { ProtocolEntry, TryServer, TrySpec } from '../../../shared/ipc/workbench'
-import type { PoolServerTools } from '../../../shared/ipc/servers'
+} from '#shared/config/plaintext-secrets'
+import type { ServerConfig, ServerEntry } from '#shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { ProtocolEntry, TryServer, TrySpec } from '#shared/ipc/workbench'
+import type { PoolServerTools } from '#shared/ipc/servers'
 import type { PoolAuth } from '../auth/pool-auth'
 import { TRIED_ORIGIN } from '../auth/sign-in-error'
 import { detect } from '../dialects/registry'

@@ -1,12 +1,12 @@
-import type { ServerConfig } from '../../../shared/config/schema'
+import type { ServerConfig } from '#shared/config/schema'
 import type {
   RateLimitInfo,
   ServerHealth,
   ServerInfo,
   ServerStatus,
   ToolInfo,
-} from '../../../shared/model/server'
-import type { Profile } from '../../../shared/model/user'
+} from '#shared/model/server'
+import type { Profile } from '#shared/model/user'
 import type { Registry } from '../config/types'
 import type { ServerSession } from '../pool/types'
 

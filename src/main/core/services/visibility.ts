@@ -1,4 +1,4 @@
-import type { ActingUser } from '../../../shared/model/user'
+import type { ActingUser } from '#shared/model/user'
 
 /** A profile holding this group is shown every server and source; servers still decide access. */
 export const ALL_GROUPS = '*'

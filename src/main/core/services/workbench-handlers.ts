@@ -1,5 +1,5 @@
-import type { WorkbenchResults } from '../../../shared/ipc/workbench'
-import type { ChannelHandlers } from '../../../shared/ipc/contract'
+import type { WorkbenchResults } from '#shared/ipc/workbench'
+import type { ChannelHandlers } from '#shared/ipc/contract'
 import type { WorkbenchService } from './workbench-service'
 
 /** IPC handlers of the protocol workbench. */

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createCore, type Core } from '../core'
 import { describeWithKeyring, uniqueServerId } from '../secrets/testing/keyring'
 import { fixture } from '../pool/fixtures/helpers'
-import { listeningUrl, startChild } from '../../../test/start-child'
+import { listeningUrl, startChild } from '#test/start-child'
 
 /** "Add to registry" of a tried server, against the real Secret Service. */
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { ConsoleError, type ErrorInfo } from '../../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '#shared/errors'
 import type {
   ArgumentProblem,
   HistoryEntry,
@@ -11,12 +11,12 @@ import type {
   TrySpec,
   WorkbenchCall,
   WorkbenchCallResult,
-} from '../../../shared/ipc/workbench'
-import type { ActingUser } from '../../../shared/model/user'
-import { cliCommand, curlCommand, type CopyTarget } from '../../../shared/workbench/copy'
-import type { GenericSearchMapping } from '../../../shared/config/schema'
-import type { RawConfig } from '../../../shared/ipc/registry'
-import type { MappingChoice, MappingPreview, MappingProposal } from '../../../shared/model/mapping'
+} from '#shared/ipc/workbench'
+import type { ActingUser } from '#shared/model/user'
+import { cliCommand, curlCommand, type CopyTarget } from '#shared/workbench/copy'
+import type { GenericSearchMapping } from '#shared/config/schema'
+import type { RawConfig } from '#shared/ipc/registry'
+import type { MappingChoice, MappingPreview, MappingProposal } from '#shared/model/mapping'
 import type { PoolAuth } from '../auth/pool-auth'
 import { previewMapping, proposeMapping } from '../dialects/mapping-proposal'
 import { queryArgument } from '../dialects/search-suggestion'

@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 
 /** Rejects with a `timeout` ConsoleError when the promise has not settled in time. */
 export function withTimeout<T>(

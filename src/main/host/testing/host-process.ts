@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import WebSocket from 'ws'
-import { builtFile } from '../../../test/built'
-import { eachLine } from '../../../test/start-child'
+import { builtFile } from '#test/built'
+import { eachLine } from '#test/start-child'
 import { WS_PATH } from '../server'
 
 /** `out/main/host.js` running as its own process, as `npm run start:browser` starts it. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { invokeRequests } from '../../../shared/ipc/contract'
+import { invokeRequests } from '#shared/ipc/contract'
 import type { BrowserHost } from '../server'
 
 /**

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { RegistrySource } from '../../../shared/model/registry'
+import type { RegistrySource } from '#shared/model/registry'
 import { appQueries } from '../features/app/queries'
 import { configQueries } from '../features/config/queries'
 import { shortenPath } from '../lib/format'

@@ -1,4 +1,4 @@
-import { PANEL_LABELS } from '../../../shared/panels'
+import { PANEL_LABELS } from '#shared/panels'
 import type { IconName } from '../ui'
 import { PANELS, type Panel } from '../state/store'
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { EVENT_NAMES, isOptInEvent } from '../../../shared/ipc/events'
+import { EVENT_NAMES, isOptInEvent } from '#shared/ipc/events'
 import { subscribe } from '../api'
 import { postNotice, useUiStore } from '../state/store'
 import { coalescedInvalidation } from './coalesced-invalidation'

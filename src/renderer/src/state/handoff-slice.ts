@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import type { AccessTargetInput } from '../../../shared/ipc/rag'
+import type { AccessTargetInput } from '#shared/ipc/rag'
 import type { NavigationSlice } from './navigation-slice'
 
 /** Work one panel hands to another: "check access" from a hit, "adjust sources" from Search. */

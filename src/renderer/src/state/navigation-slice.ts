@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand'
-import type { Panel } from '../../../shared/panels'
+import type { Panel } from '#shared/panels'
 
-export { PANELS, type Panel } from '../../../shared/panels'
+export { PANELS, type Panel } from '#shared/panels'
 
 export const CONFIG_TABS = ['editor', 'secrets', 'import', 'history'] as const
 export type ConfigTab = (typeof CONFIG_TABS)[number]

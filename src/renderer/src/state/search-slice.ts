@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand'
-import type { FusionMode } from '../../../shared/model/operations'
+import type { FusionMode } from '#shared/model/operations'
 
 /** The query the user is writing, as the Search panel's form holds it. */
 export interface SearchDraft {

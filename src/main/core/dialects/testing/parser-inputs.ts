@@ -14,7 +14,7 @@ import {
 } from '../ragbox'
 import { parseHandshake, parseVtexRead, parseVtexResources, parseVtexSearch } from '../vtex'
 import { expect } from 'vitest'
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type { DialectAdapter } from '../types'
 import { RecordingSession, asUser } from './recording-session'
 import { expectWellFormed, type WellFormedSubject } from './well-formed'

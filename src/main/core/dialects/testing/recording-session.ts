@@ -1,7 +1,7 @@
-import type { ServerConfig } from '../../../../shared/config/schema'
-import { ConsoleError } from '../../../../shared/errors'
-import type { ToolInfo } from '../../../../shared/model/server'
-import type { ActingUser } from '../../../../shared/model/user'
+import type { ServerConfig } from '#shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { ToolInfo } from '#shared/model/server'
+import type { ActingUser } from '#shared/model/user'
 import type { CallOptions, RawToolResult, ServerSession } from '../../pool/types'
 
 /**

@@ -5,8 +5,8 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { ConsoleError } from '../../../../shared/errors'
-import type { DialectSetting } from '../../../../shared/config/schema'
+import { ConsoleError } from '#shared/errors'
+import type { DialectSetting } from '#shared/config/schema'
 import type { CallOptions, RawToolResult, ServerSession } from '../../pool/types'
 import { testConfig } from './recording-session'
 

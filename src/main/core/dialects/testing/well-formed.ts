@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
-import type { Answer, AccessResult, Hit, Resource, Violation } from '../../../../shared/model/rag'
-import { isViolationRule } from '../../../../shared/model/violations'
-import { SNIPPET_MAX_CHARS } from '../../../../shared/text/sentences'
+import type { Answer, AccessResult, Hit, Resource, Violation } from '#shared/model/rag'
+import { isViolationRule } from '#shared/model/violations'
+import { SNIPPET_MAX_CHARS } from '#shared/text/sentences'
 
 /**
  * What every adapter result must look like, whatever the server sent: known violation rules with

@@ -2,7 +2,7 @@
 // resolver and the service against a keychain that is really unreachable or really locked, and
 // prints one JSON line `{"probe": mode, "results": {...}}`.
 import { execFileSync } from 'node:child_process'
-import { toErrorInfo } from '../../../../shared/errors'
+import { toErrorInfo } from '#shared/errors'
 import { KeychainStore } from '../keychain-store'
 import { createRedactor } from '../redactor'
 import { SecretsService } from '../secrets-service'

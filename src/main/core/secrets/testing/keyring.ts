@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'vitest'
-import { repoRoot } from '../../../../test/built'
+import { repoRoot } from '#test/built'
 
 /**
  * Test helpers for code that needs the real OS keychain. `scripts/with-keyring.sh` runs a

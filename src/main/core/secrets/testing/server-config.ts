@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../../../../shared/config/schema'
+import type { ServerConfig } from '#shared/config/schema'
 
 /** An effective server config for tests, with only the fields a test cares about set. */
 export function serverConfig(id: string, fields: Partial<ServerConfig> = {}): ServerConfig {

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import type { ServerConfig } from '../../../../shared/config/schema'
-import { ConsoleError, toErrorInfo, type ErrorInfo } from '../../../../shared/errors'
+import type { ServerConfig } from '#shared/config/schema'
+import { ConsoleError, toErrorInfo, type ErrorInfo } from '#shared/errors'
 import type {
   CheckEvidence,
   DoctorCheckResult,
   DoctorRun,
   ServerDoctorReport,
-} from '../../../../shared/model/doctor'
+} from '#shared/model/doctor'
 import {
   DIALECT_IDS,
   type DialectId,
   type DialectInfo,
   type RateLimitInfo,
-} from '../../../../shared/model/server'
-import type { ActingUser } from '../../../../shared/model/user'
+} from '#shared/model/server'
+import type { ActingUser } from '#shared/model/user'
 import { adapterFor, detect } from '../../dialects/registry'
 import type { DialectAdapter } from '../../dialects/types'
 import type { EventBus } from '../../events'

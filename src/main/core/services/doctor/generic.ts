@@ -1,7 +1,7 @@
-import { toErrorInfo } from '../../../../shared/errors'
+import { toErrorInfo } from '#shared/errors'
 import { suggestSearchTools } from '../../dialects/search-suggestion'
 import { isRecord } from '../../dialects/shape'
-import { cliCommand } from '../../../../shared/workbench/copy'
+import { cliCommand } from '#shared/workbench/copy'
 import { payloadOf, toolNamed } from './replies'
 import { verdict, type DoctorCheck, type Probe, type Verdict } from './types'
 

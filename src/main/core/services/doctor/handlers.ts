@@ -1,5 +1,5 @@
-import type { DoctorResults } from '../../../../shared/ipc/doctor'
-import type { ChannelHandlers } from '../../../../shared/ipc/contract'
+import type { DoctorResults } from '#shared/ipc/doctor'
+import type { ChannelHandlers } from '#shared/ipc/contract'
 import type { RagServices } from '../rag-services'
 
 /** IPC handlers of Doctor. */

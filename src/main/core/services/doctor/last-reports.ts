@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import type { ServerDoctorReport } from '../../../../shared/model/doctor'
+import type { ServerDoctorReport } from '#shared/model/doctor'
 import { isRecord } from '../../dialects/shape'
 import { writeFileAtomicSync } from '../../util/atomic-write'
 

@@ -1,5 +1,5 @@
-import { ConsoleError, toErrorInfo } from '../../../../shared/errors'
-import type { ActingUser } from '../../../../shared/model/user'
+import { ConsoleError, toErrorInfo } from '#shared/errors'
+import type { ActingUser } from '#shared/model/user'
 import { sendsIdentity } from '../../dialects/registry'
 import { userHeaders } from '../../pool/http-fetch'
 import type { ResolvedConnection } from '../../secrets/types'

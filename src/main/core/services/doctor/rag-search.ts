@@ -1,4 +1,4 @@
-import { toErrorInfo } from '../../../../shared/errors'
+import { toErrorInfo } from '#shared/errors'
 import { isRecord } from '../../dialects/shape'
 import { STRANGER, schemaOf, toolNamed } from './replies'
 import { verdict, type DoctorCheck, type Probe, type Provoking } from './types'

@@ -1,4 +1,4 @@
-import type { DialectId } from '../../../../shared/model/server'
+import type { DialectId } from '#shared/model/server'
 import { GENERIC_CHECKS } from './generic'
 import { PROTOCOL_CHECKS } from './protocol'
 import { RAG_SEARCH_CHECKS } from './rag-search'

@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../../../../shared/model/server'
+import type { ToolInfo } from '#shared/model/server'
 import { isRecord, Violations } from '../../dialects/shape'
 import { structuredOrText } from '../../dialects/payload'
 import type { RawToolResult } from '../../pool/types'

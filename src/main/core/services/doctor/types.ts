@@ -1,8 +1,8 @@
-import type { ServerConfig } from '../../../../shared/config/schema'
-import type { ErrorInfo } from '../../../../shared/errors'
-import type { CheckEvidence, CheckStatus } from '../../../../shared/model/doctor'
-import type { DialectInfo, ServerInfo, ToolInfo } from '../../../../shared/model/server'
-import type { ActingUser } from '../../../../shared/model/user'
+import type { ServerConfig } from '#shared/config/schema'
+import type { ErrorInfo } from '#shared/errors'
+import type { CheckEvidence, CheckStatus } from '#shared/model/doctor'
+import type { DialectInfo, ServerInfo, ToolInfo } from '#shared/model/server'
+import type { ActingUser } from '#shared/model/user'
 import type { DialectAdapter } from '../../dialects/types'
 import type { CallOptions, RawToolResult, ServerSession } from '../../pool/types'
 

@@ -5,8 +5,8 @@ import type {
   MetricDelta,
   QueryChange,
   RunComparison,
-} from '../../../../shared/model/evaluation'
-import { QUALITY_METRICS, type QualityMetric } from '../../../../shared/model/evaluation'
+} from '#shared/model/evaluation'
+import { QUALITY_METRICS, type QualityMetric } from '#shared/model/evaluation'
 import { mean } from './metrics'
 import { cellsOf, checkK, judgmentsOf, listKey, listsOf, type Cell } from './run-metrics'
 import { pairedRandomizationTest } from './significance'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { ConsoleError } from '../../../../shared/errors'
-import type { EvaluationResults, PoolDocumentRequest } from '../../../../shared/ipc/evaluation'
+import { ConsoleError } from '#shared/errors'
+import type { EvaluationResults, PoolDocumentRequest } from '#shared/ipc/evaluation'
 import type {
   EvalList,
   EvalMetrics,
@@ -12,9 +12,9 @@ import type {
   GoldenSet,
   PoolDocumentText,
   RunComparison,
-} from '../../../../shared/model/evaluation'
-import { dedupeKey } from '../../../../shared/model/hit-identity'
-import type { Selection, ServerSearchResult } from '../../../../shared/model/operations'
+} from '#shared/model/evaluation'
+import { dedupeKey } from '#shared/model/hit-identity'
+import type { Selection, ServerSearchResult } from '#shared/model/operations'
 import { planTargets } from '../plan'
 import { poolOf } from './pool'
 import type { Redactor } from '../../secrets/types'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { parseThreshold } from './gate'
 import { parseStoredRun } from './run-store'
 import { parseGoldenSet } from './set-store'

@@ -1,10 +1,5 @@
-import type {
-  EvalList,
-  EvalMetrics,
-  QualityMetric,
-  RunComparison,
-} from '../../../../shared/model/evaluation'
-import type { FusionMode } from '../../../../shared/model/operations'
+import type { EvalList, EvalMetrics, QualityMetric, RunComparison } from '#shared/model/evaluation'
+import type { FusionMode } from '#shared/model/operations'
 import { listKey } from './run-metrics'
 
 /** A CI threshold: `[LIST:]METRIC[@K]=VALUE`, e.g. `ndcg@10=0.6` or `knowledgeSearch:mrr=0.5`. */

@@ -1,5 +1,5 @@
-import type { EvaluationResults } from '../../../../shared/ipc/evaluation'
-import type { ChannelHandlers } from '../../../../shared/ipc/contract'
+import type { EvaluationResults } from '#shared/ipc/evaluation'
+import type { ChannelHandlers } from '#shared/ipc/contract'
 import type { RagServices } from '../rag-services'
 
 /** IPC handlers of retrieval evaluation. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { Grade } from '../../../../shared/model/evaluation'
+import type { Grade } from '#shared/model/evaluation'
 import { scoreQuery, type Qrels } from './metrics'
 
 /** Documents d0..d19; a ranked list of some of them (repeats allowed) and judgments of some. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Grade } from '../../../../shared/model/evaluation'
+import type { Grade } from '#shared/model/evaluation'
 import { dcgOf, percentile, scoreQuery, topK, type Qrels } from './metrics'
 
 const qrels = (entries: Record<string, Grade>): Qrels => new Map(Object.entries(entries))

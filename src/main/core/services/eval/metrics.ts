@@ -1,4 +1,4 @@
-import type { Grade } from '../../../../shared/model/evaluation'
+import type { Grade } from '#shared/model/evaluation'
 import { quantileSorted } from '../../pool/health-series'
 
 /** A query's judgments: document key → grade (0 = judged not relevant). */

@@ -4,7 +4,7 @@ import type {
   GoldenSet,
   PoolDocument,
   PoolQuery,
-} from '../../../../shared/model/evaluation'
+} from '#shared/model/evaluation'
 import { mean } from './metrics'
 import { cellsOf, groupBy, judgmentsOf, listKey, listsOf } from './run-metrics'
 

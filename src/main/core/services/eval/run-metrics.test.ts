@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type {
-  EvalProviderResult,
-  EvalQuery,
-  EvalRun,
-  MetricRow,
-} from '../../../../shared/model/evaluation'
+import type { EvalProviderResult, EvalQuery, EvalRun, MetricRow } from '#shared/model/evaluation'
 import { compareRuns } from './compare'
 import { runMetrics } from './run-metrics'
 

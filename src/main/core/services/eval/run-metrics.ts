@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import {
   hiddenFromProfile,
   type EvalHit,
@@ -11,10 +11,10 @@ import {
   type MetricRow,
   type MetricValues,
   type PerQueryMetric,
-} from '../../../../shared/model/evaluation'
-import { fuseHits } from '../../../../shared/model/fusion'
-import type { FusionMode } from '../../../../shared/model/operations'
-import type { Hit } from '../../../../shared/model/rag'
+} from '#shared/model/evaluation'
+import { fuseHits } from '#shared/model/fusion'
+import type { FusionMode } from '#shared/model/operations'
+import type { Hit } from '#shared/model/rag'
 import { mean, percentile, scoreQuery, topK, type Qrels } from './metrics'
 
 export const FUSION_MODES: readonly FusionMode[] = ['rrf', 'score', 'minmax']

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { EvalRun } from '../../../../shared/model/evaluation'
+import type { EvalRun } from '#shared/model/evaluation'
 import { createRedactor } from '../../secrets/redactor'
 import { RunStore } from './run-store'
 

@@ -1,5 +1,5 @@
 import { mkdirSync, watch, type FSWatcher } from 'node:fs'
-import type { EvalRunStatus } from '../../../../shared/model/evaluation'
+import type { EvalRunStatus } from '#shared/model/evaluation'
 import type { EventBus } from '../../events'
 import type { RunStore } from './run-store'
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleepFor } from 'node:timers/promises'
-import { ConsoleError, type ErrorInfo } from '../../../../shared/errors'
+import { ConsoleError, type ErrorInfo } from '#shared/errors'
 import {
   hiddenFromProfile,
   type EvalHit,
@@ -11,16 +11,16 @@ import {
   type EvalRunInputs,
   type EvalRunSummary,
   type GoldenSet,
-} from '../../../../shared/model/evaluation'
-import { dedupeKey } from '../../../../shared/model/hit-identity'
-import type { Selection, ServerSearchResult } from '../../../../shared/model/operations'
-import type { RateLimitInfo } from '../../../../shared/model/server'
-import type { Profile } from '../../../../shared/model/user'
+} from '#shared/model/evaluation'
+import { dedupeKey } from '#shared/model/hit-identity'
+import type { Selection, ServerSearchResult } from '#shared/model/operations'
+import type { RateLimitInfo } from '#shared/model/server'
+import type { Profile } from '#shared/model/user'
 import type { EventBus } from '../../events'
 import { CancellableRuns } from '../cancellable-runs'
 import { planTargets, type PlanDeps } from '../plan'
 import type { SearchRun } from '../search-service'
-import type { SearchResult } from '../../../../shared/model/operations'
+import type { SearchResult } from '#shared/model/operations'
 import type { RunStore } from './run-store'
 
 export const DEFAULT_EVAL_K = 10

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { GoldenSet } from '../../../../shared/model/evaluation'
+import type { GoldenSet } from '#shared/model/evaluation'
 import { createRedactor } from '../../secrets/redactor'
 import { GoldenSetStore } from './set-store'
 

@@ -1,14 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type {
   EvalQuery,
   GoldenSet,
   GoldenSetSummary,
   Grade,
   Judgment,
-} from '../../../../shared/model/evaluation'
-import { evalIdSchema, goldenSetSchema } from '../../../../shared/model/golden-set-schema'
+} from '#shared/model/evaluation'
+import { evalIdSchema, goldenSetSchema } from '#shared/model/golden-set-schema'
 import type { Redactor } from '../../secrets/types'
 import { writeFileAtomicSync } from '../../util/atomic-write'
 import { readStored } from './read-file'

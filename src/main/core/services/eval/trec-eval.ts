@@ -1,4 +1,4 @@
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { dcgOf, judgedShare, mean } from './metrics'
 
 /**

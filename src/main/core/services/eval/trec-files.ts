@@ -1,11 +1,11 @@
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import type {
   EvalList,
   EvalQueryResult,
   EvalRun,
   GoldenSet,
   Judgment,
-} from '../../../../shared/model/evaluation'
+} from '#shared/model/evaluation'
 import { formatRun, parseQrels, parseRun, parseTopics } from './trec'
 import { cellsOf, judgmentsOf, listKey } from './run-metrics'
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { GoldenSet, Grade } from '../../../../shared/model/evaluation'
+import type { GoldenSet, Grade } from '#shared/model/evaluation'
 import { decodeDocno, formatQrels, formatRun, parseQrels, parseRun, parseTopics } from './trec'
 
 const docKey = fc.oneof(

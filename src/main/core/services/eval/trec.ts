@@ -1,5 +1,5 @@
-import type { GoldenSet, Grade } from '../../../../shared/model/evaluation'
-import { evalIdSchema } from '../../../../shared/model/golden-set-schema'
+import type { GoldenSet, Grade } from '#shared/model/evaluation'
+import { evalIdSchema } from '#shared/model/golden-set-schema'
 import { rankTrec } from './trec-eval'
 
 /**

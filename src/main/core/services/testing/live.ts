@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url'
-import type { ServerState } from '../../../../shared/model/server'
+import type { ServerState } from '#shared/model/server'
 import type { Core } from '../../core'
-import { SAFETY_NET_MS } from '../../../../test/limits'
-import { startChild } from '../../../../test/start-child'
+import { SAFETY_NET_MS } from '#test/limits'
+import { startChild } from '#test/start-child'
 import { untilStatus, waitFor } from '../../pool/fixtures/helpers'
 
 export { waitFor }

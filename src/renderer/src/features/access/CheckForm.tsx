@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { isRedactedLink } from '../../../../shared/redacted'
+import { isRedactedLink } from '#shared/redacted'
 import { Button, Kbd, Select, TextField } from '../../ui'
 import { CheckAsSelect, useCheckAs } from './CheckAsSelect'
 import { accessQueries } from './queries'
 import { targetFromDraft, type DraftErrors, type TargetDraft } from './verdicts'
-import type { AccessTargetInput } from '../../../../shared/ipc/rag'
+import type { AccessTargetInput } from '#shared/ipc/rag'
 
 export interface CheckFormProps {
   draft: TargetDraft

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { LinkPolicyState } from '../../../../shared/ipc/profiles'
+import type { LinkPolicyState } from '#shared/ipc/profiles'
 import { call } from '../../api'
 import { Banner, Button, Field } from '../../ui'
 import { accessKeys, accessQueries } from './queries'

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { StoreApi } from 'zustand'
-import type { AccessTargetInput } from '../../../../shared/ipc/rag'
+import type { AccessTargetInput } from '#shared/ipc/rag'
 import type { UiState } from '../../state/store'
 import { recordBatch, type BatchSpec } from './queries'
 

@@ -1,5 +1,5 @@
 import { queryOptions, skipToken, type QueryClient } from '@tanstack/react-query'
-import type { AccessHistoryEntry, AccessTargetInput } from '../../../../shared/ipc/rag'
+import type { AccessHistoryEntry, AccessTargetInput } from '#shared/ipc/rag'
 import { call } from '../../api'
 import { serverKeys } from '../servers/queries'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AccessCheck, LinkVerdict } from '../../../../shared/model/rag'
+import type { AccessCheck, LinkVerdict } from '#shared/model/rag'
 import {
   describeTarget,
   draftFromTarget,

@@ -1,5 +1,5 @@
-import type { AccessTargetInput } from '../../../../shared/ipc/rag'
-import { LINK_VERDICTS, type AccessCheck, type LinkVerdict } from '../../../../shared/model/rag'
+import type { AccessTargetInput } from '#shared/ipc/rag'
+import { LINK_VERDICTS, type AccessCheck, type LinkVerdict } from '#shared/model/rag'
 import type { Tone } from '../../ui'
 
 /** How each verdict class reads in the console: a short label and its tone. */

@@ -1,5 +1,5 @@
-import type { ServerAnswer } from '../../../../shared/model/operations'
-import type { Answer, Citation, Hit } from '../../../../shared/model/rag'
+import type { ServerAnswer } from '#shared/model/operations'
+import type { Answer, Citation, Hit } from '#shared/model/rag'
 import { plural } from '../../lib/format'
 import { useAccessRequested } from '../../state/store'
 import { Badge, Banner, Button } from '../../ui'

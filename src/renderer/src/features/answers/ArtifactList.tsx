@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { Artifact } from '../../../../shared/model/rag'
+import type { Artifact } from '#shared/model/rag'
 import { Badge, Button } from '../../ui'
 import { formatSize } from '../search/json-text'
 import '../search/HitInspector.css'

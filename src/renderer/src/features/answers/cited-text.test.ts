@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Citation } from '../../../../shared/model/rag'
+import type { Citation } from '#shared/model/rag'
 import { parseCitedText, uncitedCitations } from './cited-text'
 
 const cite = (n: number): Citation => ({ n, server: 's', hitId: `h${n}` })

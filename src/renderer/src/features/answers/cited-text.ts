@@ -1,4 +1,4 @@
-import type { Citation } from '../../../../shared/model/rag'
+import type { Citation } from '#shared/model/rag'
 
 /** A run of answer text, or a citation marker such as `[2]` linked to its citation. */
 export type CitedPart =

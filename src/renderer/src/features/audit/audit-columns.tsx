@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../../../shared/model/operations'
+import type { AuditEntry } from '#shared/model/operations'
 import { formatDateTime } from '../../lib/format'
 import { Badge, type Column } from '../../ui'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AuditEntry } from '../../../../shared/model/operations'
+import type { AuditEntry } from '#shared/model/operations'
 import { auditFacets, auditRequest, auditRowKeys, isFiltered, NO_FILTER } from './audit-filter'
 
 const entry = (extra: Partial<AuditEntry>): AuditEntry => ({

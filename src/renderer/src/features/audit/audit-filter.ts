@@ -1,5 +1,5 @@
-import type { InvokeRequest } from '../../../../shared/ipc/contract'
-import type { AuditEntry } from '../../../../shared/model/operations'
+import type { InvokeRequest } from '#shared/ipc/contract'
+import type { AuditEntry } from '#shared/model/operations'
 
 /** How far back the table looks. */
 export const PERIODS = {

@@ -1,5 +1,5 @@
 import { useRef } from 'react'
-import type { DraftValidation, RawConfig } from '../../../../shared/ipc/registry'
+import type { DraftValidation, RawConfig } from '#shared/ipc/registry'
 import { Banner, Button, Spinner } from '../../ui'
 import { CompareDialog } from './CompareDialog'
 import { EditorToolbar } from './EditorToolbar'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { ImportedServer, SecretToMove } from '../../../../shared/ipc/registry'
+import type { ImportedServer, SecretToMove } from '#shared/ipc/registry'
 import { plural } from '../../lib/format'
 import { ConfirmDialog } from '../../ui'
 

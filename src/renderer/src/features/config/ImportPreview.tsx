@@ -5,7 +5,7 @@ import type {
   ImportedServer,
   ImportPreview as Preview,
   ImportSource,
-} from '../../../../shared/ipc/registry'
+} from '#shared/ipc/registry'
 import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useNoticePosted, useSecretsRequested } from '../../state/store'

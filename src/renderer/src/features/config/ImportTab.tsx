@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useRef, useState } from 'react'
-import type { ImportSource, ImportPreview as Preview } from '../../../../shared/ipc/registry'
+import type { ImportSource, ImportPreview as Preview } from '#shared/ipc/registry'
 import { call } from '../../api'
 import { readChosenFile } from '../../lib/read-file'
 import { useConfigDirty } from '../../state/store'

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../../../shared/model/registry'
+import type { Diagnostic } from '#shared/model/registry'
 import { shortenPath } from '../../lib/format'
 import { Icon } from '../../ui'
 

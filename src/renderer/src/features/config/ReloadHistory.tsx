@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { ReloadCanary, ReloadEvent, ReloadTrigger } from '../../../../shared/model/registry'
+import type { ReloadCanary, ReloadEvent, ReloadTrigger } from '#shared/model/registry'
 import { formatDateTime, plural } from '../../lib/format'
 import { Badge, Banner, EmptyState, Icon, Spinner, StatusBadge } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import type { DraftValidation, RawConfig, SaveResult } from '../../../../shared/ipc/registry'
+import type { DraftValidation, RawConfig, SaveResult } from '#shared/ipc/registry'
 import { listNames, plural } from '../../lib/format'
 import { Banner, Button, Dialog, Spinner } from '../../ui'
 import type { SecretTarget } from '../secrets/secret-target'

@@ -1,4 +1,4 @@
-import type { FieldChange, RegistryDiff } from '../../../../shared/model/registry'
+import type { FieldChange, RegistryDiff } from '#shared/model/registry'
 import { listNames } from '../../lib/format'
 import { StatusBadge } from '../../ui'
 import './ServerDiff.css'

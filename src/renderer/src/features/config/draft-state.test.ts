@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { RawConfig } from '../../../../shared/ipc/registry'
+import type { RawConfig } from '#shared/ipc/registry'
 import { draftReducer, initialDraftState, isDirty, type DraftState } from './draft-state'
 
 const raw = (text: string, hash = `h:${text}`): RawConfig => ({

@@ -1,4 +1,4 @@
-import type { RawConfig } from '../../../../shared/ipc/registry'
+import type { RawConfig } from '#shared/ipc/registry'
 
 /**
  * The editor's relation to the file on disk. `base` is the version the draft started from

@@ -1,5 +1,5 @@
-import type { ServerEntry } from '../../../../shared/config/schema'
-import { inferTransport } from '../../../../shared/config/normalize'
+import type { ServerEntry } from '#shared/config/schema'
+import { inferTransport } from '#shared/config/normalize'
 
 /**
  * How an imported server connects, in one line (`stdio: npx -y some-server`,

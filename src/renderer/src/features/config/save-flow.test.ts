@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { RawConfig, ReloadResult } from '../../../../shared/ipc/registry'
-import type { Diagnostic, ReloadEvent } from '../../../../shared/model/registry'
+import type { RawConfig, ReloadResult } from '#shared/ipc/registry'
+import type { Diagnostic, ReloadEvent } from '#shared/model/registry'
 import {
   diskVersion,
   externalComparison,

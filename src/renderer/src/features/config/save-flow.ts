@@ -1,5 +1,5 @@
-import type { RawConfig, ReloadResult, SaveResult } from '../../../../shared/ipc/registry'
-import type { Diagnostic } from '../../../../shared/model/registry'
+import type { RawConfig, ReloadResult, SaveResult } from '#shared/ipc/registry'
+import type { Diagnostic } from '#shared/model/registry'
 import { plural } from '../../lib/format'
 import type { NoticeInput } from '../../state/store'
 import { describeDiff } from '../../app/core-events'

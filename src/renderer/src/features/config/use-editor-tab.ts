@@ -1,7 +1,7 @@
 import { forceLinting } from '@codemirror/lint'
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react'
-import type { SaveResult } from '../../../../shared/ipc/registry'
+import type { SaveResult } from '#shared/ipc/registry'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import type { Comparison } from './CompareDialog'

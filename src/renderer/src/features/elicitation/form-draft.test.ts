@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ElicitField } from '../../../../shared/model/elicitation'
+import type { ElicitField } from '#shared/model/elicitation'
 import { answerOf, draftOf } from './form-draft'
 
 const fields: ElicitField[] = [

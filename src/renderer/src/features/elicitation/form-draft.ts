@@ -1,8 +1,4 @@
-import {
-  problemOf,
-  type ElicitContent,
-  type ElicitField,
-} from '../../../../shared/model/elicitation'
+import { problemOf, type ElicitContent, type ElicitField } from '#shared/model/elicitation'
 
 /** A form as typed: text for text and number fields, the value itself for the rest. */
 export type Draft = Record<string, string | boolean | string[]>

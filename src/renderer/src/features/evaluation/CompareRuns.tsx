@@ -5,7 +5,7 @@ import {
   type QualityMetric,
   type QueryChange,
   type RunComparison,
-} from '../../../../shared/model/evaluation'
+} from '#shared/model/evaluation'
 import { useEvaluationCompare, useEvaluationCompareChanged } from '../../state/store'
 import { Banner, EmptyRow, EmptyState, Select, Spinner, Table } from '../../ui'
 import { GRADE_LABELS } from './grades'

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
+import type { GoldenSetSummary } from '#shared/model/evaluation'
 import { call } from '../../api'
 import { plural } from '../../lib/format'
 import {

@@ -1,5 +1,5 @@
 import { useRef } from 'react'
-import { GRADES, type Grade } from '../../../../shared/model/evaluation'
+import { GRADES, type Grade } from '#shared/model/evaluation'
 import { cx } from '../../ui'
 import { GRADE_LABELS } from './grades'
 import './GradeControl.css'

@@ -1,4 +1,4 @@
-import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
+import type { GoldenSetSummary } from '#shared/model/evaluation'
 import { call } from '../../api'
 import { useEvaluationRunSelected, useNoticePosted } from '../../state/store'
 import { Button } from '../../ui'

@@ -1,4 +1,4 @@
-import type { EvalQuery, Grade } from '../../../../shared/model/evaluation'
+import type { EvalQuery, Grade } from '#shared/model/evaluation'
 import { EmptyRow, IconButton, Select, Table } from '../../ui'
 import { GRADE_LABELS } from './grades'
 

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { GoldenSet } from '../../../../shared/model/evaluation'
+import type { GoldenSet } from '#shared/model/evaluation'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { Banner, Button, Dialog, Field, Select, TextField } from '../../ui'

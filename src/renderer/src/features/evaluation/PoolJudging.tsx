@@ -1,12 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { PoolDocumentRequest } from '../../../../shared/ipc/evaluation'
-import type {
-  EvalPool,
-  EvalRunSummary,
-  GoldenSetSummary,
-  Grade,
-} from '../../../../shared/model/evaluation'
+import type { PoolDocumentRequest } from '#shared/ipc/evaluation'
+import type { EvalPool, EvalRunSummary, GoldenSetSummary, Grade } from '#shared/model/evaluation'
 import { call, openExternal } from '../../api'
 import { plural } from '../../lib/format'
 import {

@@ -1,5 +1,5 @@
-import type { EvalQuery } from '../../../../shared/model/evaluation'
-import type { Profile } from '../../../../shared/model/user'
+import type { EvalQuery } from '#shared/model/evaluation'
+import type { Profile } from '#shared/model/user'
 import { Banner, IconButton, Select, TextField } from '../../ui'
 import { JudgmentTable } from './JudgmentTable'
 import { invalidSources, MAX_PHRASES, profileOptions, sourcesToText } from './set-draft'

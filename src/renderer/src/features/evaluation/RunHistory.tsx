@@ -1,4 +1,4 @@
-import type { EvalRunStatus, EvalRunSummary } from '../../../../shared/model/evaluation'
+import type { EvalRunStatus, EvalRunSummary } from '#shared/model/evaluation'
 import { call } from '../../api'
 import { formatDateTime, plural } from '../../lib/format'
 import { Badge, EmptyRow, IconButton, Table, type Tone } from '../../ui'

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useMemo, useState } from 'react'
-import type { EvalRunSummary, GoldenSetSummary } from '../../../../shared/model/evaluation'
+import type { EvalRunSummary, GoldenSetSummary } from '#shared/model/evaluation'
 import { call } from '../../api'
 import { listNames, plural } from '../../lib/format'
 import { useEvaluationRunSelected } from '../../state/store'

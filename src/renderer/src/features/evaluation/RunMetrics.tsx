@@ -6,7 +6,7 @@ import {
   type EvalMetrics,
   type EvalRunSummary,
   type QualityMetric,
-} from '../../../../shared/model/evaluation'
+} from '#shared/model/evaluation'
 import { useEvaluationPoolRunsSelected, useEvaluationTabSelected } from '../../state/store'
 import { Banner, Button, cx, Popover, Select, Spinner, Table } from '../../ui'
 import {

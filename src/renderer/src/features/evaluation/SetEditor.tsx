@@ -1,5 +1,5 @@
-import type { GoldenSet } from '../../../../shared/model/evaluation'
-import type { Profile } from '../../../../shared/model/user'
+import type { GoldenSet } from '#shared/model/evaluation'
+import type { Profile } from '#shared/model/user'
 import { plural } from '../../lib/format'
 import { Banner, Button, ConfirmDialog, EmptyRow, Table, TextField } from '../../ui'
 import { QueryEditor } from './QueryEditor'

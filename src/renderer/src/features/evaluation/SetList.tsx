@@ -1,4 +1,4 @@
-import type { GoldenSetSummary } from '../../../../shared/model/evaluation'
+import type { GoldenSetSummary } from '#shared/model/evaluation'
 import { formatDateTime } from '../../lib/format'
 import { Badge, Button, EmptyRow, Table } from '../../ui'
 import { RowPick } from './RowPick'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MetricDelta, RunComparison } from '../../../../shared/model/evaluation'
+import type { MetricDelta, RunComparison } from '#shared/model/evaluation'
 import { comparisonSummary, deltaRows, deltaVerdict, formatDelta, formatP } from './compare-view'
 
 const delta = (

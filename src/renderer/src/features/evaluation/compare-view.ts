@@ -1,9 +1,4 @@
-import type {
-  EvalList,
-  MetricDelta,
-  QualityMetric,
-  RunComparison,
-} from '../../../../shared/model/evaluation'
+import type { EvalList, MetricDelta, QualityMetric, RunComparison } from '#shared/model/evaluation'
 import type { Tone } from '../../ui'
 import { compareLists, listKey } from './metric-view'
 

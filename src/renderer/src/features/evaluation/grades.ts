@@ -1,6 +1,6 @@
-import { dedupeKey } from '../../../../shared/model/hit-identity'
-import type { EvalQuery, GoldenSet, Grade } from '../../../../shared/model/evaluation'
-import type { Hit } from '../../../../shared/model/rag'
+import { dedupeKey } from '#shared/model/hit-identity'
+import type { EvalQuery, GoldenSet, Grade } from '#shared/model/evaluation'
+import type { Hit } from '#shared/model/rag'
 
 /**
  * Grade words, lowest first, as the relevance control and the judgment tables show them: the

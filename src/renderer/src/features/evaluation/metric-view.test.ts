@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MetricRow, MetricValues, PerQueryMetric } from '../../../../shared/model/evaluation'
+import type { MetricRow, MetricValues, PerQueryMetric } from '#shared/model/evaluation'
 import {
   formatLatency,
   formatShare,

@@ -7,8 +7,8 @@ import {
   type MetricValues,
   type PerQueryMetric,
   type QualityMetric,
-} from '../../../../shared/model/evaluation'
-import type { FusionMode } from '../../../../shared/model/operations'
+} from '#shared/model/evaluation'
+import type { FusionMode } from '#shared/model/operations'
 
 const FUSIONS: readonly FusionMode[] = ['rrf', 'score', 'minmax']
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EvalPool, PoolDocument } from '../../../../shared/model/evaluation'
+import type { EvalPool, PoolDocument } from '#shared/model/evaluation'
 import {
   coverageRows,
   foundText,

@@ -1,4 +1,4 @@
-import type { EvalPool, Grade, PoolDocument } from '../../../../shared/model/evaluation'
+import type { EvalPool, Grade, PoolDocument } from '#shared/model/evaluation'
 import { gradeOfKey } from './grades'
 import { listKey } from './metric-view'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EvalRunSummary } from '../../../../shared/model/evaluation'
+import type { EvalRunSummary } from '#shared/model/evaluation'
 import { runsOfSet } from './run-list'
 
 const run = (id: string, setId: string, status: EvalRunSummary['status'], at: string) =>

@@ -1,4 +1,4 @@
-import type { EvalRunSummary } from '../../../../shared/model/evaluation'
+import type { EvalRunSummary } from '#shared/model/evaluation'
 
 /**
  * A set's runs, newest first: the stored ones and those started here that are still running

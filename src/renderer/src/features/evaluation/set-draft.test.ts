@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { GoldenSet } from '../../../../shared/model/evaluation'
+import type { GoldenSet } from '#shared/model/evaluation'
 import {
   invalidSources,
   judgmentCount,

@@ -1,6 +1,6 @@
-import type { EvalQuery, GoldenSet, Grade } from '../../../../shared/model/evaluation'
-import type { Selection } from '../../../../shared/model/operations'
-import type { Profile } from '../../../../shared/model/user'
+import type { EvalQuery, GoldenSet, Grade } from '#shared/model/evaluation'
+import type { Selection } from '#shared/model/operations'
+import type { Profile } from '#shared/model/user'
 
 /** At most this many extra phrases per query (the search sends five phrases in all). */
 export const MAX_PHRASES = 4

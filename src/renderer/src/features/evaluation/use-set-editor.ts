@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { EvalQuery, GoldenSet, Grade } from '../../../../shared/model/evaluation'
+import type { EvalQuery, GoldenSet, Grade } from '#shared/model/evaluation'
 import { call } from '../../api'
 import { downloadText } from '../audit/download'
 import {

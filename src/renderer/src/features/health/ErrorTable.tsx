@@ -1,4 +1,4 @@
-import type { OperationHealth } from '../../../../shared/model/server'
+import type { OperationHealth } from '#shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Table } from '../../ui'
 import { errorShares, formatPercent } from './health-view'

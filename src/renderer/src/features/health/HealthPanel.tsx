@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
-import type { ServerHealth } from '../../../../shared/model/server'
+import type { ServerHealth } from '#shared/model/server'
 import { Banner, EmptyState, Select, Spinner } from '../../ui'
 import { ReloadHistory } from '../config/ReloadHistory'
 import { serverQueries } from '../servers/queries'

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { MetricsState } from '../../../../shared/ipc/app'
+import type { MetricsState } from '#shared/ipc/app'
 import { call } from '../../api'
 import { Banner, Button, CopyButton, TextField, Toggle } from '../../ui'
 import { parsePort } from './health-view'

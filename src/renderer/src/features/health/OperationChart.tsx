@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import type { OperationHealth } from '../../../../shared/model/server'
+import type { OperationHealth } from '#shared/model/server'
 import { LineChart, type ChartSeries } from '../../ui'
 import { formatMs } from '../servers/server-view'
 import { latencyColumns, type TimeAxis } from './health-view'

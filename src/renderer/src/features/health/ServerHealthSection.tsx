@@ -1,4 +1,4 @@
-import type { ServerHealth } from '../../../../shared/model/server'
+import type { ServerHealth } from '#shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge } from '../../ui'
 import { describeRateLimit, formatMs, statusLabel } from '../servers/server-view'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { OperationHealth } from '../../../../shared/model/server'
+import type { OperationHealth } from '#shared/model/server'
 import {
   describeWindow,
   errorShares,

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../../../shared/errors'
-import type { LatencyBucket, OperationHealth, RateLimitInfo } from '../../../../shared/model/server'
+import type { ErrorCode } from '#shared/errors'
+import type { LatencyBucket, OperationHealth, RateLimitInfo } from '#shared/model/server'
 
 /** Columns for a latency chart: epoch seconds and one value (or a gap) per slice. */
 export interface LatencyColumns {

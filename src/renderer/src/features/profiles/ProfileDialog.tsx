@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { ProfilesState } from '../../../../shared/ipc/profiles'
+import type { ProfilesState } from '#shared/ipc/profiles'
 import { Badge, Button, Dialog, Icon } from '../../ui'
 import { ProfileForm } from './ProfileForm'
 import { profileKeys } from './queries'

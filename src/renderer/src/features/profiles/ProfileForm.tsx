@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { Profile } from '../../../../shared/model/user'
+import type { Profile } from '#shared/model/user'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { Button, ConfirmDialog, TextField } from '../../ui'

@@ -1,5 +1,5 @@
-import { profilesRequests } from '../../../../shared/ipc/profiles'
-import type { Profile } from '../../../../shared/model/user'
+import { profilesRequests } from '#shared/ipc/profiles'
+import type { Profile } from '#shared/model/user'
 
 /** The profile form's text fields, as typed. */
 export interface ProfileDraft {

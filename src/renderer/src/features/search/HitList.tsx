@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useId, useMemo, useRef } from 'react'
-import type { Hit } from '../../../../shared/model/rag'
+import type { Hit } from '#shared/model/rag'
 import { cx, EmptyState } from '../../ui'
 import { hitKey } from './hit-key'
 import type { Judging } from '../evaluation/use-judging'

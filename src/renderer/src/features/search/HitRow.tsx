@@ -1,6 +1,6 @@
 import { memo } from 'react'
-import type { Grade } from '../../../../shared/model/evaluation'
-import type { Hit } from '../../../../shared/model/rag'
+import type { Grade } from '#shared/model/evaluation'
+import type { Hit } from '#shared/model/rag'
 import { Badge, cx } from '../../ui'
 import { GradeControl } from '../evaluation/GradeControl'
 import { alsoReturnedBy, foundBy, foundText, type OverlapIndex } from './overlap'

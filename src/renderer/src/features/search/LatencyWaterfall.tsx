@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState } from 'react'
-import type { ServerSearchResult } from '../../../../shared/model/operations'
+import type { ServerSearchResult } from '#shared/model/operations'
 import { plural } from '../../lib/format'
 import { Badge, cx, SpacerRow, Spinner, Table, TABLE_ROW_ESTIMATE, tableWindow } from '../../ui'
 import { waterfallRows, type SearchRun } from './search-run'

@@ -1,4 +1,4 @@
-import type { FusionMode } from '../../../../shared/model/operations'
+import type { FusionMode } from '#shared/model/operations'
 import { ariaShortcut, Button, IconButton, isMac, Kbd, Select, TextField } from '../../ui'
 import type { SearchDraft } from './search-run'
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useMemo, useState } from 'react'
-import type { Hit } from '../../../../shared/model/rag'
+import type { Hit } from '#shared/model/rag'
 import {
   useSearchDraft,
   useSearchDraftChanged,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { accessTargetSchema } from '../../../../shared/ipc/rag'
+import { accessTargetSchema } from '#shared/ipc/rag'
 import { createUiStore } from '../../state/store'
 import { citationTarget, hitTarget } from './access-targets'
 

@@ -1,5 +1,5 @@
-import type { AccessTargetInput } from '../../../../shared/ipc/rag'
-import type { Citation, Hit } from '../../../../shared/model/rag'
+import type { AccessTargetInput } from '#shared/ipc/rag'
+import type { Citation, Hit } from '#shared/model/rag'
 
 /** What the Access panel checks for a hit: its server, id and link (only those cross IPC). */
 export function hitTarget(hit: Pick<Hit, 'server' | 'id' | 'uri'>): AccessTargetInput {

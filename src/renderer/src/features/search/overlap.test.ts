@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { ServerSearchResult } from '../../../../shared/model/operations'
-import type { Hit } from '../../../../shared/model/rag'
-import { testHit } from '../../../../shared/model/testing/hits'
-import { fuseHits } from '../../../../shared/model/fusion'
+import type { ServerSearchResult } from '#shared/model/operations'
+import type { Hit } from '#shared/model/rag'
+import { testHit } from '#shared/model/testing/hits'
+import { fuseHits } from '#shared/model/fusion'
 import {
   alsoReturnedBy,
   foundBy,

@@ -1,6 +1,6 @@
-import { dedupeKey } from '../../../../shared/model/hit-identity'
-import type { MergedHit, ServerSearchResult } from '../../../../shared/model/operations'
-import type { Hit } from '../../../../shared/model/rag'
+import { dedupeKey } from '#shared/model/hit-identity'
+import type { MergedHit, ServerSearchResult } from '#shared/model/operations'
+import type { Hit } from '#shared/model/rag'
 
 /**
  * Each hit's identity, worked out once: the index is rebuilt whenever a server's answer arrives,

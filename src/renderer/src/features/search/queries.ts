@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
-import type { Hit } from '../../../../shared/model/rag'
+import type { Hit } from '#shared/model/rag'
 import { call } from '../../api'
 import { serverKeys } from '../servers/queries'
 

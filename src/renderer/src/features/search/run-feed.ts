@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { EventMap } from '../../../../shared/ipc/events'
+import type { EventMap } from '#shared/ipc/events'
 import { batched } from '../../lib/batch'
 import { searchKeys } from './queries'
 import { searchRunReducer, type SearchRun, type SearchRunAction } from './search-run'

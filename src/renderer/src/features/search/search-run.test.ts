@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { fuseHits } from '../../../../shared/model/fusion'
-import type { SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
-import type { SearchResult, ServerSearchResult } from '../../../../shared/model/operations'
-import type { Hit } from '../../../../shared/model/rag'
-import { testHit as hit, testPart } from '../../../../shared/model/testing/hits'
+import { fuseHits } from '#shared/model/fusion'
+import type { SearchReply, StreamedPart } from '#shared/ipc/rag'
+import type { SearchResult, ServerSearchResult } from '#shared/model/operations'
+import type { Hit } from '#shared/model/rag'
+import { testHit as hit, testPart } from '#shared/model/testing/hits'
 import { mergedHits, searchRunReducer, waterfallRows, type SearchRun } from './search-run'
 
 const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }

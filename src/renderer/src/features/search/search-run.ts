@@ -1,11 +1,11 @@
-import type { ReplyHit, SearchReply, StreamedPart } from '../../../../shared/ipc/rag'
-import { mergeResults, withPlaces } from '../../../../shared/model/fusion'
+import type { ReplyHit, SearchReply, StreamedPart } from '#shared/ipc/rag'
+import { mergeResults, withPlaces } from '#shared/model/fusion'
 import type {
   FusionMode,
   MergedHit,
   SearchResult,
   ServerSearchResult,
-} from '../../../../shared/model/operations'
+} from '#shared/model/operations'
 
 /** A finished search as the panel holds it: every part whole, the merged list as main sent it. */
 export type RunResult = Omit<SearchResult, 'hits'> & { hits: ReplyHit[] }

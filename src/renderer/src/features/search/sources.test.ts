@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DiscoveryResult, ServerDiscovery } from '../../../../shared/model/operations'
+import type { DiscoveryResult, ServerDiscovery } from '#shared/model/operations'
 import { searchSelection, serverSources, sittingOut, takesPart } from './sources'
 
 const source = (server: string, id: string, selected: boolean, visible = true) => ({

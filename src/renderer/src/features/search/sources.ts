@@ -1,5 +1,5 @@
-import type { DiscoveryResult, Selection } from '../../../../shared/model/operations'
-import type { ErrorInfo } from '../../../../shared/errors'
+import type { DiscoveryResult, Selection } from '#shared/model/operations'
+import type { ErrorInfo } from '#shared/errors'
 
 /** One server as the sources summary shows it. */
 export interface ServerSources {

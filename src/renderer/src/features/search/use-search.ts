@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
-import type { Selection } from '../../../../shared/model/operations'
+import type { Selection } from '#shared/model/operations'
 import { call } from '../../api'
 import { useSessionData } from '../../lib/use-session-data'
 import { searchKeys } from './queries'

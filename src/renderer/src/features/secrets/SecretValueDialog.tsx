@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { secretValueProblem } from '../../../../shared/ipc/secrets'
+import { secretValueProblem } from '#shared/ipc/secrets'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { Banner, Button, Dialog, PasswordField } from '../../ui'

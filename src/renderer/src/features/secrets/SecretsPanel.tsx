@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
-import type { ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
+import type { ServerSecrets, SessionTokenInfo } from '#shared/ipc/secrets'
 import { listNames, plural } from '../../lib/format'
 import { useSecretsFocus } from '../../state/store'
 import { Banner, EmptyState, Spinner, Table, TextField, Toggle } from '../../ui'

@@ -1,4 +1,4 @@
-import type { ServerSecrets, SessionTokenInfo } from '../../../../shared/ipc/secrets'
+import type { ServerSecrets, SessionTokenInfo } from '#shared/ipc/secrets'
 import { formatAgo } from '../../lib/format'
 import { Badge, Button, cx, IconButton, StatusBadge } from '../../ui'
 import type { SecretTarget } from './secret-target'

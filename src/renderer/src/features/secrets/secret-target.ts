@@ -1,4 +1,4 @@
-import type { SecretKind } from '../../../../shared/ipc/secrets'
+import type { SecretKind } from '#shared/ipc/secrets'
 
 /** A secret the user is about to set, replace or delete. */
 export interface SecretTarget {

@@ -1,8 +1,4 @@
-import type {
-  DoctorCheckResult,
-  OfferedCall,
-  ServerDoctorReport,
-} from '../../../../shared/model/doctor'
+import type { DoctorCheckResult, OfferedCall, ServerDoctorReport } from '#shared/model/doctor'
 import { formatDateTime, plural } from '../../lib/format'
 import { Badge, Banner, Button, CopyButton, Dialog, Spinner } from '../../ui'
 import { downloadText } from '../audit/download'

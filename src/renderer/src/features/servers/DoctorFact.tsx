@@ -1,4 +1,4 @@
-import type { ServerDoctorReport } from '../../../../shared/model/doctor'
+import type { ServerDoctorReport } from '#shared/model/doctor'
 import { formatDateTime } from '../../lib/format'
 import { cx } from '../../ui'
 import { describeResult, describeWhen, reportTone } from './doctor-view'

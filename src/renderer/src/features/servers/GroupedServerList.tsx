@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { ServerSummary } from '../../../../shared/model/server'
+import type { ServerSummary } from '#shared/model/server'
 import { plural } from '../../lib/format'
 import { Badge, Icon } from '../../ui'
 import type { ItemGroup } from './server-groups'

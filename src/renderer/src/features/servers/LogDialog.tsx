@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
-import type { PoolLogStream } from '../../../../shared/ipc/servers'
+import type { PoolLogStream } from '#shared/ipc/servers'
 import { formatTime } from '../../lib/format'
 import { Badge, Banner, Button, Dialog, Spinner, type Tone } from '../../ui'
 import { serverQueries } from './queries'

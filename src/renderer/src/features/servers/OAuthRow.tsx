@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { OAuthStatus } from '../../../../shared/ipc/auth'
+import type { OAuthStatus } from '#shared/ipc/auth'
 import { openExternal } from '../../api'
 import { formatDateTime } from '../../lib/format'
 import { Badge, Button, ConfirmDialog } from '../../ui'

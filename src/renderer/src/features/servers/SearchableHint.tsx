@@ -1,5 +1,5 @@
-import { describeSuggestion } from '../../../../shared/model/mapping'
-import type { ServerSummary } from '../../../../shared/model/server'
+import { describeSuggestion } from '#shared/model/mapping'
+import type { ServerSummary } from '#shared/model/server'
 import { useWorkbenchRequested } from '../../state/store'
 import { Banner, Button } from '../../ui'
 

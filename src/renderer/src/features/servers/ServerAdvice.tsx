@@ -1,4 +1,4 @@
-import type { ServerSummary } from '../../../../shared/model/server'
+import type { ServerSummary } from '#shared/model/server'
 import { Banner, Button, type IconName } from '../../ui'
 import { adviceFor, type Remedy } from './server-view'
 

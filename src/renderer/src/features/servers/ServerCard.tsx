@@ -1,5 +1,5 @@
-import type { ServerDiscovery } from '../../../../shared/model/operations'
-import type { ServerSummary } from '../../../../shared/model/server'
+import type { ServerDiscovery } from '#shared/model/operations'
+import type { ServerSummary } from '#shared/model/server'
 import { formatDateTime, plural } from '../../lib/format'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, cx, StatusBadge, Toggle } from '../../ui'

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
-import type { ServerState, ServerSummary } from '../../../../shared/model/server'
+import type { ServerState, ServerSummary } from '#shared/model/server'
 import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { useNavigationRequested, useSecretsRequested, useServersFocus } from '../../state/store'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { ServerDiscovery } from '../../../../shared/model/operations'
+import type { ServerDiscovery } from '#shared/model/operations'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, Icon, IconButton, Table, Toggle, type Tone } from '../../ui'
 import { describeCounts, selectAll, type SourceAccess, type SourceRow } from './server-view'

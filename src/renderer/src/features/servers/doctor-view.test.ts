@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DoctorCheckResult, ServerDoctorReport } from '../../../../shared/model/doctor'
+import type { DoctorCheckResult, ServerDoctorReport } from '#shared/model/doctor'
 import {
   describeResult,
   describeWhen,

@@ -1,8 +1,4 @@
-import type {
-  CheckStatus,
-  DoctorCheckResult,
-  ServerDoctorReport,
-} from '../../../../shared/model/doctor'
+import type { CheckStatus, DoctorCheckResult, ServerDoctorReport } from '#shared/model/doctor'
 import { formatDateTime, plural } from '../../lib/format'
 import type { Tone } from '../../ui'
 

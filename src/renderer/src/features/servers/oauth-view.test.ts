@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { OAuthStatus } from '../../../../shared/ipc/auth'
+import type { OAuthStatus } from '#shared/ipc/auth'
 import { describeExpiry, oauthView } from './oauth-view'
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0)

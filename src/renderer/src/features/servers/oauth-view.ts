@@ -1,4 +1,4 @@
-import type { OAuthStatus } from '../../../../shared/ipc/auth'
+import type { OAuthStatus } from '#shared/ipc/auth'
 import type { Tone } from '../../ui'
 
 /** What a person can do about a server's OAuth sign-in, as buttons on its card. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ServerStatus, ServerSummary } from '../../../../shared/model/server'
+import type { ServerStatus, ServerSummary } from '#shared/model/server'
 import { connectProgress, filterItems, groupItems, serverMatches } from './server-groups'
 
 const down: ServerStatus = {

@@ -1,4 +1,4 @@
-import type { ServerState, ServerSummary } from '../../../../shared/model/server'
+import type { ServerState, ServerSummary } from '#shared/model/server'
 import { STATUSES } from '../../ui'
 import { needsAttention } from './server-view'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ServerDiscovery } from '../../../../shared/model/operations'
-import type { ServerStatus, ServerSummary } from '../../../../shared/model/server'
+import type { ServerDiscovery } from '#shared/model/operations'
+import type { ServerStatus, ServerSummary } from '#shared/model/server'
 import {
   adviceFor,
   commandLine,

@@ -1,8 +1,8 @@
-import type { ErrorInfo } from '../../../../shared/errors'
-import type { OAuthStatus } from '../../../../shared/ipc/auth'
-import type { DiscoveryResult, ServerDiscovery } from '../../../../shared/model/operations'
-import type { Resource } from '../../../../shared/model/rag'
-import type { RateLimitInfo, ServerStatus, ServerSummary } from '../../../../shared/model/server'
+import type { ErrorInfo } from '#shared/errors'
+import type { OAuthStatus } from '#shared/ipc/auth'
+import type { DiscoveryResult, ServerDiscovery } from '#shared/model/operations'
+import type { Resource } from '#shared/model/rag'
+import type { RateLimitInfo, ServerStatus, ServerSummary } from '#shared/model/server'
 import type { Tone } from '../../ui'
 
 /** What a person can do about a server's problem, as a button on its card. */

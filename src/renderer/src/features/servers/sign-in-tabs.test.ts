@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { OAuthStatus } from '../../../../shared/ipc/auth'
+import type { OAuthStatus } from '#shared/ipc/auth'
 import { SignInTabs, type SignInTab } from './sign-in-tabs'
 
 const URL = 'http://127.0.0.1:4100/authorize?client_id=rc&state=s1'

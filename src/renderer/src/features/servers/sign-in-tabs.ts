@@ -1,5 +1,5 @@
-import type { OAuthStatus } from '../../../../shared/ipc/auth'
-import { isExternalHttpUrl } from '../../../../shared/csp'
+import type { OAuthStatus } from '#shared/ipc/auth'
+import { isExternalHttpUrl } from '#shared/csp'
 
 /** The part of a browser tab the console touches. */
 export interface SignInTab {

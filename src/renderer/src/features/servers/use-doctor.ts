@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import type { DoctorRun, ServerDoctorReport } from '../../../../shared/model/doctor'
+import type { DoctorRun, ServerDoctorReport } from '#shared/model/doctor'
 import { call, subscribe } from '../../api'
 import { plural } from '../../lib/format'
 import { useNoticePosted } from '../../state/store'

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { EnabledDraft, SaveResult } from '../../../../shared/ipc/registry'
+import type { EnabledDraft, SaveResult } from '#shared/ipc/registry'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { registryQueries } from '../config/queries'

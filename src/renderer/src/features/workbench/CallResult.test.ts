@@ -1,7 +1,7 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { WorkbenchCallResult } from '../../../../shared/ipc/workbench'
+import type { WorkbenchCallResult } from '#shared/ipc/workbench'
 import { CallResult } from './CallResult'
 
 const render = (result: WorkbenchCallResult['result']): string =>

@@ -1,4 +1,4 @@
-import type { WorkbenchCallResult } from '../../../../shared/ipc/workbench'
+import type { WorkbenchCallResult } from '#shared/ipc/workbench'
 import { Badge, Banner } from '../../ui'
 import { JsonBlock } from '../search/JsonBlock'
 import { ContentBlocks } from './ContentBlocks'

@@ -1,14 +1,14 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import type { RawConfig, SaveResult } from '../../../../shared/ipc/registry'
-import type { WorkbenchCallResult } from '../../../../shared/ipc/workbench'
+import type { RawConfig, SaveResult } from '#shared/ipc/registry'
+import type { WorkbenchCallResult } from '#shared/ipc/workbench'
 import {
   FIELD_ROLES,
   type FieldRole,
   type MappingChoice,
   type MappingProposal,
-} from '../../../../shared/model/mapping'
-import type { Hit, ScoreOrder } from '../../../../shared/model/rag'
+} from '#shared/model/mapping'
+import type { Hit, ScoreOrder } from '#shared/model/rag'
 import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { Badge, Banner, Button, Select, Spinner } from '../../ui'

@@ -1,5 +1,5 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query'
-import type { Page } from '../../../../shared/ipc/workbench'
+import type { Page } from '#shared/ipc/workbench'
 import { Banner, Button, Spinner } from '../../ui'
 
 export interface PagedListProps<T> {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
-import { LOG_LEVELS, type LogLevelName, type ProtocolEntry } from '../../../../shared/ipc/workbench'
+import { LOG_LEVELS, type LogLevelName, type ProtocolEntry } from '#shared/ipc/workbench'
 import { call } from '../../api'
 import { formatTime, plural } from '../../lib/format'
 import { useNoticePosted } from '../../state/store'

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { WorkbenchCall } from '../../../../shared/ipc/workbench'
+import type { WorkbenchCall } from '#shared/ipc/workbench'
 import { call } from '../../api'
 import { formatTime } from '../../lib/format'
 import { Badge, Button, IconButton } from '../../ui'

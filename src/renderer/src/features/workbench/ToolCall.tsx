@@ -1,4 +1,4 @@
-import type { ToolInfo } from '../../../../shared/model/server'
+import type { ToolInfo } from '#shared/model/server'
 import { Banner, Button, TabPanel, Tabs, TextField } from '../../ui'
 import { CodeEditor } from '../config/editor/CodeEditor'
 import { CallResult } from './CallResult'

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { WorkbenchCall } from '../../../../shared/ipc/workbench'
+import type { WorkbenchCall } from '#shared/ipc/workbench'
 import { useWorkbenchTool, useWorkbenchToolSelected } from '../../state/store'
 import { Banner, cx, EmptyState, Spinner } from '../../ui'
 import { serverQueries } from '../servers/queries'

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { TryServer } from '../../../../shared/ipc/workbench'
+import type { TryServer } from '#shared/ipc/workbench'
 import { call } from '../../api'
 import { useNoticePosted, useWorkbenchServerSelected } from '../../state/store'
 import { Banner, Button, Dialog, TextField } from '../../ui'

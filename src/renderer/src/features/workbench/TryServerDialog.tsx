@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { TryServer, TrySpec } from '../../../../shared/ipc/workbench'
+import type { TryServer, TrySpec } from '#shared/ipc/workbench'
 import { call } from '../../api'
 import {
   Banner,

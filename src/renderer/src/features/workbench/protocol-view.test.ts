@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ProtocolEntry } from '../../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import { NO_LOG_FILTER, toJsonl, visibleEntries } from './protocol-view'
 
 const entry = (seq: number, extra: Partial<ProtocolEntry>): ProtocolEntry => ({

@@ -1,4 +1,4 @@
-import type { ProtocolDirection, ProtocolEntry } from '../../../../shared/ipc/workbench'
+import type { ProtocolDirection, ProtocolEntry } from '#shared/ipc/workbench'
 
 export interface LogFilter {
   /** Matched case-insensitively against method, id, level and the message text. */

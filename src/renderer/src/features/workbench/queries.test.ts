@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import type { ProtocolEntry } from '../../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import { appendLog, LOG_KEEP, workbenchKeys } from './queries'
 
 describe('appendLog: protocol events into the log a view holds', () => {

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
-import type { ProtocolEntry } from '../../../../shared/ipc/workbench'
+import type { ProtocolEntry } from '#shared/ipc/workbench'
 import { call } from '../../api'
 
 /** Entries of a protocol log kept in the renderer: the core's ring holds as many. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConsoleError } from '../../../../shared/errors'
+import { ConsoleError } from '#shared/errors'
 import { formOf } from './schema-form'
 import {
   argumentsFromJson,

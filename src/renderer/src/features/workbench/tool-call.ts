@@ -1,6 +1,6 @@
-import { ConsoleError } from '../../../../shared/errors'
-import type { InvokeRequest } from '../../../../shared/ipc/contract'
-import type { ArgumentProblem, WorkbenchCallResult } from '../../../../shared/ipc/workbench'
+import { ConsoleError } from '#shared/errors'
+import type { InvokeRequest } from '#shared/ipc/contract'
+import type { ArgumentProblem, WorkbenchCallResult } from '#shared/ipc/workbench'
 import { argumentsOf, draftOf, type Draft, type FormNode } from './schema-form'
 
 /** How a tool's arguments are entered. */

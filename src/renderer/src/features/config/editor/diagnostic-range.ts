@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../../../../shared/model/registry'
+import type { Diagnostic } from '#shared/model/registry'
 
 const TOKEN = /^("(?:[^"\\]|\\.)*"?|[\w$.+-]+|.)/
 

@@ -28,7 +28,7 @@ import {
   lineNumbers,
 } from '@codemirror/view'
 import { classHighlighter } from '@lezer/highlight'
-import type { Diagnostic } from '../../../../../shared/model/registry'
+import type { Diagnostic } from '#shared/model/registry'
 import { diagnosticOffsets } from './diagnostic-range'
 import { registrySchema } from './registry-schema'
 import { completionsAt, type JsonSchema } from './schema-completion'
