@@ -49,6 +49,22 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules, from the tsconfig project that holds each file (tsconfig.json's
+    // references): a promise nobody awaits or catches, an async function where a void callback
+    // is expected, a switch over a union that misses a member. TypeScript files only: the
+    // .js/.mjs/.cjs files (eslint and dependency-cruiser configs, scripts, server fixtures) are in
+    // no tsconfig project, so there are no types to check them with.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+    },
+  },
+  {
     // Before the folder rules below, which override it for their own files: unit tests and the
     // desktop app's pure modules (menu, window state, launch arguments) run without Electron.
     files: [

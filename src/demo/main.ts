@@ -159,7 +159,11 @@ async function main(argv: string[]): Promise<void> {
       return options.endpoints ? runEndpoints(options, options.endpoints) : runAll(options)
     case 'rag-tools-v1':
       return options.stdio ? runStdio(options) : runOne('rag-tools-v1', options)
-    default:
+    case 'rag-search':
+    case 'ragbox':
+    case 'vtex':
+    case 'oauth':
+    case 'doc-host':
       return runOne(options.command, options)
   }
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startDemo, type DemoProcess } from '#demo/testing'
 import type { ServerStatus } from '#shared/model/server'
 import type { Core } from '#core/core'
@@ -15,13 +15,13 @@ import { startCore, type LiveCore } from '#core/services/testing/live-core'
 
 const OPENER = { RAG_CONSOLE_OAUTH_OPENER: 'fetch' }
 
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
+const until = (check: () => boolean | Promise<boolean>, what: string): Promise<void> =>
+  vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`)
+    },
+    { timeout: 10_000, interval: 25 },
+  )
 
 /** Passes a token request on to the demo's token endpoint, noting its grant type. */
 function forwardToken(

@@ -109,7 +109,13 @@ function describeText(
       ]
     case 'invalid_union':
       return describeUnion(issue, path, root)
-    default:
+    // Zod's own words say these well enough.
+    case 'custom':
+    case 'invalid_element':
+    case 'invalid_format':
+    case 'invalid_key':
+    case 'not_multiple_of':
+    case 'unrecognized_keys':
       return [{ path, text: issue.message }]
   }
 }

@@ -102,7 +102,9 @@ function errorOfStatus(status: ServerStatus): ErrorInfo | undefined {
       return status.lastError ?? { code: 'server_error', message: status.reason }
     case 'action_required':
       return status.lastError ?? { code: 'action_required', message: status.reason }
-    default:
+    case 'connecting':
+    case 'ready':
+    case 'disabled':
       return undefined
   }
 }

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { afterEach, beforeEach, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { builtFile } from '#test/built'
 import { cliEnv, cliHome, collectJsonLines, spawnCli, writeRegistry } from '../testing/run-cli'
 import { SAFETY_NET_MS } from '#test/limits'
@@ -41,22 +41,21 @@ function watch(config: string): void {
 }
 
 /** Polls the printed lines until one matches, failing with everything printed past the deadline. */
-async function nextLine(
+function nextLine(
   match: (line: Record<string, unknown>) => boolean,
   after = 0,
   timeoutMs = SAFETY_NET_MS,
 ): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = lines.slice(after).find(match)
-    if (found) return found
-    if (Date.now() > deadline) {
+  return vi.waitFor(
+    () => {
+      const found = lines.slice(after).find(match)
+      if (found) return found
       throw new Error(
         `no such line within ${timeoutMs} ms:\n${lines.map((l) => JSON.stringify(l)).join('\n')}\n${stderr}`,
       )
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
+    },
+    { timeout: timeoutMs, interval: 25 },
+  )
 }
 
 it('prints loaded, then reloaded, invalid and reloaded again as the file changes', async () => {

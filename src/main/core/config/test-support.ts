@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { vi } from 'vitest'
 
 /** A fresh temp folder, removed by `cleanup()` (tests call it in afterEach). */
 export function tempDir(prefix = 'rc-config-'): { dir: string; cleanup: () => void } {
@@ -22,14 +23,15 @@ export async function waitFor<T>(
   what: string,
   timeoutMs = 5_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
+  return vi.waitFor(
+    () => {
+      const value = check()
+      if (value === undefined)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+      return value
+    },
+    { timeout: timeoutMs, interval: 10 },
+  )
 }
 
 /** `{"a":{"a":…1…}}` nested `depth` objects deep (about 5 bytes a level). */

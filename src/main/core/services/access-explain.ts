@@ -83,7 +83,17 @@ function verdictOfError(error: ErrorInfo): LinkVerdict {
     case 'not_connected':
     case 'cancelled':
       return 'unreachable'
-    default:
+    case 'protocol':
+    case 'server_error':
+    case 'tool_error':
+    case 'config':
+    case 'action_required':
+    case 'keychain_unavailable':
+    case 'not_found':
+    case 'invalid_argument':
+    case 'conflict':
+    case 'unsupported':
+    case 'internal':
       return 'server_error'
   }
 }

@@ -42,6 +42,11 @@ export function describeWithPrivateKeyring(name: string, body: () => void): void
 }
 
 function gatedDescribe(name: string, reason: string | undefined, body: () => void): void {
+  if (process.env.RAG_CONSOLE_TEST_PROJECT === 'unit') {
+    throw new Error(
+      `"${name}" uses the keychain: a unit test runs without one; list this test in INTEGRATION (vitest.config.ts)`,
+    )
+  }
   if (reason === undefined) {
     describe(name, body)
   } else if (keyringRequired) {

@@ -31,7 +31,21 @@ export function CompareDialog({
   onClose,
 }: CompareDialogProps): React.JSX.Element {
   const [busy, setBusy] = useState(false)
+  // Why keeping mine failed, for the comparison it failed on (a later one starts clean).
+  const [failure, setFailure] = useState<{ of: Comparison; message: string } | null>(null)
   const conflict = comparison?.kind === 'conflict'
+  const keepMine = async (): Promise<void> => {
+    if (!comparison) return
+    setBusy(true)
+    setFailure(null)
+    try {
+      await onKeepMine()
+    } catch (error) {
+      setFailure({ of: comparison, message: (error as Error).message })
+    } finally {
+      setBusy(false)
+    }
+  }
   return (
     <Dialog
       open={comparison !== null}
@@ -49,19 +63,7 @@ export function CompareDialog({
           <Button variant="danger" onClick={onTakeDisk}>
             Take the disk's version
           </Button>
-          <Button
-            variant="primary"
-            busy={busy}
-            data-autofocus
-            onClick={async () => {
-              setBusy(true)
-              try {
-                await onKeepMine()
-              } finally {
-                setBusy(false)
-              }
-            }}
-          >
+          <Button variant="primary" busy={busy} data-autofocus onClick={() => void keepMine()}>
             {conflict ? 'Keep mine and save' : 'Keep mine'}
           </Button>
         </>
@@ -84,6 +86,11 @@ export function CompareDialog({
           }
           rightTitle="Your version"
         />
+      )}
+      {failure?.of === comparison && (
+        <Banner tone="bad" title="The save failed">
+          {failure.message}
+        </Banner>
       )}
     </Dialog>
   )

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { useId, useRef, useState } from 'react'
 import type { ImportSource, ImportPreview as Preview } from '#shared/ipc/registry'
 import { call } from '../../api'
+import { readChosenFile } from '../../lib/read-file'
 import { useConfigDirty } from '../../state/store'
 import { Badge, Banner, Button, Spinner, TextField } from '../../ui'
 import { ImportPreview } from './ImportPreview'
@@ -14,6 +15,7 @@ export function ImportTab(): React.JSX.Element {
   const [choice, setChoice] = useState<string>('')
   const [otherPath, setOtherPath] = useState('')
   const [upload, setUpload] = useState<{ name: string; text: string } | null>(null)
+  const [uploadError, setUploadError] = useState<string | null>(null)
   const [previewed, setPreviewed] = useState<{ source: ImportSource; preview: Preview } | null>(
     null,
   )
@@ -111,11 +113,16 @@ export function ImportTab(): React.JSX.Element {
             className="visually-hidden"
             tabIndex={-1}
             aria-hidden="true"
-            onChange={async (event) => {
+            onChange={(event) => {
               const file = event.target.files?.[0]
               if (!file) return
-              setUpload({ name: file.name, text: await file.text() })
-              setChoice('upload')
+              // readChosenFile never rejects: a failed read comes back as words to show.
+              void readChosenFile(file).then((read) => {
+                if ('error' in read) return setUploadError(read.error)
+                setUploadError(null)
+                setUpload(read)
+                setChoice('upload')
+              })
             }}
           />
           {choice === 'upload' && (
@@ -123,6 +130,7 @@ export function ImportTab(): React.JSX.Element {
               Choose file…
             </Button>
           )}
+          {uploadError && <Banner tone="bad">{uploadError}</Banner>}
         </div>
         <div>
           <Button

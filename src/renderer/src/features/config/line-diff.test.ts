@@ -37,6 +37,17 @@ describe('diffLines', () => {
       removed: 0,
     })
   })
+  it('past its edit budget shows the middle replaced, keeping the lines both begin and end with', () => {
+    const lines = (prefix: string): string[] => Array.from({ length: 2500 }, (_, i) => prefix + i)
+    const ops = diffLines(
+      ['head', ...lines('old '), 'tail'].join('\n'),
+      ['head', ...lines('new '), 'tail'].join('\n'),
+    )
+    expect(ops[0]).toEqual({ kind: 'equal', oldNo: 1, newNo: 1, text: 'head' })
+    expect(ops.at(-1)).toEqual({ kind: 'equal', oldNo: 2502, newNo: 2502, text: 'tail' })
+    expect(ops.slice(1, 2501).every((op) => op.kind === 'del')).toBe(true)
+    expect(ops.slice(2501, 5001).every((op) => op.kind === 'add')).toBe(true)
+  })
 })
 
 describe('hunks', () => {

@@ -1,7 +1,8 @@
 /**
- * Line diff for previews of a save and for comparing two versions of the file (Myers'
- * O((N+M)·D) algorithm on the lines between the common prefix and suffix).
+ * Line diff for previews of a save and for comparing two versions of the file: jsdiff's Myers
+ * diff over the lines, shaped into numbered operations, hunks and side-by-side rows.
  */
+import { diffArrays } from 'diff'
 
 export type DiffOp =
   | { kind: 'equal'; oldNo: number; newNo: number; text: string }
@@ -14,90 +15,48 @@ const MAX_EDITS = 4000
 export const splitLines = (text: string): string[] =>
   text === '' ? [] : text.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n')
 
+interface Run {
+  value: string[]
+  added?: boolean
+  removed?: boolean
+}
+
 /** Line-by-line difference from `before` to `after`; line numbers are 1-based. */
 export function diffLines(before: string, after: string): DiffOp[] {
   const a = splitLines(before)
   const b = splitLines(after)
-  let start = 0
-  while (start < a.length && start < b.length && a[start] === b[start]) start++
-  let endA = a.length
-  let endB = b.length
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--
-    endB--
-  }
+  const runs: Run[] = diffArrays(a, b, { maxEditLength: MAX_EDITS }) ?? replaced(a, b)
   const ops: DiffOp[] = []
-  for (let i = 0; i < start; i++)
-    ops.push({ kind: 'equal', oldNo: i + 1, newNo: i + 1, text: a[i]! })
-  const middle =
-    myers(a.slice(start, endA), b.slice(start, endB), start) ?? replaceAll(a, b, start, endA, endB)
-  ops.push(...middle)
-  for (let i = 0; i < a.length - endA; i++) {
-    ops.push({ kind: 'equal', oldNo: endA + i + 1, newNo: endB + i + 1, text: a[endA + i]! })
+  let oldNo = 0
+  let newNo = 0
+  for (const run of runs) {
+    for (const text of run.value) {
+      if (run.added) ops.push({ kind: 'add', newNo: ++newNo, text })
+      else if (run.removed) ops.push({ kind: 'del', oldNo: ++oldNo, text })
+      else ops.push({ kind: 'equal', oldNo: ++oldNo, newNo: ++newNo, text })
+    }
   }
   return ops
 }
 
-function replaceAll(a: string[], b: string[], start: number, endA: number, endB: number): DiffOp[] {
-  const ops: DiffOp[] = []
-  for (let i = start; i < endA; i++) ops.push({ kind: 'del', oldNo: i + 1, text: a[i]! })
-  for (let j = start; j < endB; j++) ops.push({ kind: 'add', newNo: j + 1, text: b[j]! })
-  return ops
-}
-
-/** Myers' shortest edit script; `shift` offsets the line numbers. Null past MAX_EDITS. */
-function myers(a: string[], b: string[], shift: number): DiffOp[] | null {
-  const n = a.length
-  const m = b.length
-  const max = n + m
-  const offset = max + 1
-  const v = new Int32Array(2 * max + 3)
-  // trace[d] holds v[k] for k in [-d-1, d+1] as it was before step d.
-  const trace: Int32Array[] = []
-  let found = false
-  for (let d = 0; d <= Math.min(max, MAX_EDITS) && !found; d++) {
-    trace.push(v.slice(offset - d - 1, offset + d + 2))
-    for (let k = -d; k <= d; k += 2) {
-      let x =
-        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
-          ? v[offset + k + 1]!
-          : v[offset + k - 1]! + 1
-      let y = x - k
-      while (x < n && y < m && a[x] === b[y]) {
-        x++
-        y++
-      }
-      v[offset + k] = x
-      if (x >= n && y >= m) {
-        found = true
-        break
-      }
-    }
+/** Past MAX_EDITS: the lines both texts begin and end with stay, everything between is replaced. */
+function replaced(a: string[], b: string[]): Run[] {
+  let head = 0
+  while (head < a.length && head < b.length && a[head] === b[head]) head++
+  let tail = 0
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) {
+    tail++
   }
-  if (!found) return null
-
-  const reversed: DiffOp[] = []
-  let x = n
-  let y = m
-  for (let d = trace.length - 1; d >= 0; d--) {
-    const at = (k: number): number => trace[d]![k + d + 1]!
-    const k = x - y
-    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1
-    const prevX = d === 0 ? 0 : at(prevK)
-    const prevY = d === 0 ? 0 : prevX - prevK
-    while (x > prevX && y > prevY) {
-      reversed.push({ kind: 'equal', oldNo: shift + x, newNo: shift + y, text: a[x - 1]! })
-      x--
-      y--
-    }
-    if (d > 0) {
-      if (x === prevX) reversed.push({ kind: 'add', newNo: shift + y, text: b[y - 1]! })
-      else reversed.push({ kind: 'del', oldNo: shift + x, text: a[x - 1]! })
-    }
-    x = prevX
-    y = prevY
-  }
-  return reversed.reverse()
+  return [
+    { value: a.slice(0, head) },
+    { value: a.slice(head, a.length - tail), removed: true },
+    { value: b.slice(head, b.length - tail), added: true },
+    { value: a.slice(a.length - tail) },
+  ]
 }
 
 /** Added and removed line counts. */

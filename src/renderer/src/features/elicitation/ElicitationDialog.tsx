@@ -162,7 +162,8 @@ function FieldInput({ field, value, error, onChange }: FieldInputProps): React.J
           {hint && <div className="ui-field__hint">{hint}</div>}
         </fieldset>
       )
-    default:
+    case 'string':
+    case 'number':
       return (
         <TextField
           label={label}

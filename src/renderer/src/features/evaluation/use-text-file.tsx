@@ -1,4 +1,5 @@
 import { useRef } from 'react'
+import { readChosenFile } from '../../lib/read-file'
 import { MAX_IMPORT_BYTES, type PickedFile } from './set-import'
 
 /**
@@ -19,7 +20,7 @@ export function useTextFile(
       className="visually-hidden"
       tabIndex={-1}
       aria-hidden="true"
-      onChange={async (event) => {
+      onChange={(event) => {
         const chosen = event.target.files?.[0]
         // The same file chosen again must fire again.
         event.target.value = ''
@@ -28,7 +29,10 @@ export function useTextFile(
           onError(`${chosen.name} is larger than 20 MB, the most the console reads.`)
           return
         }
-        onPick({ name: chosen.name, text: await chosen.text() })
+        // readChosenFile never rejects: a failed read comes back as words for onError.
+        void readChosenFile(chosen).then((read) =>
+          'error' in read ? onError(read.error) : onPick(read),
+        )
       }}
     />
   )

@@ -1,5 +1,5 @@
 import { Button, Field, IconButton, Select, TextField } from '../../ui'
-import { emptyDraft, type Draft, type FormNode, type Problem } from './schema-form'
+import { emptyDraft, type Draft, type FormNode, type LeafNode, type Problem } from './schema-form'
 
 export interface SchemaFormProps {
   form: FormNode
@@ -157,7 +157,7 @@ function ArrayItems({
 }
 
 interface ScalarProps {
-  node: FormNode
+  node: LeafNode
   draft: Draft
   onChange: (draft: Draft) => void
   label: React.ReactNode
@@ -211,7 +211,9 @@ function ScalarControl({ node, draft, onChange, label, error }: ScalarProps) {
           )}
         </Field>
       )
-    default:
+    case 'string':
+    case 'number':
+    case 'integer':
       return (
         <TextField
           {...shared}

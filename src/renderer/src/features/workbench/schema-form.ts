@@ -27,6 +27,12 @@ export type FormNode =
   /** Anything else: typed as JSON. `schema` is kept for completion. */
   | (Common & { kind: 'json'; schema: Schema })
 
+/** A node with one control of its own (not a group of fields or items). */
+export type LeafNode = Exclude<FormNode, { kind: 'object' | 'array' }>
+
+/** A node whose control is typed text. */
+type TextNode = Exclude<LeafNode, { kind: 'boolean' }>
+
 /** What a person entered for one node. */
 export type Draft =
   | { t: 'text'; text: string }
@@ -147,6 +153,8 @@ function node(raw: Schema, root: Schema, name: string, required: boolean, depth:
         items: node(schema.items, root, '', true, depth + 1),
         minItems: typeof schema.minItems === 'number' ? schema.minItems : 0,
       }
+    // No single type (none, or several), or one a form cannot express ("null", unknown words).
+    case undefined:
     default:
       return json()
   }
@@ -178,7 +186,9 @@ export function draftOf(form: FormNode, value: unknown): Draft {
     }
     case 'json':
       return { t: 'text', text: value === undefined ? '' : JSON.stringify(value, null, 2) }
-    default:
+    case 'string':
+    case 'number':
+    case 'integer':
       return { t: 'text', text: value === undefined || value === null ? '' : String(value) }
   }
 }
@@ -229,7 +239,11 @@ function walk(form: FormNode, draft: Draft, path: string, problems: Problem[]): 
       }
       return items.map((item, index) => walk(form.items, item, `${path}/${index}`, problems))
     }
-    default: {
+    case 'string':
+    case 'number':
+    case 'integer':
+    case 'enum':
+    case 'json': {
       const text = draft.t === 'text' ? draft.text : ''
       if (text.trim() === '') return missing()
       return parseText(form, text, path, problems)
@@ -237,7 +251,7 @@ function walk(form: FormNode, draft: Draft, path: string, problems: Problem[]): 
   }
 }
 
-function parseText(form: FormNode, text: string, path: string, problems: Problem[]): unknown {
+function parseText(form: TextNode, text: string, path: string, problems: Problem[]): unknown {
   switch (form.kind) {
     case 'string':
       return text
@@ -252,7 +266,7 @@ function parseText(form: FormNode, text: string, path: string, problems: Problem
       }
       return value
     }
-    default:
+    case 'json':
       try {
         return JSON.parse(text) as unknown
       } catch (error) {
