@@ -17,7 +17,7 @@ export interface Comparison {
   ratio: number
   /** e.g. "≤ 1.10" */
   target?: string
-  pass?: boolean
+  pass?: boolean | undefined
 }
 
 /**
@@ -33,7 +33,7 @@ export interface Check {
   /** e.g. "= 0", "≤ 2 MB" */
   target: string
   /** Absent when the run is too short to judge (quick runs of statistical checks). */
-  pass?: boolean
+  pass?: boolean | undefined
 }
 
 /** A count that must be zero on every run (errors, needless reconnects, …). */

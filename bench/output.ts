@@ -12,7 +12,10 @@ export interface OutputFiles {
  * (`RESULTS.only-<names>.md`, gitignored), so a partial run never replaces the full report;
  * quick runs go under out/.
  */
-export function outputFiles(root: string, run: { quick: boolean; only?: string[] }): OutputFiles {
+export function outputFiles(
+  root: string,
+  run: { quick: boolean; only?: string[] | undefined },
+): OutputFiles {
   const dir = run.quick ? join(root, 'out/bench-quick') : join(root, 'bench')
   const suffix = run.only ? `.only-${run.only.join('-')}` : ''
   return {

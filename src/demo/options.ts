@@ -31,29 +31,29 @@ export const PORT_OFFSETS = {
 export interface DemoOptions {
   command: Command
   /** Undefined = the program's default port (base + offset). */
-  port?: number
+  port?: number | undefined
   portBase: number
   stdio: boolean
   /** Base URL citation links point at. */
   docHost: string
   serveDocs: boolean
   ttlSeconds: number
-  sources?: string[]
-  name?: string
+  sources?: string[] | undefined
+  name?: string | undefined
   rateLimit: number
   queryRateLimit: number
   /** Length of RAGbox's rate-limit windows (default 60 s: "per minute"). */
   rateWindowSeconds: number
   maxSegments: number
-  apiKey?: string
+  apiKey?: string | undefined
   /** `--break ID`: deliberately broken behaviours (Doctor tests). */
   breaks: string[]
   /** all: serve this many endpoints (one port each) instead of one per program. */
-  endpoints?: number
+  endpoints?: number | undefined
   /** all --endpoints: also list this many stdio servers in the `--registry` file. */
   stdioServers: number
   /** all --endpoints: write a rag-mcp.json listing every endpoint here. */
-  registry?: string
+  registry?: string | undefined
   /** `--latency MS`: every tool call answers after this long, like a real backend. */
   latencyMs: number
   /** `all --endpoints --latency A,B,…`: endpoint i answers after the (i mod n)th (`[latencyMs]`). */
@@ -61,9 +61,9 @@ export interface DemoOptions {
   /** oauth: access token lifetime. */
   tokenTtlSeconds: number
   /** oauth: scope `tools/call` needs on top of `rag:read` (step-up). */
-  requireScope?: string
+  requireScope?: string | undefined
   /** oauth: approve every sign-in at once as this user (no consent page). */
-  approveAs?: string
+  approveAs?: string | undefined
   /** oauth: redirect URIs must match a registered one exactly (no RFC 8252 any-port rule). */
   exactRedirectUris: boolean
 }

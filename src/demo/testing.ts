@@ -8,7 +8,7 @@ export interface DemoProcess {
   /** URL from its `ready` line. */
   url: string
   /** Document host URL from its `docs` line, when it serves one. */
-  docs?: string
+  docs?: string | undefined
   /** Everything it printed so far (stdout and stderr lines). */
   output: string[]
   stop(): Promise<void>

@@ -70,7 +70,7 @@ async function serve(
   }
 }
 
-let running: { live?: LiveCore; demo?: DemoProcess } = {}
+let running: { live?: LiveCore | undefined; demo?: DemoProcess | undefined } = {}
 
 afterEach(async () => {
   await running.live?.close()

@@ -34,7 +34,7 @@ export class RpcError extends Error {
 }
 
 export interface JsonRpcMessage {
-  id?: JsonRpcId
+  id?: JsonRpcId | undefined
   method: string
   params: Record<string, unknown>
 }

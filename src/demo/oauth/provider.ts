@@ -24,7 +24,7 @@ export interface DemoOAuthOptions {
   /** Lifetime of access tokens (short values exercise refresh). */
   tokenTtlSeconds: number
   /** Approve every authorization at once as this user (no consent page). */
-  approveAs?: string
+  approveAs?: string | undefined
   now?: () => number
 }
 
@@ -32,7 +32,7 @@ interface Grant {
   clientId: string
   user: string
   scopes: string[]
-  resource?: string
+  resource?: string | undefined
 }
 
 interface PendingCode extends Grant {
@@ -228,7 +228,7 @@ export class DemoOAuthProvider implements OAuthServerProvider {
       clientId: grant.clientId,
       scopes: grant.scopes,
       expiresAt: Math.floor(grant.expiresAt / 1000),
-      resource: grant.resource ? new URL(grant.resource) : undefined,
+      ...(grant.resource ? { resource: new URL(grant.resource) } : {}),
       extra: { user: grant.user },
     }
   }

@@ -16,13 +16,13 @@ export interface OAuthServerOptions extends DemoOAuthOptions {
   tools: RagTools
   name: string
   /** Step-up: `tools/call` needs this scope on top of the base scope (403 insufficient_scope). */
-  requireScope?: string
+  requireScope?: string | undefined
   /**
    * Refuse an authorization request whose `redirect_uri` is not one of the client's registered
    * URIs exactly, as authorization servers that ignore RFC 8252's any-port rule for loopback
    * redirects do (the SDK's own check allows any port).
    */
-  exactRedirectUris?: boolean
+  exactRedirectUris?: boolean | undefined
 }
 
 /** Paths of the protected MCP endpoints. */
@@ -92,10 +92,8 @@ function build(origin: string, options: OAuthServerOptions): Express {
     void guard(req, res, next)
   })
   app.post(OAUTH_PATHS.http, async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    })
+    // No session id generator: a stateless transport per request.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true })
     const server = createRagToolsServer(options.tools, options.name)
     res.on('close', () => void server.close())
     await server.connect(transport)

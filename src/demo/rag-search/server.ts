@@ -42,7 +42,7 @@ interface Caller {
   userId: string
   tags: string[]
   groups: string[]
-  humanUid?: string
+  humanUid?: string | undefined
 }
 
 const TOOLS = () => [

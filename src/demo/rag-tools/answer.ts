@@ -2,8 +2,8 @@
 export interface Passage {
   title: string
   text: string
-  uri?: string
-  resourceId?: string
+  uri?: string | undefined
+  resourceId?: string | undefined
 }
 
 /** Joins one sentence per passage with [n] markers; a sentence seen before only adds its marker. */

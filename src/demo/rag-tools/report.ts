@@ -4,7 +4,7 @@ import { escapeHtml, page } from '../html'
 export function reportHtml(
   query: string,
   answer: string,
-  citations: Array<{ n: number; title: string; uri?: string; resourceId?: string }>,
+  citations: Array<{ n: number; title: string; uri?: string; resourceId?: string | undefined }>,
 ): string {
   const items = citations
     .map((citation) => {

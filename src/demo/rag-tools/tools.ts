@@ -57,7 +57,9 @@ export class RagTools {
   /** `rag_discover_resources`: the resources this user may see. */
   discover(args: {
     username: string
-    filters?: { search?: string; page?: number; page_size?: number }
+    filters?:
+      | { search?: string | undefined; page?: number | undefined; page_size?: number | undefined }
+      | undefined
   }): Envelope {
     const started = performance.now()
     const groups = directoryGroups(args.username)

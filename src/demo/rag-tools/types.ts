@@ -25,15 +25,24 @@ export interface Envelope {
 export interface SearchArgs {
   username: string
   query: string
-  sources?: string[]
-  top_k?: number
-  filters?: { date_from?: string; date_to?: string; tags?: string[]; owners?: string[] }
-  ranking?: { rerank?: boolean; model?: string }
-  capability_token?: string
+  sources?: string[] | undefined
+  top_k?: number | undefined
+  filters?:
+    | {
+        date_from?: string | undefined
+        date_to?: string | undefined
+        tags?: string[] | undefined
+        owners?: string[] | undefined
+      }
+    | undefined
+  ranking?: { rerank?: boolean | undefined; model?: string | undefined } | undefined
+  capability_token?: string | undefined
 }
 
 /** Arguments of `rag_get_synthesized_results` (spec 002). */
 export interface SynthesisArgs extends Omit<SearchArgs, 'filters' | 'ranking'> {
-  synthesis_params?: { model?: string; style?: string; max_chars?: number }
-  provided_context?: { hits?: unknown[] }
+  synthesis_params?:
+    | { model?: string | undefined; style?: string | undefined; max_chars?: number | undefined }
+    | undefined
+  provided_context?: { hits?: unknown[] | undefined } | undefined
 }

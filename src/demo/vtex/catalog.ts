@@ -22,10 +22,10 @@ export interface VtexDoc {
 }
 
 export interface SearchArgs {
-  query?: string
-  category?: string
-  tags?: string[]
-  author?: string
+  query?: string | undefined
+  category?: string | undefined
+  tags?: string[] | undefined
+  author?: string | undefined
   limit: number
 }
 

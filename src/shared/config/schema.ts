@@ -340,7 +340,11 @@ export interface ServerConfig {
   enabled: boolean
   dialect: DialectSetting
   timeoutMs: number
-  ui: { icon?: string; order?: number; defaultSelected?: boolean }
+  ui: {
+    icon?: string | undefined
+    order?: number | undefined
+    defaultSelected?: boolean | undefined
+  }
   dataSources: DataSourceConfig[]
   launch?: LaunchConfig
   /** Canary queries (absent: none). */

@@ -15,7 +15,7 @@ export interface OAuthStatus {
   profileId?: string
   state: OAuthState
   /** Who is signed in: the id token's email / name / sub when present, else client id + profile. */
-  account?: string
+  account?: string | undefined
   /** Scopes the access token was granted. */
   scopes?: string[]
   /** Epoch ms when the access token expires (it is refreshed before then when possible). */

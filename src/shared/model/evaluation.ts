@@ -22,11 +22,11 @@ export interface Judgment {
    * Other keys of the same document, where the dedupe identity cannot tell (a provider that
    * gives no link, a link signed per user): any of them in a list counts as this document.
    */
-  aliases?: string[]
+  aliases?: string[] | undefined
   grade: Grade
   /** For display only: the title and link the document had when it was judged. */
-  title?: string
-  uri?: string
+  title?: string | undefined
+  uri?: string | undefined
 }
 
 /** One query of a golden set. */
@@ -36,16 +36,16 @@ export interface EvalQuery {
   /** Sent exactly as written, as phrase 0. */
   query: string
   /** Up to 4 extra phrases (sent to servers that take several, as Search does). */
-  phrases?: string[]
+  phrases?: string[] | undefined
   /**
    * The profile this query runs as, whatever profiles the run names (relevance that depends on
    * who asks). Absent: the query runs as each profile of the run.
    */
-  profileId?: string
+  profileId?: string | undefined
   /** The servers/sources this query runs on; absent: the run's selection. */
-  sources?: Selection
+  sources?: Selection | undefined
   judgments: Judgment[]
-  notes?: string
+  notes?: string | undefined
 }
 
 /** A golden set as stored in `<dataDir>/eval/sets/<id>.json` (JSON Schema: docs/golden-set.schema.json). */
@@ -54,9 +54,9 @@ export interface GoldenSet {
   /** File-name safe: letters, digits, dot, dash, underscore. */
   id: string
   name: string
-  description?: string
+  description?: string | undefined
   /** ISO time of the last save (set by the console). */
-  updatedAt?: string
+  updatedAt?: string | undefined
   queries: EvalQuery[]
 }
 

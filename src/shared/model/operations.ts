@@ -113,7 +113,7 @@ export interface AuditEntry {
   outcome: 'ok' | 'error'
   errorCode?: string
   latencyMs: number
-  resultCount?: number
+  resultCount?: number | undefined
   /** Operation `access`: the citation check's verdict. */
   verdict?: LinkVerdict
   /** The console ran it by itself (a page load, a profile switch), not because someone asked. */

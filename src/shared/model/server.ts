@@ -165,7 +165,11 @@ export interface ServerSummary {
   /** A stdio server's arguments, plaintext-looking secrets masked. */
   args?: string[]
   groups: string[]
-  ui: { icon?: string; order?: number; defaultSelected?: boolean }
+  ui: {
+    icon?: string | undefined
+    order?: number | undefined
+    defaultSelected?: boolean | undefined
+  }
   /** File the entry came from. */
   origin: string
   dialect: DialectInfo

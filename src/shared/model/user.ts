@@ -6,7 +6,7 @@
 export interface ActingUser {
   userId: string
   sessionTags: string[]
-  humanUid?: string
+  humanUid?: string | undefined
   groups: string[]
 }
 

@@ -80,7 +80,7 @@ export function usesOAuth(config: ServerConfig): boolean {
  */
 export class OAuthService implements PoolAuth {
   /** Set by hosts where a person can sign in right away (the interactive CLI). */
-  signIn?: PoolAuth['signIn']
+  signIn?: NonNullable<PoolAuth['signIn']>
   /** How the authorization URL reaches the person when a login names no opener. */
   defaultOpener: Opener | undefined
   private readonly memory = new Map<string, Map<string, string>>()

@@ -64,7 +64,7 @@ export interface ProviderOptions {
   /** The pre-registered client's secret, read from its keychain reference when needed. */
   clientSecret?: () => Promise<string | undefined>
   /** Discovery results shared by every provider of this server (they are not secret). */
-  discovery: { state?: OAuthDiscoveryState }
+  discovery: { state?: OAuthDiscoveryState | undefined }
   /**
    * Set when the authorization server refused to renew the server's sign-in (its refresh token
    * was revoked or expired), until the next sign-in: the person is asked to sign in again.
@@ -94,12 +94,16 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   /** The refresh token of the tokens last handed out, to tell a refused refresh from a rotated one. */
   private refreshToken: string | undefined
   private readonly now: () => number
+  /** The Client ID Metadata Document's URL, when the entry names one (absent otherwise). */
+  declare readonly clientMetadataUrl?: string
 
   constructor(
     private readonly options: ProviderOptions,
     private readonly mode: ProviderMode,
   ) {
     this.now = options.now ?? Date.now
+    const metadataUrl = options.config?.clientMetadataUrl
+    if (metadataUrl !== undefined) this.clientMetadataUrl = metadataUrl
   }
 
   /** The `state` of the last authorization URL, for the redirect listener to check. */
@@ -114,10 +118,6 @@ export class ConsoleOAuthProvider implements OAuthClientProvider {
   get redirectUrl(): string | undefined {
     if (this.clientCredentials) return undefined
     return this.mode.kind === 'interactive' ? this.mode.redirectUrl : POOL_REDIRECT
-  }
-
-  get clientMetadataUrl(): string | undefined {
-    return this.options.config?.clientMetadataUrl
   }
 
   get clientMetadata(): OAuthClientMetadata {

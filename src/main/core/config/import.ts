@@ -59,7 +59,11 @@ const PICK = 'pick a Claude Desktop, Cursor or VS Code config file'
  * Reads the file to import as a registry is read (regular files of at most 5 MB, a FIFO never
  * waited on): a missing file is `not_found`, anything else unreadable `invalid_argument`.
  */
-export function readImportFile(source: { path?: string; text?: string; name?: string }): {
+export function readImportFile(source: {
+  path?: string | undefined
+  text?: string | undefined
+  name?: string | undefined
+}): {
   file: string
   text: string
 } {

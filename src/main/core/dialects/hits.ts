@@ -5,17 +5,17 @@ import { joinPath, type Violations } from './shape'
 /** What an adapter read from one raw hit, before the common normalisation. */
 export interface HitDraft {
   /** The server's id for the hit; when absent the uri or the position stands in. */
-  id?: string
-  title?: string
-  snippet?: string
-  text?: string
-  summary?: string
-  score?: number
-  uri?: string
-  sourceId?: string
-  fileName?: string
-  fileType?: string
-  timestamp?: string
+  id?: string | undefined
+  title?: string | undefined
+  snippet?: string | undefined
+  text?: string | undefined
+  summary?: string | undefined
+  score?: number | undefined
+  uri?: string | undefined
+  sourceId?: string | undefined
+  fileName?: string | undefined
+  fileType?: string | undefined
+  timestamp?: string | undefined
   provenance?: unknown
 }
 
@@ -102,7 +102,8 @@ export function finishHit(server: string, draft: HitDraft, raw: unknown, fallbac
   if (text !== undefined) hit.text = text
   if (summary !== undefined) hit.summary = summary
   if (draft.score !== undefined) hit.score = draft.score
-  if (present(draft.uri) !== undefined) hit.uri = draft.uri
+  const uri = present(draft.uri)
+  if (uri !== undefined) hit.uri = uri
   if (draft.fileName !== undefined) hit.fileName = draft.fileName
   if (draft.fileType !== undefined) hit.fileType = draft.fileType
   if (draft.timestamp !== undefined) hit.timestamp = draft.timestamp

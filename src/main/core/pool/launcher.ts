@@ -14,7 +14,7 @@ export interface LaunchOptions {
   /** Environment for the process, secret references already resolved. */
   env: Record<string, string>
   /** The server's URL; its port is awaited when there is no `readyPattern`. */
-  url?: string
+  url?: string | undefined
   /** Every line the process prints. */
   onLine(text: string): void
   /** Gives up waiting (and stops the process). */

@@ -95,7 +95,7 @@ describe('ProtocolLog', () => {
 
   it('announces a request again once its HTTP status and headers arrive', () => {
     // The request is announced when sent; the HTTP exchange completes later.
-    const announced: { seq: number; httpStatus?: number }[] = []
+    const announced: { seq: number; httpStatus?: number | undefined }[] = []
     const log = new ProtocolLog({
       max: 10,
       now: () => 0,

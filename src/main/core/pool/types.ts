@@ -64,7 +64,7 @@ export interface ServerSession {
   readonly config: ServerConfig
   /** Tools listed at connect time. */
   readonly tools: ToolInfo[]
-  readonly serverInfo?: ServerInfo
+  readonly serverInfo?: ServerInfo | undefined
   /** `tools/call`; an `isError` result resolves (the dialect decides what it means). */
   callTool(
     name: string,

@@ -30,7 +30,7 @@ export function wireFetch(fallback: FetchLike = (url, init) => fetch(url, init))
         method: get ? 'GET' : 'POST',
         headers: requestHeaders(init.headers),
         ...(get ? {} : { body: init.body as string }),
-        signal,
+        ...(signal === undefined ? {} : { signal }),
         dispatcher: (agent ??= new Agent()),
       })
     } catch (error) {

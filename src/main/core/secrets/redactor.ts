@@ -261,7 +261,7 @@ export class SecretRedactor implements Redactor {
         const own = (value as unknown as Record<string, unknown>)[key]
         Object.defineProperty(copy, key, {
           value: this.copy(own, mode, seen, depth + 1),
-          enumerable,
+          enumerable: enumerable === true,
           writable: true,
           configurable: true,
         })

@@ -7,15 +7,15 @@ import { RotatingFile } from '../util/rotating-file'
 
 export interface AuditFilter {
   /** Newest first; at most this many (default 1,000). */
-  limit?: number
-  server?: string
-  user?: string
-  operation?: string
-  outcome?: AuditEntry['outcome']
+  limit?: number | undefined
+  server?: string | undefined
+  user?: string | undefined
+  operation?: string | undefined
+  outcome?: AuditEntry['outcome'] | undefined
   /** ISO time; only entries at or after it. */
-  since?: string
+  since?: string | undefined
   /** Only automatic lines (true), or only the others (false). */
-  automatic?: boolean
+  automatic?: boolean | undefined
 }
 
 const MAX_BYTES = 10 * 1024 * 1024

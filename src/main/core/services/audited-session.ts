@@ -25,7 +25,7 @@ export interface AuditContext {
 export interface OperationOutcome {
   error?: unknown
   /** Items the operation produced (hits, sources, citations). */
-  resultCount?: number
+  resultCount?: number | undefined
   /** Refusals of single sources inside a usable reply. */
   sourceErrors?: { sourceId: string; error: ErrorInfo }[]
 }

@@ -104,10 +104,10 @@ export class DiscoveryService {
    */
   async run(
     request: {
-      servers?: string[]
-      timeoutMs?: number
-      automatic?: boolean
-      profile?: Profile
+      servers?: string[] | undefined
+      timeoutMs?: number | undefined
+      automatic?: boolean | undefined
+      profile?: Profile | undefined
     } = {},
   ): Promise<DiscoveryResult> {
     const profile = request.profile ?? this.deps.profile()
@@ -160,7 +160,7 @@ export class DiscoveryService {
     id: string,
     config: ServerConfig | undefined,
     profile: Profile,
-    { timeoutMs, automatic }: { timeoutMs?: number; automatic?: boolean },
+    { timeoutMs, automatic }: { timeoutMs?: number | undefined; automatic?: boolean | undefined },
   ): Promise<ServerDiscovery> {
     const problem = targetError(id, config, profile)
     if (!config || problem) return failed(id, problem!)

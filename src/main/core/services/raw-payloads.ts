@@ -12,7 +12,7 @@ export interface RawLimits {
 }
 
 /** Which hit: its server, source and id (ids repeat across servers, and may across sources). */
-export type HitRef = Pick<Hit, 'server' | 'sourceId' | 'id'>
+export type HitRef = Pick<Hit, 'server' | 'id'> & { sourceId?: string | undefined }
 
 const refKey = (hit: HitRef): string => `${hit.server}\u0000${hit.sourceId ?? ''}\u0000${hit.id}`
 

@@ -164,7 +164,7 @@ interface Frame {
   masked: boolean
   payload: Uint8Array
   /** The length the header claims, when it is not the payload's. */
-  claimedLength?: number
+  claimedLength?: number | undefined
 }
 
 function encodeFrame(frame: Frame, maskKey: Uint8Array): Buffer {

@@ -7,7 +7,7 @@ export interface BadgeProps {
   tone?: Tone
   /** Draws a leading dot, for states rather than labels. */
   dot?: boolean
-  title?: string
+  title?: string | undefined
   className?: string
   children: React.ReactNode
 }
@@ -55,8 +55,8 @@ export type Status = keyof typeof STATUSES
 export interface StatusBadgeProps {
   status: Status
   /** Replaces the standard words, e.g. "set 5 min ago". */
-  label?: string
-  title?: string
+  label?: string | undefined
+  title?: string | undefined
 }
 
 /** A state badge with the standard tone and words for `status`. */

@@ -16,8 +16,8 @@ export interface FieldProps {
   /** What is wrong with the value and how to fix it; marks the control invalid. */
   error?: React.ReactNode
   /** Label beside the control instead of above it. */
-  inline?: boolean
-  className?: string
+  inline?: boolean | undefined
+  className?: string | undefined
   children: (control: FieldControlProps) => React.ReactNode
 }
 

@@ -26,6 +26,12 @@ const DASH: Record<NonNullable<ChartSeries['pattern']>, number[] | undefined> = 
   dotted: [1.5, 2.5],
 }
 
+/** uPlot's `dash` for a pattern: absent for a solid line. */
+function dashOf(pattern: ChartSeries['pattern']): { dash?: number[] } {
+  const dash = pattern && DASH[pattern]
+  return dash ? { dash } : {}
+}
+
 export interface LineChartProps {
   /** What the chart shows, short (`search latency of kb`): names its data table. */
   name: string
@@ -119,7 +125,7 @@ export function LineChart({
             },
             size: 4,
           },
-          ...(s.pattern && DASH[s.pattern] ? { dash: DASH[s.pattern] } : {}),
+          ...dashOf(s.pattern),
         })),
       ],
       hooks: { setCursor: [(u) => setCursor(u.cursor.idx ?? null)] },

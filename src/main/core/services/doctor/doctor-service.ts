@@ -86,7 +86,7 @@ export class DoctorService {
    * resolves with the servers done by then, and the others keep their last report.
    */
   async run(
-    request: { runId?: string; servers?: string[] } = {},
+    request: { runId?: string | undefined; servers?: string[] | undefined } = {},
   ): Promise<DoctorRun & { runId: string; cancelled: boolean }> {
     const runId = request.runId ?? randomUUID()
     return this.running.run(runId, async (signal) => {

@@ -52,13 +52,13 @@ const notInRun = (runId: string, what: string): ConsoleError =>
 
 /** What `eval:run` takes. */
 export interface StartRunRequest {
-  runId?: string
+  runId?: string | undefined
   setId: string
-  selection?: Selection
-  profiles?: string[]
-  k?: number
-  concurrency?: number
-  queryIds?: string[]
+  selection?: Selection | undefined
+  profiles?: string[] | undefined
+  k?: number | undefined
+  concurrency?: number | undefined
+  queryIds?: string[] | undefined
 }
 
 /**
@@ -135,9 +135,9 @@ export class EvalService {
 
   importQrels(request: {
     setId: string
-    name?: string
+    name?: string | undefined
     text: string
-    topics?: string
+    topics?: string | undefined
   }): EvaluationResults['eval:import-trec'] {
     const base: GoldenSet = this.sets.has(request.setId)
       ? this.sets.get(request.setId)

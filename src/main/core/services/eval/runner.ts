@@ -51,13 +51,13 @@ export interface EvalRunnerDeps extends PlanDeps {
 }
 
 export interface EvalRunRequest {
-  runId?: string
+  runId?: string | undefined
   set: GoldenSet
-  selection?: Selection
-  profiles?: string[]
-  k?: number
-  concurrency?: number
-  queryIds?: string[]
+  selection?: Selection | undefined
+  profiles?: string[] | undefined
+  k?: number | undefined
+  concurrency?: number | undefined
+  queryIds?: string[] | undefined
 }
 
 interface Pair {

@@ -16,15 +16,15 @@ import { readStored } from './read-file'
 /** One judgment from Search (`eval:judge`). */
 export interface JudgeRequest {
   setId: string
-  setName?: string
-  queryId?: string
+  setName?: string | undefined
+  queryId?: string | undefined
   query: string
-  profileId?: string
+  profileId?: string | undefined
   docKey: string
   /** null removes the judgment. */
   grade: Grade | null
-  title?: string
-  uri?: string
+  title?: string | undefined
+  uri?: string | undefined
 }
 
 /** Parsed sets {@link GoldenSetStore.peek} keeps. */

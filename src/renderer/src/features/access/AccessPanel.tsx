@@ -25,7 +25,7 @@ const NO_BATCHES: BatchSpec[] = []
 
 /** The check the verdict card shows: from the history (`id`) or opened from a batch. */
 interface Shown {
-  id?: number
+  id?: number | undefined
   target: AccessTargetInput
   check: AccessCheck
   profileId?: string | undefined

@@ -40,13 +40,12 @@ export function AnswersView({
     onSuccess: (result) => setData(() => result),
   })
   const hitFor = useCallback(
-    (citation: Citation): Hit | undefined =>
-      hits.find((h) => h.server === citation.server && h.id === citation.hitId) ??
-      (citation.uri
-        ? hits.find(
-            (h) => h.uri !== undefined && dedupeKey(h) === dedupeKey({ id: '', uri: citation.uri }),
-          )
-        : undefined),
+    (citation: Citation): Hit | undefined => {
+      const byId = hits.find((h) => h.server === citation.server && h.id === citation.hitId)
+      if (byId || !citation.uri) return byId
+      const key = dedupeKey({ id: '', uri: citation.uri })
+      return hits.find((h) => h.uri !== undefined && dedupeKey(h) === key)
+    },
     [hits],
   )
   const run = (): void => synthesis.mutate({ query, topK, ...(selection ? { selection } : {}) })

@@ -1,7 +1,7 @@
 /** A query as the launcher sees it: its id and the profile it is pinned to, if any. */
 export interface PlannedQuery {
   id: string
-  profileId?: string
+  profileId?: string | undefined
 }
 
 /** Who a run's queries run as, before it starts. */

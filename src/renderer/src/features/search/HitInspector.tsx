@@ -133,7 +133,7 @@ export interface HitInspectorProps {
   /** Violations of the reply that carried the hit but are not about one hit (e.g. envelope). */
   replyViolations: readonly Violation[]
   /** Attachments of the reply that carried the hit. */
-  replyArtifacts?: readonly Artifact[]
+  replyArtifacts?: readonly Artifact[] | undefined
   onClose: () => void
   /** Judging into a golden set: the hit's relevance control. */
   judging?: Judging | null

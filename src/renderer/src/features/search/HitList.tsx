@@ -32,7 +32,7 @@ export interface HitListProps {
   empty?: React.ReactNode
   className?: string
   /** Judging into a golden set: a grade column, and keys 0–3 / Delete judge the selected hit. */
-  judging?: Judging | null
+  judging?: Judging | null | undefined
   /** Rows rendered beyond each edge of the view. */
   overscan?: number
   /**

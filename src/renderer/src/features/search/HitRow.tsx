@@ -20,9 +20,9 @@ export interface HitRowProps {
   count: number
   onSelect: (hit: Hit) => void
   /** Judging is on: the hit's grade (undefined: not judged). */
-  grade?: Grade
+  grade?: Grade | undefined
   /** Judging is on: changes the hit's grade (null removes it). */
-  onGrade?: (hit: Hit, grade: Grade | null) => void
+  onGrade?: ((hit: Hit, grade: Grade | null) => void) | undefined
 }
 
 /** `0.873`, or a dash when the server gave none. */

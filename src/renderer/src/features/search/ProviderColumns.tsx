@@ -14,7 +14,7 @@ export interface ProviderColumnsProps {
   overlap: OverlapIndex
   selectedKey: string | null
   onSelect: (hit: Hit) => void
-  judging?: Judging | null
+  judging?: Judging | null | undefined
 }
 
 function ColumnHead({ result, counts }: { result: ServerSearchResult; counts: ProviderOverlap }) {

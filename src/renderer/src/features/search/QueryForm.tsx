@@ -19,7 +19,7 @@ export interface QueryFormProps {
   running: boolean
   cancelling: boolean
   /** Nothing to search on (no server takes part). */
-  disabledReason?: string
+  disabledReason?: string | undefined
   onRun: () => void
   onCancel: () => void
   /** The sources summary, shown on the form's second line. */

@@ -9,7 +9,7 @@ import { sittingOut, takesPart, type ServerSources } from './sources'
 export interface SourcesSummaryProps {
   servers: readonly ServerSources[]
   loading: boolean
-  error?: string
+  error?: string | undefined
   excluded: ReadonlySet<string>
   onExcludedChange: (excluded: Set<string>) => void
 }

@@ -29,9 +29,9 @@ export function Body({
   mime,
   label,
 }: {
-  text?: string
-  blob?: string
-  mime?: string
+  text?: string | undefined
+  blob?: string | undefined
+  mime?: string | undefined
   label: string
 }) {
   if (text !== undefined) {
