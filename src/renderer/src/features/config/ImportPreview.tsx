@@ -1,24 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
 import type {
   ImportApplyResult,
   ImportedServer,
   ImportPreview as Preview,
   ImportSource,
 } from '#shared/ipc/registry'
-import { call } from '../../api'
 import { plural } from '../../lib/format'
-import { useNoticePosted, useSecretsRequested } from '../../state/store'
+import { useSecretsRequested } from '../../state/store'
 import { Badge, Banner, Button, EmptyRow, StatusBadge, Table } from '../../ui'
 import { DiagnosticList } from './DiagnosticList'
 import { ImportConfirm, SecretMoves } from './ImportConfirm'
-import { connectionLine } from './import-view'
-import { configKeys, registryKeys } from './queries'
+import { connectionLine, isBlocked } from './import-view'
+import { useImportPreview } from './use-import-preview'
 
 const FORMS = { seed: 'rag-mcp.json', mcpServers: 'Claude Desktop / Cursor', servers: 'VS Code' }
-
-const hasErrors = (server: ImportedServer): boolean =>
-  server.diagnostics.some((d) => d.severity === 'error')
 
 export interface ImportPreviewProps {
   source: ImportSource
@@ -32,53 +26,9 @@ export function ImportPreview({
   preview,
   onPreviewAgain,
 }: ImportPreviewProps): React.JSX.Element {
-  const queryClient = useQueryClient()
-  const notify = useNoticePosted()
+  const { selected, toggle, picked, applying, confirming, setConfirming, outcome, failure, apply } =
+    useImportPreview(source, preview)
   const secretsRequested = useSecretsRequested()
-  const importable = preview.servers.filter((s) => s.status !== 'unchanged' && !hasErrors(s))
-  const [selected, setSelected] = useState<Set<string>>(() => new Set(importable.map((s) => s.id)))
-  const [applying, setApplying] = useState(false)
-  const [confirming, setConfirming] = useState(false)
-  const [outcome, setOutcome] = useState<ImportApplyResult | null>(null)
-  const [failure, setFailure] = useState<string | null>(null)
-
-  const toggle = (id: string, on: boolean): void => {
-    const next = new Set(selected)
-    if (on) next.add(id)
-    else next.delete(id)
-    setSelected(next)
-  }
-
-  const apply = async (keepPlaintext: boolean): Promise<void> => {
-    setApplying(true)
-    setFailure(null)
-    try {
-      const result = await call('config:import-apply', {
-        source,
-        servers: [...selected],
-        baseHash: preview.target.hash,
-        keepPlaintext,
-      })
-      setOutcome(result)
-      if (result.status === 'saved') {
-        await queryClient.invalidateQueries({ queryKey: registryKeys.all })
-        await queryClient.invalidateQueries({ queryKey: configKeys.raw() })
-        notify({
-          tone: 'ok',
-          message: `Imported ${result.imported.join(', ')} into ${result.path}.`,
-        })
-      }
-    } catch (error) {
-      setFailure((error as Error).message)
-    } finally {
-      setApplying(false)
-      setConfirming(false)
-    }
-  }
-
-  const chosen = preview.servers.filter((s) => selected.has(s.id))
-  const secretsToMove = preview.secretsToMove.filter((s) => selected.has(s.server))
-
   const fileProblems = preview.diagnostics
   return (
     <section className="import__preview" aria-label="Import preview">
@@ -106,69 +56,18 @@ export function ImportPreview({
           {preview.servers.length === 0 && (
             <EmptyRow colSpan={5}>The file defines no servers.</EmptyRow>
           )}
-          {preview.servers.map((server) => {
-            const blocked = hasErrors(server) || server.status === 'unchanged'
-            return (
-              <tr key={server.id}>
-                <td className="actions">
-                  <input
-                    type="checkbox"
-                    aria-label={`Import ${server.id}`}
-                    checked={selected.has(server.id)}
-                    disabled={blocked || outcome?.status === 'saved'}
-                    onChange={(event) => toggle(server.id, event.target.checked)}
-                  />
-                </td>
-                <td>
-                  <code>{server.id}</code>
-                </td>
-                <td>
-                  <StatusBadge
-                    status={server.status}
-                    label={server.status === 'added' ? 'new' : undefined}
-                  />{' '}
-                  {server.fields.enabled === false && <Badge>disabled</Badge>}
-                </td>
-                <td className="import__connection" title={connectionLine(server.fields)}>
-                  <code>{connectionLine(server.fields)}</code>
-                </td>
-                <td className="import__problems">
-                  {server.diagnostics.length === 0 ? (
-                    <span className="muted">none</span>
-                  ) : (
-                    server.diagnostics.slice(0, 2).map((d, i) => (
-                      <div key={i} className={d.severity === 'error' ? 'import__error' : 'muted'}>
-                        {d.message}
-                      </div>
-                    ))
-                  )}
-                </td>
-              </tr>
-            )
-          })}
+          {preview.servers.map((server) => (
+            <ServerRow
+              key={server.id}
+              server={server}
+              checked={selected.has(server.id)}
+              disabled={isBlocked(server) || outcome?.status === 'saved'}
+              onToggle={(on) => toggle(server.id, on)}
+            />
+          ))}
         </tbody>
       </Table>
-      {preview.requiredSecrets.length > 0 && (
-        <Banner tone="info" role="none" title="Secrets to set after importing">
-          <ul className="import__secrets">
-            {preview.requiredSecrets.map((secret) => (
-              <li key={`${secret.server}/${secret.name}`}>
-                <code>
-                  {secret.server}/{secret.name}
-                </code>{' '}
-                — {secret.reason}
-              </li>
-            ))}
-          </ul>
-        </Banner>
-      )}
-      {preview.secretsToMove.length > 0 && (
-        <Banner tone="info" role="none" title="Credentials that go to the keychain">
-          These values look like credentials. Importing stores them in the OS keychain and writes
-          references into the file (you can choose to keep them in plain text when you apply):
-          <SecretMoves secrets={preview.secretsToMove} className="import__secrets" />
-        </Banner>
-      )}
+      <ImportSecrets preview={preview} />
       {fileProblems.length > 0 && (
         <details className="import__file-problems">
           <summary>{plural(fileProblems.length, 'note')} about the file</summary>
@@ -201,13 +100,90 @@ export function ImportPreview({
       <ImportConfirm
         open={confirming}
         target={preview.target}
-        servers={chosen}
-        secrets={secretsToMove}
+        servers={picked.servers}
+        secrets={picked.secrets}
         busy={applying}
         onConfirm={({ keepPlaintext }) => void apply(keepPlaintext)}
         onCancel={() => setConfirming(false)}
       />
     </section>
+  )
+}
+
+/** One server of the file: its pick, status, connection and first problems. */
+function ServerRow({
+  server,
+  checked,
+  disabled,
+  onToggle,
+}: {
+  server: ImportedServer
+  checked: boolean
+  disabled: boolean
+  onToggle: (on: boolean) => void
+}): React.JSX.Element {
+  return (
+    <tr>
+      <td className="actions">
+        <input
+          type="checkbox"
+          aria-label={`Import ${server.id}`}
+          checked={checked}
+          disabled={disabled}
+          onChange={(event) => onToggle(event.target.checked)}
+        />
+      </td>
+      <td>
+        <code>{server.id}</code>
+      </td>
+      <td>
+        <StatusBadge status={server.status} label={server.status === 'added' ? 'new' : undefined} />{' '}
+        {server.fields.enabled === false && <Badge>disabled</Badge>}
+      </td>
+      <td className="import__connection" title={connectionLine(server.fields)}>
+        <code>{connectionLine(server.fields)}</code>
+      </td>
+      <td className="import__problems">
+        {server.diagnostics.length === 0 ? (
+          <span className="muted">none</span>
+        ) : (
+          server.diagnostics.slice(0, 2).map((d, i) => (
+            <div key={i} className={d.severity === 'error' ? 'import__error' : 'muted'}>
+              {d.message}
+            </div>
+          ))
+        )}
+      </td>
+    </tr>
+  )
+}
+
+/** The secrets to set after importing and the credentials that go to the keychain. */
+function ImportSecrets({ preview }: { preview: Preview }): React.JSX.Element {
+  return (
+    <>
+      {preview.requiredSecrets.length > 0 && (
+        <Banner tone="info" role="none" title="Secrets to set after importing">
+          <ul className="import__secrets">
+            {preview.requiredSecrets.map((secret) => (
+              <li key={`${secret.server}/${secret.name}`}>
+                <code>
+                  {secret.server}/{secret.name}
+                </code>{' '}
+                — {secret.reason}
+              </li>
+            ))}
+          </ul>
+        </Banner>
+      )}
+      {preview.secretsToMove.length > 0 && (
+        <Banner tone="info" role="none" title="Credentials that go to the keychain">
+          These values look like credentials. Importing stores them in the OS keychain and writes
+          references into the file (you can choose to keep them in plain text when you apply):
+          <SecretMoves secrets={preview.secretsToMove} className="import__secrets" />
+        </Banner>
+      )}
+    </>
   )
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { connectionLine } from './import-view'
+import type { ImportedServer, ImportPreview } from '#shared/ipc/registry'
+import type { Diagnostic } from '#shared/model/registry'
+import { connectionLine, importableIds, isBlocked, pickedOf, toggled } from './import-view'
 
 describe('connectionLine', () => {
   it('labels a Cursor SSE entry without "type" as the console will connect it: sse', () => {
@@ -18,5 +20,57 @@ describe('connectionLine', () => {
     )
     expect(connectionLine({ command: 'npx', args: ['-y', 'srv'] })).toBe('stdio: npx -y srv')
     expect(connectionLine({})).toBe('?: ')
+  })
+})
+
+const problem = (severity: Diagnostic['severity']): Diagnostic =>
+  ({ severity, message: severity, path: 'x' }) as Diagnostic
+const server = (
+  id: string,
+  status: ImportedServer['status'],
+  diagnostics: Diagnostic[] = [],
+): ImportedServer => ({ id, status, fields: {}, diagnostics })
+const preview = (servers: ImportedServer[]): ImportPreview => ({
+  from: 'mcp.json',
+  form: 'mcpServers',
+  target: { path: '/c/rag-mcp.json', hash: 'h', exists: true },
+  servers,
+  requiredSecrets: [],
+  secretsToMove: [
+    { server: 'a', name: 'A_TOKEN', where: 'env.A_TOKEN' },
+    { server: 'b', name: 'B_TOKEN', where: 'headers.Authorization' },
+  ],
+  diagnostics: [],
+})
+
+describe('which servers can be imported', () => {
+  it('blocks a server with an error or one already configured the same way, not one with a warning', () => {
+    expect(isBlocked(server('a', 'added', [problem('error')]))).toBe(true)
+    expect(isBlocked(server('a', 'unchanged'))).toBe(true)
+    expect(isBlocked(server('a', 'changed', [problem('warning')]))).toBe(false)
+  })
+
+  it('picks every importable server at first', () => {
+    const file = preview([
+      server('a', 'added'),
+      server('b', 'changed', [problem('warning')]),
+      server('c', 'unchanged'),
+      server('d', 'added', [problem('error')]),
+    ])
+    expect([...importableIds(file)]).toEqual(['a', 'b'])
+  })
+
+  it('adds and takes out a pick in a new set, the old one unchanged', () => {
+    const old = new Set(['a'])
+    expect([...toggled(old, 'b', true)]).toEqual(['a', 'b'])
+    expect([...toggled(old, 'a', false)]).toEqual([])
+    expect([...old]).toEqual(['a'])
+  })
+
+  it('moves only the credentials of the picked servers to the keychain', () => {
+    const file = preview([server('a', 'added'), server('b', 'added')])
+    const picked = pickedOf(file, new Set(['b']))
+    expect(picked.servers.map((s) => s.id)).toEqual(['b'])
+    expect(picked.secrets.map((s) => s.name)).toEqual(['B_TOKEN'])
   })
 })

@@ -1,5 +1,6 @@
 import type { ServerEntry } from '#shared/config/schema'
 import { inferTransport } from '#shared/config/normalize'
+import type { ImportedServer, ImportPreview, SecretToMove } from '#shared/ipc/registry'
 
 /**
  * How an imported server connects, in one line (`stdio: npx -y some-server`,
@@ -17,4 +18,38 @@ export function connectionLine(fields: Record<string, unknown>): string {
   const transport = entry.url || entry.command || entry.transport ? inferTransport(entry) : '?'
   const target = str(fields.url) || [str(fields.command), args].filter(Boolean).join(' ')
   return `${transport}: ${target}`
+}
+
+/** A server whose entry has an error cannot be imported. */
+export function hasErrors(server: ImportedServer): boolean {
+  return server.diagnostics.some((d) => d.severity === 'error')
+}
+
+/** A server that cannot be picked: it has errors, or is already configured the same way. */
+export function isBlocked(server: ImportedServer): boolean {
+  return hasErrors(server) || server.status === 'unchanged'
+}
+
+/** The servers picked at first: every one that can be imported. */
+export function importableIds(preview: ImportPreview): Set<string> {
+  return new Set(preview.servers.filter((s) => !isBlocked(s)).map((s) => s.id))
+}
+
+/** The picked set with one server added or taken out (a new set; the old one stays). */
+export function toggled(selected: ReadonlySet<string>, id: string, on: boolean): Set<string> {
+  const next = new Set(selected)
+  if (on) next.add(id)
+  else next.delete(id)
+  return next
+}
+
+/** The picked servers and the credentials that importing them moves to the keychain. */
+export function pickedOf(
+  preview: ImportPreview,
+  selected: ReadonlySet<string>,
+): { servers: ImportedServer[]; secrets: SecretToMove[] } {
+  return {
+    servers: preview.servers.filter((s) => selected.has(s.id)),
+    secrets: preview.secretsToMove.filter((s) => selected.has(s.server)),
+  }
 }
