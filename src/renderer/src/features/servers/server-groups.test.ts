@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerStatus, ServerSummary } from '#shared/model/server'
+import { testServer } from '#shared/model/testing/servers'
 import { connectProgress, filterItems, groupItems, serverMatches } from './server-groups'
 
 const down: ServerStatus = {
@@ -9,21 +10,7 @@ const down: ServerStatus = {
   lastError: { code: 'unreachable', message: 'no' },
 }
 
-const server = (id: string, extra: Partial<ServerSummary> = {}): ServerSummary => ({
-  id,
-  enabled: true,
-  transport: 'http',
-  url: `http://127.0.0.1:7000/${id}`,
-  groups: [],
-  ui: {},
-  origin: '/r.json',
-  dialect: { id: 'ragbox', source: 'config', reason: '' },
-  status: { state: 'ready', since: 1 },
-  tools: [],
-  visible: true,
-  secrets: [],
-  ...extra,
-})
+const server = testServer
 
 const ids = (items: { id: string }[]): string[] => items.map((s) => s.id)
 const byId = (list: ServerSummary[]) => (id: string) => list.find((s) => s.id === id)

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionTokenInfo } from '#shared/ipc/secrets'
 import type { ServerStatus, ServerSummary } from '#shared/model/server'
+import { testServer } from '#shared/model/testing/servers'
 import { cardId, progressLine, shownLine, stateCounts, tokenNamesOf } from './servers-panel'
 
-const server = (id: string, status: ServerStatus): ServerSummary => ({
-  id,
-  enabled: true,
-  transport: 'http',
-  url: `http://127.0.0.1:7000/${id}`,
-  groups: [],
-  ui: {},
-  origin: '/r.json',
-  dialect: { id: 'ragbox', source: 'config', reason: '' },
-  status,
-  tools: [],
-  visible: true,
-  secrets: [],
-})
+const server = (id: string, status: ServerStatus): ServerSummary => testServer(id, { status })
 const ready: ServerStatus = { state: 'ready', since: 1 }
 const down: ServerStatus = {
   state: 'down',
