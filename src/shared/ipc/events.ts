@@ -93,7 +93,7 @@ export type ScopeOf<E extends EventName> = E extends OptInEvent ? EventScope : n
 export type Subscription = ReadonlyMap<OptInEvent, true | ReadonlySet<string>>
 
 /** Items one subscription may hold: a page shows a few logs at once, never hundreds. */
-export const MAX_SUBSCRIPTION_ITEMS = 64
+const MAX_SUBSCRIPTION_ITEMS = 64
 /** Longer than any server id (the registry's ids are shorter still). */
 const MAX_SERVER_ID = 256
 
