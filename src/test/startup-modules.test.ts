@@ -10,9 +10,10 @@ import { eachLine } from './start-child'
 
 /**
  * Every console process (each CLI command, the browser host, the app) used to load
- * OpenTelemetry and prom-client at start, about half of a CLI command's start-up CPU, though
- * only a console that exports OTLP or serves `/metrics` uses them. These tests run the built
- * entries with a module hook that records every module Node resolves.
+ * OpenTelemetry and prom-client at start, a third of a CLI command's start-up CPU, though only
+ * a console that exports OTLP or serves `/metrics` uses them; every demo server process loaded
+ * Express and the MCP SDK's servers, which two of its six programs use. These tests run the
+ * built entries with a module hook that records every module Node resolves.
  */
 
 const work = mkdtempSync(join(tmpdir(), 'rc-startup-'))
@@ -77,13 +78,17 @@ async function packagesLoaded(
       resolve()
     })
   })
+  const urls = readFileSync(record, 'utf8').split('\n')
+  // The hook saw the program's own chunks load: an empty record proves nothing.
+  expect(
+    urls.filter((url) => url.includes('/out/main/')),
+    output.join('\n'),
+  ).not.toEqual([])
   const packages = new Set<string>()
-  for (const url of readFileSync(record, 'utf8').split('\n')) {
+  for (const url of urls) {
     const name = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]
     if (name) packages.add(name)
   }
-  // The hook works: every run loads the MCP SDK.
-  expect([...packages], output.join('\n')).toContain('@modelcontextprotocol/sdk')
   return packages
 }
 
@@ -103,6 +108,14 @@ describe('what a console loads at start', () => {
     expect(telemetryPackages(packages)).toEqual([])
   })
 
+  it('a demo server that needs neither loads neither the MCP SDK nor Express', async () => {
+    const packages = await packagesLoaded('main/demo.js', ['rag-search', '--port', '0'], {
+      until: (line) => line.startsWith('ready http'),
+    })
+    expect([...packages]).not.toContain('@modelcontextprotocol/sdk')
+    expect([...packages]).not.toContain('express')
+  })
+
   it('a monitor that serves /metrics and exports OTLP loads both', async () => {
     const packages = await packagesLoaded(
       'main/cli.js',
@@ -116,5 +129,13 @@ describe('what a console loads at start', () => {
     expect(packages).toContain('prom-client')
     expect(packages).toContain('@opentelemetry/sdk-trace')
     expect(packages).toContain('@opentelemetry/sdk-metrics')
+  })
+
+  it('the OAuth demo loads both, as it serves with them', async () => {
+    const packages = await packagesLoaded('main/demo.js', ['oauth', '--port', '0'], {
+      until: (line) => line.startsWith('ready http'),
+    })
+    expect(packages).toContain('@modelcontextprotocol/sdk')
+    expect(packages).toContain('express')
   })
 })
