@@ -1,5 +1,4 @@
 import { useMemo } from 'react'
-import { RRF_K } from '#shared/model/fusion'
 import type { FusionMode, MergedHit, Selection } from '#shared/model/operations'
 import type { Hit } from '#shared/model/rag'
 import { plural } from '../../lib/format'
@@ -8,9 +7,10 @@ import { Badge, Banner, Button, EmptyState, Spinner, TabPanel, Tabs } from '../.
 import { AnswersView } from '../answers/AnswersView'
 import type { Judging } from '../evaluation/use-judging'
 import { hitTarget } from './access-targets'
-import { HitList, type ScoreColumn } from './HitList'
+import { HitList } from './HitList'
 import { overlapIndex, overlapTotals } from './overlap'
 import { ProviderColumns } from './ProviderColumns'
+import { fusedColumn } from './score-columns'
 import type { SearchRun } from './search-run'
 import { formatMs } from './waterfall'
 
@@ -40,22 +40,6 @@ export interface SearchResultsProps {
   selection: Selection | undefined
   /** Judging into a golden set (from the toolbar), or null. */
   judging: Judging | null
-}
-
-const FUSED: Record<FusionMode, string> = {
-  rrf: `reciprocal rank fusion: Σ 1 / (${RRF_K} + rank) over the servers that returned the hit`,
-  score:
-    'best raw score: the highest score any server gave the hit (a distance counts as its negative)',
-  minmax: "scores scaled per server: each server's scores to 0..1, the best kept",
-}
-
-/** The merged list's score column: the fused score it is ranked by. */
-function fusedColumn(fusion: FusionMode): ScoreColumn {
-  return {
-    label: 'Fused',
-    title: `Fused score (${FUSED[fusion]}); the inspector shows each server's own score`,
-    text: (hit) => ('fusedScore' in hit ? (hit.fusedScore as number).toFixed(4) : '–'),
-  }
 }
 
 /** The merged list, the providers side by side, every hit, and the answers. */
