@@ -1,7 +1,4 @@
-import { useMutation } from '@tanstack/react-query'
-import { useMemo } from 'react'
 import { LOG_LEVELS, type ProtocolEntry } from '#shared/ipc/workbench'
-import { call } from '../../api'
 import { formatTime } from '../../lib/format'
 import {
   Banner,
@@ -15,8 +12,8 @@ import {
   type Column,
 } from '../../ui'
 import { formatSize } from '../search/json-text'
-import { ARROWS, countLabel, emptyLogText, entryLabel, prettyMessage } from './protocol-view'
-import { useProtocolLogPanel, type ProtocolLogPanel } from './use-protocol-log-panel'
+import { ARROWS, countLabel, emptyLogText, entryLabel } from './protocol-view'
+import { useEntryText, useProtocolLogPanel, type ProtocolLogPanel } from './use-protocol-log-panel'
 
 const DIRECTIONS = [
   { value: 'all', label: 'All' },
@@ -185,11 +182,7 @@ function EntryDetail({
   entry: ProtocolEntry
   onClose: () => void
 }) {
-  const whole = useMutation({
-    mutationFn: () => call('workbench:log-entry', { server, seq: entry.seq }),
-  })
-  const text = whole.data?.full ?? entry.text
-  const pretty = useMemo(() => prettyMessage(text), [text])
+  const { whole, pretty } = useEntryText(server, entry)
   return (
     <section className="wb-log__detail" aria-label={`Entry ${entry.seq}`}>
       <div className="wb-log__detail-head">

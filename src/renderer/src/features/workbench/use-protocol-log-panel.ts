@@ -69,3 +69,16 @@ export function useProtocolLogPanel(server: string, shown: boolean) {
 }
 
 export type ProtocolLogPanel = ReturnType<typeof useProtocolLogPanel>
+
+/**
+ * An open entry's text, indented when it is JSON: the preview the log holds, or the whole
+ * message once `whole` has fetched it from the core.
+ */
+export function useEntryText(server: string, entry: ProtocolEntry) {
+  const whole = useMutation({
+    mutationFn: () => call('workbench:log-entry', { server, seq: entry.seq }),
+  })
+  const text = whole.data?.full ?? entry.text
+  const pretty = useMemo(() => prettyMessage(text), [text])
+  return { whole, pretty }
+}
