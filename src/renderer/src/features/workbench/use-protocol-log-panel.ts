@@ -6,6 +6,7 @@ import { useNoticePosted } from '../../state/store'
 import { downloadText } from '../audit/download'
 import {
   NO_LOG_FILTER,
+  prettyMessage,
   toJsonl,
   togglePinned,
   visibleEntries,
