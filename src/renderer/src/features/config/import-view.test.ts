@@ -107,6 +107,10 @@ describe('what "Preview import" sends', () => {
     expect(importSourceOf({ ...none, choice: 'upload', upload: file })).toEqual(file)
   })
 
+  it('sends nothing while "Upload a file" is picked and no file is chosen yet', () => {
+    expect(importSourceOf({ ...none, choice: 'upload' })).toBeNull()
+  })
+
   it('keeps a typed path and an upload apart from the other pick', () => {
     expect(importSourceOf({ choice: '/c/a.json', otherPath: '/x', upload: file })).toEqual({
       path: '/c/a.json',

@@ -71,7 +71,7 @@ export interface ImportChoice {
 
 /** What "Preview import" sends for the pick, or null while the pick is not complete yet. */
 export function importSourceOf({ choice, otherPath, upload }: ImportChoice): ImportSource | null {
-  if (choice === 'upload' && upload) return { text: upload.text, name: upload.name }
+  if (choice === 'upload') return upload ? { text: upload.text, name: upload.name } : null
   if (choice === 'other') return otherPath.trim() ? { path: otherPath.trim() } : null
   return choice ? { path: choice } : null
 }
