@@ -113,6 +113,19 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // Components hold views, hooks and models hold logic (docs/architecture.md, "Inside a
+    // panel"): a function past 100 lines moves its state into a `use-*.ts` hook and its
+    // decisions into a tested model beside it.
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 100, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
+  },
+  {
     // Playwright fixtures must destructure their (possibly empty) dependencies.
     files: ['e2e/**/*.ts'],
     rules: { 'no-empty-pattern': 'off' },
