@@ -396,6 +396,9 @@ test('tries a server without saving it: HTTP with a secret header, stdio after c
     'hello from a tried server',
   )
   await main.getByRole('button', { name: `Close ${stdio}` }).click()
+  // Closed once its banner is gone: until then the Server list still names it, wider, and the
+  // button beside the list moves when it narrows.
+  await expect(main.getByText(/is being tried/)).toBeHidden()
 
   // A server without secrets, tried and then added to rag-mcp.json.
   await main.getByRole('button', { name: 'Try a server…' }).click()
