@@ -48,11 +48,11 @@ export interface Artifact {
 
 export type HitFlag = 'suspicious' | 'violations' | 'derived_title' | 'derived_summary'
 
-/** One retrieved passage, whatever the family that returned it. */
 /** Which way a score runs: a similarity (larger is better) or a distance (smaller is better). */
 export const SCORE_ORDERS = ['higher-is-better', 'lower-is-better'] as const
 export type ScoreOrder = (typeof SCORE_ORDERS)[number]
 
+/** One retrieved passage, whatever the family that returned it. */
 export interface Hit {
   server: string
   sourceId?: string
