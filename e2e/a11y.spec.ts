@@ -6,6 +6,7 @@ import {
   expect,
   httpServer,
   invoke,
+  LATENCY,
   openConfig,
   PANELS,
   registryText,
@@ -77,7 +78,7 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await page.keyboard.press('ControlOrMeta+Enter')
   const waterfall = page.getByRole('table', { name: 'Latency by server' })
   for (const server of DEMO_SERVER_IDS) {
-    await expect(waterfall.getByRole('row', { name: server })).toContainText(/\d+ ms/)
+    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
   }
   await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
   await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()
@@ -208,7 +209,9 @@ test('charts have a table or words a screen reader reaches', async ({ page, laun
   await page.keyboard.press('ControlOrMeta+Enter')
   // The waterfall is a table: each server's latency and status in words.
   const waterfall = page.getByRole('table', { name: 'Latency by server' })
-  await expect(waterfall.getByRole('row', { name: 'knowledgeSearch' })).toContainText(/\d+ ms.*ok/)
+  await expect(waterfall.getByRole('row', { name: 'knowledgeSearch' })).toContainText(
+    new RegExp(`(${LATENCY.source}).*ok`),
+  )
 
   // Health: each latency chart opens as a table of its points.
   await nav(page, 'Health')
@@ -221,7 +224,9 @@ test('charts have a table or words a screen reader reaches', async ({ page, laun
   await expect(toggle).toHaveAttribute('aria-expanded', 'true')
   const points = health.getByRole('table', { name: 'search latency of knowledgeSearch' })
   await expect(points.getByRole('columnheader')).toHaveText(['Time', 'p50', 'p95', 'p99'])
-  await expect(points.getByRole('row').nth(1)).toContainText(/^\d\d:\d\d.*\d+ ms/)
+  await expect(points.getByRole('row').nth(1)).toContainText(
+    new RegExp(`^\\d\\d:\\d\\d.*(${LATENCY.source})`),
+  )
   await expectNoAxeViolations(page, 'Health, a chart as a table')
 
   // Evaluation: the bars carry their values; every heatmap cell reads as a value or in words.

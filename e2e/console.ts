@@ -21,6 +21,12 @@ export const PANELS = [
   'Evaluation',
 ] as const
 
+/**
+ * A latency as the console shows it (`formatMs`): `850 ms`, `1.24 s`, `12.5 s`. On a busy machine
+ * a call takes seconds, so a test never assumes milliseconds.
+ */
+export const LATENCY = /\d+ ms|\d+\.\d+ s/
+
 export const httpServer = (description: string, extra: Entry = {}): Entry => ({
   url: 'http://127.0.0.1:9/mcp',
   description,

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
-import { expect, screenshots, test } from './console'
+import { expect, LATENCY, screenshots, test } from './console'
 import {
   DEMO_SERVER_IDS,
   dataDirWithDemoSet,
@@ -54,7 +54,7 @@ test('every panel is usable at the minimum window size', async ({ page, launch }
   await page.keyboard.press('ControlOrMeta+Enter')
   const waterfall = page.getByRole('table', { name: 'Latency by server' })
   for (const server of DEMO_SERVER_IDS) {
-    await expect(waterfall.getByRole('row', { name: server })).toContainText(/\d+ ms/)
+    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
   }
   await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
   await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { expectNoAxeViolations } from './axe'
-import { expect, screenshots, test, type Entry } from './console'
+import { expect, LATENCY, screenshots, test, type Entry } from './console'
 import { becomeCarol } from './demo'
 import { startDemoServer, type DemoServer } from './demo-process'
 import { root } from './host'
@@ -57,7 +57,7 @@ async function searchReaches(page: Page, server: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+Enter')
   await expect(
     page.getByRole('table', { name: 'Latency by server' }).getByRole('row', { name: server }),
-  ).toContainText(/\d+ ms/)
+  ).toContainText(LATENCY)
   await expect(
     page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first(),
   ).toBeVisible()

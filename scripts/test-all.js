@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The README's test command, in stages: typecheck, lint and build side by side (no one of them
-// keeps both cores busy); unit + integration tests (inside a real Secret Service when the
-// machine has one); Playwright e2e; the MCP conformance suite's client scenarios beside the
-// benchmarks' quick run. Output lines carry their runner's name.
+// The README's test command: the build, then side by side typecheck and lint (followed by the
+// MCP conformance suite's client scenarios and the benchmarks' quick run), Playwright e2e, and
+// the unit + integration tests (inside a real Secret Service when the machine has one).
+// Output lines carry their runner's name.
 // Ends with one line `N passed, N failed` summing every runner.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -53,39 +53,50 @@ function relay(stream, label) {
 }
 
 /**
- * Runs jobs side by side and resolves once all have ended. Each job: `label`, `command`,
- * `args`, optional `env`, and `done(ok, seconds)`, called as it ends (it counts the result).
+ * Runs one job and resolves once it has ended. A job is either a program (`label`, `command`,
+ * `args`, optional `env`, and `done(ok, seconds)`, called as it ends: it counts the result) or
+ * a `run` function that runs other jobs.
  */
+function runJob(job) {
+  if (job.run) return job.run()
+  console.log(`[${job.label}] ${[job.command, ...job.args].join(' ')}`)
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(job.command, job.args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: '0', ...job.env },
+    })
+    relay(child.stdout, job.label)
+    relay(child.stderr, job.label)
+    let ended = false
+    const end = (ok) => {
+      if (ended) return
+      ended = true
+      job.done(ok, `${((Date.now() - started) / 1000).toFixed(1)}s`)
+      resolve()
+    }
+    child.once('error', (error) => {
+      process.stdout.write(`[${job.label}] ${error.message}\n`)
+      end(false)
+    })
+    child.once('close', (code) => end(code === 0))
+  })
+}
+
+/** A job that runs `groups` one after the other, the jobs of each group side by side. */
+function inTurn(...groups) {
+  return {
+    async run() {
+      for (const group of groups) await Promise.all(group.map(runJob))
+    },
+  }
+}
+
+/** Runs jobs side by side as one stage and resolves once all have ended. */
 async function together(stage, jobs) {
   console.log(`\n=== ${stage}`)
-  for (const job of jobs) console.log(`[${job.label}] ${[job.command, ...job.args].join(' ')}`)
   const elapsed = stopwatch()
-  await Promise.all(
-    jobs.map(
-      (job) =>
-        new Promise((resolve) => {
-          const started = Date.now()
-          const child = spawn(job.command, job.args, {
-            cwd: root,
-            env: { ...process.env, FORCE_COLOR: '0', ...job.env },
-          })
-          relay(child.stdout, job.label)
-          relay(child.stderr, job.label)
-          let ended = false
-          const end = (ok) => {
-            if (ended) return
-            ended = true
-            job.done(ok, `${((Date.now() - started) / 1000).toFixed(1)}s`)
-            resolve()
-          }
-          child.once('error', (error) => {
-            process.stdout.write(`[${job.label}] ${error.message}\n`)
-            end(false)
-          })
-          child.once('close', (code) => end(code === 0))
-        }),
-    ),
-  )
+  await Promise.all(jobs.map(runJob))
   lines.push(`  ${stage}: ${elapsed()}`)
 }
 
@@ -126,12 +137,9 @@ rmSync(reports, { recursive: true, force: true })
 mkdirSync(reports, { recursive: true })
 const suite = stopwatch()
 
+// The build first, alone: every runner after it runs the built code, and it takes seconds.
 let built = false
-await together('typecheck, lint and build', [
-  check('typecheck', bin('tsc'), ['-b', '--noEmit']),
-  check('lint', 'npm', ['run', '--silent', 'lint']),
-  check('build', bin('electron-vite'), ['build'], (ok) => (built = ok)),
-])
+await together('build', [check('build', bin('electron-vite'), ['build'], (ok) => (built = ok))])
 
 // Each runner inside its own D-Bus session and gnome-keyring when the machine has them.
 const keyring =
@@ -212,18 +220,27 @@ const conformanceJob = {
   },
 }
 
+// Then everything at once, in three lines that together about fill two cores:
+// - Playwright waits on pages and servers more than it computes: its two workers keep about
+//   one core busy;
+// - Vitest, one file at a time, takes most of the other;
+// - typecheck and lint fill the gaps at first, then the conformance suite and the benchmarks'
+//   quick run (which reports, and judges only what load does not change).
+// Run one after the other, the same work took 1,065 s; Vitest with two workers beside
+// Playwright asks for more than two cores, and both take longer.
+const checks = inTurn(
+  [
+    check('typecheck', bin('tsc'), ['-b', '--noEmit']),
+    check('lint', 'npm', ['run', '--silent', 'lint']),
+  ],
+  built ? [conformanceJob, check('bench --quick', 'node', ['out/main/bench.js', '--quick'])] : [],
+)
+const vitestBeside = { ...vitestJob, args: [...vitestJob.args, '--maxWorkers=1'] }
 if (built) {
-  // One after the other: each keeps both cores busy (two files, two workers). Side by side
-  // they took longer than in turn (1,063 s against 361 + 466 s) and timed tests out.
-  await together('vitest', [vitestJob])
-  await together('playwright', [playwrightJob])
-  await together('conformance and bench --quick', [
-    conformanceJob,
-    check('bench --quick', 'node', ['out/main/bench.js', '--quick']),
-  ])
+  await together('checks and tests', [checks, playwrightJob, vitestBeside])
 } else {
   // Integration tests run the built entries: without a build only the unit tests can tell.
-  await together('vitest', [vitestJob])
+  await together('checks and tests', [checks, vitestJob])
   count('playwright (not run: the build failed)', { passed: 0, failed: 1, skipped: 0 }, false, '0s')
 }
 

@@ -14,7 +14,6 @@ import {
   type Log,
   type Started,
 } from './programs'
-import { serveStdio } from './rag-tools/server'
 
 const out: Log = (line) => process.stdout.write(`${line}\n`)
 const err: Log = (line) => process.stderr.write(`${line}\n`)
@@ -63,6 +62,7 @@ async function runStdio(options: DemoOptions): Promise<void> {
     closeDocs = docs.close
   }
   const { tools, name } = ragTools(options, docHost, true)
+  const { serveStdio } = await import('./rag-tools/server')
   err(`ready stdio (${name})`)
   await serveStdio(tools, name)
   await closeDocs()

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Handler } from '../http/listen'
+import { OAUTH_PATHS } from './paths'
 import { createRagToolsServer, sseHandler } from '../rag-tools/server'
 import type { RagTools } from '../rag-tools/tools'
 import { BASE_SCOPE, DemoOAuthProvider, type DemoOAuthOptions } from './provider'
@@ -24,9 +25,6 @@ export interface OAuthServerOptions extends DemoOAuthOptions {
    */
   exactRedirectUris?: boolean | undefined
 }
-
-/** Paths of the protected MCP endpoints. */
-export const OAUTH_PATHS = { http: '/mcp', sse: '/sse' } as const
 
 function build(origin: string, options: OAuthServerOptions): Express {
   const provider = new DemoOAuthProvider(options)

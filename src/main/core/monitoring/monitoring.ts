@@ -8,10 +8,11 @@ import type { CallObservers } from '../pool/call-observer'
 import type { ConnectionPool } from '../pool/pool'
 import type { RagServices } from '../services/rag-services'
 import { CanaryMonitor, type CanaryReport } from './canary-monitor'
-import { ConsoleMetrics } from './metrics'
+import type { ConsoleMetrics } from './metrics'
 import { serveMetrics, type MetricsEndpoint, type Readiness } from './metrics-server'
 import { ProbeRounds } from './rounds'
-import { Telemetry, otlpTargets } from './telemetry'
+import { otlpTargets } from './otlp-targets'
+import type { Telemetry } from './telemetry'
 
 export interface MonitoringOptions {
   /** Serve `/metrics` at this port (0: any free one); absent: no endpoint. */
@@ -108,6 +109,8 @@ export class Monitoring {
       }
       const env = options.otelEnv
       if (env && (otlpTargets(env).traces || otlpTargets(env).metrics)) {
+        // Loaded only here: OpenTelemetry is about a third of a console's start-up otherwise.
+        const { Telemetry } = await import('./telemetry')
         telemetry = new Telemetry({
           env,
           calls: core.calls,
@@ -201,6 +204,8 @@ async function serve(
   readiness: () => Readiness,
   host?: string,
 ): Promise<Served> {
+  // Loaded only here, as telemetry is: a console that serves no /metrics never needs it.
+  const { ConsoleMetrics } = await import('./metrics')
   const metrics = new ConsoleMetrics({
     calls: core.calls,
     events: core.events,

@@ -13,6 +13,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources'
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import type { CallObservers, CallRecord, OperationScope } from '../pool/call-observer'
+import { otlpTargets } from './otlp-targets'
 
 export interface TelemetryOptions {
   /** The process environment: the OTLP exporters read their settings from it. */
@@ -23,24 +24,6 @@ export interface TelemetryOptions {
   version: string
   /** How often metrics are pushed (default: OTEL_METRIC_EXPORT_INTERVAL, else 60 s). */
   metricIntervalMs?: number
-}
-
-const has = (env: NodeJS.ProcessEnv, name: string): boolean => (env[name] ?? '').trim() !== ''
-
-/**
- * Whether OTLP export is configured by the standard variables: traces with
- * OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, metrics with it or
- * OTEL_EXPORTER_OTLP_METRICS_ENDPOINT; OTEL_SDK_DISABLED=true turns both off.
- */
-export function otlpTargets(env: NodeJS.ProcessEnv): { traces: boolean; metrics: boolean } {
-  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') {
-    return { traces: false, metrics: false }
-  }
-  const all = has(env, 'OTEL_EXPORTER_OTLP_ENDPOINT')
-  return {
-    traces: all || has(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
-    metrics: all || has(env, 'OTEL_EXPORTER_OTLP_METRICS_ENDPOINT'),
-  }
 }
 
 /**

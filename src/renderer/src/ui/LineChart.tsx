@@ -1,36 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react'
-import uPlot from 'uplot'
+import { useId, useRef, useState } from 'react'
 import 'uplot/dist/uPlot.min.css'
 import { Button } from './Button'
-import { lonePoints } from './chart-points'
 import { cx } from './cx'
+import { clock, legendValue, tableRows, type ChartSeries } from './line-chart'
 import { Table } from './Table'
+import { usePlot } from './use-plot'
 import './LineChart.css'
 
-/**
- * One line of a chart; `color` names a design token (`--accent`, `--warn`, …). Lines differ by
- * their pattern too, never by colour alone (WCAG 1.4.1).
- */
-export interface ChartSeries {
-  label: string
-  color: string
-  /** One value per x; null leaves a gap. */
-  values: readonly (number | null)[]
-  /** Default solid. */
-  pattern?: 'solid' | 'dashed' | 'dotted'
-}
-
-const DASH: Record<NonNullable<ChartSeries['pattern']>, number[] | undefined> = {
-  solid: undefined,
-  dashed: [6, 3],
-  dotted: [1.5, 2.5],
-}
-
-/** uPlot's `dash` for a pattern: absent for a solid line. */
-function dashOf(pattern: ChartSeries['pattern']): { dash?: number[] } {
-  const dash = pattern && DASH[pattern]
-  return dash ? { dash } : {}
-}
+export type { ChartSeries } from './line-chart'
 
 export interface LineChartProps {
   /** What the chart shows, short (`search latency of kb`): names its data table. */
@@ -47,9 +24,6 @@ export interface LineChartProps {
   format: (value: number) => string
   className?: string
 }
-
-const token = (name: string): string =>
-  getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888'
 
 /**
  * A small time-series line chart on uPlot, themed from the design tokens (redrawn when the
@@ -69,91 +43,21 @@ export function LineChart({
   className,
 }: LineChartProps): React.JSX.Element {
   const box = useRef<HTMLDivElement>(null)
-  const [cursor, setCursor] = useState<number | null>(null)
-  const [scheme, setScheme] = useState(0)
+  const cursor = usePlot(box, { x, series, height, minSpan, format })
   const [tableShown, setTableShown] = useState(false)
   const tableId = useId()
-
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)')
-    const changed = (): void => setScheme((n) => n + 1)
-    media.addEventListener('change', changed)
-    return () => media.removeEventListener('change', changed)
-  }, [])
-
-  useEffect(() => {
-    const element = box.current
-    if (!element) return
-    const first = x[0] ?? 0
-    const last = x[x.length - 1] ?? first
-    const grid = { stroke: token('--border'), width: 1 }
-    const axis = {
-      stroke: token('--fg-muted'),
-      grid,
-      ticks: { stroke: token('--border'), width: 1, size: 4 },
-      font: `10px ${token('--font') || 'sans-serif'}`,
-    }
-    const options: uPlot.Options = {
-      width: Math.max(120, element.clientWidth),
-      height,
-      legend: { show: false },
-      cursor: { points: { size: 6 }, drag: { x: false, y: false } },
-      scales: {
-        // Explicit: uPlot's own range for a single point spans years.
-        x: { time: true, range: () => [Math.min(first, last - minSpan), last] },
-        y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
-      },
-      axes: [
-        { ...axis, size: 22, values: (_u, ticks) => ticks.map(clock) },
-        { ...axis, size: 52, values: (_u, ticks) => ticks.map((v) => format(v)) },
-      ],
-      series: [
-        {},
-        ...series.map((s) => ({
-          label: s.label,
-          stroke: token(s.color),
-          width: 1.5,
-          spanGaps: false,
-          points: {
-            // Every point while there are few; else only those no line reaches (a slice with
-            // calls between quiet ones), which would otherwise draw nothing.
-            show: (u: uPlot) => u.data[0].length < 24,
-            filter: (u: uPlot, index: number, show: boolean) => {
-              if (show) return null
-              const lone = lonePoints(u.data[index]!)
-              return lone.length > 0 ? lone : null
-            },
-            size: 4,
-          },
-          ...dashOf(s.pattern),
-        })),
-      ],
-      hooks: { setCursor: [(u) => setCursor(u.cursor.idx ?? null)] },
-    }
-    const data = [x as number[], ...series.map((s) => s.values as (number | null)[])]
-    const plot = new uPlot(options, data as uPlot.AlignedData, element)
-    const observer = new ResizeObserver(() => {
-      plot.setSize({ width: Math.max(120, element.clientWidth), height })
-    })
-    observer.observe(element)
-    return () => {
-      observer.disconnect()
-      plot.destroy()
-    }
-  }, [x, series, height, minSpan, format, scheme])
-
-  const index = cursor ?? x.length - 1
+  const at = cursor === null ? undefined : x[cursor]
   return (
     <figure className={cx('ui-chart', className)}>
       <div ref={box} className="ui-chart__plot" role="img" aria-label={label} />
       <figcaption className="ui-chart__legend">
-        {cursor !== null && x[index] !== undefined && (
+        {at !== undefined && (
           <span className="ui-chart__at">
-            {new Date(x[index] * 1000).toLocaleTimeString(undefined, { hour12: false })}
+            {new Date(at * 1000).toLocaleTimeString(undefined, { hour12: false })}
           </span>
         )}
         {series.map((s) => {
-          const value = cursor === null ? lastValue(s.values) : s.values[index]
+          const value = legendValue(s, cursor)
           return (
             <span key={s.label} className="ui-chart__item">
               <span
@@ -161,8 +65,7 @@ export function LineChart({
                 style={{ borderColor: `var(${s.color})` }}
                 aria-hidden="true"
               />
-              {s.label}{' '}
-              <strong>{value === null || value === undefined ? '–' : format(value)}</strong>
+              {s.label} <strong>{value === null ? '–' : format(value)}</strong>
             </span>
           )
         })}
@@ -190,10 +93,7 @@ function DataTable({
   series,
   format,
 }: Pick<LineChartProps, 'name' | 'x' | 'series' | 'format'>): React.JSX.Element {
-  const rows = x
-    .map((at, index) => ({ at, values: series.map((s) => s.values[index] ?? null) }))
-    .filter((row) => row.values.some((value) => value !== null))
-    .reverse()
+  const rows = tableRows(x, series)
   return (
     <Table label={name} scroll className="ui-chart__table">
       <thead>
@@ -221,16 +121,3 @@ function DataTable({
     </Table>
   )
 }
-
-function lastValue(values: readonly (number | null)[]): number | null {
-  for (let i = values.length - 1; i >= 0; i--) if (values[i] != null) return values[i]!
-  return null
-}
-
-/** `14:05`, 24-hour like every time in the console. */
-const clock = (seconds: number): string =>
-  new Date(seconds * 1000).toLocaleTimeString(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  })

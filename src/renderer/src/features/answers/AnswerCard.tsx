@@ -1,10 +1,18 @@
 import type { ServerAnswer } from '#shared/model/operations'
 import type { Answer, Citation, Hit } from '#shared/model/rag'
-import { plural } from '../../lib/format'
 import { useAccessRequested } from '../../state/store'
 import { Badge, Banner, Button } from '../../ui'
 import { citationTarget } from '../search/access-targets'
 import { formatMs } from '../search/waterfall'
+import {
+  answerMeasure,
+  chipText,
+  citationDomId,
+  citationLine,
+  isSuspicious,
+  modeBadge,
+  violationsBadge,
+} from './answer-card'
 import { ArtifactList } from './ArtifactList'
 import { parseCitedText } from './cited-text'
 
@@ -15,9 +23,6 @@ export interface AnswerCardProps {
   onOpenHit: (hit: Hit) => void
 }
 
-const citationDomId = (server: string, n: number): string =>
-  `cite-${encodeURIComponent(server)}-${n}`
-
 function CitationChip({
   citation,
   hit,
@@ -27,48 +32,126 @@ function CitationChip({
   hit: Hit | undefined
   onOpen: () => void
 }): React.JSX.Element {
+  const { name, title } = chipText(citation, hit !== undefined)
   return (
-    <button
-      type="button"
-      className="cite-chip"
-      aria-label={`Citation ${citation.n}: ${citation.title ?? citation.uri ?? citation.hitId ?? ''}`}
-      title={`${citation.title ?? ''}${hit ? '' : ' (not among the hits of this search)'}`}
-      onClick={onOpen}
-    >
+    <button type="button" className="cite-chip" aria-label={name} title={title} onClick={onOpen}>
       {citation.n}
     </button>
   )
 }
 
-/**
- * What an answer can say about itself: the server's own confidence, or for the console's
- * extractive answer (no model, so no confidence) how many of the query's words it contains.
- */
-function AnswerMeasure({ answer }: { answer: Answer }): React.JSX.Element | null {
-  if (answer.mode === 'server' && answer.confidence !== undefined) {
-    return (
-      <span className="answer__measure" title="The confidence the server reported">
-        confidence {Math.round(answer.confidence * 100)}%
-      </span>
-    )
-  }
-  if (answer.mode === 'client' && answer.coverage && answer.coverage.total > 0) {
-    return (
-      <span
-        className="answer__measure"
-        title="Built by the console from the top hits: no model and no confidence score; this counts the query's words its sentences contain"
-      >
-        {answer.coverage.matched} of {plural(answer.coverage.total, 'query word')} found
-      </span>
-    )
-  }
-  return null
+/** The server, who wrote the answer, what it can say about itself, a warning, the latency. */
+function AnswerHead({ answer }: { answer: ServerAnswer }): React.JSX.Element {
+  const body = answer.answer
+  const mode = body && modeBadge(body)
+  const measure = body && answerMeasure(body)
+  return (
+    <header className="answer__head">
+      <code className="answer__server">{answer.server}</code>
+      {mode && (
+        <Badge tone={mode.tone} title={mode.title}>
+          {mode.label}
+        </Badge>
+      )}
+      {measure && (
+        <span className="answer__measure" title={measure.title}>
+          {measure.text}
+        </span>
+      )}
+      {isSuspicious(body) && (
+        <Badge tone="bad" title="Reads like instructions to a model (possible prompt injection)">
+          suspicious
+        </Badge>
+      )}
+      <span className="answer__latency muted">{formatMs(answer.latencyMs)}</span>
+    </header>
+  )
+}
+
+/** Each citation: its number, name and source, Inspect (when its hit is here), Check access. */
+function CitationList({
+  server,
+  citations,
+  hitFor,
+  onOpenHit,
+}: {
+  server: string
+  citations: readonly Citation[]
+  hitFor: (citation: Citation) => Hit | undefined
+  onOpenHit: (hit: Hit) => void
+}): React.JSX.Element {
+  const accessRequested = useAccessRequested()
+  return (
+    <ol className="answer__citations" aria-label={`Citations of ${server}`}>
+      {citations.map((citation) => {
+        const hit = hitFor(citation)
+        const { label, where } = citationLine(citation)
+        return (
+          <li key={citation.n} id={citationDomId(server, citation.n)}>
+            <span className="answer__cite-n">{citation.n}</span>
+            <span className="answer__cite-label" title={citation.uri}>
+              {label}
+              <span className="muted">
+                {' · '}
+                {where}
+              </span>
+            </span>
+            {hit ? (
+              <Button variant="ghost" onClick={() => onOpenHit(hit)}>
+                Inspect
+              </Button>
+            ) : (
+              <span />
+            )}
+            <Button
+              variant="ghost"
+              icon="access"
+              aria-label={`Check access to citation ${citation.n} of ${server}`}
+              onClick={() =>
+                accessRequested(citationTarget(citation), citation.title ?? `[${citation.n}]`)
+              }
+            >
+              Check access
+            </Button>
+          </li>
+        )
+      })}
+    </ol>
+  )
+}
+
+/** The answer text, its bracketed numbers as chips that open the cited hit. */
+function CitedText({
+  body,
+  hitFor,
+  onOpen,
+}: {
+  body: Answer
+  hitFor: (citation: Citation) => Hit | undefined
+  onOpen: (citation: Citation) => void
+}): React.JSX.Element {
+  return (
+    <p className="answer__text">
+      {parseCitedText(body.text, body.citations).map((part, index) =>
+        part.kind === 'text' ? (
+          <span key={index}>{part.text}</span>
+        ) : (
+          <CitationChip
+            key={index}
+            citation={part.citation}
+            hit={hitFor(part.citation)}
+            onOpen={() => onOpen(part.citation)}
+          />
+        ),
+      )}
+    </p>
+  )
 }
 
 /** One server's answer: text with numbered citation chips, mode, confidence, silence, latency. */
 export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): React.JSX.Element {
-  const accessRequested = useAccessRequested()
   const body = answer.answer
+  const violations = body?.violations?.length ? violationsBadge(body.violations) : null
   const open = (citation: Citation): void => {
     const hit = hitFor(citation)
     if (hit) onOpenHit(hit)
@@ -78,29 +161,8 @@ export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): Reac
   }
   return (
     <article className="answer" aria-label={`Answer from ${answer.server}`}>
-      <header className="answer__head">
-        <code className="answer__server">{answer.server}</code>
-        {body && (
-          <Badge
-            tone={body.mode === 'server' ? 'info' : 'neutral'}
-            title={
-              body.mode === 'server'
-                ? "The server's own synthesis tool wrote this answer"
-                : 'The console built this answer from the top hits (extractive)'
-            }
-          >
-            {body.mode === 'server' ? 'server' : 'client'}
-          </Badge>
-        )}
-        {body && <AnswerMeasure answer={body} />}
-        {body?.flags?.includes('suspicious') && (
-          <Badge tone="bad" title="Reads like instructions to a model (possible prompt injection)">
-            suspicious
-          </Badge>
-        )}
-        <span className="answer__latency muted">{formatMs(answer.latencyMs)}</span>
-      </header>
-      {body?.flags?.includes('suspicious') && (
+      <AnswerHead answer={answer} />
+      {isSuspicious(body) && (
         <p className="answer__warning" role="note">
           This answer reads like instructions to a language model (possible prompt injection). It is
           shown as plain text; do not pass it to a model unreviewed.
@@ -115,66 +177,23 @@ export function AnswerCard({ answer, hitFor, onOpenHit }: AnswerCardProps): Reac
           {body.silence.reason}
         </Banner>
       ) : null}
-      {body && body.text && (
-        <p className="answer__text">
-          {parseCitedText(body.text, body.citations).map((part, index) =>
-            part.kind === 'text' ? (
-              <span key={index}>{part.text}</span>
-            ) : (
-              <CitationChip
-                key={index}
-                citation={part.citation}
-                hit={hitFor(part.citation)}
-                onOpen={() => open(part.citation)}
-              />
-            ),
-          )}
-        </p>
-      )}
+      {body && body.text && <CitedText body={body} hitFor={hitFor} onOpen={open} />}
       {body?.limits?.truncated && (
         <p className="muted">
           Cut short: {body.limits.reason ?? 'the server truncated the answer'}
         </p>
       )}
       {body && body.citations.length > 0 && (
-        <ol className="answer__citations" aria-label={`Citations of ${answer.server}`}>
-          {body.citations.map((citation) => {
-            const hit = hitFor(citation)
-            return (
-              <li key={citation.n} id={citationDomId(answer.server, citation.n)}>
-                <span className="answer__cite-n">{citation.n}</span>
-                <span className="answer__cite-label" title={citation.uri}>
-                  {citation.title ?? citation.uri ?? citation.hitId ?? 'untitled'}
-                  <span className="muted">
-                    {' · '}
-                    {[citation.sourceId, citation.server].filter(Boolean).join(' · ')}
-                  </span>
-                </span>
-                {hit ? (
-                  <Button variant="ghost" onClick={() => onOpenHit(hit)}>
-                    Inspect
-                  </Button>
-                ) : (
-                  <span />
-                )}
-                <Button
-                  variant="ghost"
-                  icon="access"
-                  aria-label={`Check access to citation ${citation.n} of ${answer.server}`}
-                  onClick={() =>
-                    accessRequested(citationTarget(citation), citation.title ?? `[${citation.n}]`)
-                  }
-                >
-                  Check access
-                </Button>
-              </li>
-            )
-          })}
-        </ol>
+        <CitationList
+          server={answer.server}
+          citations={body.citations}
+          hitFor={hitFor}
+          onOpenHit={onOpenHit}
+        />
       )}
-      {body?.violations && body.violations.length > 0 && (
-        <Badge tone="warn" title={body.violations.map((v) => `${v.path}: ${v.message}`).join('\n')}>
-          {body.violations.length} contract violation{body.violations.length === 1 ? '' : 's'}
+      {violations && (
+        <Badge tone="warn" title={violations.title}>
+          {violations.label}
         </Badge>
       )}
       {body?.artifacts && body.artifacts.length > 0 && <ArtifactList artifacts={body.artifacts} />}

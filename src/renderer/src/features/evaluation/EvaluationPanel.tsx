@@ -1,19 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import type { GoldenSetSummary } from '#shared/model/evaluation'
-import { call } from '../../api'
 import { plural } from '../../lib/format'
-import {
-  useEvaluationRun,
-  useEvaluationRunSelected,
-  useEvaluationSet,
-  useEvaluationSetSelected,
-  useEvaluationTab,
-  useEvaluationTabSelected,
-  type EvaluationTab,
-} from '../../state/store'
+import { useEvaluationRun, useEvaluationRunSelected, type EvaluationTab } from '../../state/store'
 import { Badge, Banner, Button, EmptyState, Select, Spinner, TabPanel, Tabs } from '../../ui'
-import { appQueries } from '../app/queries'
 import { profileQueries } from '../profiles/queries'
 import { CompareRuns } from './CompareRuns'
 import { NewSetDialog } from './NewSetDialog'
@@ -24,7 +13,7 @@ import { RunLauncher } from './RunLauncher'
 import { RunMetrics } from './RunMetrics'
 import { SetEditor } from './SetEditor'
 import { SetList } from './SetList'
-import { useEvalAction } from './use-eval-action'
+import { useEvaluationPanel, type EvaluationPanelState } from './use-evaluation-panel'
 import './EvaluationPanel.css'
 
 /**
@@ -32,60 +21,8 @@ import './EvaluationPanel.css'
  * servers and profiles with their metrics and charts, and the comparison of two runs.
  */
 export function EvaluationPanel(): React.JSX.Element {
-  const sets = useQuery(evalQueries.sets())
-  const info = useQuery(appQueries.info())
-  // The demo set's documents are those of the embedded registry's servers: offered there only.
-  const demoOffered =
-    info.data?.registry.kind === 'embedded' && !sets.data?.some((s) => s.id === 'demo')
-  const chosen = useEvaluationSet()
-  const selectSet = useEvaluationSetSelected()
-  const tab = useEvaluationTab()
-  const selectTab = useEvaluationTabSelected()
-  const [creating, setCreating] = useState(false)
-  const { busy, act } = useEvalAction()
-  const set = sets.data?.find((s) => s.id === chosen) ?? sets.data?.[0]
-  const { runs } = useRunsOfSet(set?.id)
-  const running = runs?.find((run) => run.status === 'running')
-
-  const addDemo = (): void =>
-    void act('demo', 'Could not add the demo set.', async () => {
-      const demo = await call('eval:set:add-demo')
-      selectSet(demo.id)
-    })
-
-  const tabs: readonly { id: EvaluationTab; label: string; extra?: React.ReactNode }[] = [
-    { id: 'sets', label: 'Golden sets' },
-    {
-      id: 'runs',
-      label: 'Runs',
-      extra: running ? (
-        <Badge tone="info">running</Badge>
-      ) : runs?.length ? (
-        <Badge>{runs.length}</Badge>
-      ) : null,
-    },
-    { id: 'compare', label: 'Compare' },
-    { id: 'pool', label: 'Judge pool' },
-  ]
-  const views: Record<EvaluationTab, (set: GoldenSetSummary) => React.ReactNode> = {
-    sets: (s) => (
-      <div className="eval-sets-tab">
-        <SetList
-          sets={sets.data ?? []}
-          selected={s.id}
-          onSelect={selectSet}
-          onNew={() => setCreating(true)}
-          onAddDemo={demoOffered ? addDemo : undefined}
-          addingDemo={busy === 'demo'}
-        />
-        <SetEditorLoader id={s.id} onDeleted={() => selectSet(null)} />
-      </div>
-    ),
-    runs: (s) => <RunsView set={s} />,
-    compare: () => <CompareRuns runs={runs ?? []} />,
-    pool: (s) => <PoolJudging set={s} runs={runs ?? []} />,
-  }
-
+  const panel = useEvaluationPanel()
+  const { sets, set } = panel
   return (
     <div className="evaluation">
       <div className="evaluation__head">
@@ -96,7 +33,7 @@ export function EvaluationPanel(): React.JSX.Element {
             inline
             value={set.id}
             options={(sets.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
-            onChange={selectSet}
+            onChange={panel.selectSet}
             fieldClassName="evaluation__set"
           />
         )}
@@ -113,44 +50,103 @@ export function EvaluationPanel(): React.JSX.Element {
           {sets.error.message}
         </Banner>
       ) : !set ? (
-        <EmptyState
-          icon="evaluation"
-          title="No golden set yet"
-          action={
-            <>
-              <Button icon="plus" onClick={() => setCreating(true)}>
-                New set
-              </Button>
-              {demoOffered && (
-                <Button busy={busy === 'demo'} onClick={addDemo}>
-                  Add the demo set
-                </Button>
-              )}
-            </>
-          }
-        >
-          A golden set holds queries and which documents are relevant to each. Judge hits in Search
-          (“Judge into”), create one here or import it from a golden set or TREC qrels file, or add
-          the demo set.
-        </EmptyState>
+        <NoSetYet panel={panel} />
       ) : (
-        <>
-          <Tabs label="Evaluation" idBase="eval" tabs={tabs} selected={tab} onSelect={selectTab} />
-          {tabs.map(({ id }) => (
-            <TabPanel
-              key={id}
-              idBase="eval"
-              id={id}
-              selected={tab === id}
-              className="evaluation__tab"
-            >
-              {views[id](set)}
-            </TabPanel>
-          ))}
-        </>
+        <EvaluationTabs set={set} panel={panel} />
       )}
-      <NewSetDialog open={creating} onClose={() => setCreating(false)} onCreated={selectSet} />
+      <NewSetDialog
+        open={panel.creating}
+        onClose={() => panel.setCreating(false)}
+        onCreated={panel.selectSet}
+      />
     </div>
+  )
+}
+
+/** No golden set: what one is, and how to make one. */
+function NoSetYet({ panel }: { panel: EvaluationPanelState }): React.JSX.Element {
+  return (
+    <EmptyState
+      icon="evaluation"
+      title="No golden set yet"
+      action={
+        <>
+          <Button icon="plus" onClick={() => panel.setCreating(true)}>
+            New set
+          </Button>
+          {panel.addDemo && (
+            <Button busy={panel.addingDemo} onClick={panel.addDemo}>
+              Add the demo set
+            </Button>
+          )}
+        </>
+      }
+    >
+      A golden set holds queries and which documents are relevant to each. Judge hits in Search
+      (“Judge into”), create one here or import it from a golden set or TREC qrels file, or add the
+      demo set.
+    </EmptyState>
+  )
+}
+
+/** The set's tabs: the sets and its editor, its runs, two runs compared, its pool to judge. */
+function EvaluationTabs({
+  set,
+  panel,
+}: {
+  set: GoldenSetSummary
+  panel: EvaluationPanelState
+}): React.JSX.Element {
+  const { runs, selectSet, runsBadge } = panel
+  const tabs: readonly { id: EvaluationTab; label: string; extra?: React.ReactNode }[] = [
+    { id: 'sets', label: 'Golden sets' },
+    {
+      id: 'runs',
+      label: 'Runs',
+      extra: runsBadge && <Badge tone={runsBadge.tone}>{runsBadge.text}</Badge>,
+    },
+    { id: 'compare', label: 'Compare' },
+    { id: 'pool', label: 'Judge pool' },
+  ]
+  const views: Record<EvaluationTab, () => React.ReactNode> = {
+    sets: () => (
+      <div className="eval-sets-tab">
+        <SetList
+          sets={panel.sets.data ?? []}
+          selected={set.id}
+          onSelect={selectSet}
+          onNew={() => panel.setCreating(true)}
+          onAddDemo={panel.addDemo}
+          addingDemo={panel.addingDemo}
+        />
+        <SetEditorLoader id={set.id} onDeleted={() => selectSet(null)} />
+      </div>
+    ),
+    runs: () => <RunsView set={set} />,
+    compare: () => <CompareRuns runs={runs ?? []} />,
+    pool: () => <PoolJudging set={set} runs={runs ?? []} />,
+  }
+  return (
+    <>
+      <Tabs
+        label="Evaluation"
+        idBase="eval"
+        tabs={tabs}
+        selected={panel.tab}
+        onSelect={panel.selectTab}
+      />
+      {tabs.map(({ id }) => (
+        <TabPanel
+          key={id}
+          idBase="eval"
+          id={id}
+          selected={panel.tab === id}
+          className="evaluation__tab"
+        >
+          {views[id]()}
+        </TabPanel>
+      ))}
+    </>
   )
 }
 

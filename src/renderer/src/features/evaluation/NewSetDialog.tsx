@@ -1,19 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import type { GoldenSet } from '#shared/model/evaluation'
-import { call } from '../../api'
-import { useNoticePosted } from '../../state/store'
 import { Banner, Button, Dialog, Field, Select, TextField } from '../../ui'
-import { setIdFor } from './grades'
-import { evalKeys, evalQueries } from './queries'
-import {
-  goldenSetFrom,
-  nameFromFile,
-  NOTICE_MS,
-  skippedNotice,
-  type PickedFile,
-  type SetOrigin,
-} from './set-import'
+import { setFileField, type PickedFile, type SetOrigin } from './set-import'
+import { useNewSet, type NewSetting } from './use-new-set'
 import { useTextFile } from './use-text-file'
 
 export interface NewSetDialogProps {
@@ -31,87 +18,19 @@ const ORIGINS: { value: SetOrigin; label: string }[] = [
 
 /** Names a new golden set, empty or read from a golden set or TREC file, and saves it. */
 export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): React.JSX.Element {
-  const sets = useQuery({ ...evalQueries.sets(), enabled: open })
-  const queryClient = useQueryClient()
-  const notify = useNoticePosted()
-  const [origin, setOrigin] = useState<SetOrigin>('empty')
-  const [file, setFile] = useState<PickedFile | undefined>()
-  const [topics, setTopics] = useState<PickedFile | undefined>()
-  const [name, setName] = useState('')
-  const [error, setError] = useState<string | undefined>()
-  /** What is wrong with the file, as opposed to the name. */
-  const [fileError, setFileError] = useState<string | undefined>()
-  const [busy, setBusy] = useState(false)
-  const close = (): void => {
-    setName('')
-    setError(undefined)
-    setFileError(undefined)
-    setFile(undefined)
-    setTopics(undefined)
-    setOrigin('empty')
-    onClose()
-  }
-  const create = async (): Promise<void> => {
-    const trimmed = name.trim()
-    if (!trimmed) return setError('Give the set a name.')
-    if (origin !== 'empty' && !file) return setFileError('Choose the file to read the set from.')
-    setBusy(true)
-    try {
-      const taken = new Set(sets.data?.map((s) => s.id))
-      let id = setIdFor(trimmed, taken)
-      if (origin === 'empty') {
-        await call('eval:set:save', { version: 1, id, name: trimmed, queries: [] })
-      } else if (origin === 'json') {
-        const read = goldenSetFrom(file!, trimmed, (n) => setIdFor(n, taken), taken)
-        if ('error' in read) return setFileError(read.error)
-        // Unchecked here: the console checks it against the golden set schema and says what is
-        // wrong, field by field.
-        await call('eval:set:save', read.set as unknown as GoldenSet)
-        id = String(read.set.id)
-      } else {
-        const imported = await call('eval:import-trec', {
-          kind: 'qrels',
-          text: file!.text,
-          ...(topics ? { topics: topics.text } : {}),
-          setId: id,
-          name: trimmed,
-        })
-        if (imported.kind === 'qrels' && imported.skipped > 0) {
-          notify({
-            tone: 'warn',
-            ...skippedNotice(imported.skipped, file!.name, imported.skippedLines),
-            timeoutMs: NOTICE_MS,
-          })
-        }
-      }
-      await queryClient.invalidateQueries({ queryKey: evalKeys.sets() })
-      onCreated(id)
-      close()
-    } catch (failure) {
-      const message = failure instanceof Error ? failure.message : String(failure)
-      if (origin === 'empty') setError(message)
-      // The channel's name says nothing to a person choosing a file.
-      else setFileError(message.replace(/^eval:[a-z:-]+: invalid request: /, ''))
-    } finally {
-      setBusy(false)
-    }
-  }
-  const picked = (next: PickedFile): void => {
-    setFile(next)
-    setFileError(undefined)
-    if (!name.trim()) setName(nameFromFile(next.name))
-  }
+  const dialog = useNewSet(open, onClose, onCreated)
+  const { origin, file } = dialog
   return (
     <Dialog
       open={open}
-      onClose={close}
+      onClose={dialog.close}
       title="New golden set"
       size="sm"
-      onSubmit={() => void create()}
+      onSubmit={dialog.create}
       footer={
         <>
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy}>
+          <Button onClick={dialog.close}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={dialog.busy}>
             {origin === 'empty' ? 'Create set' : 'Import set'}
           </Button>
         </>
@@ -121,39 +40,64 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
         label="Start from"
         value={origin}
         options={ORIGINS}
-        onChange={(value) => {
-          setOrigin(value as SetOrigin)
-          setFileError(undefined)
-        }}
+        onChange={(value) => dialog.chooseOrigin(value as SetOrigin)}
       />
-      {origin !== 'empty' && (
-        <FilePick
-          label={origin === 'json' ? 'Golden set file' : 'Qrels file'}
-          accept={origin === 'json' ? '.json,application/json' : '.qrels,.txt,.tsv,text/plain'}
-          file={file}
-          onPick={picked}
-          onError={setFileError}
-          hint={
-            origin === 'json' ? (
-              <>
-                As <code>docs/golden-set.schema.json</code> describes; an import never replaces a
-                set.
-              </>
-            ) : (
-              <>
-                Lines <code>query-id 0 doc-id grade</code>.
-              </>
-            )
-          }
-        />
+      {origin !== 'empty' && <SetFiles origin={origin} dialog={dialog} />}
+      {dialog.fileError && (
+        <Banner tone="bad" title={file ? `Cannot import ${file.name}` : 'No file chosen'}>
+          {dialog.fileError}
+        </Banner>
       )}
+      <TextField
+        label="Name"
+        value={dialog.name}
+        maxLength={200}
+        error={dialog.error}
+        hint={
+          origin === 'empty'
+            ? 'Queries and judgments are added as you judge hits in Search, or in the set editor.'
+            : undefined
+        }
+        onChange={(event) => dialog.typeName(event.target.value)}
+      />
+    </Dialog>
+  )
+}
+
+/** The file to read the set from, and for qrels the optional topics file with the queries' words. */
+function SetFiles({
+  origin,
+  dialog,
+}: {
+  origin: 'json' | 'qrels'
+  dialog: NewSetting
+}): React.JSX.Element {
+  return (
+    <>
+      <FilePick
+        {...setFileField(origin)}
+        file={dialog.file}
+        onPick={dialog.pickFile}
+        onError={dialog.setFileError}
+        hint={
+          origin === 'json' ? (
+            <>
+              As <code>docs/golden-set.schema.json</code> describes; an import never replaces a set.
+            </>
+          ) : (
+            <>
+              Lines <code>query-id 0 doc-id grade</code>.
+            </>
+          )
+        }
+      />
       {origin === 'qrels' && (
         <FilePick
           label="Topics file (optional)"
           accept=".txt,.tsv,.topics,text/plain"
-          file={topics}
-          onPick={setTopics}
-          onError={setFileError}
+          file={dialog.topics}
+          onPick={dialog.setTopics}
+          onError={dialog.setFileError}
           hint={
             <>
               Lines <code>query-id⇥query text</code> (tab-separated); without it the queries are
@@ -162,27 +106,7 @@ export function NewSetDialog({ open, onClose, onCreated }: NewSetDialogProps): R
           }
         />
       )}
-      {fileError && (
-        <Banner tone="bad" title={file ? `Cannot import ${file.name}` : 'No file chosen'}>
-          {fileError}
-        </Banner>
-      )}
-      <TextField
-        label="Name"
-        value={name}
-        maxLength={200}
-        error={error}
-        hint={
-          origin === 'empty'
-            ? 'Queries and judgments are added as you judge hits in Search, or in the set editor.'
-            : undefined
-        }
-        onChange={(event) => {
-          setName(event.target.value)
-          setError(undefined)
-        }}
-      />
-    </Dialog>
+    </>
   )
 }
 

@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useRef, useState } from 'react'
-import type { PoolDocumentRequest } from '#shared/ipc/evaluation'
+import { useMemo, useState } from 'react'
 import type { EvalPool, EvalRunSummary, GoldenSetSummary, Grade } from '#shared/model/evaluation'
 import { call, openExternal } from '../../api'
 import { plural } from '../../lib/format'
@@ -16,13 +15,14 @@ import { formatShare, listLabel } from './metric-view'
 import {
   coverageRows,
   foundText,
-  judgingKey,
+  judgingPress,
   poolGrades,
   poolToJudge,
   type PoolItem,
 } from './pool-view'
 import { evalKeys, evalQueries } from './queries'
 import { runTime } from './RunHistory'
+import { usePoolDocument } from './use-pool-document'
 
 const DEPTHS = [1, 3, 5, 10, 20, 50, 100]
 
@@ -290,16 +290,7 @@ function Judging({
   onGrade: (grade: Grade | null) => void
   onMove: (step: number) => void
 }): React.JSX.Element {
-  const ref = useRef<HTMLElement>(null)
-  const queryClient = useQueryClient()
-  const text = useQuery(evalQueries.poolDocument(documentRequest(item)))
-  useEffect(() => {
-    // The next document's words, asked while this one is read.
-    if (next) void queryClient.prefetchQuery(evalQueries.poolDocument(documentRequest(next)))
-  }, [next, queryClient])
-  useEffect(() => ref.current?.focus(), [])
-  const link = text.data?.uri ?? item.doc.uri
-  const title = text.data?.title || item.doc.title || item.doc.docKey
+  const { ref, text, title, link } = usePoolDocument(item, next)
   return (
     <section
       ref={ref}
@@ -308,15 +299,7 @@ function Judging({
       aria-label={`Judge document ${position + 1} of ${count}`}
       aria-keyshortcuts="0 1 2 3 ArrowLeft ArrowRight Delete"
       onKeyDown={(event) => {
-        if (
-          event.defaultPrevented ||
-          event.target instanceof HTMLInputElement ||
-          event.altKey ||
-          event.ctrlKey ||
-          event.metaKey
-        )
-          return
-        const action = judgingKey(event.key)
+        const action = judgingPress(event, event.target instanceof HTMLInputElement)
         if (!action) return
         event.preventDefault()
         if (action.kind === 'grade') onGrade(action.grade)
@@ -334,7 +317,7 @@ function Judging({
         <span className="muted">Found by {foundText(item.doc)}</span>
       </div>
       <h3 className="eval-judge__title">{title}</h3>
-      {link && /^https?:\/\//i.test(link) ? (
+      {link ? (
         <a
           className="eval-judge__link"
           href={link}
@@ -350,17 +333,7 @@ function Judging({
       ) : (
         <code className="eval-judge__link muted">{item.doc.docKey}</code>
       )}
-      <div className="eval-judge__text" aria-label="Document text">
-        {text.isPending ? (
-          <Spinner label={`Asking ${item.doc.found[0]?.server ?? 'the server'} for its text…`} />
-        ) : text.isError ? (
-          <p className="muted">No text: {text.error.message}</p>
-        ) : text.data.unavailable ? (
-          <p className="muted">No text: {text.data.unavailable}</p>
-        ) : (
-          <p>{text.data.text}</p>
-        )}
-      </div>
+      <DocumentText item={item} text={text} />
       <div className="eval-judge__grade">
         <GradeControl subject={title} grade={grade ?? undefined} onGrade={onGrade} />
         <span className="eval-spacer" />
@@ -371,23 +344,41 @@ function Judging({
           Next
         </Button>
       </div>
-      <p className="eval-judge__keys muted">
-        Keys: <kbd className="ui-kbd">0</kbd>–<kbd className="ui-kbd">3</kbd> grade and go on ·{' '}
-        <kbd className="ui-kbd">←</kbd> <kbd className="ui-kbd">→</kbd> previous, next ·{' '}
-        <kbd className="ui-kbd">Delete</kbd> removes the grade
-      </p>
+      <JudgingKeys />
     </section>
   )
 }
 
-/** The run, profile and server that ranked the document best: asked for its words. */
-function documentRequest(item: PoolItem): PoolDocumentRequest {
-  const best = [...item.doc.found].sort((a, b) => a.rank - b.rank)[0]!
-  return {
-    runId: best.runId,
-    queryId: item.queryId,
-    profileId: best.profileId,
-    server: best.server,
-    docKey: item.doc.docKey,
-  }
+/** The document's words as its server gives them, or why there are none. */
+function DocumentText({
+  item,
+  text,
+}: {
+  item: PoolItem
+  text: ReturnType<typeof usePoolDocument>['text']
+}): React.JSX.Element {
+  return (
+    <div className="eval-judge__text" aria-label="Document text">
+      {text.isPending ? (
+        <Spinner label={`Asking ${item.doc.found[0]?.server ?? 'the server'} for its text…`} />
+      ) : text.isError ? (
+        <p className="muted">No text: {text.error.message}</p>
+      ) : text.data.unavailable ? (
+        <p className="muted">No text: {text.data.unavailable}</p>
+      ) : (
+        <p>{text.data.text}</p>
+      )}
+    </div>
+  )
+}
+
+/** The judging keys, said under the document. */
+function JudgingKeys(): React.JSX.Element {
+  return (
+    <p className="eval-judge__keys muted">
+      Keys: <kbd className="ui-kbd">0</kbd>–<kbd className="ui-kbd">3</kbd> grade and go on ·{' '}
+      <kbd className="ui-kbd">←</kbd> <kbd className="ui-kbd">→</kbd> previous, next ·{' '}
+      <kbd className="ui-kbd">Delete</kbd> removes the grade
+    </p>
+  )
 }

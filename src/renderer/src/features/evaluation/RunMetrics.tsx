@@ -14,6 +14,8 @@ import {
   formatMetric,
   formatShare,
   HEAT_METRICS,
+  heatCellShown,
+  heatMetricOptions,
   heatmap,
   heatStyle,
   type HeatMetric,
@@ -303,10 +305,7 @@ function QueryHeatmap({
           label="Metric"
           inline
           value={metric}
-          options={(Object.keys(HEAT_METRICS) as HeatMetric[]).map((m) => ({
-            value: m,
-            label: HEAT_METRICS[m].label(metrics.k),
-          }))}
+          options={heatMetricOptions(metrics.k)}
           onChange={setMetric}
         />
         <span className="eval-heatmap__legend muted">
@@ -338,46 +337,67 @@ function QueryHeatmap({
               <td className="eval-heatmap__query" title={`${row.queryId}: ${row.label}`}>
                 {row.label}
               </td>
-              {row.cells.map((cell, index) =>
-                cell === null ? (
-                  <td key={index} className="eval-heatmap__cell muted">
-                    <span aria-hidden="true">·</span>
-                    <span className="visually-hidden">no value</span>
-                  </td>
-                ) : cell.failed || cell.hidden ? (
-                  <td
-                    key={index}
-                    className={cx(
-                      'eval-heatmap__cell',
-                      cell.failed ? 'eval-heatmap__cell--failed' : 'eval-heatmap__cell--hidden',
-                    )}
-                    title={cell.reason}
-                  >
-                    <WhyCell cell={cell} list={listLabel(map.lists[index]!)} query={row.label} />
-                  </td>
-                ) : cell.unjudged || cell.value === null ? (
-                  <td
-                    key={index}
-                    className="eval-heatmap__cell muted"
-                    title={cell.unjudged ? 'No relevant judgment' : 'The list was empty'}
-                  >
-                    <span aria-hidden="true">–</span>
-                    <span className="visually-hidden">
-                      {cell.unjudged ? 'no relevant judgment' : 'the list was empty'}
-                    </span>
-                  </td>
-                ) : (
-                  <td key={index} className="eval-heatmap__cell" style={heatStyle(cell.value)}>
-                    {cell.value.toFixed(2)}
-                  </td>
-                ),
-              )}
+              {row.cells.map((cell, index) => (
+                <HeatmapCell
+                  key={index}
+                  cell={cell}
+                  list={listLabel(map.lists[index]!)}
+                  query={row.label}
+                />
+              ))}
             </tr>
           ))}
         </tbody>
       </Table>
     </figure>
   )
+}
+
+/** One cell of the heatmap: its value, tinted, or in words why there is none. */
+function HeatmapCell({
+  cell,
+  list,
+  query,
+}: {
+  cell: HeatCell | null
+  list: string
+  query: string
+}): React.JSX.Element {
+  const shown = heatCellShown(cell)
+  switch (shown.kind) {
+    case 'none':
+      return (
+        <td className="eval-heatmap__cell muted">
+          <span aria-hidden="true">·</span>
+          <span className="visually-hidden">no value</span>
+        </td>
+      )
+    case 'why':
+      return (
+        <td
+          className={cx(
+            'eval-heatmap__cell',
+            shown.cell.failed ? 'eval-heatmap__cell--failed' : 'eval-heatmap__cell--hidden',
+          )}
+          title={shown.cell.reason}
+        >
+          <WhyCell cell={shown.cell} list={list} query={query} />
+        </td>
+      )
+    case 'blank':
+      return (
+        <td className="eval-heatmap__cell muted" title={shown.title}>
+          <span aria-hidden="true">–</span>
+          <span className="visually-hidden">{shown.words}</span>
+        </td>
+      )
+    case 'value':
+      return (
+        <td className="eval-heatmap__cell" style={heatStyle(shown.value)}>
+          {shown.value.toFixed(2)}
+        </td>
+      )
+  }
 }
 
 /**

@@ -4,6 +4,8 @@ import {
   formatLatency,
   formatShare,
   cellReasons,
+  heatCellShown,
+  heatMetricOptions,
   heatmap,
   HEAT_MAX,
   heatStyle,
@@ -231,5 +233,51 @@ describe('heatmap', () => {
     expect(heatStyle(0.5).background).toContain(`${Math.round(HEAT_MAX / 2)}%`)
     expect(heatStyle(7).background).toContain(`${HEAT_MAX}%`)
     expect(HEAT_MAX).toBeLessThanOrEqual(55)
+  })
+})
+
+describe('heatmap cells', () => {
+  it('shows a value, or says why there is none: no value, no relevant judgment, an empty list', () => {
+    expect(heatCellShown({ value: 0.5, failed: false, unjudged: false })).toEqual({
+      kind: 'value',
+      value: 0.5,
+    })
+    // Zero is a value: the list found nothing relevant.
+    expect(heatCellShown({ value: 0, failed: false, unjudged: false })).toEqual({
+      kind: 'value',
+      value: 0,
+    })
+    expect(heatCellShown(null)).toEqual({ kind: 'none' })
+    expect(heatCellShown({ value: 0, failed: false, unjudged: true })).toEqual({
+      kind: 'blank',
+      title: 'No relevant judgment',
+      words: 'no relevant judgment',
+    })
+    expect(heatCellShown({ value: null, failed: false, unjudged: false })).toEqual({
+      kind: 'blank',
+      title: 'The list was empty',
+      words: 'the list was empty',
+    })
+  })
+
+  it('explains a failed or unasked cell before anything else it may be', () => {
+    const failed = { value: 0, failed: true, unjudged: true, reason: 'late' }
+    expect(heatCellShown(failed)).toEqual({ kind: 'why', cell: failed })
+    const hidden = { value: null, failed: false, unjudged: false, hidden: true as const }
+    expect(heatCellShown(hidden)).toEqual({ kind: 'why', cell: hidden })
+  })
+
+  it('offers every metric, named for the run’s k', () => {
+    const options = heatMetricOptions(5)
+    expect(options.map((o) => o.value)).toEqual([
+      'ndcg',
+      'recall',
+      'precision',
+      'mrr',
+      'hitRate',
+      'judgedAtK',
+    ])
+    expect(options[0]).toEqual({ value: 'ndcg', label: 'nDCG@5' })
+    expect(options.find((o) => o.value === 'mrr')?.label).toBe('Reciprocal rank')
   })
 })

@@ -204,6 +204,34 @@ export interface HeatCell {
   reason?: string
 }
 
+/** The metrics the heatmap can show, as its Metric select offers them. */
+export function heatMetricOptions(k: number): { value: HeatMetric; label: string }[] {
+  return (Object.keys(HEAT_METRICS) as HeatMetric[]).map((m) => ({
+    value: m,
+    label: HEAT_METRICS[m].label(k),
+  }))
+}
+
+/**
+ * How a heatmap cell reads: nothing (the list has no value for the query), why it failed or
+ * was not asked, a blank that says why it is blank, or its value.
+ */
+export type HeatCellShown =
+  | { kind: 'none' }
+  | { kind: 'why'; cell: HeatCell }
+  | { kind: 'blank'; title: string; words: string }
+  | { kind: 'value'; value: number }
+
+export function heatCellShown(cell: HeatCell | null): HeatCellShown {
+  if (cell === null) return { kind: 'none' }
+  if (cell.failed || cell.hidden) return { kind: 'why', cell }
+  if (cell.unjudged)
+    return { kind: 'blank', title: 'No relevant judgment', words: 'no relevant judgment' }
+  if (cell.value === null)
+    return { kind: 'blank', title: 'The list was empty', words: 'the list was empty' }
+  return { kind: 'value', value: cell.value }
+}
+
 const cellKey = (queryId: string, profileId: string, list: EvalList): string =>
   `${queryId}\u0000${profileId}\u0000${listKey(list)}`
 

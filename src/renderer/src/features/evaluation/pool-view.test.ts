@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { EvalPool, PoolDocument } from '#shared/model/evaluation'
 import {
   coverageRows,
+  documentRequest,
   foundText,
   judgingKey,
+  judgingPress,
   poolGrades,
   poolItemKey,
   poolToJudge,
+  webLink,
 } from './pool-view'
 
 const doc = (docKey: string, grade: PoolDocument['grade'], found: PoolDocument['found'] = []) => ({
@@ -80,5 +83,58 @@ describe('pooled judging', () => {
       ['provider:wiki', [0.25, 0.5]],
       ['merged:rrf', [null, null]],
     ])
+  })
+
+  it('leaves keys alone when a modifier is held, something handled them, or an input has them', () => {
+    const press = {
+      key: '2',
+      altKey: false,
+      ctrlKey: false,
+      metaKey: false,
+      defaultPrevented: false,
+    }
+    expect(judgingPress(press, false)).toEqual({ kind: 'grade', grade: 2 })
+    expect(judgingPress(press, true)).toBeUndefined()
+    expect(judgingPress({ ...press, ctrlKey: true }, false)).toBeUndefined()
+    expect(judgingPress({ ...press, altKey: true }, false)).toBeUndefined()
+    expect(judgingPress({ ...press, metaKey: true }, false)).toBeUndefined()
+    expect(judgingPress({ ...press, defaultPrevented: true }, false)).toBeUndefined()
+    // Shift is no modifier here: it types nothing the judging reads.
+    expect(judgingPress({ ...press, key: 'ArrowLeft' }, false)).toEqual({ kind: 'move', step: -1 })
+  })
+
+  it('asks for a document’s words where it ranked best', () => {
+    const [item] = poolToJudge({
+      ...pool,
+      queries: [
+        {
+          queryId: 'q1',
+          query: 'vpn',
+          documents: [
+            doc('a', null, [
+              { runId: 'r1', server: 'wiki', profileId: 'carol', rank: 4 },
+              { runId: 'r2', server: 'docs', profileId: 'dan', rank: 2 },
+              { runId: 'r1', server: 'docs', profileId: 'carol', rank: 3 },
+            ]),
+          ],
+        },
+      ],
+    })
+    expect(documentRequest(item!)).toEqual({
+      runId: 'r2',
+      queryId: 'q1',
+      profileId: 'dan',
+      server: 'docs',
+      docKey: 'a',
+    })
+  })
+
+  it('opens only web links in the browser', () => {
+    expect(webLink('https://kb.example/vpn')).toBe('https://kb.example/vpn')
+    expect(webLink('HTTP://kb.example/vpn')).toBe('HTTP://kb.example/vpn')
+    expect(webLink('file:///etc/passwd')).toBeUndefined()
+    expect(webLink('javascript:alert(1)')).toBeUndefined()
+    expect(webLink(undefined)).toBeUndefined()
+    expect(webLink('')).toBeUndefined()
   })
 })

@@ -1,3 +1,4 @@
+import type { PoolDocumentRequest } from '#shared/ipc/evaluation'
 import type { EvalPool, Grade, PoolDocument } from '#shared/model/evaluation'
 import { gradeOfKey } from './grades'
 import { listKey } from './metric-view'
@@ -51,6 +52,44 @@ export function judgingKey(key: string): JudgingKey | undefined {
   if (key === 'ArrowLeft' || key === 'p' || key === 'k') return { kind: 'move', step: -1 }
   if (key === 'Delete' || key === 'Backspace') return { kind: 'clear' }
   return undefined
+}
+
+/** A key pressed on the document being judged. */
+export interface JudgingPress {
+  key: string
+  altKey: boolean
+  ctrlKey: boolean
+  metaKey: boolean
+  /** Something inside handled it already. */
+  defaultPrevented: boolean
+}
+
+/**
+ * What a key press does while judging: nothing with a modifier held, once handled, or when
+ * typed into an input field (`inInput`: words, not judging keys).
+ */
+export function judgingPress(press: JudgingPress, inInput: boolean): JudgingKey | undefined {
+  if (press.defaultPrevented || inInput || press.altKey || press.ctrlKey || press.metaKey) {
+    return undefined
+  }
+  return judgingKey(press.key)
+}
+
+/** The run, profile and server that ranked the document best: asked for its words. */
+export function documentRequest(item: PoolItem): PoolDocumentRequest {
+  const best = [...item.doc.found].sort((a, b) => a.rank - b.rank)[0]!
+  return {
+    runId: best.runId,
+    queryId: item.queryId,
+    profileId: best.profileId,
+    server: best.server,
+    docKey: item.doc.docKey,
+  }
+}
+
+/** A document's link, when it is one a browser opens (http or https); else none. */
+export function webLink(link: string | undefined): string | undefined {
+  return link && /^https?:\/\//i.test(link) ? link : undefined
 }
 
 /** Where a document was found, shortest first: `knowledgeSearch #1, documentVault #3`. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { goldenSetFrom, nameFromFile, skippedNotice } from './set-import'
+import {
+  goldenSetFrom,
+  importFailure,
+  nameFromFile,
+  newSetProblem,
+  setFileField,
+  skippedNotice,
+} from './set-import'
 
 const idFor = (name: string): string => `${name.toLowerCase()}-new`
 
@@ -67,5 +74,45 @@ describe('skippedNotice', () => {
       detail: '4 entries were left out in all; the others are for queries the set has no text for.',
     })
     expect(skippedNotice(2, 'a.qrels')).toEqual({ message: '2 entries of a.qrels were left out.' })
+  })
+})
+
+describe('newSetProblem', () => {
+  const file = { name: 'a.json', text: '{}' }
+
+  it('asks for a name first, blank counting as none', () => {
+    expect(newSetProblem('  ', 'json', undefined)).toEqual({ name: 'Give the set a name.' })
+    expect(newSetProblem('', 'empty', undefined)).toEqual({ name: 'Give the set a name.' })
+  })
+
+  it('asks for the file a set is read from, and for none for an empty set', () => {
+    expect(newSetProblem('S', 'qrels', undefined)).toEqual({
+      file: 'Choose the file to read the set from.',
+    })
+    expect(newSetProblem('S', 'json', file)).toBeUndefined()
+    expect(newSetProblem('S', 'empty', undefined)).toBeUndefined()
+  })
+})
+
+describe('importFailure', () => {
+  it('drops the IPC channel from a refused request and keeps other messages whole', () => {
+    expect(importFailure('eval:set:save: invalid request: queries.0.id: Required')).toBe(
+      'queries.0.id: Required',
+    )
+    expect(importFailure('eval:import-trec: invalid request: text: too long')).toBe(
+      'text: too long',
+    )
+    expect(importFailure('The data folder is read-only')).toBe('The data folder is read-only')
+  })
+})
+
+describe('setFileField', () => {
+  it('offers JSON for a golden set file and text files for qrels', () => {
+    expect(setFileField('json')).toEqual({
+      label: 'Golden set file',
+      accept: '.json,application/json',
+    })
+    expect(setFileField('qrels').label).toBe('Qrels file')
+    expect(setFileField('qrels').accept).toContain('.qrels')
   })
 })

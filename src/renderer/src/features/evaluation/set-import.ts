@@ -75,3 +75,26 @@ export function goldenSetFrom(
   const id = typeof own === 'string' && own !== '' && !taken.has(own) ? own : idFor(name)
   return { set: { ...parsed, id, name } }
 }
+
+/** What keeps the dialog from creating the set: no name, or no file to read it from. */
+export function newSetProblem(
+  name: string,
+  origin: SetOrigin,
+  file: PickedFile | undefined,
+): { name: string } | { file: string } | undefined {
+  if (!name.trim()) return { name: 'Give the set a name.' }
+  if (origin !== 'empty' && !file) return { file: 'Choose the file to read the set from.' }
+  return undefined
+}
+
+/** A failed import's message for a person choosing a file: the IPC channel's name says nothing. */
+export function importFailure(message: string): string {
+  return message.replace(/^eval:[a-z:-]+: invalid request: /, '')
+}
+
+/** The file the set is read from, by origin: the field's label and the file types offered. */
+export function setFileField(origin: 'json' | 'qrels'): { label: string; accept: string } {
+  return origin === 'json'
+    ? { label: 'Golden set file', accept: '.json,application/json' }
+    : { label: 'Qrels file', accept: '.qrels,.txt,.tsv,text/plain' }
+}

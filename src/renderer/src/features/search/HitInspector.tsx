@@ -1,61 +1,29 @@
-import { useQuery, type UseQueryResult } from '@tanstack/react-query'
+import type { UseQueryResult } from '@tanstack/react-query'
 import type { RawPayload } from '#shared/ipc/rag'
 import type { MergedHit } from '#shared/model/operations'
 import type { Artifact, Hit, Violation } from '#shared/model/rag'
-import { postNotice, useAccessRequested } from '../../state/store'
 import { Badge, Button, IconButton, Spinner } from '../../ui'
 import { ArtifactList } from '../answers/ArtifactList'
 import { GradeControl } from '../evaluation/GradeControl'
 import type { Judging } from '../evaluation/use-judging'
-import { hitTarget } from './access-targets'
-import { formatScore } from './HitRow'
+import {
+  flaggedPlaces,
+  hitFields,
+  hitName,
+  isMerged,
+  placeName,
+  placeRank,
+  type HitField,
+} from './hit-fields'
 import { JsonBlock } from './JsonBlock'
 import { foundBy, foundText } from './overlap'
 import { prettyJson } from './json-text'
-import { searchQueries } from './queries'
+import { useHitInspector } from './use-hit-inspector'
 import './HitInspector.css'
-
-const isMerged = (hit: Hit): hit is MergedHit => 'foundIn' in hit
-
-/** The normalized fields, in reading order; absent ones are left out. */
-function fieldRows(hit: Hit): [string, React.ReactNode][] {
-  const rows: [string, React.ReactNode | undefined][] = [
-    ['Server', <code key="s">{hit.server}</code>],
-    ['Source', hit.sourceId && <code key="src">{hit.sourceId}</code>],
-    ['Id', <code key="id">{hit.id}</code>],
-    [
-      'Score',
-      hit.score !== undefined
-        ? `${formatScore(hit.score)}${hit.scoreOrder === 'lower-is-better' ? ' (a distance: lower is better)' : ''}`
-        : undefined,
-    ],
-    [
-      'URI',
-      hit.uri && (
-        <code key="u" className="inspector__wrap">
-          {hit.uri}
-        </code>
-      ),
-    ],
-    ['File', hit.fileName && `${hit.fileName}${hit.fileType ? ` (${hit.fileType})` : ''}`],
-    ['Time', hit.timestamp],
-    ['Flags', hit.flags.length > 0 ? hit.flags.join(', ') : undefined],
-  ]
-  if (isMerged(hit)) rows.splice(4, 0, ['Fused', `${hit.fusedScore.toFixed(4)} (rank ${hit.rank})`])
-  return rows.filter(
-    (row): row is [string, React.ReactNode] => row[1] !== undefined && row[1] !== '',
-  )
-}
-
-type Place = MergedHit['foundIn'][number]
-
-/** `server · source · passage id`: where a merged hit was found. */
-const placeName = (place: Place): string =>
-  [place.server, place.sourceId, place.hitId].filter(Boolean).join(' · ')
 
 /** The prompt-injection warning; for a merged hit, which of its copies were flagged. */
 function SuspiciousNote({ hit }: { hit: Hit }): React.JSX.Element {
-  const flagged = isMerged(hit) ? hit.foundIn.filter((place) => place.suspicious) : []
+  const flagged = flaggedPlaces(hit)
   return (
     <div className="inspector__warning" role="note" aria-label="Possible prompt injection">
       {isMerged(hit) && flagged.length > 0 ? (
@@ -152,65 +120,34 @@ export function HitInspector({
   onClose,
   judging,
 }: HitInspectorProps): React.JSX.Element {
-  const accessRequested = useAccessRequested()
-  const payload = useQuery(searchQueries.raw(searchId, hit))
-  const copy = (): void => {
-    const whole = payload.data?.held ? { ...hit, raw: payload.data.raw } : hit
-    navigator.clipboard.writeText(prettyJson(whole)).then(
-      () => postNotice({ tone: 'ok', message: `Copied “${hit.title || hit.id}” as JSON.` }),
-      (error: unknown) =>
-        postNotice({
-          tone: 'bad',
-          message: 'Cannot copy to the clipboard.',
-          detail: error instanceof Error ? error.message : String(error),
-        }),
-    )
-  }
+  const { payload, checkAccess, copy } = useHitInspector(searchId, hit)
   const text = hit.text ?? hit.snippet
   return (
     <aside className="inspector" aria-label="Hit inspector">
       <div className="inspector__head">
         <h2 className="inspector__title" title={hit.title}>
-          {hit.title || hit.id}
+          {hitName(hit)}
         </h2>
         <IconButton icon="close" label="Close the inspector" onClick={onClose} />
       </div>
       <div className="inspector__actions">
-        <Button
-          icon="access"
-          variant="primary"
-          onClick={() => accessRequested(hitTarget(hit), hit.title || hit.id)}
-        >
+        <Button icon="access" variant="primary" onClick={checkAccess}>
           Check access
         </Button>
         <Button icon="file" onClick={copy}>
           Copy as JSON
         </Button>
       </div>
-      {judging && (
-        <div className="inspector__judge">
-          <span className="muted" title={`For the query “${judging.query}”`}>
-            Relevance in {judging.setName}
-          </span>
-          <GradeControl
-            subject={hit.title || hit.id}
-            grade={judging.gradeOf(hit)}
-            onGrade={(grade) => judging.onGrade(hit, grade)}
-          />
-          {judging.gradeOf(hit) !== undefined && (
-            <Button variant="ghost" onClick={() => judging.onGrade(hit, null)}>
-              Remove grade
-            </Button>
-          )}
-        </div>
-      )}
+      {judging && <JudgeBar hit={hit} judging={judging} />}
       <div className="inspector__body">
         {hit.flags.includes('suspicious') && <SuspiciousNote hit={hit} />}
         <dl className="inspector__fields">
-          {fieldRows(hit).map(([name, value]) => (
-            <div key={name}>
-              <dt>{name}</dt>
-              <dd>{value}</dd>
+          {hitFields(hit).map((field) => (
+            <div key={field.name}>
+              <dt>{field.name}</dt>
+              <dd>
+                <FieldValue field={field} />
+              </dd>
             </div>
           ))}
         </dl>
@@ -227,44 +164,8 @@ export function HitInspector({
           <div className="inspector__text inspector__fulltext">{text}</div>
         </section>
 
-        {isMerged(hit) && (
-          <section aria-label="Found in">
-            <h3>{foundText(foundBy(hit))}</h3>
-            <ul className="inspector__found">
-              {hit.foundIn.map((place, index) => (
-                <li key={index}>
-                  <code>{placeName(place)}</code> — rank {place.rank}
-                  {place.score !== undefined ? `, score ${formatScore(place.score)}` : ''}
-                  {place.suspicious && (
-                    <>
-                      {' '}
-                      <Badge tone="bad">suspicious</Badge>
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-
-        <section aria-label="Contract violations">
-          <h3>
-            Violations{' '}
-            <Badge tone={hit.violations.length ? 'warn' : 'ok'}>{hit.violations.length}</Badge>
-          </h3>
-          {hit.violations.length > 0 ? (
-            <ViolationList violations={hit.violations} />
-          ) : (
-            <p className="muted">This hit follows its family's contract.</p>
-          )}
-          {replyViolations.length > 0 && (
-            <>
-              <h3>About the whole reply</h3>
-              <ViolationList violations={replyViolations} />
-            </>
-          )}
-        </section>
-
+        {isMerged(hit) && <FoundIn hit={hit} />}
+        <ViolationsSection violations={hit.violations} replyViolations={replyViolations} />
         {hit.provenance !== undefined && (
           <JsonBlock title="Provenance" value={hit.provenance} open />
         )}
@@ -277,5 +178,83 @@ export function HitInspector({
         )}
       </div>
     </aside>
+  )
+}
+
+/** A field's value: as text, or as code. */
+function FieldValue({ field }: { field: HitField }): React.ReactNode {
+  if (!field.code) return field.text
+  return <code className={field.code === 'wrap' ? 'inspector__wrap' : undefined}>{field.text}</code>
+}
+
+/** The hit's relevance in the golden set judged into, for the query that found it. */
+function JudgeBar({ hit, judging }: { hit: Hit; judging: Judging }): React.JSX.Element {
+  return (
+    <div className="inspector__judge">
+      <span className="muted" title={`For the query “${judging.query}”`}>
+        Relevance in {judging.setName}
+      </span>
+      <GradeControl
+        subject={hitName(hit)}
+        grade={judging.gradeOf(hit)}
+        onGrade={(grade) => judging.onGrade(hit, grade)}
+      />
+      {judging.gradeOf(hit) !== undefined && (
+        <Button variant="ghost" onClick={() => judging.onGrade(hit, null)}>
+          Remove grade
+        </Button>
+      )}
+    </div>
+  )
+}
+
+/** Where a merged hit was found: each server, source and passage, its rank and score there. */
+function FoundIn({ hit }: { hit: MergedHit }): React.JSX.Element {
+  return (
+    <section aria-label="Found in">
+      <h3>{foundText(foundBy(hit))}</h3>
+      <ul className="inspector__found">
+        {hit.foundIn.map((place, index) => (
+          <li key={index}>
+            <code>{placeName(place)}</code>
+            {placeRank(place)}
+            {place.suspicious && (
+              <>
+                {' '}
+                <Badge tone="bad">suspicious</Badge>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+/** The hit's own contract violations, then those of the reply that carried it. */
+function ViolationsSection({
+  violations,
+  replyViolations,
+}: {
+  violations: readonly Violation[]
+  replyViolations: readonly Violation[]
+}): React.JSX.Element {
+  return (
+    <section aria-label="Contract violations">
+      <h3>
+        Violations <Badge tone={violations.length ? 'warn' : 'ok'}>{violations.length}</Badge>
+      </h3>
+      {violations.length > 0 ? (
+        <ViolationList violations={violations} />
+      ) : (
+        <p className="muted">This hit follows its family's contract.</p>
+      )}
+      {replyViolations.length > 0 && (
+        <>
+          <h3>About the whole reply</h3>
+          <ViolationList violations={replyViolations} />
+        </>
+      )}
+    </section>
   )
 }

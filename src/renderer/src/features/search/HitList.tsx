@@ -1,20 +1,11 @@
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { useEffect, useId, useMemo, useRef } from 'react'
 import type { Hit } from '#shared/model/rag'
 import { cx, EmptyState } from '../../ui'
-import { hitKey } from './hit-key'
 import type { Judging } from '../evaluation/use-judging'
-import { gradeOfKey } from '../evaluation/grades'
-import { formatScore, HitRow } from './HitRow'
-import { observeSizeLazily, scrollLazily } from './observe-size'
+import { HitRow } from './HitRow'
 import type { OverlapIndex } from './overlap'
+import { RAW_SCORE, type ScoreColumn } from './score-columns'
+import { useHitList } from './use-hit-list'
 import './HitList.css'
-
-/**
- * Fixed row height (title line + snippet line): virtualization measures nothing, so 5,000 rows
- * cost what 30 do.
- */
-export const HIT_ROW_HEIGHT = 46
 
 export interface HitListProps {
   /** Accessible name of the list, e.g. "Merged hits". */
@@ -42,19 +33,6 @@ export interface HitListProps {
   initialHeight?: number
 }
 
-/** The score column: its header, the header's tooltip and each row's text. */
-export interface ScoreColumn {
-  label: string
-  title: string
-  text: (hit: Hit) => string
-}
-
-const RAW_SCORE: ScoreColumn = {
-  label: 'Score',
-  title: 'The score the server gave the hit (– when it gave none)',
-  text: (hit) => formatScore(hit.score),
-}
-
 /**
  * A virtualized list of hit rows (ARIA listbox): only the rows in view are in the DOM. Arrow
  * keys, Home and End move the selection, which opens the hit in the inspector.
@@ -74,32 +52,14 @@ export function HitList({
   overscan = 12,
   initialHeight,
 }: HitListProps): React.JSX.Element {
-  const scrollRef = useRef<HTMLDivElement>(null)
-  const id = useId()
-  // The virtualizer re-renders this list on scroll by design; rows get plain values only.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: hits.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => HIT_ROW_HEIGHT,
+  const { scrollRef, virtualizer, selectedIndex, optionId, onKeyDown } = useHitList({
+    hits,
+    selectedKey,
+    onSelect,
+    judging,
     overscan,
-    ...(initialHeight === undefined
-      ? {}
-      : {
-          initialRect: { width: 0, height: initialHeight },
-          observeElementRect: observeSizeLazily,
-          scrollToFn: scrollLazily,
-        }),
+    initialHeight,
   })
-  // Once per list and selection, not on every scroll frame (50,000 keys to build).
-  const selectedIndex = useMemo(
-    () => (selectedKey === null ? -1 : hits.findIndex((h) => hitKey(h) === selectedKey)),
-    [hits, selectedKey],
-  )
-
-  useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
-  }, [selectedIndex, virtualizer])
 
   if (hits.length === 0) {
     return (
@@ -108,7 +68,6 @@ export function HitList({
       </div>
     )
   }
-  const optionId = (index: number): string => `${id}-${index}`
   return (
     <div
       className={cx(
@@ -118,23 +77,7 @@ export function HitList({
         className,
       )}
     >
-      <div className="hit-list__head">
-        <span className="hit-row__rank">#</span>
-        <span>Title</span>
-        {showServer && <span className="hit-row__where">Source · server</span>}
-        <span className="hit-row__score" title={score.title}>
-          {score.label}
-        </span>
-        {judging && (
-          <span
-            className="hit-row__grade"
-            title={`Relevance for “${judging.query}” in ${judging.setName}: 0 not relevant, 1 relevant, 2 highly relevant, 3 perfect. Keys 0–3 judge the selected hit, Delete removes its grade.`}
-          >
-            Grade
-          </span>
-        )}
-        <span className="hit-row__flags">Flags</span>
-      </div>
+      <HitListHead showServer={showServer} score={score} judging={judging} />
       <div
         ref={scrollRef}
         className="hit-list"
@@ -143,30 +86,7 @@ export function HitList({
         tabIndex={0}
         aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
         aria-keyshortcuts={judging ? '0 1 2 3 Delete' : undefined}
-        onKeyDown={(event) => {
-          const selectedHit = hits[selectedIndex]
-          if (judging && selectedHit && !event.ctrlKey && !event.metaKey && !event.altKey) {
-            const grade = event.key === 'Delete' ? null : gradeOfKey(event.key)
-            if (grade !== undefined) {
-              event.preventDefault()
-              judging.onGrade(selectedHit, grade)
-              return
-            }
-          }
-          const moves: Record<string, number> = {
-            ArrowDown: selectedIndex + 1,
-            ArrowUp: Math.max(0, selectedIndex - 1),
-            Home: 0,
-            End: hits.length - 1,
-            PageDown: selectedIndex + 10,
-            PageUp: Math.max(0, selectedIndex - 10),
-          }
-          const target = moves[event.key]
-          if (target === undefined) return
-          event.preventDefault()
-          const hit = hits[Math.min(hits.length - 1, target)]
-          if (hit) onSelect(hit)
-        }}
+        onKeyDown={onKeyDown}
       >
         <div className="hit-list__sizer" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
@@ -192,6 +112,37 @@ export function HitList({
           })}
         </div>
       </div>
+    </div>
+  )
+}
+
+/** The column headers; the grade's tooltip says what each grade means and which keys give it. */
+function HitListHead({
+  showServer,
+  score,
+  judging,
+}: {
+  showServer: boolean
+  score: ScoreColumn
+  judging: Judging | null | undefined
+}): React.JSX.Element {
+  return (
+    <div className="hit-list__head">
+      <span className="hit-row__rank">#</span>
+      <span>Title</span>
+      {showServer && <span className="hit-row__where">Source · server</span>}
+      <span className="hit-row__score" title={score.title}>
+        {score.label}
+      </span>
+      {judging && (
+        <span
+          className="hit-row__grade"
+          title={`Relevance for “${judging.query}” in ${judging.setName}: 0 not relevant, 1 relevant, 2 highly relevant, 3 perfect. Keys 0–3 judge the selected hit, Delete removes its grade.`}
+        >
+          Grade
+        </span>
+      )}
+      <span className="hit-row__flags">Flags</span>
     </div>
   )
 }

@@ -25,10 +25,6 @@ export interface HitRowProps {
   onGrade?: ((hit: Hit, grade: Grade | null) => void) | undefined
 }
 
-/** `0.873`, or a dash when the server gave none. */
-export const formatScore = (score: number | undefined): string =>
-  score === undefined ? '–' : Math.abs(score) >= 100 ? score.toFixed(0) : score.toFixed(3)
-
 /**
  * One hit: rank, title over its snippet, source and server, score, overlap and flags. Text only,
  * never HTML.

@@ -1,17 +1,15 @@
-import type { FusionMode } from '#shared/model/operations'
 import { ariaShortcut, Button, IconButton, isMac, Kbd, Select, TextField } from '../../ui'
+import {
+  FUSION_OPTIONS,
+  isRunShortcut,
+  MAX_PHRASES,
+  mayRun,
+  TOP_K_OPTIONS,
+  withNewPhrase,
+  withoutPhrase,
+  withPhrase,
+} from './query-form'
 import type { SearchDraft } from './search-run'
-
-/** Extra phrases besides the query (spec 000 sends at most five in all). */
-export const MAX_PHRASES = 4
-
-const FUSION_OPTIONS: { value: FusionMode; label: string }[] = [
-  { value: 'rrf', label: 'Reciprocal rank (RRF)' },
-  { value: 'score', label: 'Best raw score' },
-  { value: 'minmax', label: 'Scores scaled per server' },
-]
-
-const TOP_K_OPTIONS = [5, 10, 20, 50, 100].map((k) => ({ value: String(k), label: String(k) }))
 
 export interface QueryFormProps {
   draft: SearchDraft
@@ -40,9 +38,7 @@ export function QueryForm({
   sources,
   judging,
 }: QueryFormProps): React.JSX.Element {
-  const canRun = draft.query.trim() !== '' && !disabledReason
-  const setPhrase = (index: number, value: string): void =>
-    onChange({ ...draft, phrases: draft.phrases.map((p, i) => (i === index ? value : p)) })
+  const canRun = mayRun(draft, disabledReason)
   return (
     <form
       className="search-form"
@@ -52,8 +48,7 @@ export function QueryForm({
         if (canRun) onRun()
       }}
       onKeyDown={(event) => {
-        const mod = isMac() ? event.metaKey : event.ctrlKey
-        if (event.key !== 'Enter' || !mod) return
+        if (!isRunShortcut(event, isMac())) return
         event.preventDefault()
         if (canRun) onRun()
       }}
@@ -99,37 +94,14 @@ export function QueryForm({
           </Button>
         </div>
       </div>
-      {draft.phrases.length > 0 && (
-        <div className="search-form__phrases">
-          {draft.phrases.map((phrase, index) => (
-            <div className="search-form__phrase" key={index}>
-              <TextField
-                label={`Phrase ${index + 2}`}
-                inline
-                value={phrase}
-                maxLength={4000}
-                // A phrase just added gets the focus.
-                autoFocus={phrase === '' && index === draft.phrases.length - 1}
-                onChange={(event) => setPhrase(index, event.target.value)}
-              />
-              <IconButton
-                icon="close"
-                label={`Remove phrase ${index + 2}`}
-                onClick={() =>
-                  onChange({ ...draft, phrases: draft.phrases.filter((_, i) => i !== index) })
-                }
-              />
-            </div>
-          ))}
-        </div>
-      )}
+      {draft.phrases.length > 0 && <PhraseFields draft={draft} onChange={onChange} />}
       <div className="search-form__row search-form__row--meta">
         <Button
           variant="ghost"
           icon="plus"
           disabled={draft.phrases.length >= MAX_PHRASES}
           title={`Up to ${MAX_PHRASES} extra phrases; each server gets the query first`}
-          onClick={() => onChange({ ...draft, phrases: [...draft.phrases, ''] })}
+          onClick={() => onChange(withNewPhrase(draft))}
         >
           Add phrase
         </Button>
@@ -137,5 +109,36 @@ export function QueryForm({
         {judging}
       </div>
     </form>
+  )
+}
+
+/** The extra phrases, each with its Remove button; a phrase just added gets the focus. */
+function PhraseFields({
+  draft,
+  onChange,
+}: {
+  draft: SearchDraft
+  onChange: (draft: SearchDraft) => void
+}): React.JSX.Element {
+  return (
+    <div className="search-form__phrases">
+      {draft.phrases.map((phrase, index) => (
+        <div className="search-form__phrase" key={index}>
+          <TextField
+            label={`Phrase ${index + 2}`}
+            inline
+            value={phrase}
+            maxLength={4000}
+            autoFocus={phrase === '' && index === draft.phrases.length - 1}
+            onChange={(event) => onChange(withPhrase(draft, index, event.target.value))}
+          />
+          <IconButton
+            icon="close"
+            label={`Remove phrase ${index + 2}`}
+            onClick={() => onChange(withoutPhrase(draft, index))}
+          />
+        </div>
+      ))}
+    </div>
   )
 }

@@ -1,28 +1,18 @@
-import { useMemo } from 'react'
-import { RRF_K } from '#shared/model/fusion'
 import type { FusionMode, MergedHit, Selection } from '#shared/model/operations'
 import type { Hit } from '#shared/model/rag'
-import { plural } from '../../lib/format'
-import { SEARCH_VIEWS, useCheckAllRequested, type SearchView } from '../../state/store'
+import { SEARCH_VIEWS, type SearchView } from '../../state/store'
 import { Badge, Banner, Button, EmptyState, Spinner, TabPanel, Tabs } from '../../ui'
 import { AnswersView } from '../answers/AnswersView'
 import type { Judging } from '../evaluation/use-judging'
-import { hitTarget } from './access-targets'
-import { HitList, type ScoreColumn } from './HitList'
-import { overlapIndex, overlapTotals } from './overlap'
+import { HitList } from './HitList'
 import { ProviderColumns } from './ProviderColumns'
+import { fusedColumn } from './score-columns'
 import type { SearchRun } from './search-run'
-import { formatMs } from './waterfall'
+import { expectedCount, summaryLine, tabCounts, VIEW_LABELS } from './search-results'
+import { useSearchResults, type SearchResultsData } from './use-search-results'
 
 export const RESULT_VIEWS = SEARCH_VIEWS
 export type ResultView = SearchView
-
-const LABELS: Record<ResultView, string> = {
-  merged: 'Merged',
-  providers: 'By provider',
-  all: 'All hits',
-  answers: 'Answers',
-}
 
 export interface SearchResultsProps {
   run: SearchRun | null
@@ -42,22 +32,6 @@ export interface SearchResultsProps {
   judging: Judging | null
 }
 
-const FUSED: Record<FusionMode, string> = {
-  rrf: `reciprocal rank fusion: Σ 1 / (${RRF_K} + rank) over the servers that returned the hit`,
-  score:
-    'best raw score: the highest score any server gave the hit (a distance counts as its negative)',
-  minmax: "scores scaled per server: each server's scores to 0..1, the best kept",
-}
-
-/** The merged list's score column: the fused score it is ranked by. */
-function fusedColumn(fusion: FusionMode): ScoreColumn {
-  return {
-    label: 'Fused',
-    title: `Fused score (${FUSED[fusion]}); the inspector shows each server's own score`,
-    text: (hit) => ('fusedScore' in hit ? (hit.fusedScore as number).toFixed(4) : '–'),
-  }
-}
-
 /** The merged list, the providers side by side, every hit, and the answers. */
 export function SearchResults({
   run,
@@ -72,20 +46,8 @@ export function SearchResults({
   selection,
   judging,
 }: SearchResultsProps): React.JSX.Element {
-  const checkAllRequested = useCheckAllRequested()
-  const servers = useMemo(() => run?.servers ?? [], [run?.servers])
-  const overlap = useMemo(() => overlapIndex(servers), [servers])
-  const allHits = useMemo(() => servers.flatMap((s) => s.hits), [servers])
-  // Each hit's rank in its own server's list, looked up per visible row.
-  const ownRank = useMemo(() => {
-    const ranks = new Map<Hit, number>()
-    for (const s of servers) s.hits.forEach((hit, index) => ranks.set(hit, index + 1))
-    return ranks
-  }, [servers])
-  const answerHits = useMemo(() => [...(merged ?? []), ...allHits], [merged, allHits])
-  const totals = overlapTotals(overlap)
-  const answered = servers.length
-  const expected = Math.max(answered, run?.expected.length ?? 0)
+  const results = useSearchResults(run, merged)
+  const { servers, overlap, allHits, answered } = results
 
   const shared = { overlap, selectedKey, onSelect, judging }
   const content: Record<ResultView, () => React.ReactNode> = {
@@ -99,13 +61,8 @@ export function SearchResults({
           score={fusedColumn(fusion)}
           empty={<EmptyState icon="search" title="No server returned a hit" />}
         />
-      ) : run?.phase === 'running' ? (
-        <Spinner label={`Merging once every server has answered (${answered} of ${expected})…`} />
-      ) : run?.phase === 'failed' ? null : (
-        <EmptyState icon="search" title="Run a search">
-          One query goes to every selected server at once; their hits arrive per server and merge
-          into one ranked list here.
-        </EmptyState>
+      ) : (
+        <MergedPending run={run} answered={answered} />
       ),
     providers: () => <ProviderColumns servers={servers} {...shared} />,
     all: () => (
@@ -113,7 +70,7 @@ export function SearchResults({
         label="All hits"
         hits={allHits}
         {...shared}
-        rankOf={(hit) => ownRank.get(hit) ?? 0}
+        rankOf={(hit) => results.ownRank.get(hit) ?? 0}
         empty={<EmptyState icon="search" title="No hits yet" />}
       />
     ),
@@ -122,63 +79,21 @@ export function SearchResults({
         query={run?.draft.query ?? query}
         topK={run?.draft.topK ?? topK}
         selection={selection}
-        hits={answerHits}
+        hits={results.answerHits}
         onOpenHit={onSelect}
       />
     ),
   }
 
-  const extra: Partial<Record<ResultView, React.ReactNode>> = {
-    merged: merged ? <Badge>{merged.length}</Badge> : null,
-    providers: answered ? <Badge>{answered}</Badge> : null,
-    all: allHits.length ? <Badge>{allHits.length}</Badge> : null,
-  }
-
   return (
     <div className="search-results">
-      <div className="search-results__bar">
-        <Tabs
-          label="Results"
-          idBase="search-results"
-          selected={view}
-          onSelect={onViewChange}
-          tabs={RESULT_VIEWS.map((id) => ({ id, label: LABELS[id], extra: extra[id] }))}
-          className="search-results__tabs"
-        />
-        {run && (
-          <span className="search-results__summary muted" role="status">
-            {run.result
-              ? `${plural(merged?.length ?? 0, 'merged hit')} in ${formatMs(run.result.elapsedMs)} as ${run.result.user.userId}`
-              : `${answered} of ${expected} servers answered`}
-            {answered > 1 &&
-              totals.documents > 0 &&
-              (totals.shared > 0
-                ? ` · ${plural(totals.shared, 'document')} returned by more than one provider`
-                : ' · no document returned by more than one provider')}
-            {run.result?.cancelled && (
-              <Badge tone="warn" className="search-results__cancelled">
-                cancelled
-              </Badge>
-            )}
-          </span>
-        )}
-        {view !== 'answers' && (
-          <Button
-            icon="access"
-            disabled={!merged || merged.length === 0}
-            title="Check that each merged hit still opens for the acting user, on the Access panel"
-            onClick={() =>
-              merged &&
-              checkAllRequested(
-                merged.slice(0, 1000).map(hitTarget),
-                `${plural(merged.length, 'hit')} for “${run?.draft.query ?? ''}”`,
-              )
-            }
-          >
-            Check all citations
-          </Button>
-        )}
-      </div>
+      <ResultsBar
+        run={run}
+        merged={merged}
+        view={view}
+        onViewChange={onViewChange}
+        results={results}
+      />
       {run?.phase === 'failed' && (
         <Banner tone="bad" title="The search failed">
           {run.error}
@@ -198,5 +113,78 @@ export function SearchResults({
         </TabPanel>
       ))}
     </div>
+  )
+}
+
+/** The tabs with their counts, how far the search has come, and Check all citations. */
+function ResultsBar({
+  run,
+  merged,
+  view,
+  onViewChange,
+  results,
+}: Pick<SearchResultsProps, 'run' | 'merged' | 'view' | 'onViewChange'> & {
+  results: SearchResultsData
+}): React.JSX.Element {
+  const counts = tabCounts(merged, results.answered, results.allHits.length)
+  return (
+    <div className="search-results__bar">
+      <Tabs
+        label="Results"
+        idBase="search-results"
+        selected={view}
+        onSelect={onViewChange}
+        tabs={RESULT_VIEWS.map((id) => ({
+          id,
+          label: VIEW_LABELS[id],
+          extra: counts[id] === undefined ? null : <Badge>{counts[id]}</Badge>,
+        }))}
+        className="search-results__tabs"
+      />
+      {run && (
+        <span className="search-results__summary muted" role="status">
+          {summaryLine(run, merged?.length ?? 0, results.answered, results.totals)}
+          {run.result?.cancelled && (
+            <Badge tone="warn" className="search-results__cancelled">
+              cancelled
+            </Badge>
+          )}
+        </span>
+      )}
+      {view !== 'answers' && (
+        <Button
+          icon="access"
+          disabled={!merged || merged.length === 0}
+          title="Check that each merged hit still opens for the acting user, on the Access panel"
+          onClick={results.checkAll}
+        >
+          Check all citations
+        </Button>
+      )}
+    </div>
+  )
+}
+
+/** The merged tab before there is a merged list: waiting for the servers, or no search yet. */
+function MergedPending({
+  run,
+  answered,
+}: {
+  run: SearchRun | null
+  answered: number
+}): React.ReactNode {
+  if (run?.phase === 'running') {
+    return (
+      <Spinner
+        label={`Merging once every server has answered (${answered} of ${expectedCount(run, answered)})…`}
+      />
+    )
+  }
+  if (run?.phase === 'failed') return null
+  return (
+    <EmptyState icon="search" title="Run a search">
+      One query goes to every selected server at once; their hits arrive per server and merge into
+      one ranked list here.
+    </EmptyState>
   )
 }

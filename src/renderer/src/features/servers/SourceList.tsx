@@ -3,9 +3,7 @@ import type { ServerDiscovery } from '#shared/model/operations'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { Badge, Button, Icon, IconButton, Table, Toggle, type Tone } from '../../ui'
 import { describeCounts, selectAll, type SourceAccess, type SourceRow } from './server-view'
-
-/** Sources listed before "Show all": some servers report dozens. */
-const FIRST_ROWS = 8
+import { FIRST_ROWS, sourceListView } from './source-list'
 
 const ACCESS: Record<SourceAccess, { tone: Tone; label: string; title: string }> = {
   open: { tone: 'ok', label: 'open', title: 'This profile can search it' },
@@ -62,28 +60,24 @@ export function SourceList({
   onChange,
   token,
 }: SourceListProps): React.JSX.Element {
-  const visible = rows.filter((r) => r.source.visible)
-  const on = visible.filter((r) => r.selected).length
-  // Columns only some families fill stay out of the way when this server fills neither.
-  const detailed = rows.some((r) => r.source.counts || r.source.lastIndexed)
   const [expanded, setExpanded] = useState(false)
-  const shown = expanded ? rows : rows.slice(0, FIRST_ROWS)
+  const { visible, on, summary, detailed, shown } = sourceListView(
+    rows,
+    discovery,
+    loading,
+    expanded,
+  )
   return (
     <div className="server-sources">
       <div className="server-sources__head">
         <h3>
-          Data sources{' '}
-          <span className="muted">
-            {rows.length === 0 ? '' : `${on} of ${visible.length} on`}
-            {discovery && !discovery.ok ? ' · as configured' : ''}
-            {loading ? ' · discovering…' : ''}
-          </span>
+          Data sources <span className="muted">{summary}</span>
         </h3>
-        {visible.length > 1 && (
+        {visible > 1 && (
           <span className="server-sources__bulk">
             <Button
               variant="ghost"
-              disabled={busy || on === visible.length}
+              disabled={busy || on === visible}
               onClick={() => onChange(selectAll(rows, true))}
               aria-label={`Select all sources of ${server}`}
             >

@@ -5,12 +5,16 @@ import {
   adviceFor,
   commandLine,
   describeRateLimit,
+  dialectBadge,
   formatMs,
+  hasLog,
+  latencyText,
   oauthOf,
   selectAll,
   serversWithSourceTrouble,
   sourceRows,
   statusLabel,
+  whereOf,
 } from './server-view'
 
 const summary = (status: ServerStatus, extra: Partial<ServerSummary> = {}): ServerSummary => ({
@@ -335,5 +339,46 @@ describe('formatting', () => {
   it('says how much of the rate limit is left', () => {
     expect(describeRateLimit({ limit: 60, remaining: 0, at: 0 })).toBe('0 / 60 left')
     expect(describeRateLimit({ at: 0 })).toBeNull()
+  })
+})
+
+describe('the card facts', () => {
+  const ready: ServerStatus = { state: 'ready', since: 0 }
+
+  it('shows where a server is reached: its URL, else its quoted command line, else nothing', () => {
+    expect(whereOf({ url: 'https://kb/mcp' })).toEqual({ label: 'URL', text: 'https://kb/mcp' })
+    expect(whereOf({ command: 'node', args: ['my server.js'] })).toEqual({
+      label: 'Command',
+      text: 'node "my server.js"',
+    })
+    expect(whereOf({})).toBeUndefined()
+  })
+
+  it('offers a log only for servers the console runs', () => {
+    expect(hasLog(summary(ready))).toBe(false)
+    expect(hasLog(summary(ready, { transport: 'stdio' }))).toBe(true)
+    expect(hasLog(summary(ready, { command: 'node' }))).toBe(true)
+  })
+
+  it('shows p50 / p95, or a dash before any call was measured', () => {
+    expect(latencyText({ p50: 12, p95: 1250 })).toBe('12 ms / 1.25 s')
+    expect(latencyText(undefined)).toBe('–')
+  })
+
+  it('labels the dialect with where it came from, and a detected one as auto', () => {
+    expect(dialectBadge({ id: 'ragbox', source: 'config', reason: 'set' })).toEqual({
+      text: 'ragbox',
+      title: 'Set in config: set',
+      tone: 'info',
+    })
+    expect(dialectBadge({ id: 'vtex', source: 'detected', reason: 'tools match' })).toEqual({
+      text: 'vtex · auto',
+      title: 'Detected: tools match',
+      tone: 'info',
+    })
+    expect(dialectBadge({ id: null, source: 'detected', reason: 'no match' })).toMatchObject({
+      text: 'no dialect',
+      tone: 'neutral',
+    })
   })
 })

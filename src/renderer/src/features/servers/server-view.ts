@@ -185,6 +185,37 @@ export function commandLine(command: string, args: readonly string[] = []): stri
   return [command, ...args].map(quote).join(' ')
 }
 
+/** Where a server is reached, as its card shows it: its URL, else its command line. */
+export function whereOf(
+  server: Pick<ServerSummary, 'url' | 'command' | 'args'>,
+): { label: 'URL' | 'Command'; text: string } | undefined {
+  const text =
+    server.url ??
+    (server.command === undefined ? undefined : commandLine(server.command, server.args))
+  return text ? { label: server.url ? 'URL' : 'Command', text } : undefined
+}
+
+/** Whether the console keeps a log for the server: it runs it (stdio, or a command given). */
+export const hasLog = (server: Pick<ServerSummary, 'transport' | 'command'>): boolean =>
+  server.transport === 'stdio' || server.command !== undefined
+
+/** `12 ms / 40 ms` (p50 / p95), or a dash before the first measured call. */
+export const latencyText = (latency: ServerSummary['latency']): string =>
+  latency ? `${formatMs(latency.p50)} / ${formatMs(latency.p95)}` : '–'
+
+/** The dialect badge: the family (`· auto` when detected), where it came from and why. */
+export function dialectBadge(dialect: ServerSummary['dialect']): {
+  text: string
+  title: string
+  tone: Tone
+} {
+  return {
+    text: `${dialect.id ?? 'no dialect'}${dialect.source === 'detected' && dialect.id ? ' · auto' : ''}`,
+    title: `${dialect.source === 'config' ? 'Set in config' : 'Detected'}: ${dialect.reason}`,
+    tone: dialect.id ? 'info' : 'neutral',
+  }
+}
+
 /** `850 µs`, `12 ms`, `1.25 s`. */
 export function formatMs(ms: number): string {
   if (ms === 0) return '0 ms'

@@ -5,6 +5,7 @@ import { useNoticePosted } from '../../state/store'
 import { appQueries } from '../app/queries'
 import { profileKeys } from '../profiles/queries'
 import { serverKeys } from './queries'
+import { enabledNotSaved, withKey, withoutKey } from './server-actions'
 import { signInTabs } from './sign-in-tabs'
 
 export interface ServerActions {
@@ -23,35 +24,42 @@ export interface ServerActions {
   signOut: (server: string) => Promise<void>
 }
 
+/** Runs an action under a busy key; a failure becomes a notice. */
+type RunAction = (key: string, action: () => Promise<void>, failed: string) => Promise<void>
+
 /**
  * What the Servers panel can do to a server. Each action says what went wrong in a notice
  * (naming the server) and refreshes the data it changed.
  */
 export function useServerActions(): ServerActions {
-  const queryClient = useQueryClient()
-  const notify = useNoticePosted()
-  // Electron's main opens the system browser itself; a page in the browser host opens a tab.
-  const info = useQuery(appQueries.info())
-  const inBrowserHost = info.data !== undefined && info.data.versions.electron === undefined
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
+  const { busy, run } = useActionRun()
+  return { busy, ...useConnectionActions(run), ...useSignInActions(run) }
+}
 
-  const run = useCallback(
-    async (key: string, action: () => Promise<void>, failed: string): Promise<void> => {
-      setBusy((all) => new Set(all).add(key))
+/** The keys of the actions running now, and how to run one (its failure named in a notice). */
+function useActionRun(): { busy: ReadonlySet<string>; run: RunAction } {
+  const notify = useNoticePosted()
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
+  const run = useCallback<RunAction>(
+    async (key, action, failed) => {
+      setBusy((all) => withKey(all, key))
       try {
         await action()
       } catch (error) {
         notify({ tone: 'bad', message: failed, detail: (error as Error).message })
       } finally {
-        setBusy((all) => {
-          const next = new Set(all)
-          next.delete(key)
-          return next
-        })
+        setBusy((all) => withoutKey(all, key))
       }
     },
     [notify],
   )
+  return { busy, run }
+}
+
+/** Reconnecting a server, switching it on or off in rag-mcp.json, and choosing its sources. */
+function useConnectionActions(run: RunAction) {
+  const queryClient = useQueryClient()
+  const notify = useNoticePosted()
 
   const reconnect = useCallback(
     (server: string) =>
@@ -72,17 +80,8 @@ export function useServerActions(): ServerActions {
         `enabled:${server}`,
         async () => {
           const result = await call('registry:set-enabled', { serverId: server, enabled })
-          if (result.status === 'invalid') {
-            const first = result.diagnostics.find((d) => d.severity === 'error')
-            throw new Error(
-              `rag-mcp.json would not be valid${first ? `: ${first.message}` : ''}. Fix it in Config first.`,
-            )
-          }
-          if (result.status === 'conflict') {
-            throw new Error(
-              result.untrusted ?? 'rag-mcp.json changed on disk meanwhile; try again.',
-            )
-          }
+          const problem = enabledNotSaved(result)
+          if (problem !== null) throw new Error(problem)
           await queryClient.invalidateQueries({ queryKey: serverKeys.all })
           notify({
             tone: 'ok',
@@ -109,6 +108,17 @@ export function useServerActions(): ServerActions {
       ),
     [run, queryClient],
   )
+
+  return { reconnect, setEnabled, setSources }
+}
+
+/** OAuth: signing in (a tab of its own in the browser host), cancelling it, signing out. */
+function useSignInActions(run: RunAction) {
+  const queryClient = useQueryClient()
+  const notify = useNoticePosted()
+  // Electron's main opens the system browser itself; a page in the browser host opens a tab.
+  const info = useQuery(appQueries.info())
+  const inBrowserHost = info.data !== undefined && info.data.versions.electron === undefined
 
   const signIn = useCallback(
     (server: string) => {
@@ -153,5 +163,5 @@ export function useServerActions(): ServerActions {
     [run, queryClient, notify],
   )
 
-  return { busy, reconnect, setEnabled, setSources, signIn, cancelSignIn, signOut }
+  return { signIn, cancelSignIn, signOut }
 }

@@ -7,7 +7,6 @@ import {
   type MappingProposal,
 } from '#shared/model/mapping'
 import type { Hit, ScoreOrder } from '#shared/model/rag'
-import { call } from '../../api'
 import { plural } from '../../lib/format'
 import { Badge, Banner, Button, Select, Spinner } from '../../ui'
 import { SaveDialog } from '../config/SaveDialog'
@@ -74,6 +73,7 @@ function MapEditor({ server, result, args, onClose }: MapSearchProps & { onClose
     outcome,
     drafting,
     review,
+    save,
     saved,
   } = useMapEditor(server, result, args)
   if (!proposal.data) {
@@ -139,7 +139,7 @@ function MapEditor({ server, result, args, onClose }: MapSearchProps & { onClose
           text={draft.text}
           base={draft.raw}
           disk={null}
-          onSave={(text) => call('config:save', { text, baseHash: draft.raw.hash })}
+          onSave={save}
           onClose={closeDraft}
           onOutcome={(saveResult) => void saved(saveResult)}
         />

@@ -1,9 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
-import { LOG_LEVELS, type LogLevelName, type ProtocolEntry } from '#shared/ipc/workbench'
-import { call } from '../../api'
-import { formatTime, plural } from '../../lib/format'
-import { useNoticePosted } from '../../state/store'
+import { LOG_LEVELS, type ProtocolEntry } from '#shared/ipc/workbench'
+import { formatTime } from '../../lib/format'
 import {
   Banner,
   Button,
@@ -15,11 +11,9 @@ import {
   VirtualTable,
   type Column,
 } from '../../ui'
-import { downloadText } from '../audit/download'
 import { formatSize } from '../search/json-text'
-import { ARROWS, NO_LOG_FILTER, toJsonl, visibleEntries, type LogFilter } from './protocol-view'
-import { workbenchKeys } from './queries'
-import { useProtocolLog } from './use-protocol-log'
+import { ARROWS, countLabel, emptyLogText, entryLabel } from './protocol-view'
+import { useEntryText, useProtocolLogPanel, type ProtocolLogPanel } from './use-protocol-log-panel'
 
 const DIRECTIONS = [
   { value: 'all', label: 'All' },
@@ -37,40 +31,86 @@ const FROM_TITLE =
  * keeps its filter, pins and level).
  */
 export function ProtocolLog({ server, shown }: { server: string; shown: boolean }) {
-  const queryClient = useQueryClient()
-  const notify = useNoticePosted()
-  const log = useProtocolLog(server, shown)
-  const [filter, setFilter] = useState<LogFilter>(NO_LOG_FILTER)
-  const [pinned, setPinned] = useState<ReadonlySet<number>>(new Set())
-  const [open, setOpen] = useState<number | null>(null)
-  const [level, setLevel] = useState<LogLevelName>('info')
-  const entries = useMemo(() => log.data ?? [], [log.data])
-  const rows = useMemo(() => visibleEntries(entries, filter, pinned), [entries, filter, pinned])
-  const clear = useMutation({
-    mutationFn: () => call('workbench:log-clear', { server }),
-    onSuccess: () => {
-      queryClient.setQueryData<ProtocolEntry[]>(workbenchKeys.log(server), [])
-      setOpen(null)
-    },
-  })
-  const setLevelOnServer = useMutation({
-    mutationFn: () => call('workbench:set-level', { server, level }),
-    onSuccess: ({ level: set }) =>
-      notify({ tone: 'ok', message: `${server} now logs from ${set} up.` }),
-    onError: (error) =>
-      notify({
-        tone: 'bad',
-        message: `Could not set the log level of ${server}: ${error.message}`,
-      }),
-  })
-  const togglePin = (seq: number): void =>
-    setPinned((old) => {
-      const next = new Set(old)
-      if (!next.delete(seq)) next.add(seq)
-      return next
-    })
+  const panel = useProtocolLogPanel(server, shown)
+  const { log, detail } = panel
+  return (
+    <div className="wb-log">
+      <LogToolbar panel={panel} />
+      {log.isPending ? (
+        <Spinner label="Reading the protocol log…" />
+      ) : log.isError ? (
+        <Banner tone="bad" title={`Could not read the protocol log of ${server}`}>
+          {log.error.message}
+        </Banner>
+      ) : (
+        <VirtualTable
+          label={`Protocol log of ${server}`}
+          className="wb-log__table"
+          rows={panel.rows}
+          columns={logColumns(panel)}
+          rowKey={(e) => String(e.seq)}
+          rowLabel={entryLabel}
+          empty={emptyLogText(panel.filter.mine)}
+        />
+      )}
+      {detail && (
+        <EntryDetail key={detail.seq} server={server} entry={detail} onClose={panel.closeEntry} />
+      )}
+    </div>
+  )
+}
 
-  const columns: Column<ProtocolEntry>[] = [
+/** Filter, direction, "only my calls", the count, the server's log level, export and clear. */
+function LogToolbar({ panel }: { panel: ProtocolLogPanel }) {
+  const { filter, setFilter, clear, setLevelOnServer } = panel
+  return (
+    <div className="wb-log__toolbar">
+      <TextField
+        label="Filter"
+        inline
+        type="search"
+        placeholder="method, id, text…"
+        value={filter.text}
+        onChange={(event) => setFilter({ ...filter, text: event.target.value })}
+      />
+      <Select
+        label="Direction"
+        inline
+        value={filter.direction}
+        options={DIRECTIONS}
+        onChange={(direction) => setFilter({ ...filter, direction })}
+      />
+      <Toggle
+        checked={filter.mine}
+        onChange={(mine) => setFilter({ ...filter, mine })}
+        label="Only my calls"
+      />
+      <span className="wb-log__count muted" aria-live="polite">
+        {countLabel(panel.rows.length, panel.entries.length)}
+      </span>
+      <Select
+        label="Server log level"
+        inline
+        value={panel.level}
+        options={LOG_LEVELS.map((l) => ({ value: l, label: l }))}
+        onChange={panel.setLevel}
+      />
+      <Button busy={setLevelOnServer.isPending} onClick={() => setLevelOnServer.mutate()}>
+        Set level
+      </Button>
+      <Button icon="download" onClick={panel.exportJsonl}>
+        Export JSONL
+      </Button>
+      <Button icon="trash" busy={clear.isPending} onClick={() => clear.mutate()}>
+        Clear
+      </Button>
+    </div>
+  )
+}
+
+/** The table's columns: a pin, time, direction, the message (opens it), kind, origin, HTTP, size, ms. */
+function logColumns({ pinned, togglePin, openEntry }: ProtocolLogPanel): Column<ProtocolEntry>[] {
+  return [
     {
       id: 'pin',
       header: <span className="visually-hidden">Pinned</span>,
@@ -90,7 +130,7 @@ export function ProtocolLog({ server, shown }: { server: string; shown: boolean 
       id: 'what',
       header: 'Message',
       cell: (e) => (
-        <button type="button" className="wb-log__open" onClick={() => setOpen(e.seq)}>
+        <button type="button" className="wb-log__open" onClick={() => openEntry(e.seq)}>
           {e.method ?? e.kind}
           {e.id !== undefined && <span className="muted"> #{e.id}</span>}
           {e.level && <span className="muted"> [{e.level}]</span>}
@@ -130,91 +170,6 @@ export function ProtocolLog({ server, shown }: { server: string; shown: boolean 
       cell: (e) => (e.durationMs === undefined ? '' : Math.round(e.durationMs)),
     },
   ]
-
-  const detail = entries.find((e) => e.seq === open)
-  return (
-    <div className="wb-log">
-      <div className="wb-log__toolbar">
-        <TextField
-          label="Filter"
-          inline
-          type="search"
-          placeholder="method, id, text…"
-          value={filter.text}
-          onChange={(event) => setFilter({ ...filter, text: event.target.value })}
-        />
-        <Select
-          label="Direction"
-          inline
-          value={filter.direction}
-          options={DIRECTIONS}
-          onChange={(direction) => setFilter({ ...filter, direction })}
-        />
-        <Toggle
-          checked={filter.mine}
-          onChange={(mine) => setFilter({ ...filter, mine })}
-          label="Only my calls"
-        />
-        <span className="wb-log__count muted" aria-live="polite">
-          {rows.length === entries.length
-            ? plural(entries.length, 'message')
-            : `${rows.length} of ${plural(entries.length, 'message')}`}
-        </span>
-        <Select
-          label="Server log level"
-          inline
-          value={level}
-          options={LOG_LEVELS.map((l) => ({ value: l, label: l }))}
-          onChange={setLevel}
-        />
-        <Button busy={setLevelOnServer.isPending} onClick={() => setLevelOnServer.mutate()}>
-          Set level
-        </Button>
-        <Button
-          icon="download"
-          onClick={() =>
-            downloadText(`protocol-${server}.jsonl`, 'application/x-ndjson', toJsonl(rows))
-          }
-        >
-          Export JSONL
-        </Button>
-        <Button icon="trash" busy={clear.isPending} onClick={() => clear.mutate()}>
-          Clear
-        </Button>
-      </div>
-      {log.isPending ? (
-        <Spinner label="Reading the protocol log…" />
-      ) : log.isError ? (
-        <Banner tone="bad" title={`Could not read the protocol log of ${server}`}>
-          {log.error.message}
-        </Banner>
-      ) : (
-        <VirtualTable
-          label={`Protocol log of ${server}`}
-          className="wb-log__table"
-          rows={rows}
-          columns={columns}
-          rowKey={(e) => String(e.seq)}
-          rowLabel={(e) =>
-            `${e.direction} ${e.method ?? e.kind}${e.id !== undefined ? ` #${e.id}` : ''}${e.truncated ? ' (preview)' : ''}`
-          }
-          empty={
-            filter.mine
-              ? 'No calls of yours yet: call a tool, list resources or prompts.'
-              : 'No messages yet: call a tool, list resources or prompts.'
-          }
-        />
-      )}
-      {detail && (
-        <EntryDetail
-          key={detail.seq}
-          server={server}
-          entry={detail}
-          onClose={() => setOpen(null)}
-        />
-      )}
-    </div>
-  )
 }
 
 /** One message with the headers the console added; a cut one can be read whole. */
@@ -227,17 +182,7 @@ function EntryDetail({
   entry: ProtocolEntry
   onClose: () => void
 }) {
-  const whole = useMutation({
-    mutationFn: () => call('workbench:log-entry', { server, seq: entry.seq }),
-  })
-  const text = whole.data?.full ?? entry.text
-  const pretty = useMemo(() => {
-    try {
-      return JSON.stringify(JSON.parse(text), null, 2)
-    } catch {
-      return text
-    }
-  }, [text])
+  const { whole, pretty } = useEntryText(server, entry)
   return (
     <section className="wb-log__detail" aria-label={`Entry ${entry.seq}`}>
       <div className="wb-log__detail-head">

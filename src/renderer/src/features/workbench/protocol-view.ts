@@ -1,4 +1,5 @@
 import type { ProtocolDirection, ProtocolEntry } from '#shared/ipc/workbench'
+import { plural } from '../../lib/format'
 
 export interface LogFilter {
   /** Matched case-insensitively against method, id, level and the message text. */
@@ -46,4 +47,34 @@ export const ARROWS: Record<ProtocolDirection, string> = {
   out: '→ out',
   in: '← in',
   stderr: '! stderr',
+}
+
+/** The pins with `seq` pinned if it was not, unpinned if it was. */
+export function togglePinned(pinned: ReadonlySet<number>, seq: number): ReadonlySet<number> {
+  const next = new Set(pinned)
+  if (!next.delete(seq)) next.add(seq)
+  return next
+}
+
+/** How many messages show, and of how many when a filter hides some. */
+export const countLabel = (shown: number, total: number): string =>
+  shown === total ? plural(total, 'message') : `${shown} of ${plural(total, 'message')}`
+
+/** A row's accessible name: direction, method (or kind), id and whether it is a preview. */
+export const entryLabel = (e: ProtocolEntry): string =>
+  `${e.direction} ${e.method ?? e.kind}${e.id !== undefined ? ` #${e.id}` : ''}${e.truncated ? ' (preview)' : ''}`
+
+/** What an empty table says, with or without the "only my calls" filter. */
+export const emptyLogText = (mine: boolean): string =>
+  mine
+    ? 'No calls of yours yet: call a tool, list resources or prompts.'
+    : 'No messages yet: call a tool, list resources or prompts.'
+
+/** A message's text indented when it is JSON, as it came when it is not (a cut preview). */
+export function prettyMessage(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
 }

@@ -64,6 +64,12 @@ export function useMapEditor(
     }
   }
 
+  /** Writes the reviewed config over the one it was drafted from (the dialog shows only then). */
+  const save = (text: string): Promise<SaveResult> =>
+    draft
+      ? call('config:save', { text, baseHash: draft.raw.hash })
+      : Promise.reject(new Error('No mapping is under review.'))
+
   const saved = async (saveResult: SaveResult): Promise<void> => {
     setDraft(null)
     setOutcome(saveOutcome(saveResult, server, result.tool))
@@ -90,6 +96,7 @@ export function useMapEditor(
     outcome,
     drafting,
     review,
+    save,
     saved,
   }
 }
