@@ -148,3 +148,27 @@ test('a file given by path that does not exist is reported plainly', async ({ pa
   await expect(problem).toContainText('cannot read')
   await expect(problem).toContainText('pick an existing Claude Desktop')
 })
+
+test('an uploaded file is previewed; Preview import waits until one is chosen', async ({
+  page,
+  launch,
+}) => {
+  const { host, dir } = await launch({ alpha: httpServer('Alpha') })
+  const path = join(dir, 'cursor-mcp.json')
+  writeFileSync(path, JSON.stringify({ mcpServers: { wiki: { url: 'http://127.0.0.1:9/mcp' } } }))
+  await page.goto(host.url)
+  await openConfig(page, 'Import')
+  const choices = page.getByRole('radiogroup', { name: 'File to import' })
+  const previewImport = page.getByRole('button', { name: 'Preview import' })
+
+  await choices.getByRole('radio', { name: 'Upload a file' }).check()
+  await expect(previewImport).toBeDisabled()
+  const chooser = page.waitForEvent('filechooser')
+  await choices.getByRole('button', { name: 'Choose file…' }).click()
+  await (await chooser).setFiles(path)
+  await expect(choices).toContainText('cursor-mcp.json')
+  await previewImport.click()
+  const preview = page.getByRole('region', { name: 'Import preview' })
+  await expect(preview).toContainText('Preview: 1 server in')
+  await expect(preview).toContainText('cursor-mcp.json')
+})

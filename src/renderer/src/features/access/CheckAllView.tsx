@@ -1,14 +1,13 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import type { AccessTargetInput } from '#shared/ipc/rag'
-import type { AccessCheck, LinkVerdict } from '#shared/model/rag'
-import { subscribe } from '../../api'
+import type { AccessCheck } from '#shared/model/rag'
 import { plural } from '../../lib/format'
 import { Badge, Banner, Button, Spinner, TextField, VirtualTable, type Column } from '../../ui'
-import { CheckAsSelect, useCheckAs } from './CheckAsSelect'
-import { newBatchId } from './handoff'
-import { accessQueries, recordBatch, type BatchSpec } from './queries'
-import { describeTarget, filterChecks, verdictCounts, VERDICTS } from './verdicts'
+import { hasAccessCell, shownLine, type BatchRow } from './check-all'
+import { CheckAsSelect } from './CheckAsSelect'
+import type { BatchSpec } from './queries'
+import { useCheckAll } from './use-check-all'
+import { describeTarget, VERDICTS } from './verdicts'
 
 export interface CheckAllViewProps {
   batch: BatchSpec
@@ -18,50 +17,13 @@ export interface CheckAllViewProps {
   onRecheck: (batchId: string) => void
 }
 
-interface Row {
-  n: number
-  check: AccessCheck
-  /** Known once the batch is done (results come in target order). */
-  target?: AccessTargetInput
-}
-
 /**
  * A batch of citations checked together (`access:check-all`): progress while it runs, then
  * the count per verdict class (each a filter) and a table of every verdict.
  */
 export function CheckAllView({ batch, onShow, onRecheck }: CheckAllViewProps): React.JSX.Element {
-  const queryClient = useQueryClient()
-  const result = useQuery(accessQueries.batch(batch))
-  const checkAs = useCheckAs(batch.profileId ?? null).profile
-  const recheckAs = (profileId: string): void => {
-    if (profileId === checkAs?.id) return
-    const now = Date.now()
-    const again: BatchSpec = { ...batch, batchId: newBatchId(now), startedAt: now, profileId }
-    recordBatch(queryClient, again)
-    onRecheck(again.batchId)
-  }
-  const arrived = useArrivingChecks(batch.batchId, result.isPending)
-  const [verdicts, setVerdicts] = useState<ReadonlySet<LinkVerdict>>(new Set())
-  const [text, setText] = useState('')
-
-  const rows = useMemo<Row[]>(
-    () =>
-      result.data
-        ? result.data.checks.map((check, index) => ({
-            n: index + 1,
-            check,
-            target: batch.targets[index],
-          }))
-        : arrived.map((check, index) => ({ n: index + 1, check })),
-    [result.data, arrived, batch.targets],
-  )
-  const shown = useMemo(() => filterChecks(rows, verdicts, text), [rows, verdicts, text])
-  const counts = verdictCounts(rows.map((row) => row.check))
-  const toggle = (verdict: LinkVerdict): void => {
-    const next = new Set(verdicts)
-    if (!next.delete(verdict)) next.add(verdict)
-    setVerdicts(next)
-  }
+  const all = useCheckAll(batch, onRecheck)
+  const { result, shown } = all
   const columns = useMemo(
     () => batchColumns((check, target) => onShow(check, target, batch.profileId)),
     [onShow, batch.profileId],
@@ -78,11 +40,11 @@ export function CheckAllView({ batch, onShow, onRecheck }: CheckAllViewProps): R
           label="Checked as"
           inline
           value={batch.profileId ?? null}
-          onChange={recheckAs}
+          onChange={all.recheckAs}
           fieldClassName="access-batch__user"
         />
         {result.isPending && (
-          <Spinner label={`Checking… ${arrived.length} of ${batch.targets.length} done`} />
+          <Spinner label={`Checking… ${all.arrived} of ${batch.targets.length} done`} />
         )}
       </div>
       {result.isError && (
@@ -90,50 +52,7 @@ export function CheckAllView({ batch, onShow, onRecheck }: CheckAllViewProps): R
           {result.error.message}
         </Banner>
       )}
-      <div className="access-batch__filters">
-        <div role="group" aria-label="Verdict classes" className="access-batch__counts">
-          {counts.map(({ verdict, count }) => (
-            <Button
-              key={verdict}
-              variant="ghost"
-              aria-pressed={verdicts.has(verdict)}
-              className="access-batch__count"
-              onClick={() => toggle(verdict)}
-              title={`Show only “${VERDICTS[verdict].label}” (click again to clear)`}
-            >
-              <Badge tone={VERDICTS[verdict].tone} dot>
-                {VERDICTS[verdict].label}
-              </Badge>
-              <span className="access-batch__n">{count}</span>
-            </Button>
-          ))}
-        </div>
-        <TextField
-          label="Filter"
-          inline
-          type="search"
-          placeholder="server, segment, link, words"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          fieldClassName="access-batch__text"
-        />
-        {(verdicts.size > 0 || text) && (
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setVerdicts(new Set())
-              setText('')
-            }}
-          >
-            Clear filters
-          </Button>
-        )}
-        <span className="muted access-batch__shown" aria-live="polite">
-          {shown.length === rows.length
-            ? plural(rows.length, 'verdict')
-            : `${shown.length} of ${rows.length} verdicts`}
-        </span>
-      </div>
+      <VerdictFilters filters={all} />
       <VirtualTable
         label="Verdicts"
         rows={shown}
@@ -148,26 +67,54 @@ export function CheckAllView({ batch, onShow, onRecheck }: CheckAllViewProps): R
   )
 }
 
-/** Checks of a running batch, in the order they finish (from `access:progress`). */
-function useArrivingChecks(batchId: string, running: boolean): AccessCheck[] {
-  const [arrived, setArrived] = useState<{ batchId: string; checks: AccessCheck[] }>({
-    batchId,
-    checks: [],
-  })
-  useEffect(() => {
-    if (!running) return
-    return subscribe('access:progress', (event) => {
-      if (event.batchId !== batchId) return
-      setArrived((before) => ({
-        batchId,
-        checks: before.batchId === batchId ? [...before.checks, event.check] : [event.check],
-      }))
-    })
-  }, [batchId, running])
-  return arrived.batchId === batchId ? arrived.checks : []
+/** The count per verdict class (each a filter), a text filter, and how many rows are shown. */
+function VerdictFilters({
+  filters,
+}: {
+  filters: ReturnType<typeof useCheckAll>
+}): React.JSX.Element {
+  const { counts, verdicts, text } = filters
+  return (
+    <div className="access-batch__filters">
+      <div role="group" aria-label="Verdict classes" className="access-batch__counts">
+        {counts.map(({ verdict, count }) => (
+          <Button
+            key={verdict}
+            variant="ghost"
+            aria-pressed={verdicts.has(verdict)}
+            className="access-batch__count"
+            onClick={() => filters.toggle(verdict)}
+            title={`Show only “${VERDICTS[verdict].label}” (click again to clear)`}
+          >
+            <Badge tone={VERDICTS[verdict].tone} dot>
+              {VERDICTS[verdict].label}
+            </Badge>
+            <span className="access-batch__n">{count}</span>
+          </Button>
+        ))}
+      </div>
+      <TextField
+        label="Filter"
+        inline
+        type="search"
+        placeholder="server, segment, link, words"
+        value={text}
+        onChange={(event) => filters.setText(event.target.value)}
+        fieldClassName="access-batch__text"
+      />
+      {filters.filtered && (
+        <Button variant="ghost" onClick={filters.clearFilters}>
+          Clear filters
+        </Button>
+      )}
+      <span className="muted access-batch__shown" aria-live="polite">
+        {shownLine(filters.shown.length, filters.rows.length)}
+      </span>
+    </div>
+  )
 }
 
-function batchColumns(onShow: CheckAllViewProps['onShow']): Column<Row>[] {
+function batchColumns(onShow: CheckAllViewProps['onShow']): Column<BatchRow>[] {
   return [
     { id: 'n', header: '#', width: '44px', className: 'num', cell: (row) => row.n },
     {
@@ -194,12 +141,7 @@ function batchColumns(onShow: CheckAllViewProps['onShow']): Column<Row>[] {
       id: 'access',
       header: 'Has access',
       width: '96px',
-      cell: ({ check }) =>
-        check.access?.checked && check.access.hasAccess !== null
-          ? check.access.hasAccess
-            ? 'yes'
-            : 'no'
-          : '—',
+      cell: ({ check }) => hasAccessCell(check),
     },
     {
       id: 'explanation',

@@ -1,9 +1,10 @@
 import type { AccessCheck, LinkCheck, LinkHop } from '#shared/model/rag'
-import type { ActingUser, Profile } from '#shared/model/user'
+import type { Profile } from '#shared/model/user'
 import { isRedactedLink } from '#shared/redacted'
 import { openExternal } from '../../api'
 import { formatAgo, formatTime } from '../../lib/format'
-import { Badge, Button, CopyButton, Icon, type Tone } from '../../ui'
+import { Badge, Button, CopyButton, Icon } from '../../ui'
+import { earlierThan, freshLinkOf, hopTone } from './verdict-card'
 import { describeTarget, sentence, VERDICTS } from './verdicts'
 
 export interface VerdictCardProps {
@@ -27,9 +28,7 @@ export function VerdictCard({
   checkingAgain,
 }: VerdictCardProps): React.JSX.Element {
   const verdict = VERDICTS[check.verdict]
-  const refreshed = check.access?.refreshedUrl
-  const fresh = refreshed && refreshed !== check.url ? refreshed : undefined
-  const earlier = checkAs && !sameIdentity(checkAs, check.user) ? checkAs : undefined
+  const earlier = earlierThan(check, checkAs)
   return (
     <section
       className={`access-card access-card--${verdict.tone}${earlier ? ' access-card--earlier' : ''}`}
@@ -53,115 +52,126 @@ export function VerdictCard({
         <span className="access-card__target truncate" title={describeTarget(check)}>
           {describeTarget(check)}
         </span>
-        <span className="access-card__when" title={new Date(check.checkedAt).toISOString()}>
-          {check.cached ? (
-            <>
-              <Badge tone="info">cached</Badge> checked {formatAgo(check.checkedAt)} (
-              {formatTime(check.checkedAt)})
-            </>
-          ) : (
-            <>
-              <Badge tone="neutral">fresh</Badge> checked at {formatTime(check.checkedAt)}
-            </>
-          )}
-        </span>
+        <CheckedWhen check={check} />
         <Button icon="refresh" onClick={onCheckAgain} busy={checkingAgain}>
           Check again
         </Button>
       </header>
       <p className="access-card__explanation">{sentence(check.explanation)}</p>
-      <dl className="access-card__facts">
-        <dt>User</dt>
-        <dd>
-          <code>{check.user.userId}</code>
-          {check.user.sessionTags.length > 0 && (
-            <span className="muted"> · tags: {check.user.sessionTags.join(', ')}</span>
-          )}
-        </dd>
-        <dt>Has access</dt>
-        <dd>
-          <HasAccess check={check} />
-        </dd>
-        {check.access?.accessLevel && (
-          <>
-            <dt>Access level</dt>
-            <dd>{check.access.accessLevel}</dd>
-          </>
-        )}
-        {check.url ? (
-          <>
-            <dt>Link</dt>
-            <dd className="access-card__url">
-              <code className="truncate" title={check.url}>
-                {check.url}
-              </code>
-              {isRedactedLink(check.url) && <SignatureNotSaved />}
-            </dd>
-          </>
-        ) : (
-          <>
-            <dt>Link</dt>
-            <dd className="muted">no link to fetch</dd>
-          </>
-        )}
-        {check.link && <HttpChain link={check.link} />}
-        {fresh && (
-          <>
-            <dt>Fresh link</dt>
-            <dd className="access-card__url">
-              <code className="truncate" title={fresh}>
-                {fresh}
-              </code>
-              {isRedactedLink(fresh) ? (
-                <SignatureNotSaved />
-              ) : (
-                <>
-                  <Button variant="ghost" onClick={() => void openExternal(fresh)}>
-                    Open it
-                  </Button>
-                  <CopyButton text={fresh} label="Copy the fresh link" />
-                </>
-              )}
-            </dd>
-          </>
-        )}
-        {check.freshLink && (
-          <HttpChain link={check.freshLink} term="Fresh chain" label="Fresh link's HTTP chain" />
-        )}
-        {check.error && (
-          <>
-            <dt>Error</dt>
-            <dd className="access-card__error">
-              {check.error.server ? `${check.error.server}: ` : ''}
-              {check.error.message}
-            </dd>
-          </>
-        )}
-        {check.access && check.access.violations.length > 0 && (
-          <>
-            <dt>Contract</dt>
-            <dd>
-              <ul className="access-card__violations">
-                {check.access.violations.map((v) => (
-                  <li key={`${v.rule}:${v.path}`}>
-                    <code>{v.path}</code> {v.message}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        )}
-      </dl>
+      <VerdictFacts check={check} />
     </section>
   )
 }
 
-/** Whether two acting users would be answered alike by a server: same id, tags and human uid. */
-function sameIdentity(a: ActingUser, b: ActingUser): boolean {
+/** When the answer was checked, and whether it came from the cache. */
+function CheckedWhen({ check }: { check: AccessCheck }): React.JSX.Element {
   return (
-    a.userId === b.userId &&
-    (a.humanUid ?? '') === (b.humanUid ?? '') &&
-    a.sessionTags.join('\n') === b.sessionTags.join('\n')
+    <span className="access-card__when" title={new Date(check.checkedAt).toISOString()}>
+      {check.cached ? (
+        <>
+          <Badge tone="info">cached</Badge> checked {formatAgo(check.checkedAt)} (
+          {formatTime(check.checkedAt)})
+        </>
+      ) : (
+        <>
+          <Badge tone="neutral">fresh</Badge> checked at {formatTime(check.checkedAt)}
+        </>
+      )}
+    </span>
+  )
+}
+
+/** The check's facts: whom it was for, the server's answer, the links and their HTTP chains. */
+function VerdictFacts({ check }: { check: AccessCheck }): React.JSX.Element {
+  const fresh = freshLinkOf(check)
+  return (
+    <dl className="access-card__facts">
+      <dt>User</dt>
+      <dd>
+        <code>{check.user.userId}</code>
+        {check.user.sessionTags.length > 0 && (
+          <span className="muted"> · tags: {check.user.sessionTags.join(', ')}</span>
+        )}
+      </dd>
+      <dt>Has access</dt>
+      <dd>
+        <HasAccess check={check} />
+      </dd>
+      {check.access?.accessLevel && (
+        <>
+          <dt>Access level</dt>
+          <dd>{check.access.accessLevel}</dd>
+        </>
+      )}
+      {check.url ? (
+        <>
+          <dt>Link</dt>
+          <dd className="access-card__url">
+            <code className="truncate" title={check.url}>
+              {check.url}
+            </code>
+            {isRedactedLink(check.url) && <SignatureNotSaved />}
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>Link</dt>
+          <dd className="muted">no link to fetch</dd>
+        </>
+      )}
+      {check.link && <HttpChain link={check.link} />}
+      {fresh && <FreshLink url={fresh} />}
+      {check.freshLink && (
+        <HttpChain link={check.freshLink} term="Fresh chain" label="Fresh link's HTTP chain" />
+      )}
+      {check.error && (
+        <>
+          <dt>Error</dt>
+          <dd className="access-card__error">
+            {check.error.server ? `${check.error.server}: ` : ''}
+            {check.error.message}
+          </dd>
+        </>
+      )}
+      {check.access && check.access.violations.length > 0 && (
+        <>
+          <dt>Contract</dt>
+          <dd>
+            <ul className="access-card__violations">
+              {check.access.violations.map((v) => (
+                <li key={`${v.rule}:${v.path}`}>
+                  <code>{v.path}</code> {v.message}
+                </li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+    </dl>
+  )
+}
+
+/** The link the server issued in place of the checked one: to open or copy, unless redacted. */
+function FreshLink({ url }: { url: string }): React.JSX.Element {
+  return (
+    <>
+      <dt>Fresh link</dt>
+      <dd className="access-card__url">
+        <code className="truncate" title={url}>
+          {url}
+        </code>
+        {isRedactedLink(url) ? (
+          <SignatureNotSaved />
+        ) : (
+          <>
+            <Button variant="ghost" onClick={() => void openExternal(url)}>
+              Open it
+            </Button>
+            <CopyButton text={url} label="Copy the fresh link" />
+          </>
+        )}
+      </dd>
+    </>
   )
 }
 
@@ -185,13 +195,6 @@ function HasAccess({ check }: { check: AccessCheck }): React.JSX.Element {
       {access.error && <span className="access-card__said"> the server says “{access.error}”</span>}
     </>
   )
-}
-
-function hopTone(status: number): Tone {
-  if (status < 300) return 'ok'
-  if (status < 400) return 'info'
-  if (status === 429 || status === 401 || status === 403) return 'warn'
-  return 'bad'
 }
 
 /** A link check's requests, and why it stopped when it did. */

@@ -1,14 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { DraftValidation, RawConfig, SaveResult } from '#shared/ipc/registry'
 import { listNames, plural } from '../../lib/format'
 import { Banner, Button, Dialog, Spinner } from '../../ui'
 import type { SecretTarget } from '../secrets/secret-target'
 import { SecretValueDialog } from '../secrets/SecretValueDialog'
 import { DiagnosticList } from './DiagnosticList'
-import { configKeys, configQueries } from './queries'
+import { configKeys } from './queries'
 import { ServerDiff } from './ServerDiff'
 import { TextDiff } from './TextDiff'
+import { useSavePreview } from './use-save-preview'
 
 export interface SaveDialogProps {
   /** The text to save (the draft when Save was pressed). */
@@ -40,30 +41,12 @@ function SavePreview({
   onClose,
   onOutcome,
 }: SaveDialogProps & { text: string }): React.JSX.Element {
-  const validation = useQuery(configQueries.validate(text))
-  const [saving, setSaving] = useState(false)
-  const [failure, setFailure] = useState<string | null>(null)
+  const { validation, errors, warnings, saveButton, saving, failure, confirm } = useSavePreview(
+    text,
+    onSave,
+    onOutcome,
+  )
   const data = validation.data
-  const saveButton = useRef<HTMLButtonElement>(null)
-  // Once the check says the draft can be saved, Enter saves it.
-  useEffect(() => {
-    if (data?.valid) saveButton.current?.focus()
-  }, [data?.valid])
-  const errors = data?.diagnostics.filter((d) => d.severity === 'error') ?? []
-  const warnings = data?.diagnostics.filter((d) => d.severity === 'warning') ?? []
-
-  const confirm = async (): Promise<void> => {
-    setSaving(true)
-    setFailure(null)
-    try {
-      const result = await onSave(text)
-      onOutcome(result)
-    } catch (error) {
-      setFailure((error as Error).message)
-    } finally {
-      setSaving(false)
-    }
-  }
 
   return (
     <Dialog

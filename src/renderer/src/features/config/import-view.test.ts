@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { ImportedServer, ImportPreview } from '#shared/ipc/registry'
 import type { Diagnostic } from '#shared/model/registry'
-import { connectionLine, importableIds, isBlocked, pickedOf, toggled } from './import-view'
+import {
+  connectionLine,
+  importableIds,
+  importSourceOf,
+  isBlocked,
+  pickedOf,
+  toggled,
+} from './import-view'
 
 describe('connectionLine', () => {
   it('labels a Cursor SSE entry without "type" as the console will connect it: sse', () => {
@@ -72,5 +79,44 @@ describe('which servers can be imported', () => {
     const picked = pickedOf(file, new Set(['b']))
     expect(picked.servers.map((s) => s.id)).toEqual(['b'])
     expect(picked.secrets.map((s) => s.name)).toEqual(['B_TOKEN'])
+  })
+})
+
+describe('what "Preview import" sends', () => {
+  const none = { choice: '', otherPath: '', upload: null }
+  const file = { name: 'mcp.json', text: '{"mcpServers":{}}' }
+
+  it('sends nothing before a file is picked', () => {
+    expect(importSourceOf(none)).toBeNull()
+  })
+
+  it('sends a found file by its path', () => {
+    expect(importSourceOf({ ...none, choice: '/home/a/.cursor/mcp.json' })).toEqual({
+      path: '/home/a/.cursor/mcp.json',
+    })
+  })
+
+  it('sends another path trimmed, and nothing while it is blank', () => {
+    expect(importSourceOf({ ...none, choice: 'other', otherPath: '  /x/mcp.json ' })).toEqual({
+      path: '/x/mcp.json',
+    })
+    expect(importSourceOf({ ...none, choice: 'other', otherPath: '   ' })).toBeNull()
+  })
+
+  it('sends an uploaded file by its text and name, not a path', () => {
+    expect(importSourceOf({ ...none, choice: 'upload', upload: file })).toEqual(file)
+  })
+
+  it('sends nothing while "Upload a file" is picked and no file is chosen yet', () => {
+    expect(importSourceOf({ ...none, choice: 'upload' })).toBeNull()
+  })
+
+  it('keeps a typed path and an upload apart from the other pick', () => {
+    expect(importSourceOf({ choice: '/c/a.json', otherPath: '/x', upload: file })).toEqual({
+      path: '/c/a.json',
+    })
+    expect(importSourceOf({ choice: 'other', otherPath: '/x', upload: file })).toEqual({
+      path: '/x',
+    })
   })
 })

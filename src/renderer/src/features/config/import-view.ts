@@ -1,6 +1,11 @@
 import type { ServerEntry } from '#shared/config/schema'
 import { inferTransport } from '#shared/config/normalize'
-import type { ImportedServer, ImportPreview, SecretToMove } from '#shared/ipc/registry'
+import type {
+  ImportedServer,
+  ImportPreview,
+  ImportSource,
+  SecretToMove,
+} from '#shared/ipc/registry'
 
 /**
  * How an imported server connects, in one line (`stdio: npx -y some-server`,
@@ -52,4 +57,21 @@ export function pickedOf(
     servers: preview.servers.filter((s) => selected.has(s.id)),
     secrets: preview.secretsToMove.filter((s) => selected.has(s.server)),
   }
+}
+
+/** The file picked in the Import tab: a found candidate (its path), another path, or an upload. */
+export interface ImportChoice {
+  /** A candidate's path, `other`, `upload`, or empty before anything is picked. */
+  choice: string
+  /** The path typed for `other`. */
+  otherPath: string
+  /** The file read for `upload`. */
+  upload: { name: string; text: string } | null
+}
+
+/** What "Preview import" sends for the pick, or null while the pick is not complete yet. */
+export function importSourceOf({ choice, otherPath, upload }: ImportChoice): ImportSource | null {
+  if (choice === 'upload') return upload ? { text: upload.text, name: upload.name } : null
+  if (choice === 'other') return otherPath.trim() ? { path: otherPath.trim() } : null
+  return choice ? { path: choice } : null
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { RawConfig, ReloadResult } from '#shared/ipc/registry'
 import type { Diagnostic, ReloadEvent } from '#shared/model/registry'
 import {
+  bySeverity,
   diskVersion,
   externalComparison,
   isSaveShortcut,
@@ -145,5 +146,19 @@ describe('comparing with the disk', () => {
     const comparison = externalComparison(disk, '{"mine":1}')
     expect(comparison).toMatchObject({ kind: 'external', disk: '{"disk":1}', mine: '{"mine":1}' })
     expect(diskVersion({ ...base, fromEmbedded: true, exists: false }, comparison)).toEqual(disk)
+  })
+})
+
+describe("the save dialog's diagnostics", () => {
+  it('splits errors from warnings, keeping their order', () => {
+    const [e1, w1, e2] = [diagnostic('error'), diagnostic('warning'), diagnostic('error')]
+    e2.message = 'second'
+    const { errors, warnings } = bySeverity([e1, w1, e2])
+    expect(errors).toEqual([e1, e2])
+    expect(warnings).toEqual([w1])
+  })
+
+  it('has neither before the check has answered', () => {
+    expect(bySeverity(undefined)).toEqual({ errors: [], warnings: [] })
   })
 })

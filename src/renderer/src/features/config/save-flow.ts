@@ -20,6 +20,17 @@ export const worthSaving = (text: string, base: RawConfig): boolean =>
 const errorCount = (diagnostics: readonly Diagnostic[]): number =>
   diagnostics.filter((d) => d.severity === 'error').length
 
+/** A check's diagnostics split as the save dialog shows them: errors stop the save, warnings not. */
+export function bySeverity(diagnostics: readonly Diagnostic[] = []): {
+  errors: Diagnostic[]
+  warnings: Diagnostic[]
+} {
+  return {
+    errors: diagnostics.filter((d) => d.severity === 'error'),
+    warnings: diagnostics.filter((d) => d.severity === 'warning'),
+  }
+}
+
 /** What a reload from the toolbar tells the user. */
 export function reloadNotice({ event, emitted }: ReloadResult): NoticeInput {
   if (event.outcome === 'invalid') {
