@@ -4,8 +4,11 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
-/** Tests and their helpers sit above the layer they test: they build the whole core to drive it. */
-const tests = '(\\.test\\.tsx?$|/testing/)'
+/**
+ * Tests and their helpers (src/test/: integration tests, support/ and fixtures/) sit above the
+ * layer they test: they build the whole core to drive it.
+ */
+const tests = '(\\.test\\.tsx?$|^src/test/)'
 /** The lower layers of the core: what the services are built from, and their utilities. */
 const lowerCore = '^src/main/core/(pool|config|secrets|dialects|auth|util)/'
 /** The core's base: config, secrets, utilities, and the modules at its root but core.ts. */
@@ -51,9 +54,11 @@ module.exports = {
     {
       name: 'core-not-to-hosts',
       severity: 'error',
-      comment: 'The core runs under plain Node for every host: it never imports one.',
+      comment:
+        'The core runs under plain Node for every host: it never imports one, nor do its tests ' +
+        "import the hosts' test helpers.",
       from: { path: '^src/main/core/' },
-      to: { path: '^src/main/', pathNot: '^src/main/core/' },
+      to: { path: '^src/(main|test/support/(host|cli))/', pathNot: '^src/main/core/' },
     },
     {
       name: 'base-core-not-to-upper',
@@ -106,6 +111,15 @@ module.exports = {
         'its tests included, never imports it.',
       from: { path: '^src/main/core/' },
       to: { path: '^src/main/demo-bootstrap/' },
+    },
+    {
+      name: 'console-not-to-tests',
+      severity: 'error',
+      comment:
+        'Test helpers and fixtures live in src/test/ (support/, fixtures/); only tests import ' +
+        'them, so no build of the console carries them.',
+      from: { path: '^src/', pathNot: tests },
+      to: { path: '^src/test/' },
     },
   ],
   options: {

@@ -65,10 +65,12 @@ export default tseslint.config(
     },
   },
   {
-    // Before the folder rules below, which override it for their own files: unit tests and the
-    // desktop app's pure modules (menu, window state, launch arguments) run without Electron.
+    // Before the folder rules below, which override it for their own files: unit tests, their
+    // helpers and the desktop app's pure modules (menu, window state, launch arguments) run
+    // without Electron.
     files: [
       '**/*.test.ts',
+      'src/test/**/*.ts',
       'src/main/app-menu.ts',
       'src/main/window-state.ts',
       'src/main/launch-args.ts',
@@ -79,7 +81,8 @@ export default tseslint.config(
     }),
   },
   {
-    files: ['src/shared/**/*.ts'],
+    // The helpers of src/shared's and the renderer's tests run where those do.
+    files: ['src/shared/**/*.ts', 'src/test/support/model/**/*.ts'],
     rules: restrict('src/shared is pure TypeScript: no electron, node or react imports', {
       paths: ['electron', 'react', 'react-dom', ...nodeBuiltins],
       patterns: ['node:*'],

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
-import { SAFETY_NET_MS } from './src/test/limits'
+import { SAFETY_NET_MS } from './src/test/support/process/limits'
 
 /** Debian's Chromium; a browser is never downloaded. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

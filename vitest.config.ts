@@ -39,7 +39,8 @@ export default defineConfig({
     // The CLIs, demo servers and fixtures the tests start keep their compiled code between runs.
     env: { NODE_COMPILE_CACHE: join(import.meta.dirname, 'node_modules/.cache/node-compile') },
     // Safety nets, not measurements: a test waits for its events and must pass on a machine busy
-    // with other work. Room for three waits of SAFETY_NET_MS (src/test/limits.ts) in a row.
+    // with other work. Room for three waits of SAFETY_NET_MS (src/test/support/process/limits.ts)
+    // in a row.
     testTimeout: 180_000,
     hookTimeout: 180_000,
     // Real servers and child processes: keep the suite's load within two cores.
@@ -60,7 +61,7 @@ export default defineConfig({
           name: 'integration',
           include: INTEGRATION,
           // Builds once when out/ is missing or older than src/.
-          globalSetup: ['src/test/build-once.ts'],
+          globalSetup: ['src/test/support/process/build-once.ts'],
         },
       },
     ],

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserType } from 'playwright-core'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const HOST = resolve(root, 'out/main/host.js')
@@ -12,7 +12,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** How long a start may take before it counts as failed: a safety net, not a measurement. */
 export const START_TIMEOUT_MS = SAFETY_NET_MS
 /** The rag-tools-v1 fixture server (`--http`: one process serving every registry entry). */
-export const FIXTURE = `${root}/src/main/core/services/fixtures/rag-fixture.mjs`
+export const FIXTURE = `${root}/src/test/fixtures/services/rag-fixture.mjs`
 
 /**
  * `servers` registry entries `r001`, `r002`, … on one fixture HTTP server: every one answers

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url'
 import { DEMO_USERS } from '#demo/access'
 import { DEMO_KEY_ENV, FAMILIES, demoEntry, stdioTarget, type Family } from '#demo/endpoints'
 import type { Core, CoreOptions } from '#core/core'
-import { startCore, type LiveCore } from '#core/services/testing/live-core'
+import { startCore, type LiveCore } from '#test/support/core/live-core'
 import type { SearchResult } from '#shared/model/operations'
-import { startChild } from '#test/start-child'
+import { startChild } from '#test/support/process/start-child'
 import { until } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')

@@ -1,6 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs'
 import type { EventBus } from '#core/events'
-import type { LiveCore } from '#core/services/testing/live-core'
+import type { LiveCore } from '#test/support/core/live-core'
 import type { RegistryUpdatedEvent } from '#shared/ipc/registry'
 import { whenReady } from './demo-servers'
 import { now, until } from './harness'

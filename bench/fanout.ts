@@ -1,13 +1,13 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Core } from '#core/core'
-import { startCore } from '#core/services/testing/live-core'
-import { listeningUrl, startChild, type Child } from '#test/start-child'
+import { startCore } from '#test/support/core/live-core'
+import { listeningUrl, startChild, type Child } from '#test/support/process/start-child'
 import { whenReady } from './demo-servers'
 import { median, now, summarize, type Benchmark, type BenchResult } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const FIXTURE = resolve(root, 'src/main/core/services/fixtures/rag-fixture.mjs')
+const FIXTURE = resolve(root, 'src/test/fixtures/services/rag-fixture.mjs')
 
 /**
  * Ten servers answering after 20, 40, … 200 ms, alternately over stdio and stateless

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { builtFile } from '#test/built'
+import { builtFile } from '#test/support/process/built'
 import { inspectorUrl, isInspectorNotice } from './inspector'
 import { heapGrowth, heapSlopePerHour, measureMonitor, sampleValue, upCount } from './monitor'
 

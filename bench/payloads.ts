@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import type { Core } from '#core/core'
-import { startCore } from '#core/services/testing/live-core'
+import { startCore } from '#test/support/core/live-core'
 import { startBrowserHost } from '#main/host/server'
 import type { EventName } from '#shared/ipc/events'
 import type { ProtocolEntry } from '#shared/ipc/workbench'

@@ -7,11 +7,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { ServerConfig } from '#shared/config/schema'
 import { EventBus } from '#core/events'
-import { EnvSecretResolver } from '#core/pool/fixtures/env-secrets'
+import { EnvSecretResolver } from '#test/support/pool/env-secrets'
 import { createRedactor } from '#core/secrets/redactor'
-import { serverConfig } from '#core/pool/fixtures/server-config'
+import { liveServerConfig } from '#test/support/config/server-config'
 import { ConnectionPool } from '#core/pool/pool'
-import { listeningUrl, startChild } from '#test/start-child'
+import { listeningUrl, startChild } from '#test/support/process/start-child'
 import { benchLayout, pin } from './affinity'
 import {
   median,
@@ -24,7 +24,7 @@ import {
 } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const fixture = (name: string): string => resolve(root, 'src/main/core/pool/fixtures', name)
+const fixture = (name: string): string => resolve(root, 'src/test/fixtures/pool', name)
 
 interface Variant {
   name: string
@@ -65,7 +65,7 @@ function bareTransport(variant: Variant, url: string | undefined): Transport {
 }
 
 function poolConfig(variant: Variant, url: string | undefined): ServerConfig {
-  return serverConfig({
+  return liveServerConfig({
     id: 'bench',
     transport: variant.transport,
     timeoutMs: 15_000,

@@ -6,8 +6,8 @@ import {
   planEndpoints,
   stdioTarget,
 } from '#demo/endpoints'
-import { startCore, type LiveCore } from '#core/services/testing/live-core'
-import { startChild, type Child } from '#test/start-child'
+import { startCore, type LiveCore } from '#test/support/core/live-core'
+import { startChild, type Child } from '#test/support/process/start-child'
 import { actAsBenchUser, demoScript, demoSelection, searchErrors, whenReady } from './demo-servers'
 import { editServers, type EditOutcome } from './edits'
 import {

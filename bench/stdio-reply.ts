@@ -1,14 +1,14 @@
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { EventBus } from '#core/events'
-import { EnvSecretResolver } from '#core/pool/fixtures/env-secrets'
-import { serverConfig } from '#core/pool/fixtures/server-config'
+import { EnvSecretResolver } from '#test/support/pool/env-secrets'
+import { liveServerConfig } from '#test/support/config/server-config'
 import { ConnectionPool } from '#core/pool/pool'
 import { createRedactor } from '#core/secrets/redactor'
 import { median, now, summarize, type Benchmark, type BenchResult } from './harness'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const SERVER = resolve(root, 'src/main/core/pool/fixtures/raw-stdio-server.mjs')
+const SERVER = resolve(root, 'src/test/fixtures/pool/raw-stdio-server.mjs')
 
 const SMALL = 1_000_000
 const LARGE = 10_000_000
@@ -34,7 +34,7 @@ export const stdioReplyBenchmark: Benchmark = {
     })
     try {
       await pool.apply([
-        serverConfig({
+        liveServerConfig({
           id: 'large',
           transport: 'stdio',
           timeoutMs: 120_000,

@@ -376,7 +376,7 @@ test('config, secrets, import and profile dialogs, and a broken registry', async
 const asker: Entry = {
   transport: 'stdio',
   command: process.execPath,
-  args: [join(root, 'src/main/core/pool/fixtures/elicit-stdio-server.mjs')],
+  args: [join(root, 'src/test/fixtures/pool/elicit-stdio-server.mjs')],
   description: 'Asks for a form on every call',
 }
 

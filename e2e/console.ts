@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { acquireLock } from '#test/lock'
+import { acquireLock } from '#test/support/process/lock'
 import { expect, launchHost, screenshotPath, test as base, type RunningHost } from './host'
 
 /** A registry entry as written in rag-mcp.json. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { startChild } from '#test/start-child'
+import { startChild } from '#test/support/process/start-child'
 import { root } from './host'
 
 /** The built demo programs (`npm run build` first). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { DEMO_USERS } from '#demo/access'
-import { OWN_DOC_HOST, startDemo, type DemoProcess } from '#demo/testing'
+import { OWN_DOC_HOST, startDemo, type DemoProcess } from '#test/support/demo/programs'
 import { invoke, test as consoleTest, type Entry } from './console'
 
 /** A rag-search demo server with its own document host, and the key it accepts. */

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { DEMO_USERS } from '#demo/access'
-import { startChild } from '#test/start-child'
+import { startChild } from '#test/support/process/start-child'
 import { expect, invoke, test, type Entry } from './console'
 import { root } from './host'
 
 const DEMO = join(root, 'out/main/demo.js')
 /** The stored rag-search fixture of the services (a rag-tools-v1 server with a set delay). */
-export const RAG_FIXTURE = join(root, 'src/main/core/services/fixtures/rag-fixture.mjs')
+export const RAG_FIXTURE = join(root, 'src/test/fixtures/services/rag-fixture.mjs')
 /** A stdio server whose `rag_search` replies break spec 000 on purpose. */
 export const BROKEN_FIXTURE = join(root, 'e2e/fixtures/broken-rag.mjs')
 

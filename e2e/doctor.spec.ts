@@ -33,7 +33,7 @@ const BROKEN = 'rag-tools-v1.envelope'
 
 /** A to-do server that logs every write it makes (`TODO_LOG`). */
 const TODO_SERVER = fileURLToPath(
-  new URL('../src/main/core/services/fixtures/todo-server.mjs', import.meta.url),
+  new URL('../src/test/fixtures/services/todo-server.mjs', import.meta.url),
 )
 
 const card = (page: Page, server: string) => page.getByRole('region', { name: server, exact: true })

@@ -10,7 +10,7 @@ import { root } from './host'
 const asker: Entry = {
   transport: 'stdio',
   command: process.execPath,
-  args: [join(root, 'src/main/core/pool/fixtures/elicit-stdio-server.mjs')],
+  args: [join(root, 'src/test/fixtures/pool/elicit-stdio-server.mjs')],
   description: 'Asks for a form on every call',
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '#test/eval-demo'
+import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '#test/support/demo/eval-demo'
 import { expectColumnsFit } from './columns'
 import { expect, invoke, screenshots, test } from './console'
 import { dataDirWithDemoSet, runGoldenSet, saveDemoUsers, slowServer } from './demo'

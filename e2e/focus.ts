@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 import { expect } from './console'
 
 /** What the page draws around the focused element, and what that element is. */

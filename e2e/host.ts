@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base } from '@playwright/test'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 import { startPrivateKeyring } from './keyring'
 
 export const root = resolve(import.meta.dirname, '..')

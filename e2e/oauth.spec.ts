@@ -260,7 +260,7 @@ test('a server tried in the Workbench signs in like a registered one, and its fo
   await dialog.getByRole('textbox', { name: 'Command' }).fill(process.execPath)
   await dialog
     .getByRole('textbox', { name: 'Arguments, one per line' })
-    .fill(join(root, 'src/main/core/pool/fixtures/elicit-stdio-server.mjs'))
+    .fill(join(root, 'src/test/fixtures/pool/elicit-stdio-server.mjs'))
   await dialog.getByRole('button', { name: 'Connect' }).click()
   await page
     .getByRole('dialog', { name: 'Run this command?' })

@@ -3,7 +3,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '#demo/keys'
-import { startDemo } from '#demo/testing'
+import { startDemo } from '#test/support/demo/programs'
 import type { Entry } from './console'
 
 /** Teams the scale registry's servers belong to (their `groups`, beside `users`). */

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test'
 import { RAW_SEARCHES } from '#core/services/raw-payloads'
 import type { ServerSearchResult } from '#shared/model/operations'
 import type { Hit } from '#shared/model/rag'
-import { startChild } from '#test/start-child'
+import { startChild } from '#test/support/process/start-child'
 import { expect, invoke, recordFrames, screenshots, test, type Launch } from './console'
 import {
   DEMO_SERVER_IDS,

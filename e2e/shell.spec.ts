@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { acquireLock } from '#test/lock'
+import { acquireLock } from '#test/support/process/lock'
 import { expect, launchHost, screenshotPath, test } from './host'
 
 test('the renderer reaches the core through window.ragConsole', async ({ page, host }) => {

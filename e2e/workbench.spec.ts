@@ -242,7 +242,7 @@ test('the protocol log shows the traffic live: filter, pin, expand, level, heade
   await expect(main.getByRole('region', { name: /^Entry \d+$/ })).toContainText('HTTP 200')
 })
 
-const PAGED = join(root, 'src/main/core/pool/fixtures/paged-stdio-server.mjs')
+const PAGED = join(root, 'src/test/fixtures/pool/paged-stdio-server.mjs')
 
 test('resources and prompts: pages, read text and binary, templates, subscribe, prompts with arguments, VTEX rag:// resources', async ({
   page,

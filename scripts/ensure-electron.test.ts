@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SAFETY_NET_MS } from '../src/test/limits'
+import { SAFETY_NET_MS } from '../src/test/support/process/limits'
 
 const root = join(import.meta.dirname, '..')
 const realModules = join(root, 'node_modules')

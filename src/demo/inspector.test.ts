@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '#test/built'
+import { repoRoot } from '#test/support/process/built'
 import { RAGBOX_KEYS, RAG_SEARCH_API_KEY } from './keys'
-import { demoScript, startDemo, type DemoProcess } from './testing'
+import { demoScript, startDemo, type DemoProcess } from '#test/support/demo/programs'
 
 /**
  * The proof that the demo servers speak MCP to a client this project did not write: the

@@ -1,8 +1,14 @@
 import { execFile } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 import { DEMO_SECRETS } from './keys'
-import { OWN_DOC_HOST, demoScript, eventually, startDemo, type DemoProcess } from './testing'
+import {
+  OWN_DOC_HOST,
+  demoScript,
+  eventually,
+  startDemo,
+  type DemoProcess,
+} from '#test/support/demo/programs'
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { builtFile } from '#test/built'
+import { builtFile } from '#test/support/process/built'
 import { PRELOAD_FILE, RENDERER_DIR } from './paths'
 
 const mainDir = dirname(builtFile('main/index.js'))

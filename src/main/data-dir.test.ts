@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { defaultDataDir } from '#core/paths'
-import { builtFile, repoRoot } from '#test/built'
+import { builtFile, repoRoot } from '#test/support/process/built'
 
 /** Electron names the app (and so its userData folder) after package.json's productName. */
 const productName = (

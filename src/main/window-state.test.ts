@@ -12,7 +12,7 @@ import {
   WindowStateSaver,
   writeWindowState,
 } from './window-state'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 const primary = { x: 0, y: 0, width: 1920, height: 1040 }
 const right = { x: 1920, y: 0, width: 2560, height: 1400 }

@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AccessHistoryEntry } from '#shared/ipc/rag'
 import type { AccessCheck } from '#shared/model/rag'
-import { OWN_DOC_HOST, startDemo, type DemoProcess } from '#demo/testing'
+import { OWN_DOC_HOST, startDemo, type DemoProcess } from './support/demo/programs'
 import { createHandlers } from '#core/api/handlers'
 import { dispatch } from '#core/api/dispatch'
-import { startCore, whenState, type LiveCore } from '#core/services/testing/live'
-import { demoProfile } from './demo-profiles'
+import { startCore, whenState, type LiveCore } from './support/core/live'
+import { demoProfile } from './support/demo/profiles'
 
 /**
  * Signed citation links (bearer URLs) in the Access panel's history, against the rag-search

@@ -172,3 +172,48 @@ describe('docs/architecture.md, its layer diagram', () => {
     expect(listed.sort()).toEqual(rules.sort())
   })
 })
+
+/** Every folder under `folder` (repository paths ending in `/`), but src/test/'s and the corpus. */
+function foldersUnder(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => `${folder}${e.name}/`)
+    .filter((path) => path !== 'src/test/' && path !== 'src/demo/corpus/')
+    .flatMap((path) => [path, ...foldersUnder(path)])
+}
+
+/** Every file under `folder`, as a path relative to it. */
+function filesUnder(folder: string, prefix = ''): string[] {
+  return readdirSync(join(ROOT, folder, prefix), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(folder, `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  )
+}
+
+describe('docs/architecture.md and docs/testing.md, where test helpers live', () => {
+  it('keeps every test helper and fixture in src/test/, none beside the code', () => {
+    const stray = foldersUnder('src/').flatMap((folder) => [
+      ...(/\/(testing|fixtures)\/$/.test(folder) ? [folder] : []),
+      ...entries(folder).filter((path) => /\/(testing|test-support)\.[cm]?[jt]sx?$/.test(path)),
+    ])
+    expect(stray).toEqual([])
+  })
+
+  it("lists every helper module of src/test/support/ in testing.md's index", () => {
+    const doc = readFileSync(join(ROOT, 'docs/testing.md'), 'utf8')
+    const start = doc.indexOf('## Where tests and their helpers live')
+    const section = doc.slice(start, doc.indexOf('\n## ', start + 1))
+    // A row names a module by its path under src/test/ (`support/pool/helpers.ts`), or by its
+    // name in a row that names another module of its folder (`support/core/live.ts`, `live-core.ts`).
+    const rows = section.split('\n').filter((line) => line.startsWith('| `'))
+    const missing = filesUnder('src/test/support/').filter((file) => {
+      const folder = `support/${dirname(file)}/`
+      const name = file.slice(folder.length - 'support/'.length)
+      return !rows.some(
+        (row) =>
+          row.includes(`\`support/${file}\``) ||
+          (row.includes(`\`${folder}`) && row.includes(`\`${name}\``)),
+      )
+    })
+    expect(missing).toEqual([])
+  })
+})

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { builtFile, staleBuild } from './built'
+import { builtFile, staleBuild } from './support/process/built'
 
 describe('built files', () => {
   const project = process.env.RAG_CONSOLE_TEST_PROJECT

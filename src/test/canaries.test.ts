@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CanaryConfig } from '#shared/config/schema'
-import { OWN_DOC_HOST, startDemo, type DemoProcess } from '#demo/testing'
+import { OWN_DOC_HOST, startDemo, type DemoProcess } from './support/demo/programs'
 import {
   DOWN_URL,
   fixtureEntry,
@@ -8,10 +8,10 @@ import {
   waitFor,
   whenState,
   type LiveCore,
-} from '#core/services/testing/live'
+} from './support/core/live'
 import { CanaryMonitor, type CanaryReport } from '#core/monitoring/canary-monitor'
 import { canaryNames, runCanary, type CanaryServices } from '#core/monitoring/canaries'
-import { SAFETY_NET_MS } from './limits'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * Canaries through the whole console against real servers: the rag-tools-v1 fixture over stdio

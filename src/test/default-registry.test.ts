@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DEMO_SECRETS } from '#demo/keys'
-import { demoScript, postJson, startDemo, type DemoProcess } from '#demo/testing'
+import { demoScript, postJson, startDemo, type DemoProcess } from './support/demo/programs'
 import { loadEmbeddedRegistry } from '#core/config/embedded'
 import { loadSource } from '#core/config/load'
 import { createCore } from '#core/core'
-import { repoRoot } from './built'
+import { repoRoot } from './support/process/built'
 
 /** The embedded registry exactly as the console loads it (`${app:…}` substituted, validated). */
 const loaded = loadSource({ kind: 'embedded', files: [], label: 'demo' }, () =>

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adapterFor, detect } from '#core/dialects/registry'
-import { connectStdio, type StdioSession } from '#core/dialects/testing/sdk-session'
-import { testConfig } from '#core/dialects/testing/recording-session'
+import { connectStdio, type StdioSession } from './support/dialects/sdk-session'
+import { testConfig } from './support/dialects/recording-session'
 import type { CallOptions, RawToolResult, ServerSession } from '#core/pool/types'
 import type { ActingUser } from '#shared/model/user'
 import type { DialectId, ToolInfo } from '#shared/model/server'
 import { DEMO_USERS } from '#demo/access'
 import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS, RAG_SEARCH_API_KEY } from '#demo/keys'
-import { demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { demoScript, startDemo, type DemoProcess } from './support/demo/programs'
 
 /**
  * The console's own dialect adapters read every demo server without a contract violation.

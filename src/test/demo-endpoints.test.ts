@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEMO_KEY_ENV, endpointUrls, planEndpoints } from '#demo/endpoints'
-import { postJson, startDemo, toolCallMessage, type DemoProcess } from '#demo/testing'
-import { startCore, waitFor, type LiveCore } from '#core/services/testing/live'
-import { demoProfile } from './demo-profiles'
+import { postJson, startDemo, toolCallMessage, type DemoProcess } from './support/demo/programs'
+import { startCore, waitFor, type LiveCore } from './support/core/live'
+import { demoProfile } from './support/demo/profiles'
 
 /** `demo.js all --endpoints`: many servers from one demo process, as a console meets them. */
 describe('demo.js all --endpoints (built)', () => {

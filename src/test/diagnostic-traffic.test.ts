@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RAG_SEARCH_API_KEY } from '#demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from './support/demo/programs'
 import { ConsoleMetrics } from '#core/monitoring/metrics'
-import { startCore, type LiveCore } from '#core/services/testing/live'
-import { demoProfile } from './demo-profiles'
+import { startCore, type LiveCore } from './support/core/live'
+import { demoProfile } from './support/demo/profiles'
 
 /**
  * The console's own diagnostics are not the servers' failures: after Doctor (whose negative

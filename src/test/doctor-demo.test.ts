@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BREAKS } from '#demo/breaks'
 import { RAGBOX_KEYS } from '#demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from './support/demo/programs'
 import { CHECK_IDS, NOT_PROVOKED_IDS } from '#core/services/doctor/registry'
-import { startCore, type LiveCore } from '#core/services/testing/live'
+import { startCore, type LiveCore } from './support/core/live'
 import type { ServerDoctorReport } from '#shared/model/doctor'
-import { demoProfile } from './demo-profiles'
+import { demoProfile } from './support/demo/profiles'
 
 /**
  * Doctor against the real demo servers over their real transports: every family passes its

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startCore, type LiveCore } from '#core/services/testing/live'
-import { packageFile } from './package-file'
+import { startCore, type LiveCore } from './support/core/live'
+import { packageFile } from './support/process/package-file'
 
 /**
  * Doctor never changes a server's data: it calls only tools known to read (its family's read
@@ -13,9 +13,7 @@ import { packageFile } from './package-file'
  * fixture that logs every write, and two servers from the npm registry.
  */
 
-const TODO = fileURLToPath(
-  new URL('../main/core/services/fixtures/todo-server.mjs', import.meta.url),
-)
+const TODO = fileURLToPath(new URL('./fixtures/services/todo-server.mjs', import.meta.url))
 const MEMORY = packageFile('@modelcontextprotocol/server-memory', 'dist/index.js')
 const TASK_MANAGER = packageFile('@kazuph/mcp-taskmanager', 'dist/index.js')
 

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { RAGBOX_KEYS } from '#demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
-import { demoProfile } from './demo-profiles'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from './support/demo/programs'
+import { demoProfile } from './support/demo/profiles'
 import { createHandlers } from '#core/api/handlers'
 import { dispatch } from '#core/api/dispatch'
 import {
@@ -15,15 +15,11 @@ import {
   startHttpFixture,
   whenState,
   type LiveCore,
-} from '#core/services/testing/live'
-import { NEVER_MS } from './limits'
+} from './support/core/live'
+import { NEVER_MS } from './support/process/limits'
 
-const PLAIN_SEARCH = fileURLToPath(
-  new URL('../main/core/services/fixtures/plain-search.mjs', import.meta.url),
-)
-const STDIO_FIXTURE = fileURLToPath(
-  new URL('../main/core/pool/fixtures/stdio-server.mjs', import.meta.url),
-)
+const PLAIN_SEARCH = fileURLToPath(new URL('./fixtures/services/plain-search.mjs', import.meta.url))
+const STDIO_FIXTURE = fileURLToPath(new URL('./fixtures/pool/stdio-server.mjs', import.meta.url))
 
 /**
  * Doctor as a core service over the real demo servers: what it keeps (redacted), what it audits,

@@ -2,17 +2,17 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ERROR_CODES, type ErrorCode } from '#shared/errors'
-import { cliHome, runCli, writeRegistry, type CliRun } from '#main/cli/testing/run-cli'
+import { cliHome, runCli, writeRegistry, type CliRun } from './support/cli/run-cli'
 import {
   startHostProcess,
   type HostProcess,
   type IpcClient,
   type IpcResponse,
-} from '#main/host/testing/host-process'
-import { waitFor } from '#core/services/testing/live'
-import { repoRoot } from './built'
-import { startFaultServer, type FaultServer } from './fault-server'
-import { SAFETY_NET_MS } from './limits'
+} from './support/host/host-process'
+import { waitFor } from './support/core/live'
+import { repoRoot } from './support/process/built'
+import { startFaultServer, type FaultServer } from './support/servers/fault-server'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * Error codes are a contract: each documented code (src/shared/errors.ts, the table in

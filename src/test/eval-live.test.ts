@@ -1,12 +1,12 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { cliEnv, cliHome, spawnCli, writeRegistry } from '#main/cli/testing/run-cli'
+import { cliEnv, cliHome, spawnCli, writeRegistry } from './support/cli/run-cli'
 import { createCore, type Core } from '#core/core'
-import { fixtureEntry } from '#core/services/testing/live'
+import { fixtureEntry } from './support/core/live'
 import type { EventMap } from '#shared/ipc/contract'
 import type { EvalRunSummary, GoldenSet } from '#shared/model/evaluation'
-import { SAFETY_NET_MS } from './limits'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * A run `rag-console eval` makes (a second process) shows in an open console on the same data

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fixtureEntry, startCore, type LiveCore } from '#core/services/testing/live'
+import { fixtureEntry, startCore, type LiveCore } from './support/core/live'
 import type { EventMap } from '#shared/ipc/contract'
 import type { GoldenSet } from '#shared/model/evaluation'
-import { demoProfile } from './demo-profiles'
-import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from './eval-demo'
+import { demoProfile } from './support/demo/profiles'
+import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from './support/demo/eval-demo'
 
 /**
  * Evaluation runs over real servers: RAGbox's rate limit waited out, cancel, progress, per

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { demoScript } from '#demo/testing'
+import { demoScript } from './support/demo/programs'
 import { dispatch } from '#core/api/dispatch'
 import { createHandlers } from '#core/api/handlers'
 import { ragToolsV1Adapter } from '#core/dialects/rag-tools-v1'
-import { startCore, whenState, type LiveCore } from '#core/services/testing/live'
+import { startCore, whenState, type LiveCore } from './support/core/live'
 import { ConsoleError } from '#shared/errors'
 import type { OperationHealth, ServerHealth } from '#shared/model/server'
 import type { Profile } from '#shared/model/user'
-import { demoProfile } from './demo-profiles'
+import { demoProfile } from './support/demo/profiles'
 
 /**
  * A search the server answers with a refusal inside its reply (rag-tools-v1's

@@ -2,11 +2,11 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
+import { startDemo, type DemoProcess } from './support/demo/programs'
 import { RAG_SEARCH_API_KEY } from '#demo/keys'
-import { startCore, startProcess, type LiveCore, type Started } from '#core/services/testing/live'
-import { demoProfile } from './demo-profiles'
-import { packageFile } from './package-file'
+import { startCore, startProcess, type LiveCore, type Started } from './support/core/live'
+import { demoProfile } from './support/demo/profiles'
+import { packageFile } from './support/process/package-file'
 
 /**
  * Who the acting user is goes only where it is meant to: the identity headers (`x-user-id`,

@@ -35,6 +35,16 @@ const tree: Record<string, string> = {
   'src/renderer/src/main.ts': "export { c } from '../../main/core/core'\n",
   'src/demo/server.ts': 'export const d = 1\n',
   'src/demo/shares.ts': "export { e } from '../shared/errors'\n",
+  'src/test/support/pool/helpers.ts':
+    "export { c } from '../../../main/core/core'\nexport { p } from '../../../main/core/pool/pool'\n",
+  'src/test/support/host/live-host.ts': "export { m } from '../../../main/cli/main'\n",
+  'src/test/support/model/hits.ts': "export { e } from '../../../shared/errors'\n",
+  'src/main/core/pool/pool.test.ts':
+    "export { p } from '../../../test/support/pool/helpers'\n" +
+    "export { m } from '../../../test/support/host/live-host'\n",
+  'src/main/core/services/helped.ts': "export { p } from '../../../test/support/pool/helpers'\n",
+  'src/renderer/src/model.ts': "export { e } from '../../test/support/model/hits'\n",
+  'src/renderer/src/model.test.ts': "export { e } from '../../test/support/model/hits'\n",
 }
 
 let root: string
@@ -122,6 +132,21 @@ describe('layers (dependency-cruiser)', () => {
       'services-not-to-composition src/main/core/core.ts',
     ])
     expect(broken('src/main/core/services/search.test.ts')).toEqual([])
+  })
+
+  it("keeps the test helpers out of the console, and the hosts' helpers out of the core's tests", () => {
+    expect(broken('src/main/core/services/helped.ts')).toEqual([
+      'console-not-to-tests src/test/support/pool/helpers.ts',
+    ])
+    expect(broken('src/renderer/src/model.ts')).toEqual([
+      'console-not-to-tests src/test/support/model/hits.ts',
+    ])
+    expect(broken('src/renderer/src/model.test.ts')).toEqual([])
+    expect(broken('src/test/support/pool/helpers.ts')).toEqual([])
+    expect(broken('src/test/support/host/live-host.ts')).toEqual([])
+    expect(broken('src/main/core/pool/pool.test.ts')).toEqual([
+      'core-not-to-hosts src/test/support/host/live-host.ts',
+    ])
   })
 
   it('finds import circles', () => {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { eachLine } from './start-child'
-import { acquireLock, lockPath } from './lock'
+import { eachLine } from './support/process/start-child'
+import { acquireLock, lockPath } from './support/process/lock'
 
 describe('a test lock', () => {
   it('lets a second holder in only once the first lets go', async () => {

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { RAGBOX_KEYS } from '#demo/keys'
-import { eventually, startDemo, type DemoProcess } from '#demo/testing'
-import { startMonitor, type MonitorProcess } from '#main/cli/testing/monitor-process'
-import { cliHome, runCli, writeRegistry } from '#main/cli/testing/run-cli'
+import { eventually, startDemo, type DemoProcess } from './support/demo/programs'
+import { startMonitor, type MonitorProcess } from './support/cli/monitor-process'
+import { cliHome, runCli, writeRegistry } from './support/cli/run-cli'
 import { KeychainStore } from '#core/secrets/keychain-store'
-import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
+import { describeWithKeyring, uniqueServerId } from './support/secrets/keyring'
 import {
   startOnce,
   startPrometheus,
   type PrometheusAlert,
   type PrometheusProcess,
-} from './prometheus'
+} from './support/servers/prometheus'
 
 /**
  * The operations pack against the real engines: Debian's Prometheus scrapes `rag-console

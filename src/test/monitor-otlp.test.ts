@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { eventually, OWN_DOC_HOST, startDemo, type DemoProcess } from '#demo/testing'
-import { startMonitor, type MonitorProcess } from '#main/cli/testing/monitor-process'
-import { cliHome, writeRegistry } from '#main/cli/testing/run-cli'
-import { attributesOf, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver'
+import { eventually, OWN_DOC_HOST, startDemo, type DemoProcess } from './support/demo/programs'
+import { startMonitor, type MonitorProcess } from './support/cli/monitor-process'
+import { cliHome, writeRegistry } from './support/cli/run-cli'
+import { attributesOf, startOtlpReceiver, type OtlpReceiver } from './support/servers/otlp-receiver'
 
 /**
  * OTLP export of `rag-console monitor` to a loopback OTLP/HTTP receiver, configured only by the

@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs'
 import { afterAll, expect, it } from 'vitest'
-import { eventually, startDemo, type DemoProcess } from '#demo/testing'
-import { startMonitor, type MonitorProcess } from '#main/cli/testing/monitor-process'
-import { cliHome, writeRegistry } from '#main/cli/testing/run-cli'
-import { startOnce, startPrometheus, type PrometheusProcess } from './prometheus'
+import { eventually, startDemo, type DemoProcess } from './support/demo/programs'
+import { startMonitor, type MonitorProcess } from './support/cli/monitor-process'
+import { cliHome, writeRegistry } from './support/cli/run-cli'
+import { startOnce, startPrometheus, type PrometheusProcess } from './support/servers/prometheus'
 
 /**
  * The real engine: Debian's Prometheus scrapes `rag-console monitor` on loopback while it

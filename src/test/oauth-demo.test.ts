@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
+import { startDemo, type DemoProcess } from './support/demo/programs'
 import type { ServerStatus } from '#shared/model/server'
 import type { Core } from '#core/core'
-import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
-import { startCore, type LiveCore } from '#core/services/testing/live-core'
+import { describeWithKeyring, uniqueServerId } from './support/secrets/keyring'
+import { startCore, type LiveCore } from './support/core/live-core'
 
 /**
  * OAuth against the demo's OAuth-protected rag-tools-v1 server over real HTTP and SSE, with

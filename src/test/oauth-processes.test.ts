@@ -2,14 +2,17 @@ import { rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { startMonitor } from '#main/cli/testing/monitor-process'
-import { cliHome, json, runCli, writeRegistry, type CliRun } from '#main/cli/testing/run-cli'
+import { startDemo, type DemoProcess } from './support/demo/programs'
+import { startMonitor } from './support/cli/monitor-process'
+import { cliHome, json, runCli, writeRegistry, type CliRun } from './support/cli/run-cli'
 import { KeychainStore } from '#core/secrets/keychain-store'
-import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
+import { describeWithKeyring, uniqueServerId } from './support/secrets/keyring'
 import { SettingsStore } from '#core/services/settings'
-import { startConformanceServer, type ConformanceServer } from './conformance-server'
-import { SAFETY_NET_MS } from './limits'
+import {
+  startConformanceServer,
+  type ConformanceServer,
+} from './support/servers/conformance-server'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * A sign-in outlives the process that made it: each `rag-console` run below is a new process on

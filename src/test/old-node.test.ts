@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { MIN_NODE, tooOld } from '../main/require-node.js'
-import { builtFile, repoRoot } from './built'
+import { builtFile, repoRoot } from './support/process/built'
 
 /**
  * Every entry point run by a Node older than 22.12 (Debian 12's, or this machine's

@@ -17,8 +17,8 @@ import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/confi
 import { Arch, build, Platform, type Configuration } from 'electron-builder'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PRELOAD_FILE, RENDERER_DIR } from '#main/paths'
-import { builtFile, repoRoot } from './built'
-import { SAFETY_NET_MS } from './limits'
+import { builtFile, repoRoot } from './support/process/built'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 const quietLogger = { isEnabled: false, add: () => undefined }
 const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {

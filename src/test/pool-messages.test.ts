@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import type { ErrorInfo } from '#shared/errors'
 import { RAGBOX_KEYS } from '#demo/keys'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { tempDir, writeFile } from '#core/config/test-support'
+import { startDemo, type DemoProcess } from './support/demo/programs'
+import { tempDir, writeFile } from './support/files/temp-files'
 import { dispatch } from '#core/api/dispatch'
 import { createHandlers } from '#core/api/handlers'
 import { createCore, type Core } from '#core/core'
@@ -13,13 +13,13 @@ import type { ConnectionPool } from '#core/pool/pool'
 import {
   freePort,
   rejection,
-  serverConfig,
+  liveServerConfig,
   stdioFixture,
   useTestScope,
   waitFor,
   type TestPool,
-} from '#core/pool/fixtures/helpers'
-import { startQuirkyServer } from '#core/pool/fixtures/quirky-http'
+} from './support/pool/helpers'
+import { startQuirkyServer } from './support/servers/quirky-http'
 
 /**
  * Every error a person can meet from the pool, produced for real over real transports: each
@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => ragbox?.stop())
 
 const http = (id: string, url: string, headers: Record<string, string> = {}) =>
-  serverConfig({ id, transport: 'http', url, headers })
+  liveServerConfig({ id, transport: 'http', url, headers })
 
 /** The last error of a server that failed to connect (down or waiting for a person). */
 async function connectError(test: TestPool, id: string): Promise<ErrorInfo> {
@@ -141,7 +141,7 @@ const CASES: Case[] = [
     what: /launched command exited \(code 3\) before it was ready/,
     next: /"launch" in rag-mcp\.json.*log/,
     produce: onConnect(async (id) =>
-      serverConfig({
+      liveServerConfig({
         id,
         transport: 'http',
         url: `http://127.0.0.1:${await freePort()}/mcp`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { startCore, waitFor, whenState, type LiveCore } from '#core/services/testing/live'
-import { SAFETY_NET_MS } from './limits'
+import { startDemo, type DemoProcess } from './support/demo/programs'
+import { startCore, waitFor, whenState, type LiveCore } from './support/core/live'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * The VTEX demo answers `ping` with -32601 (method not found). A ping the server does not

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LEGAL_CAPABILITY_TOKEN, RAGBOX_KEYS } from '#demo/keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#demo/testing'
-import { startCore, whenState, type LiveCore } from '#core/services/testing/live'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from './support/demo/programs'
+import { startCore, whenState, type LiveCore } from './support/core/live'
 import { LINK_VERDICTS, type AccessCheck } from '#shared/model/rag'
-import { demoProfile } from './demo-profiles'
-import { SAFETY_NET_MS } from './limits'
+import { demoProfile } from './support/demo/profiles'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * The operations end to end against the demo servers (rag-search over streamable HTTP with its

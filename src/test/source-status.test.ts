@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { demoScript } from '#demo/testing'
-import { startCore, whenState, type LiveCore } from '#core/services/testing/live'
-import { demoProfile } from './demo-profiles'
+import { demoScript } from './support/demo/programs'
+import { startCore, whenState, type LiveCore } from './support/core/live'
+import { demoProfile } from './support/demo/profiles'
 
 /**
  * What discovery reports about single sources reaches the source, before any search: the

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { builtFile } from './built'
-import { SAFETY_NET_MS } from './limits'
-import { eachLine } from './start-child'
+import { builtFile } from './support/process/built'
+import { SAFETY_NET_MS } from './support/process/limits'
+import { eachLine } from './support/process/start-child'
 
 /**
  * Every console process (each CLI command, the browser host, the app) used to load

@@ -4,10 +4,10 @@ import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cliHome, runCli, writeRegistry } from '#main/cli/testing/run-cli'
-import { waitFor } from '#core/services/testing/live'
-import { startHostProcess, type HostProcess, type IpcClient } from '#main/host/testing/host-process'
-import { SAFETY_NET_MS } from './limits'
+import { cliHome, runCli, writeRegistry } from './support/cli/run-cli'
+import { waitFor } from './support/core/live'
+import { startHostProcess, type HostProcess, type IpcClient } from './support/host/host-process'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * Consoles on one machine and one data folder — the app (here the browser host) open, a second

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '#demo/keys'
-import { startDemo, type DemoProcess } from '#demo/testing'
+import { startDemo, type DemoProcess } from './support/demo/programs'
 import type { OAuthStatus } from '#shared/ipc/auth'
 import type { IpcResponse } from '#shared/ipc/wire'
 import type { InvokeChannel, InvokeResult } from '#shared/ipc/contract'
 import type { PendingElicitation } from '#shared/ipc/elicitation'
-import { DEMO_KEY_ENV, demoRegistry, demoUrl, writeRegistry } from '#main/cli/testing/run-cli'
+import { DEMO_KEY_ENV, demoRegistry, demoUrl, writeRegistry } from './support/cli/run-cli'
 import { dispatch } from '#core/api/dispatch'
 import { createHandlers, type Handlers } from '#core/api/handlers'
 import { createCore, type Core } from '#core/core'
-import { repoRoot } from './built'
-import { SAFETY_NET_MS } from './limits'
+import { repoRoot } from './support/process/built'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * The workbench against the demo servers over their real transports: identity and auth headers
@@ -23,7 +23,7 @@ import { SAFETY_NET_MS } from './limits'
  * them anywhere else would fail the sign-in), asking for forms (a stdio fixture).
  */
 
-const ASKER = join(repoRoot, 'src/main/core/pool/fixtures/elicit-stdio-server.mjs')
+const ASKER = join(repoRoot, 'src/test/fixtures/pool/elicit-stdio-server.mjs')
 
 let demo: DemoProcess
 let oauthDemo: DemoProcess

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DOC_SIGNING_SECRET } from '../keys'
 import { UNREACHABLE_ORIGIN, signedDocUrl } from '../links'
-import { startDemo, type DemoProcess } from '../testing'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000)
 

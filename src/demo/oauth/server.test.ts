@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OAUTH_DEMO_CLIENT } from '../keys'
-import { postJson, startDemo, type DemoProcess } from '../testing'
+import { postJson, startDemo, type DemoProcess } from '#test/support/demo/programs'
 
 const initialize = {
   jsonrpc: '2.0',

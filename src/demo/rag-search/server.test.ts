@@ -10,7 +10,7 @@ import {
   startDemo,
   toolCallMessage,
   type DemoProcess,
-} from '../testing'
+} from '#test/support/demo/programs'
 import type { AccessAnswer, Segment } from './segments'
 
 const auth = { authorization: `Bearer ${RAG_SEARCH_API_KEY}` }

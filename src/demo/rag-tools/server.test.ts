@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXPIRED_LEGAL_CAPABILITY_TOKEN, LEGAL_CAPABILITY_TOKEN } from '../keys'
-import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '../testing'
+import { OWN_DOC_HOST, demoScript, startDemo, type DemoProcess } from '#test/support/demo/programs'
 
 interface ReportedError {
   code: string

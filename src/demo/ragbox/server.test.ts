@@ -2,7 +2,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RAGBOX_KEYS } from '../keys'
-import { postJson, startDemo, toolCallMessage, type DemoProcess, type HttpReply } from '../testing'
+import {
+  postJson,
+  startDemo,
+  toolCallMessage,
+  type DemoProcess,
+  type HttpReply,
+} from '#test/support/demo/programs'
 
 const key = (value: string) => ({ 'x-api-key': value })
 const textOf = (reply: HttpReply): unknown => {

@@ -1,7 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { postJson, startDemo, toolCallMessage, type DemoProcess, type HttpReply } from '../testing'
+import {
+  postJson,
+  startDemo,
+  toolCallMessage,
+  type DemoProcess,
+  type HttpReply,
+} from '#test/support/demo/programs'
 
 interface SearchPayload {
   results: Array<{ id: string; title: string; category: string; tags: string[]; author: string }>

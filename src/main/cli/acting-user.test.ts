@@ -1,9 +1,16 @@
 import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { demoProfile } from '#test/demo-profiles'
-import { DEMO_KEY_ENV, cliHome, demoRegistry, json, runCli, writeRegistry } from './testing/run-cli'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
+import { demoProfile } from '#test/support/demo/profiles'
+import {
+  DEMO_KEY_ENV,
+  cliHome,
+  demoRegistry,
+  json,
+  runCli,
+  writeRegistry,
+} from '#test/support/cli/run-cli'
 
 /**
  * `--user` names whom a command acts as: the saved profile with that user id (its session tags,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { repoRoot } from '#test/built'
+import { repoRoot } from '#test/support/process/built'
 import { COMMANDS, GLOBAL_OPTIONS, TARGET_OPTIONS, type OptionSpec } from './command-table'
 
 /**

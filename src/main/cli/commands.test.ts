@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
 import {
   DEMO_KEY_ENV,
   auditLines as auditLinesOf,
@@ -10,7 +10,7 @@ import {
   runCli,
   writeRegistry,
   type CliRun,
-} from './testing/run-cli'
+} from '#test/support/cli/run-cli'
 
 /**
  * The built `rag-console` against every demo family over its real transport: each command's

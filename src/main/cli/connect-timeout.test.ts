@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cliHome, json, runCli, writeRegistry } from './testing/run-cli'
-import { SAFETY_NET_MS } from '#test/limits'
+import { cliHome, json, runCli, writeRegistry } from '#test/support/cli/run-cli'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 /**
  * `--timeout` is the time budget of a whole command, connects included: a stdio server that
@@ -11,7 +11,7 @@ import { SAFETY_NET_MS } from '#test/limits'
  */
 
 const SERVER = pathToFileURL(
-  fileURLToPath(new URL('../core/pool/fixtures/stdio-server.mjs', import.meta.url)),
+  fileURLToPath(new URL('../../test/fixtures/pool/stdio-server.mjs', import.meta.url)),
 ).href
 /** Starts the fixture server 2.5 s late, as a slow start under load would. */
 const SLOW_START = `setTimeout(() => import(${JSON.stringify(SERVER)}), 2500)`

@@ -1,9 +1,16 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { DEMO_KEY_ENV, cliHome, demoRegistry, json, runCli, writeRegistry } from './testing/run-cli'
-import { packageFile } from '#test/package-file'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
+import {
+  DEMO_KEY_ENV,
+  cliHome,
+  demoRegistry,
+  json,
+  runCli,
+  writeRegistry,
+} from '#test/support/cli/run-cli'
+import { packageFile } from '#test/support/process/package-file'
 
 /**
  * A server that is no RAG server (`@modelcontextprotocol/server-memory`: no search tool the

@@ -1,15 +1,15 @@
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SAFETY_NET_MS } from '#test/limits'
-import { cliHome, json, runCliThroughPipe, writeRegistry } from './testing/run-cli'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
+import { cliHome, json, runCliThroughPipe, writeRegistry } from '#test/support/cli/run-cli'
 
 /**
  * `--json` output of several MB piped into a slow reader (`rag-console --json … | jq`) arrives
  * whole: the CLI lets stdout drain before it exits.
  */
 
-const fixture = join(import.meta.dirname, '../core/services/fixtures/rag-fixture.mjs')
+const fixture = join(import.meta.dirname, '../../test/fixtures/services/rag-fixture.mjs')
 const CHUNK = 40_000
 
 let home: string

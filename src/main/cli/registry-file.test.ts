@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { deeplyNested, makeFifo } from '#core/config/test-support'
-import { cliHome, json, runCli } from './testing/run-cli'
+import { deeplyNested, makeFifo } from '#test/support/files/temp-files'
+import { cliHome, json, runCli } from '#test/support/cli/run-cli'
 
 /**
  * `--config` pointing at something that is not a usable registry file: the built CLI ends

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startCore, type LiveCore } from './services/testing/live-core'
+import { startCore, type LiveCore } from '#test/support/core/live-core'
 
 /** RAGbox-shaped keys: a known API key format, so the file scan takes them for credentials. */
 const key = (digit: string) => `rbx_live_${digit.repeat(64)}`

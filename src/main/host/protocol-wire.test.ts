@@ -9,10 +9,16 @@ import {
   whenState,
   type LiveCore,
   type Started,
-} from '#core/services/testing/live'
+} from '#test/support/core/live'
 import type { BrowserHost } from './server'
-import { closed, connect, failOnUncaught, request, startWireHost } from './testing/live-host'
-import { SAFETY_NET_MS } from '#test/limits'
+import {
+  closed,
+  connect,
+  failOnUncaught,
+  request,
+  startWireHost,
+} from '#test/support/host/live-host'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 /**
  * Who gets the protocol log's events over the host's WebSocket: only pages that asked for them

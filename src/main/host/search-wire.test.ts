@@ -9,10 +9,10 @@ import {
   whenState,
   type LiveCore,
   type Started,
-} from '#core/services/testing/live'
+} from '#test/support/core/live'
 import type { BrowserHost } from './server'
-import { connect, failOnUncaught, request, startWireHost } from './testing/live-host'
-import { SAFETY_NET_MS } from '#test/limits'
+import { connect, failOnUncaught, request, startWireHost } from '#test/support/host/live-host'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 /**
  * What a search sends a page over the host's WebSocket, against fixture servers: two over

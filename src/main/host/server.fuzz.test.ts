@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type WebSocket from 'ws'
-import { frameSequences, messages, upgradeRequests, type Message } from './testing/hostile-input'
+import {
+  frameSequences,
+  messages,
+  upgradeRequests,
+  type Message,
+} from '#test/support/host/hostile-input'
 import {
   connect,
   expectServing,
@@ -11,7 +16,7 @@ import {
   statusOf,
   upgradeRequest,
   type LiveHost,
-} from './testing/live-host'
+} from '#test/support/host/live-host'
 
 /**
  * A bounded fuzz of the browser host's boundary, against a live host on a free port: random

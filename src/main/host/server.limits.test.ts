@@ -12,7 +12,7 @@ import {
   startLiveHost,
   unansweredKeychain,
   type LiveHost,
-} from './testing/live-host'
+} from '#test/support/host/live-host'
 
 /**
  * The host's limits per socket, against a live host: what it queues for a client that does

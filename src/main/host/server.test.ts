@@ -12,7 +12,7 @@ import {
   statusOf,
   upgradeRequest,
   type LiveHost,
-} from './testing/live-host'
+} from '#test/support/host/live-host'
 
 let live: LiveHost
 let core: LiveHost['core']

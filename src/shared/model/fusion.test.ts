@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { dedupeKey, fuseHits, mergeResults, RRF_K, withPlaces } from './fusion'
-import { testHit as hit } from './testing/hits'
+import { testHit as hit } from '#test/support/model/hits'
 
 describe('fuseHits (rrf)', () => {
   it('ranks by the sum of 1/(k + rank) over the lists a hit appears in', () => {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
 import { KeychainStore } from '#core/secrets/keychain-store'
-import { freePort } from '#core/pool/fixtures/helpers'
-import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
+import { freePort } from '#test/support/pool/helpers'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
 import {
   cliEnv,
   cliHome,
@@ -13,7 +13,7 @@ import {
   spawnCli,
   writeRegistry,
   type CliRun,
-} from '../testing/run-cli'
+} from '#test/support/cli/run-cli'
 
 /** Every file's text under a folder (what the CLI left on disk). */
 function filesText(dir: string): string {

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cliHome, json, runCli } from '../testing/run-cli'
+import { cliHome, json, runCli } from '#test/support/cli/run-cli'
 
 /** `call --elicit`: who answers the form a stdio server asks for while a tool runs. */
 
 const ASKER = fileURLToPath(
-  new URL('../../core/pool/fixtures/elicit-stdio-server.mjs', import.meta.url),
+  new URL('../../../test/fixtures/pool/elicit-stdio-server.mjs', import.meta.url),
 )
 const stdio = [process.execPath, ASKER].map((word) => JSON.stringify(word)).join(' ')
 

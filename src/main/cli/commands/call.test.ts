@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { startQuirkyServer } from '#core/pool/fixtures/quirky-http'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
+import { startQuirkyServer } from '#test/support/servers/quirky-http'
 import {
   DEMO_KEY_ENV,
   auditLines,
@@ -12,12 +12,12 @@ import {
   json,
   runCli,
   writeRegistry,
-} from '../testing/run-cli'
+} from '#test/support/cli/run-cli'
 
 /** `call`: one raw tool call to a registry server, an ad-hoc URL or an ad-hoc stdio command. */
 
 const RAW_STDIO = fileURLToPath(
-  new URL('../../core/pool/fixtures/raw-stdio-server.mjs', import.meta.url),
+  new URL('../../../test/fixtures/pool/raw-stdio-server.mjs', import.meta.url),
 )
 const rawStdio = (...flags: string[]): string =>
   [process.execPath, RAW_STDIO, ...flags].map((word) => JSON.stringify(word)).join(' ')

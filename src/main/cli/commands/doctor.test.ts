@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type DemoProcess } from '#demo/testing'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
 import { NOT_PROVOKED_IDS } from '#core/services/doctor/registry'
 import {
   DEMO_KEY_ENV,
@@ -10,7 +10,7 @@ import {
   runCli,
   writeRegistry,
   type CliRun,
-} from '../testing/run-cli'
+} from '#test/support/cli/run-cli'
 
 /** `rag-console doctor` against every demo family, and against a deliberately broken RAGbox. */
 

@@ -1,16 +1,12 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  published,
-  trecEvalFixture,
-  trecMeasures,
-} from '#core/services/eval/testing/trec-eval-fixtures'
-import { cliHome, json, runCli, type CliRun } from '../testing/run-cli'
+import { published, trecEvalFixture, trecMeasures } from '#test/support/eval/trec-eval-fixtures'
+import { cliHome, json, runCli, type CliRun } from '#test/support/cli/run-cli'
 
 /**
  * `rag-console eval --qrels QRELS --run RUN` through the built CLI: no registry, no server, no
- * data folder; trec_eval's own test files (src/main/core/services/eval/fixtures/trec_eval).
+ * data folder; trec_eval's own test files (src/test/fixtures/eval/trec_eval).
  */
 
 const fixture = trecEvalFixture

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GoldenSet, MetricRow, MetricDelta } from '#shared/model/evaluation'
-import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '#test/eval-demo'
+import { EVAL_DEMO_ENV, startEvalDemo, type EvalDemo } from '#test/support/demo/eval-demo'
 import { loadDemoGoldenSet } from '../../demo-bootstrap/golden-set'
-import { fixtureEntry } from '#core/services/testing/live'
+import { fixtureEntry } from '#test/support/core/live'
 import {
   cliEnv,
   cliHome,
@@ -13,7 +13,7 @@ import {
   spawnCli,
   writeRegistry,
   type CliRun,
-} from '../testing/run-cli'
+} from '#test/support/cli/run-cli'
 
 /** `rag-console eval` through the built CLI against the demo servers, as Carol. */
 

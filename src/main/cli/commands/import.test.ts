@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { demoScript, startDemo, type DemoProcess } from '#demo/testing'
-import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
-import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
+import { demoScript, startDemo, type DemoProcess } from '#test/support/demo/programs'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
+import { cliHome, json, runCli, writeRegistry } from '#test/support/cli/run-cli'
 
 /**
  * `rag-console import` onboards the servers of Claude Desktop, Cursor and VS Code configs from

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RAG_SEARCH_API_KEY, RAGBOX_KEYS } from '#demo/keys'
-import { startDemo, type DemoProcess } from '#demo/testing'
-import { cliHome, json, runCli } from '../testing/run-cli'
+import { startDemo, type DemoProcess } from '#test/support/demo/programs'
+import { cliHome, json, runCli } from '#test/support/cli/run-cli'
 
 /** `tools`, `resources`, `prompts` and `call --log` of the built CLI against real servers. */
 
@@ -16,7 +16,7 @@ const everything = join(
   'dist/index.js',
 )
 const PAGED = fileURLToPath(
-  new URL('../../core/pool/fixtures/paged-stdio-server.mjs', import.meta.url),
+  new URL('../../../test/fixtures/pool/paged-stdio-server.mjs', import.meta.url),
 )
 const stdio = (...words: string[]): string => words.map((w) => JSON.stringify(w)).join(' ')
 const EVERYTHING = ['--stdio', stdio(process.execPath, everything, 'stdio')]

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'jsonc-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '#test/built'
-import { auditLines, cliHome, json, runCli } from '../testing/run-cli'
+import { repoRoot } from '#test/support/process/built'
+import { auditLines, cliHome, json, runCli } from '#test/support/cli/run-cli'
 
 /**
  * `map` of the built CLI against search servers this project did not write, installed from the

@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { createTestPool, stdioFixture, waitFor } from '#core/pool/fixtures/helpers'
-import { fixtureEntry } from '#core/services/testing/live'
-import { startMonitor } from '../testing/monitor-process'
-import { cliHome, runCli, writeRegistry } from '../testing/run-cli'
+import { createTestPool, stdioFixture, waitFor } from '#test/support/pool/helpers'
+import { fixtureEntry } from '#test/support/core/live'
+import { startMonitor } from '#test/support/cli/monitor-process'
+import { cliHome, runCli, writeRegistry } from '#test/support/cli/run-cli'
 import { monitorPool } from './monitor'
 
 /** `monitor` as a person or a service manager runs it: lines, metrics, signals, bad input. */

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
-import { packageFile } from '#test/package-file'
+import { cliHome, json, runCli, writeRegistry } from '#test/support/cli/run-cli'
+import { packageFile } from '#test/support/process/package-file'
 
 /**
  * Plain-text `search` says what `--json` says: a mapped server whose replies break the mapping

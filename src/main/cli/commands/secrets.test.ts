@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { describeWithKeyring, uniqueServerId } from '#core/secrets/testing/keyring'
-import { cliHome, json, runCli, writeRegistry } from '../testing/run-cli'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
+import { cliHome, json, runCli, writeRegistry } from '#test/support/cli/run-cli'
 
 /** `secrets` against the real Secret Service (run under `bash scripts/with-keyring.sh`). */
 

@@ -2,14 +2,20 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { builtFile } from '#test/built'
-import { cliEnv, cliHome, collectJsonLines, spawnCli, writeRegistry } from '../testing/run-cli'
-import { SAFETY_NET_MS } from '#test/limits'
+import { builtFile } from '#test/support/process/built'
+import {
+  cliEnv,
+  cliHome,
+  collectJsonLines,
+  spawnCli,
+  writeRegistry,
+} from '#test/support/cli/run-cli'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 /** `watch` against real file writes: one JSON line per registry event and status change. */
 
 const STDIO_SERVER = fileURLToPath(
-  new URL('../../core/pool/fixtures/stdio-server.mjs', import.meta.url),
+  new URL('../../../test/fixtures/pool/stdio-server.mjs', import.meta.url),
 )
 const stdioEntry = { command: process.execPath, args: [STDIO_SERVER] }
 

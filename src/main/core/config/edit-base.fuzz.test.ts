@@ -7,7 +7,7 @@ import type { SaveResult } from '#shared/ipc/registry'
 import { backupPath } from '../util/atomic-write'
 import { contentHash } from './hash'
 import { RegistryStore } from './store'
-import { tempDir } from './test-support'
+import { tempDir } from '#test/support/files/temp-files'
 
 /**
  * Every save path under a file caught mid-rewrite: whatever rag-mcp.json holds at the moment

@@ -6,7 +6,7 @@ import type { RawConfig, RegistryView, SaveResult } from '#shared/ipc/registry'
 import { createHandlers } from '../api/handlers'
 import { dispatch } from '../api/dispatch'
 import { createCore, type Core } from '../core'
-import { tempDir, writeFile } from './test-support'
+import { tempDir, writeFile } from '#test/support/files/temp-files'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

@@ -2,10 +2,10 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KeychainStore } from '../secrets/keychain-store'
-import { describeWithKeyring, uniqueServerId } from '../secrets/testing/keyring'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
 import { importCandidatePaths } from './import'
 import { RegistryStore } from './store'
-import { makeFifo, tempDir, writeFile } from './test-support'
+import { makeFifo, tempDir, writeFile } from '#test/support/files/temp-files'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -76,7 +76,10 @@ describe('import preview', () => {
   })
 
   it('turns VS Code password inputs into keychain references the user must set', async () => {
-    const vscode = readFileSync(join(import.meta.dirname, 'fixtures', 'vscode-mcp.json'), 'utf8')
+    const vscode = readFileSync(
+      join(import.meta.dirname, '../../../test/fixtures/config/vscode-mcp.json'),
+      'utf8',
+    )
     const { from, store } = await setup(vscode, 'mcp.json')
     const preview = await store.previewImport({ path: from })
     expect(preview.servers[0]).toMatchObject({

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { registryJsonSchema } from '#shared/config/json-schema'
-import { repoRoot } from '#test/built'
+import { repoRoot } from '#test/support/process/built'
 
 const SCHEMA_FILE = join(repoRoot, 'resources', 'rag-mcp.schema.json')
 const REGENERATE = 'UPDATE_SCHEMA=1 npx vitest run src/main/core/config/json-schema.test.ts'

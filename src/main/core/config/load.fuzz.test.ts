@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { RegistrySource } from '#shared/model/registry'
 import { loadSource, type LoadResult } from './load'
-import { tempDir } from './test-support'
+import { tempDir } from '#test/support/files/temp-files'
 
 /**
  * The registry boundary under random input: whatever text (or bytes) rag-mcp.json holds, load
@@ -12,7 +12,7 @@ import { tempDir } from './test-support'
  * hundred cases per property, a few seconds in all.
  */
 
-const fixtures = join(import.meta.dirname, 'fixtures')
+const fixtures = join(import.meta.dirname, '../../../test/fixtures/config')
 const SEEDS = readdirSync(fixtures).map((name) => readFileSync(join(fixtures, name), 'utf8'))
 const { dir, cleanup } = tempDir('rc-fuzz-')
 afterAll(cleanup)

@@ -5,7 +5,7 @@ import type { RegistrySource } from '#shared/model/registry'
 import { loadEmbeddedRegistry } from './embedded'
 import { loadSource } from './load'
 import { layeredPaths, resolveRegistrySource } from './lookup'
-import { deeplyNested, makeFifo, tempDir, writeFile } from './test-support'
+import { deeplyNested, makeFifo, tempDir, writeFile } from '#test/support/files/temp-files'
 
 const temps: Array<() => void> = []
 afterEach(() => temps.splice(0).forEach((cleanup) => cleanup()))

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SaveResult } from '#shared/ipc/registry'
 import { RegistryStore } from './store'
-import { tempDir, writeFile } from './test-support'
+import { tempDir, writeFile } from '#test/support/files/temp-files'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

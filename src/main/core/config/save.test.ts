@@ -19,7 +19,7 @@ import { loadEmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'
 import { layeredPaths } from './lookup'
 import { RegistryStore, type SecretStatus } from './store'
-import { tempDir, waitFor, writeFile } from './test-support'
+import { tempDir, waitFor, writeFile } from '#test/support/files/temp-files'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { repoRoot } from '#test/built'
+import { repoRoot } from '#test/support/process/built'
 import { loadSource, type LoadResult } from './load'
-import { tempDir, writeFile } from './test-support'
+import { tempDir, writeFile } from '#test/support/files/temp-files'
 
-const fixtures = join(import.meta.dirname, 'fixtures')
+const fixtures = join(import.meta.dirname, '../../../test/fixtures/config')
 const temps: Array<() => void> = []
 afterEach(() => temps.splice(0).forEach((cleanup) => cleanup()))
 

@@ -3,12 +3,12 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { memoryMapping } from './fixtures/generic'
+import { memoryMapping } from '#test/fixtures/dialects/generic'
 import { genericAdapter } from './generic'
 import { detect } from './registry'
-import { asUser } from './testing/recording-session'
-import { connectStdio, type StdioSession } from './testing/sdk-session'
-import { expectWellFormed } from './testing/well-formed'
+import { asUser } from '#test/support/dialects/recording-session'
+import { connectStdio, type StdioSession } from '#test/support/dialects/sdk-session'
+import { expectWellFormed } from '#test/support/dialects/well-formed'
 
 /**
  * The generic adapter against a server this project did not write:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { GenericSearchMapping } from '#shared/config/schema'
-import { rejection, stdioFixture, useTestScope } from '../pool/fixtures/helpers'
+import { rejection, stdioFixture, useTestScope } from '#test/support/pool/helpers'
 import { genericAdapter } from './generic'
 
 const testPool = useTestScope().pool

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { memoryMapping, memorySearchNodes } from './fixtures/generic'
+import { memoryMapping, memorySearchNodes } from '#test/fixtures/dialects/generic'
 import { fillTemplate, genericAdapter, parseGenericResult, readPath, splitPath } from './generic'
-import { RecordingSession, asUser, textResult } from './testing/recording-session'
+import { RecordingSession, asUser, textResult } from '#test/support/dialects/recording-session'
 
 const input = { query: 'leave', phrases: [], topK: 5, sources: [] }
 const rules = (output: { violations: { rule: string }[] }) => output.violations.map((v) => v.rule)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { uikitSearchDocs, vectorQuery, voltagentSearchDocs } from './fixtures/generic'
+import { uikitSearchDocs, vectorQuery, voltagentSearchDocs } from '#test/fixtures/dialects/generic'
 import {
   MAX_CANDIDATES,
   MAX_FIELDS,

@@ -4,7 +4,7 @@ import {
   uikitSearchDocs,
   vectorQuery,
   voltagentSearchDocs,
-} from './fixtures/generic'
+} from '#test/fixtures/dialects/generic'
 import { argumentTemplate, previewMapping, proposeMapping } from './mapping-proposal'
 
 const call = (tool: string, args: Record<string, unknown> = { query: 'memory' }) => ({

@@ -1,11 +1,16 @@
 import fc from 'fast-check'
 import { describe, it } from 'vitest'
-import * as ragboxFixtures from './fixtures/ragbox'
-import * as vtexFixtures from './fixtures/vtex'
+import * as ragboxFixtures from '#test/fixtures/dialects/ragbox'
+import * as vtexFixtures from '#test/fixtures/dialects/vtex'
 import { DIALECTS } from './registry'
-import { PARSERS, SEEDS, expectEveryOperationWellFormed, mutate } from './testing/parser-inputs'
-import { textResult } from './testing/recording-session'
-import { expectWellFormed } from './testing/well-formed'
+import {
+  PARSERS,
+  SEEDS,
+  expectEveryOperationWellFormed,
+  mutate,
+} from '#test/support/dialects/parser-inputs'
+import { textResult } from '#test/support/dialects/recording-session'
+import { expectWellFormed } from '#test/support/dialects/well-formed'
 
 /**
  * Every parser, fed random values, random JSON text, truncated JSON and mutated spec examples:

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '#shared/errors'
-import * as fixture from './fixtures/rag-search'
+import * as fixture from '#test/fixtures/dialects/rag-search'
 import {
   parseAccessResult,
   parseRagSearchResult,
   ragSearchAdapter,
   searchPhrases,
 } from './rag-search'
-import { RecordingSession, asUser, rpcError } from './testing/recording-session'
+import { RecordingSession, asUser, rpcError } from '#test/support/dialects/recording-session'
 
 const input = { query: 'key features?', phrases: [], topK: 8, sources: [] }
 const session = (reply: unknown, extraTools: string[] = []) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import * as fixture from './fixtures/rag-tools-v1'
+import * as fixture from '#test/fixtures/dialects/rag-tools-v1'
 import { parseRawResults, ragToolsV1Adapter } from './rag-tools-v1'
-import { RecordingSession, asUser, type Reply } from './testing/recording-session'
+import { RecordingSession, asUser, type Reply } from '#test/support/dialects/recording-session'
 
 /** Per-source behaviour: error codes reported inside replies, and capability-token calls. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import * as fixture from './fixtures/rag-tools-v1'
+import * as fixture from '#test/fixtures/dialects/rag-tools-v1'
 import {
   parseDiscoverResult,
   parseRawResults,
@@ -7,7 +7,12 @@ import {
   ragToolsV1Adapter,
   withUsername,
 } from './rag-tools-v1'
-import { RecordingSession, alice, asUser, type Reply } from './testing/recording-session'
+import {
+  RecordingSession,
+  alice,
+  asUser,
+  type Reply,
+} from '#test/support/dialects/recording-session'
 
 const input = { query: 'pto policy', phrases: [], topK: 8, sources: ['handbook'] }
 const rules = (output: { violations: { rule: string }[] }) => output.violations.map((v) => v.rule)

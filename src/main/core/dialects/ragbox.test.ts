@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '#shared/errors'
-import * as fixture from './fixtures/ragbox'
+import * as fixture from '#test/fixtures/dialects/ragbox'
 import {
   LIST_MAX_PAGES,
   mapRagboxError,
@@ -10,7 +10,12 @@ import {
   parseRagboxSearch,
   ragboxAdapter,
 } from './ragbox'
-import { RecordingSession, asUser, rpcError, type Reply } from './testing/recording-session'
+import {
+  RecordingSession,
+  asUser,
+  rpcError,
+  type Reply,
+} from '#test/support/dialects/recording-session'
 
 const input = { query: 'cancellation policy', phrases: [], topK: 3, sources: [] }
 const rules = (output: { violations: { rule: string }[] }) => output.violations.map((v) => v.rule)

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { DIALECT_IDS, type ToolInfo } from '#shared/model/server'
-import { specSearchTool } from './fixtures/vtex'
+import { specSearchTool } from '#test/fixtures/dialects/vtex'
 import { DIALECTS, adapterFor, detect } from './registry'
 
 const tools = (...names: string[]): ToolInfo[] => names.map((name) => ({ name }))

@@ -2,9 +2,14 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createRedactor } from '../secrets/redactor'
 import { DIALECTS } from './registry'
-import { PARSERS, SEEDS, expectEveryOperationWellFormed, mutate } from './testing/parser-inputs'
-import { textResult } from './testing/recording-session'
-import { expectWellFormed } from './testing/well-formed'
+import {
+  PARSERS,
+  SEEDS,
+  expectEveryOperationWellFormed,
+  mutate,
+} from '#test/support/dialects/parser-inputs'
+import { textResult } from '#test/support/dialects/recording-session'
+import { expectWellFormed } from '#test/support/dialects/well-formed'
 
 /**
  * Fuzzing the server-reply boundary with what hostile or broken servers send: huge strings,

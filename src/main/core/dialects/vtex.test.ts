@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import * as fixture from './fixtures/vtex'
-import { RecordingSession, asUser, rpcError, type Reply } from './testing/recording-session'
+import * as fixture from '#test/fixtures/dialects/vtex'
+import {
+  RecordingSession,
+  asUser,
+  rpcError,
+  type Reply,
+} from '#test/support/dialects/recording-session'
 import {
   parseHandshake,
   parseSourceRef,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventName } from '#shared/ipc/events'
-import { fixtureEntry, startCore, whenState, type LiveCore } from '../services/testing/live'
+import { fixtureEntry, startCore, whenState, type LiveCore } from '#test/support/core/live'
 
 /**
  * What a canary run tells the pages, against a server whose hits are large (20 hits of 20 kB

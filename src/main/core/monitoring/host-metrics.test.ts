@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { SettingsStore } from '../services/settings'
-import { fixtureEntry, startCore, whenState } from '../services/testing/live'
+import { fixtureEntry, startCore, whenState } from '#test/support/core/live'
 
 /** The desktop app's and browser host's opt-in /metrics (settings.json `metrics`). */
 let dir: string

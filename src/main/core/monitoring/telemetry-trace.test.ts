@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { attributesOf, startOtlpReceiver, type OtlpReceiver } from '#test/otlp-receiver'
 import {
-  fixtureEntry,
-  startCore,
-  waitFor,
-  whenState,
-  type LiveCore,
-} from '../services/testing/live'
+  attributesOf,
+  startOtlpReceiver,
+  type OtlpReceiver,
+} from '#test/support/servers/otlp-receiver'
+import { fixtureEntry, startCore, waitFor, whenState, type LiveCore } from '#test/support/core/live'
 
 /**
  * The trace of one search, as an OTLP backend receives it from the app (the core with its

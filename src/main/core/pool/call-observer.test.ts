@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest'
 import { EventBus } from '../events'
 import type { CallRecord } from './call-observer'
-import { EnvSecretResolver } from './fixtures/env-secrets'
-import { stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
+import { EnvSecretResolver } from '#test/support/pool/env-secrets'
+import { stdioFixture, TEST_POOL_OPTIONS, waitFor } from '#test/support/pool/helpers'
 import { ConnectionPool } from './pool'
-import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/support/process/limits'
 
 /** Metrics and traces hear of every call at the one place the pool measures it. */
 async function observedPool(probeIntervalMs = 0) {

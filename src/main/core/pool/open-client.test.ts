@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { CallTracker } from './call-context'
-import { serverConfig } from './fixtures/server-config'
+import { liveServerConfig } from '#test/support/config/server-config'
 import { createClient } from './open-client'
 
 const hooks = { onLine() {}, onRepair() {}, onRateLimit() {}, onNote() {} }
 
 function opened(id: string) {
   return createClient({
-    config: serverConfig({ id, transport: 'http', url: 'http://127.0.0.1:9/mcp' }),
+    config: liveServerConfig({ id, transport: 'http', url: 'http://127.0.0.1:9/mcp' }),
     resolved: { headers: {}, env: {} } as never,
     tracker: new CallTracker(),
     skipHandshake: false,

@@ -3,8 +3,14 @@ import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ElicitationHandler, ElicitationRequest } from './elicitation'
 import { defaultsOf } from '#shared/model/elicitation'
-import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
-import { rejection, serverConfig, stdioFixture, textOf, useTestScope } from './fixtures/helpers'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/support/process/limits'
+import {
+  rejection,
+  liveServerConfig,
+  stdioFixture,
+  textOf,
+  useTestScope,
+} from '#test/support/pool/helpers'
 
 // A stdio server that sends `elicitation/create` with a named form, declared or not.
 const asker = stdioFixture('asker', 'elicit-stdio-server.mjs')
@@ -138,7 +144,7 @@ describe('elicitation with server-everything over stdio', () => {
     ),
     'dist/index.js',
   )
-  const config = serverConfig({
+  const config = liveServerConfig({
     id: 'everything',
     command: process.execPath,
     args: [everything, 'stdio'],

@@ -2,7 +2,14 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '#shared/config/schema'
-import { fixture, freePort, isAlive, serverConfig, textOf, useTestScope } from './fixtures/helpers'
+import {
+  fixture,
+  freePort,
+  isAlive,
+  liveServerConfig,
+  textOf,
+  useTestScope,
+} from '#test/support/pool/helpers'
 
 // @modelcontextprotocol/server-everything: the reference server of the MCP project, which this
 // project did not write. Its HTTP modes listen on every interface, so they run with a preload
@@ -22,7 +29,7 @@ async function launched(
   readyPattern: string,
 ): Promise<ServerConfig> {
   const port = await freePort()
-  return serverConfig({
+  return liveServerConfig({
     id,
     transport: mode === 'sse' ? 'sse' : 'http',
     url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`,
@@ -42,7 +49,7 @@ describe('server-everything over every transport', () => {
     {
       transport: 'stdio',
       config: async () =>
-        serverConfig({
+        liveServerConfig({
           id: 'everything',
           command: process.execPath,
           args: [everything, 'stdio'],

@@ -1,9 +1,19 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { ActingUser } from '#shared/model/user'
-import { rejection, serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
-import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
-import { startQuirkyServer, type QuirkyOptions, type QuirkyServer } from './fixtures/quirky-http'
-import { SAFETY_NET_MS } from '#test/limits'
+import {
+  rejection,
+  liveServerConfig,
+  textOf,
+  useTestScope,
+  waitFor,
+} from '#test/support/pool/helpers'
+import { startHttpFixture, type HttpFixture } from '../../../test/fixtures/pool/mcp-fixture.mjs'
+import {
+  startQuirkyServer,
+  type QuirkyOptions,
+  type QuirkyServer,
+} from '#test/support/servers/quirky-http'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 const scope = useTestScope()
 const testPool = scope.pool
@@ -20,8 +30,11 @@ async function quirky(options: QuirkyOptions): Promise<QuirkyServer> {
   return server
 }
 
-const http = (id: string, url: string, extra: Parameters<typeof serverConfig>[0] | object = {}) =>
-  serverConfig({ id, transport: 'http', url, ...extra })
+const http = (
+  id: string,
+  url: string,
+  extra: Parameters<typeof liveServerConfig>[0] | object = {},
+) => liveServerConfig({ id, transport: 'http', url, ...extra })
 
 const user = (n: number): ActingUser => ({
   userId: `user${n}@example.com`,

@@ -6,8 +6,14 @@ import type { EventMap } from '#shared/ipc/contract'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { Core } from '../core'
-import { fixture, isAlive, stdioFixture, TEST_POOL_OPTIONS, waitFor } from './fixtures/helpers'
-import { SAFETY_NET_MS } from '#test/limits'
+import {
+  fixture,
+  isAlive,
+  stdioFixture,
+  TEST_POOL_OPTIONS,
+  waitFor,
+} from '#test/support/pool/helpers'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 let dataDir: string
 let core: Core

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ErrorInfo } from '#shared/errors'
-import { stdioFixture, textOf, useTestScope } from './fixtures/helpers'
+import { stdioFixture, textOf, useTestScope } from '#test/support/pool/helpers'
 
 const testPool = useTestScope().pool
 

@@ -3,18 +3,18 @@ import {
   fixture,
   freePort,
   isAlive,
-  serverConfig,
+  liveServerConfig,
   textOf,
   useTestScope,
   waitFor,
-} from './fixtures/helpers'
+} from '#test/support/pool/helpers'
 
 const testPool = useTestScope().pool
 
 /** An HTTP fixture server the pool launches itself on a free loopback port. */
 async function launchedHttp(id: string, readyPattern?: string, extraArgs: string[] = []) {
   const port = await freePort()
-  return serverConfig({
+  return liveServerConfig({
     id,
     transport: 'http',
     url: `http://127.0.0.1:${port}/mcp`,
@@ -58,7 +58,7 @@ describe('launched servers', () => {
 
   it('reports a command that exits before it is ready, with its last output', async () => {
     const { pool, waitForState } = testPool()
-    const config = serverConfig({
+    const config = liveServerConfig({
       id: 'broken',
       transport: 'http',
       url: 'http://127.0.0.1:9/mcp',
@@ -97,7 +97,7 @@ describe('launched servers', () => {
 
   it('gives up at readyTimeoutMs on a readyPattern that backtracks catastrophically, while the match runs on', async () => {
     const { pool, waitForState } = testPool()
-    const config = serverConfig({
+    const config = liveServerConfig({
       id: 'redos',
       transport: 'http',
       url: 'http://127.0.0.1:9/mcp',

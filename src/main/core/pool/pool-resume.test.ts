@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { serverConfig, textOf, useTestScope } from './fixtures/helpers'
+import { liveServerConfig, textOf, useTestScope } from '#test/support/pool/helpers'
 
 const scope = useTestScope()
 
@@ -85,7 +85,7 @@ describe('resumable response streams (SEP-1699)', () => {
     const resumable = await startResumableServer()
     server = resumable.server
     const { pool } = scope.pool()
-    await pool.apply([serverConfig({ id: 'resumable', transport: 'http', url: resumable.url })])
+    await pool.apply([liveServerConfig({ id: 'resumable', transport: 'http', url: resumable.url })])
     const result = await pool.callTool('resumable', 'slow', {}, { operation: 'call' })
     expect(textOf(result)).toBe('resumed')
     expect(resumable.resumes).toEqual(['e-1'])

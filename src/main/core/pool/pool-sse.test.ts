@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '#shared/errors'
-import { serverConfig, textOf, useTestScope, waitFor } from './fixtures/helpers'
-import { startHttpFixture, type HttpFixture } from './fixtures/mcp-fixture.mjs'
+import { liveServerConfig, textOf, useTestScope, waitFor } from '#test/support/pool/helpers'
+import { startHttpFixture, type HttpFixture } from '../../../test/fixtures/pool/mcp-fixture.mjs'
 
 const scope = useTestScope()
 const testPool = scope.pool
@@ -13,7 +13,7 @@ async function fixture(port?: number): Promise<HttpFixture> {
 }
 
 const sse = (id: string, url: string, extra: object = {}) =>
-  serverConfig({ id, transport: 'sse', url, ...extra })
+  liveServerConfig({ id, transport: 'sse', url, ...extra })
 
 describe('pool over legacy SSE', () => {
   it('connects, lists the tools and calls one', async () => {

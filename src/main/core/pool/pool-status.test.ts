@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '#shared/errors'
-import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/support/process/limits'
 import {
   isAlive,
   manualClock,
@@ -8,7 +8,7 @@ import {
   textOf,
   useTestScope,
   waitFor,
-} from './fixtures/helpers'
+} from '#test/support/pool/helpers'
 
 const testPool = useTestScope().pool
 

@@ -4,13 +4,13 @@ import {
   fixture,
   isAlive,
   rejection,
-  serverConfig,
+  liveServerConfig,
   stdioFixture,
   textOf,
   useTestScope,
   waitFor,
-} from './fixtures/helpers'
-import { NEVER_MS, SAFETY_NET_MS } from '#test/limits'
+} from '#test/support/pool/helpers'
+import { NEVER_MS, SAFETY_NET_MS } from '#test/support/process/limits'
 
 const testPool = useTestScope().pool
 
@@ -168,7 +168,9 @@ describe('stdio faults', () => {
     const { pool } = testPool()
     // The server outlives its stdin, and sh does not pass signals on: only a tree kill works.
     const script = `"${process.execPath}" "${fixture('stdio-server.mjs')}" --linger; true`
-    await pool.apply([serverConfig({ id: 'wrapped', command: '/bin/sh', args: ['-c', script] })])
+    await pool.apply([
+      liveServerConfig({ id: 'wrapped', command: '/bin/sh', args: ['-c', script] }),
+    ])
     await pool.session('wrapped')
     const line = await waitFor(() =>
       pool.log('wrapped').find((l) => /fixture stdio server started, pid/.test(l.text)),

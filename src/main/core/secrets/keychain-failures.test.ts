@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { describeWithPrivateKeyring, runKeychainProbe, type ProbeResult } from './testing/keyring'
+import {
+  describeWithPrivateKeyring,
+  runKeychainProbe,
+  type ProbeResult,
+} from '#test/support/secrets/keyring'
 
 const linuxOnly = process.platform === 'linux' ? describe : describe.skip
 if (process.platform !== 'linux') {

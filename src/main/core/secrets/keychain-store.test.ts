@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { afterEach, expect, it } from 'vitest'
 import { KEYCHAIN_SERVICE, KeychainStore } from './keychain-store'
 import { createRedactor } from './redactor'
-import { describeWithKeyring, onPath, uniqueServerId } from './testing/keyring'
+import { describeWithKeyring, onPath, uniqueServerId } from '#test/support/secrets/keyring'
 
 const hasSecretTool = onPath('secret-tool')
 

@@ -3,8 +3,8 @@ import { KeychainStore } from './keychain-store'
 import { createRedactor, REDACTED } from './redactor'
 import { createSecretResolver } from './resolver'
 import { SessionTokens } from './session-tokens'
-import { describeWithKeyring, uniqueServerId } from './testing/keyring'
-import { serverConfig } from './testing/server-config'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
+import { serverConfig } from '#test/support/config/server-config'
 
 describe('resolver: env and session references', () => {
   // The keychain is never asked here: a store that cannot even be opened proves it.

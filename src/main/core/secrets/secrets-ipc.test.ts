@@ -8,8 +8,8 @@ import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { createCore, type Core } from '../core'
 import { REDACTED } from './redactor'
-import { describeWithKeyring, uniqueServerId } from './testing/keyring'
-import { serverConfig } from './testing/server-config'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
+import { serverConfig } from '#test/support/config/server-config'
 
 describeWithKeyring('secrets over IPC, against the real Secret Service', () => {
   let core: Core

@@ -7,7 +7,7 @@ import {
   asUser,
   rpcError,
   textResult,
-} from '../dialects/testing/recording-session'
+} from '#test/support/dialects/recording-session'
 import { AuditedSession, countItems } from './audited-session'
 
 function audited(session: RecordingSession, sources: string[] = ['handbook']) {

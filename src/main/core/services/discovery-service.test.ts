@@ -8,7 +8,7 @@ import { createHandlers } from '../api/handlers'
 import type { Profile } from '#shared/model/user'
 import type { Core } from '../core'
 import { DISCOVERY_CACHE_MS } from './discovery-service'
-import { fixtureEntry, startCore, whenState, type LiveCore } from './testing/live'
+import { fixtureEntry, startCore, whenState, type LiveCore } from '#test/support/core/live'
 
 /** Profile visibility, discovery and remembered selections against fixture servers over stdio. */
 

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { InvokeChannel, InvokeResult } from '#shared/ipc/contract'
 import type { IpcResponse } from '#shared/ipc/wire'
 import type { PendingElicitation } from '#shared/ipc/elicitation'
-import { SAFETY_NET_MS } from '#test/limits'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
-import { fixture } from '../pool/fixtures/helpers'
+import { fixture } from '#test/support/pool/helpers'
 import { MAX_PENDING_FORMS } from './elicitation-broker'
-import { startCore, whenState, type LiveCore } from './testing/live'
+import { startCore, whenState, type LiveCore } from '#test/support/core/live'
 
 /** Forms a real stdio server sends, answered the way the app's windows answer them: over IPC. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerConfig } from '#shared/config/schema'
 import type { Profile } from '#shared/model/user'
-import { testConfig } from '../dialects/testing/recording-session'
+import { testConfig } from '#test/support/dialects/recording-session'
 import { planTargets, type PlanDeps } from './plan'
 import { mergeSources } from './sources'
 import { actingUser } from './targets'

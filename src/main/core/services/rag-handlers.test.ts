@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHandlers } from '../api/handlers'
 import { dispatch } from '../api/dispatch'
 import type { InvokeResult } from '#shared/ipc/contract'
-import { fixtureEntry, startCore, whenState, type LiveCore } from './testing/live'
+import { fixtureEntry, startCore, whenState, type LiveCore } from '#test/support/core/live'
 
 /** The operations over the IPC contract: validation, shapes and redaction as a renderer sees them. */
 let live: LiveCore

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startQuirkyServer, type QuirkyServer } from '../pool/fixtures/quirky-http'
-import { startCore, whenState, type LiveCore } from './testing/live'
+import { startQuirkyServer, type QuirkyServer } from '#test/support/servers/quirky-http'
+import { startCore, whenState, type LiveCore } from '#test/support/core/live'
 
 let server: QuirkyServer | undefined
 let live: LiveCore | undefined

@@ -11,8 +11,8 @@ import {
   whenState,
   type LiveCore,
   type Started,
-} from './testing/live'
-import { SAFETY_NET_MS } from '#test/limits'
+} from '#test/support/core/live'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 /**
  * Fan-out search through the whole console (pool, adapters, audit, fusion) against fixture

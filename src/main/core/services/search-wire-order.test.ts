@@ -1,7 +1,13 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ProtocolEntry } from '#shared/ipc/workbench'
-import { startCore, startHttpFixture, whenState, type LiveCore, type Started } from './testing/live'
+import {
+  startCore,
+  startHttpFixture,
+  whenState,
+  type LiveCore,
+  type Started,
+} from '#test/support/core/live'
 
 /**
  * When a fan-out's calls reach the wire, seen from the console's side of real loopback HTTP

@@ -7,8 +7,8 @@ import {
   waitFor,
   whenState,
   type LiveCore,
-} from './testing/live'
-import { SAFETY_NET_MS } from '#test/limits'
+} from '#test/support/core/live'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 /** The server list as the Servers panel shows it, through the whole console. */
 let live: LiveCore

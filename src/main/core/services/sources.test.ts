@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Resource } from '#shared/model/rag'
 import type { ActingUser } from '#shared/model/user'
-import { testConfig } from '../dialects/testing/recording-session'
+import { testConfig } from '#test/support/dialects/recording-session'
 import { ALL_SOURCES, mergeSources, sourcesToSend } from './sources'
 
 const sales: ActingUser = {

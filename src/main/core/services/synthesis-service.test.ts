@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fixtureEntry, startCore, whenState, type LiveCore } from './testing/live'
+import { fixtureEntry, startCore, whenState, type LiveCore } from '#test/support/core/live'
 
 /** Synthesis in both modes against fixture servers over stdio. */
 let live: LiveCore

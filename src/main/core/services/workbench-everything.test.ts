@@ -10,9 +10,9 @@ import type { ProtocolEntry } from '#shared/ipc/workbench'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { createCore, type Core } from '../core'
-import { fixture, isAlive, waitFor } from '../pool/fixtures/helpers'
-import { SAFETY_NET_MS } from '#test/limits'
-import { listeningUrl, startChild } from '#test/start-child'
+import { fixture, isAlive, waitFor } from '#test/support/pool/helpers'
+import { SAFETY_NET_MS } from '#test/support/process/limits'
+import { listeningUrl, startChild } from '#test/support/process/start-child'
 
 /**
  * The workbench over IPC against `@modelcontextprotocol/server-everything` (every content type,

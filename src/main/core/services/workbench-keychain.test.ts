@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createCore, type Core } from '../core'
-import { describeWithKeyring, uniqueServerId } from '../secrets/testing/keyring'
-import { fixture } from '../pool/fixtures/helpers'
-import { listeningUrl, startChild } from '#test/start-child'
+import { describeWithKeyring, uniqueServerId } from '#test/support/secrets/keyring'
+import { fixture } from '#test/support/pool/helpers'
+import { listeningUrl, startChild } from '#test/support/process/start-child'
 
 /** "Add to registry" of a tried server, against the real Secret Service. */
 

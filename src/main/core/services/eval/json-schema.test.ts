@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { goldenSetJsonSchema } from '#shared/model/golden-set-schema'
-import { repoRoot } from '#test/built'
+import { repoRoot } from '#test/support/process/built'
 
 const SCHEMA_FILE = join(repoRoot, 'docs', 'golden-set.schema.json')
 const REGENERATE = 'UPDATE_SCHEMA=1 npx vitest run src/main/core/services/eval/json-schema.test.ts'

@@ -9,12 +9,17 @@ import {
   readTrecRun,
   trecEval,
 } from './trec-eval'
-import { linesOf, published, trecEvalFixture, trecMeasures } from './testing/trec-eval-fixtures'
+import {
+  linesOf,
+  published,
+  trecEvalFixture,
+  trecMeasures,
+} from '#test/support/eval/trec-eval-fixtures'
 
 /**
  * trec_eval compatibility: hand-computed examples (their arithmetic written out), then
  * trec_eval's own test files with the outputs its repository publishes for them
- * (fixtures/trec_eval, see its README).
+ * (src/test/fixtures/eval/trec_eval, see its README).
  */
 
 // Query q1: d1 (2), d2 (0), d3 (1), d4 (3, not retrieved), d5 (-1: in the pool, not judged).

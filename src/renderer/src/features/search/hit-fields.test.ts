@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedHit } from '#shared/model/operations'
-import { testHit } from '#shared/model/testing/hits'
+import { testHit } from '#test/support/model/hits'
 import {
   flaggedPlaces,
   formatScore,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerSearchResult } from '#shared/model/operations'
 import type { Hit } from '#shared/model/rag'
-import { testHit } from '#shared/model/testing/hits'
+import { testHit } from '#test/support/model/hits'
 import { fuseHits } from '#shared/model/fusion'
 import {
   alsoReturnedBy,

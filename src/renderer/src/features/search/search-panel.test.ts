@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedHit } from '#shared/model/operations'
 import type { Violation } from '#shared/model/rag'
-import { testHit, testPart } from '#shared/model/testing/hits'
+import { testHit, testPart } from '#test/support/model/hits'
 import { hitKey } from './hit-key'
 import {
   inspectedHit,

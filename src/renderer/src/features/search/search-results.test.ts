@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MergedHit } from '#shared/model/operations'
-import { testHit, testPart } from '#shared/model/testing/hits'
+import { testHit, testPart } from '#test/support/model/hits'
 import type { RunResult, SearchRun } from './search-run'
 import {
   CHECK_ALL_LIMIT,

@@ -3,7 +3,7 @@ import { fuseHits } from '#shared/model/fusion'
 import type { SearchReply, StreamedPart } from '#shared/ipc/rag'
 import type { SearchResult, ServerSearchResult } from '#shared/model/operations'
 import type { Hit } from '#shared/model/rag'
-import { testHit as hit, testPart } from '#shared/model/testing/hits'
+import { testHit as hit, testPart } from '#test/support/model/hits'
 import { mergedHits, searchRunReducer, waterfallRows, type SearchRun } from './search-run'
 
 const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerStatus, ServerSummary } from '#shared/model/server'
-import { testServer } from '#shared/model/testing/servers'
+import { testServer } from '#test/support/model/servers'
 import { connectProgress, filterItems, groupItems, serverMatches } from './server-groups'
 
 const down: ServerStatus = {

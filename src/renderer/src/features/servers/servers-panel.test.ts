@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionTokenInfo } from '#shared/ipc/secrets'
 import type { ServerStatus, ServerSummary } from '#shared/model/server'
-import { testServer } from '#shared/model/testing/servers'
+import { testServer } from '#test/support/model/servers'
 import { cardId, progressLine, shownLine, stateCounts, tokenNamesOf } from './servers-panel'
 
 const server = (id: string, status: ServerStatus): ServerSummary => testServer(id, { status })
