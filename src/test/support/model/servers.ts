@@ -1,3 +1,4 @@
+import type { ServerDiscovery } from '#shared/model/operations'
 import type { ServerSummary } from '#shared/model/server'
 
 /** A connected HTTP server's summary for tests; `over` sets the rest (status, url, …). */
@@ -14,5 +15,22 @@ export const testServer = (id: string, over: Partial<ServerSummary> = {}): Serve
   tools: [],
   visible: true,
   secrets: [],
+  ...over,
+})
+
+/** A source of server `kb` as discovery lists it: open, selected and visible; `over` sets the rest. */
+export const testSource = (
+  id: string,
+  over: Partial<ServerDiscovery['sources'][number]> = {},
+): ServerDiscovery['sources'][number] => ({
+  server: 'kb',
+  id,
+  name: id,
+  authRequired: false,
+  groups: [],
+  scopes: [],
+  defaultSelected: true,
+  selected: true,
+  visible: true,
   ...over,
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerDiscovery } from '#shared/model/operations'
 import type { ServerStatus, ServerSummary } from '#shared/model/server'
+import { testSource as source } from '#test/support/model/servers'
 import {
   adviceFor,
   commandLine,
@@ -29,19 +30,6 @@ const summary = (status: ServerStatus, extra: Partial<ServerSummary> = {}): Serv
   tools: [],
   visible: true,
   secrets: [],
-  ...extra,
-})
-
-const source = (id: string, extra: Record<string, unknown> = {}) => ({
-  server: 'kb',
-  id,
-  name: id,
-  authRequired: false,
-  groups: [],
-  scopes: [],
-  defaultSelected: true,
-  selected: true,
-  visible: true,
   ...extra,
 })
 

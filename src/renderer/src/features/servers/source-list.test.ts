@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ServerDiscovery } from '#shared/model/operations'
+import { testSource } from '#test/support/model/servers'
 import type { SourceRow } from './server-view'
 import { FIRST_ROWS, sourceListView } from './source-list'
 
@@ -7,21 +8,7 @@ const row = (
   id: string,
   selected: boolean,
   extra: Partial<SourceRow['source']> = {},
-): SourceRow => ({
-  source: {
-    server: 'kb',
-    id,
-    name: id,
-    authRequired: false,
-    groups: [],
-    scopes: [],
-    defaultSelected: true,
-    visible: true,
-    ...extra,
-  },
-  selected,
-  access: 'open',
-})
+): SourceRow => ({ source: testSource(id, extra), selected, access: 'open' })
 
 const discovery = (ok: boolean): ServerDiscovery => ({
   server: 'kb',
