@@ -1,3 +1,4 @@
+import { isExternalHttpUrl } from '#shared/csp'
 import type { PoolDocumentRequest } from '#shared/ipc/evaluation'
 import type { EvalPool, Grade, PoolDocument } from '#shared/model/evaluation'
 import { gradeOfKey } from './grades'
@@ -89,7 +90,7 @@ export function documentRequest(item: PoolItem): PoolDocumentRequest {
 
 /** A document's link, when it is one a browser opens (http or https); else none. */
 export function webLink(link: string | undefined): string | undefined {
-  return link && /^https?:\/\//i.test(link) ? link : undefined
+  return link && isExternalHttpUrl(link) ? link : undefined
 }
 
 /** Where a document was found, shortest first: `knowledgeSearch #1, documentVault #3`. */
