@@ -46,15 +46,20 @@ afterAll(async () => {
 
 failOnUncaught()
 
-/** A page's socket, the protocol events it received so far (and their servers), and its progress events. */
+/**
+ * A page's socket, the protocol events it received so far (their entries, and the entries of
+ * each server: every server numbers its own log), and its progress events.
+ */
 async function page(): Promise<{
   ws: WebSocket
   protocol: ProtocolEntry[][]
   servers: Set<string>
+  entriesOf: (server: string) => ProtocolEntry[]
   progress: string[]
 }> {
   const ws = await connect(host)
   const protocol: ProtocolEntry[][] = []
+  const byServer: { server: string; entries: ProtocolEntry[] }[] = []
   const servers = new Set<string>()
   const progress: string[] = []
   ws.on('message', (data) => {
@@ -66,11 +71,14 @@ async function page(): Promise<{
     }
     if (event?.name === 'workbench:protocol') {
       protocol.push(event.payload.entries)
+      byServer.push({ server: event.payload.server, entries: event.payload.entries })
       servers.add(event.payload.server)
     }
     if (event?.name === 'search:progress') progress.push(event.payload.searchId)
   })
-  return { ws, protocol, servers, progress }
+  const entriesOf = (server: string) =>
+    byServer.filter((event) => event.server === server).flatMap((event) => event.entries)
+  return { ws, protocol, servers, entriesOf, progress }
 }
 
 const subscribe = (ws: WebSocket, events: unknown[]): void =>
@@ -114,9 +122,15 @@ describe('protocol log events on the wire', () => {
     }
     expect(log.value.entries.length).toBeGreaterThan(0)
     await search(watching.ws)
-    await waitFor(() => watching.protocol.length > 0, SAFETY_NET_MS, 'protocol events')
-    const seqs = watching.protocol.flat().map((entry) => entry.seq)
-    expect(Math.max(...seqs)).toBeGreaterThan(Math.max(...log.value.entries.map((e) => e.seq)))
+    // The log fetched is a's, and each server numbers its own log: only a's events say what
+    // came after it. The first of them may complete an entry the page already has (a reply to
+    // an earlier search), so wait for the newer ones: this search's call to a.
+    const fetched = Math.max(...log.value.entries.map((entry) => entry.seq))
+    const newer = () => watching.entriesOf('a').filter((entry) => entry.seq > fetched)
+    await waitFor(() => newer().length > 0, SAFETY_NET_MS, "a's entries after the fetched log")
+    expect(newer()).toContainEqual(
+      expect.objectContaining({ direction: 'out', kind: 'request', method: 'tools/call' }),
+    )
     watching.ws.close()
   })
 
