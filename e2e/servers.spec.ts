@@ -82,6 +82,15 @@ test('source toggles persist across a page reload and a host restart', async ({ 
     { companyDocs: stdioDocs() },
     { env: { RAG_CONSOLE_HOME: home } },
   )
+  // Each change of sources reaches main 1.5 s late, as on a loaded machine: a switch pressed
+  // while the change before it is still being saved must not be lost.
+  await page.routeWebSocket(/\/ipc\?/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((message) => {
+      if (String(message).includes('"selection:set"')) setTimeout(() => server.send(message), 1500)
+      else server.send(message)
+    })
+  })
   await page.goto(host.url)
   const sales = sourceSwitch(page, 'companyDocs', 'Sales Playbooks')
   const legal = sourceSwitch(page, 'companyDocs', 'Legal Docs')

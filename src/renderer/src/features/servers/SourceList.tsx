@@ -44,6 +44,11 @@ export interface SourceListProps {
   loading: boolean
   /** Show why discovery failed; off while the card's advice already explains the server's state. */
   showError: boolean
+  /**
+   * A change of sources is being saved. The toggles stay usable meanwhile: main applies each
+   * change whole and in the order sent, and a switch pressed while an earlier one saves must
+   * not be lost.
+   */
   busy: boolean
   onChange: (sources: Record<string, boolean>) => void
   token: TokenActions
@@ -77,7 +82,7 @@ export function SourceList({
           <span className="server-sources__bulk">
             <Button
               variant="ghost"
-              disabled={busy || on === visible}
+              disabled={on === visible}
               onClick={() => onChange(selectAll(rows, true))}
               aria-label={`Select all sources of ${server}`}
             >
@@ -85,7 +90,7 @@ export function SourceList({
             </Button>
             <Button
               variant="ghost"
-              disabled={busy || on === 0}
+              disabled={on === 0}
               onClick={() => onChange(selectAll(rows, false))}
               aria-label={`Select none of the sources of ${server}`}
             >
@@ -109,7 +114,11 @@ export function SourceList({
           </p>
         )
       ) : (
-        <Table label={`Data sources of ${server}`} className="server-sources__table">
+        <Table
+          label={`Data sources of ${server}`}
+          className="server-sources__table"
+          aria-busy={busy}
+        >
           <thead>
             <tr>
               <th className="server-sources__toggle">
@@ -126,7 +135,6 @@ export function SourceList({
               <SourceRowView
                 key={row.source.id}
                 row={row}
-                busy={busy}
                 detailed={detailed}
                 onToggle={(checked) => onChange({ [row.source.id]: checked })}
                 server={server}
@@ -153,14 +161,12 @@ export function SourceList({
 
 function SourceRowView({
   row,
-  busy,
   detailed,
   onToggle,
   server,
   token,
 }: {
   row: SourceRow
-  busy: boolean
   detailed: boolean
   onToggle: (checked: boolean) => void
   server: string
@@ -176,7 +182,7 @@ function SourceRowView({
         <Toggle
           checked={selected}
           onChange={onToggle}
-          disabled={busy || !source.visible}
+          disabled={!source.visible}
           ariaLabel={`Search ${source.name}`}
         />
       </td>
