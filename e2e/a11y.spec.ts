@@ -13,6 +13,7 @@ import {
   replaceEditorText,
   test,
   type Entry,
+  type Launch,
 } from './console'
 import {
   DEMO_SERVER_IDS,
@@ -30,10 +31,14 @@ import { root } from './host'
 /**
  * WCAG 2.1 A and AA, audited by axe-core (`expectNoAxeViolations`, light and dark) on every
  * panel, every dialog and popover, and the main states: empty, loading, error, results. One page
- * load covers many states.
+ * load covers many states of an area.
  */
 
 const demo = useDemoServers()
+
+// Every test runs on a host of its own: the two workers share them (each starts its own demo
+// servers for them).
+test.describe.configure({ mode: 'parallel' })
 
 const nav = (page: Page, panel: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
@@ -48,22 +53,40 @@ async function auditDialog(page: Page, name: string | RegExp, context: string): 
   await expect(dialog(page, name)).toBeHidden()
 }
 
-test('every panel and its dialogs, with results and errors', async ({ page, launch }) => {
-  test.setTimeout(300_000)
-  // A sixth server with a wrong key puts errors in the waterfall, Health and Audit.
+/** A sixth server with a wrong key puts errors in the waterfall, Health and Audit. */
+function withLockedOut(): Record<string, Entry> {
   const lockedOut = {
     url: demo().urls.ragSearch,
     headers: { Authorization: 'Bearer not-the-key' },
     dialect: 'rag-search',
     groups: ['users'],
   }
-  const { host } = await launch(
-    { ...demoRegistry(demo()), lockedOut },
-    { env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() } },
-  )
+  return { ...demoRegistry(demo()), lockedOut }
+}
+
+/** The demo servers and the locked-out one on a host, the page on Search as Carol. */
+async function openDemo(page: Page, launch: Launch): Promise<void> {
+  const { host } = await launch(withLockedOut(), {
+    env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() },
+  })
   await openSearch(page, host.url, true)
   await page.getByRole('button', { name: 'Dismiss notification' }).click()
   await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
+}
+
+/** Searches for "vpn setup" and waits for every demo server's latency. */
+async function searchVpn(page: Page): Promise<void> {
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const waterfall = page.getByRole('table', { name: 'Latency by server' })
+  for (const server of DEMO_SERVER_IDS) {
+    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
+  }
+}
+
+test('Search and Access, with results and errors', async ({ page, launch }) => {
+  test.setTimeout(180_000)
+  await openDemo(page, launch)
   await expectNoAxeViolations(page, 'Search, before a query')
   await page.getByRole('button', { name: /^Sources: \d servers/ }).click()
   await expect(dialog(page, 'Sources of this search')).toBeVisible()
@@ -74,12 +97,7 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await expectNoAxeViolations(page, 'the registry source popover')
   await page.keyboard.press('Escape')
 
-  await page.getByLabel('Query').fill('vpn setup')
-  await page.keyboard.press('ControlOrMeta+Enter')
-  const waterfall = page.getByRole('table', { name: 'Latency by server' })
-  for (const server of DEMO_SERVER_IDS) {
-    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
-  }
+  await searchVpn(page)
   await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
   await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()
   await expectNoAxeViolations(page, 'Search, results and the hit inspector')
@@ -116,6 +134,15 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   const batch = page.getByRole('region', { name: /^Batch: Links pasted at / })
   await expect(batch.getByRole('table', { name: 'Verdicts' }).getByRole('row')).toHaveCount(5)
   await expectNoAxeViolations(page, 'Access, check all')
+})
+
+test('Servers, Health, Config and Audit, with errors, and their dialogs', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await openDemo(page, launch)
+  await searchVpn(page)
 
   await nav(page, 'Servers')
   const card = (server: string) => page.getByRole('region', { name: server, exact: true })
@@ -145,8 +172,14 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await nav(page, 'Audit')
   await expect(page.getByRole('row', { name: /on lockedOut .*: error/ }).first()).toBeVisible()
   await expectNoAxeViolations(page, 'Audit')
+})
 
-  // Workbench: a call's result, the command to copy, saving it, the protocol log, trying a server.
+test('the Workbench: a call, its command, the protocol log and a tried server', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await openDemo(page, launch)
   await nav(page, 'Workbench')
   const main = page.getByRole('main', { name: 'Workbench' })
   await main.getByLabel('Server', { exact: true }).selectOption('knowledgeSearch')
@@ -177,8 +210,14 @@ test('every panel and its dialogs, with results and errors', async ({ page, laun
   await expectNoAxeViolations(page, 'Workbench, a tried server')
   await main.getByRole('button', { name: 'Add to registry…' }).click()
   await auditDialog(page, /^Add try-\d+ to the registry$/, 'Workbench, the add-to-registry dialog')
+})
 
-  // Evaluation: a set and its editor, a new set, runs with their charts, two runs compared.
+test('Evaluation: a set and its editor, runs with their charts, two runs compared', async ({
+  page,
+  launch,
+}) => {
+  test.setTimeout(180_000)
+  await openDemo(page, launch)
   await saveDemoUsers(page)
   await nav(page, 'Evaluation')
   const evaluation = page.getByRole('main', { name: 'Evaluation' })

@@ -28,7 +28,13 @@ export async function startDemoServers(): Promise<DemoServers> {
     string,
     { apiKey: string }
   >
-  const child = await startChild([DEMO, 'all', '--port-base', '0'], (lines) => {
+  // RAGbox allows 60 requests and 10 queries a minute per key, like the service it stands for.
+  // A spec runs golden sets and searches by the dozen a minute against one set of demo servers
+  // and would spend most of its time waiting those windows out: here they allow 10,000. Waiting
+  // out RAGbox's limit is tested in src/test/eval-runs.test.ts.
+  const limits = ['--rate-limit', '10000', '--query-rate-limit', '10000']
+  const args = [DEMO, 'all', '--port-base', '0', ...limits]
+  const child = await startChild(args, (lines) => {
     if (!lines.some((line) => line.startsWith('ready '))) return undefined
     const url = (name: string): string => {
       const match = lines

@@ -79,24 +79,7 @@ export function SourceList({
           Data sources <span className="muted">{summary}</span>
         </h3>
         {visible > 1 && (
-          <span className="server-sources__bulk">
-            <Button
-              variant="ghost"
-              disabled={on === visible}
-              onClick={() => onChange(selectAll(rows, true))}
-              aria-label={`Select all sources of ${server}`}
-            >
-              All
-            </Button>
-            <Button
-              variant="ghost"
-              disabled={on === 0}
-              onClick={() => onChange(selectAll(rows, false))}
-              aria-label={`Select none of the sources of ${server}`}
-            >
-              None
-            </Button>
-          </span>
+          <BulkButtons server={server} on={on} visible={visible} rows={rows} onChange={onChange} />
         )}
       </div>
       {showError && discovery?.error && (
@@ -156,6 +139,42 @@ export function SourceList({
         </Button>
       )}
     </div>
+  )
+}
+
+/** Turns every visible source of a server on, or off. */
+function BulkButtons({
+  server,
+  on,
+  visible,
+  rows,
+  onChange,
+}: {
+  server: string
+  on: number
+  visible: number
+  rows: readonly SourceRow[]
+  onChange: (sources: Record<string, boolean>) => void
+}): React.JSX.Element {
+  return (
+    <span className="server-sources__bulk">
+      <Button
+        variant="ghost"
+        disabled={on === visible}
+        onClick={() => onChange(selectAll(rows, true))}
+        aria-label={`Select all sources of ${server}`}
+      >
+        All
+      </Button>
+      <Button
+        variant="ghost"
+        disabled={on === 0}
+        onClick={() => onChange(selectAll(rows, false))}
+        aria-label={`Select none of the sources of ${server}`}
+      >
+        None
+      </Button>
+    </span>
   )
 }
 
