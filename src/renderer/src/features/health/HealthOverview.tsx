@@ -2,7 +2,7 @@ import type { ServerHealth } from '#shared/model/server'
 import { TimeAgo } from '../../lib/TimeAgo'
 import { StatusBadge, Table } from '../../ui'
 import { formatMs, statusLabel } from '../servers/server-view'
-import { describeWindow, formatPercent, formatUptime, headroom } from './health-view'
+import { describeWindow, formatPercent, formatUptime, headroomCell } from './health-view'
 
 export interface HealthOverviewProps {
   servers: readonly ServerHealth[]
@@ -48,7 +48,7 @@ export function HealthOverview({ servers, onSelect }: HealthOverviewProps): Reac
       <tbody>
         {servers.map((h) => {
           const o = h.overall
-          const room = headroom(h.rateLimit)
+          const room = headroomCell(h.rateLimit)
           const latency = (ms: number): string => (o.latency.count > 0 ? formatMs(ms) : '–')
           return (
             <tr key={h.server} aria-label={h.server}>
@@ -77,8 +77,8 @@ export function HealthOverview({ servers, onSelect }: HealthOverviewProps): Reac
               <td title={o.lastError?.message}>
                 <TimeAgo at={o.lastErrorAt} />
               </td>
-              <td className="num">
-                {room ? `${room.remaining} / ${room.limit} (${formatPercent(room.ratio)})` : '–'}
+              <td className="num" title={room.title}>
+                {room.text}
               </td>
             </tr>
           )

@@ -6,6 +6,7 @@ import {
   formatPercent,
   formatUptime,
   headroom,
+  headroomCell,
   latencyColumns,
   parsePort,
   sortOperations,
@@ -80,6 +81,24 @@ describe('headroom', () => {
 
   it('is unknown when the server sent no limit', () => {
     expect(headroom({ remaining: 3, at: 0 })).toBeNull()
+  })
+})
+
+describe('headroomCell', () => {
+  it('shows the share left, as short for a large limit as for a small one, the counts as its title', () => {
+    expect(headroomCell({ limit: 60, remaining: 15, at: 0 })).toEqual({
+      text: '25 %',
+      title: '15 of 60 left',
+    })
+    expect(headroomCell({ limit: 10_000, remaining: 9_991, at: 0 })).toEqual({
+      text: '> 99.9 %',
+      title: '9,991 of 10,000 left',
+    })
+  })
+
+  it('is a dash when the server sent no limit', () => {
+    expect(headroomCell({ remaining: 3, at: 0 })).toEqual({ text: '–' })
+    expect(headroomCell(undefined)).toEqual({ text: '–' })
   })
 })
 

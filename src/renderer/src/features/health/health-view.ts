@@ -103,12 +103,26 @@ export function headroom(info: RateLimitInfo | undefined): Headroom | null {
   }
 }
 
-/** `99.2 %`, `100 %`, `0 %`: one decimal only where it says something. */
+/**
+ * The overview's "Rate limit left" cell: the share left, which keeps its width whatever the
+ * limit (`9991 / 10000` would not fit a narrow window), and the counts as its tooltip (the
+ * server's own section shows them in full).
+ */
+export function headroomCell(info: RateLimitInfo | undefined): { text: string; title?: string } {
+  const room = headroom(info)
+  if (room === null) return { text: '–' }
+  return {
+    text: formatPercent(room.ratio),
+    title: `${room.remaining.toLocaleString('en')} of ${room.limit.toLocaleString('en')} left`,
+  }
+}
+
 /** Uptime as a percentage, or "—" while the server's state is not known yet. */
 export function formatUptime(ratio: number | undefined): string {
   return ratio === undefined ? '—' : formatPercent(ratio)
 }
 
+/** `99.2 %`, `100 %`, `0 %`: one decimal only where it says something. */
 export function formatPercent(ratio: number): string {
   const percent = ratio * 100
   if (percent === 0 || percent === 100) return `${percent} %`
