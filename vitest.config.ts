@@ -52,6 +52,11 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: INTEGRATION,
+          // Unit tests share each worker's modules instead of loading them again per file: 14 s
+          // instead of 34 on the idle machine. A file must leave no state behind; one that keeps
+          // the clock faked fails (unit-setup.ts).
+          isolate: false,
+          setupFiles: ['src/test/support/process/unit-setup.ts'],
           env: { RAG_CONSOLE_TEST_PROJECT: 'unit' },
         },
       },

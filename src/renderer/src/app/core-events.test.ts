@@ -1,5 +1,5 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProfilesState } from '#shared/ipc/profiles'
 import type { RegistryView } from '#shared/ipc/registry'
 import type { RegistrySource } from '#shared/model/registry'
@@ -56,6 +56,7 @@ const profile = (id: string, name: string): Profile => ({
 describe('core events', () => {
   vi.useFakeTimers()
   afterEach(() => vi.clearAllTimers())
+  afterAll(() => vi.useRealTimers())
 
   it('marks the running registry invalid at once when the file on disk breaks', () => {
     const { queryClient, context } = setup()

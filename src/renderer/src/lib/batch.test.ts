@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { batched } from './batch'
 
 describe('batched', () => {
   vi.useFakeTimers()
   afterEach(() => vi.clearAllTimers())
+  afterAll(() => vi.useRealTimers())
 
   it('hands a burst over in one flush, in order, and a later item in the next', () => {
     const flushes: number[][] = []

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import type { SearchReply } from '#shared/ipc/rag'
 import type { ServerSearchResult } from '#shared/model/operations'
 import { testHit, testPart } from '#test/support/model/hits'
@@ -17,6 +17,7 @@ const draft = { query: 'vpn', phrases: [], topK: 10, fusion: 'rrf' as const }
 describe('searchFeed', () => {
   vi.useFakeTimers()
   afterEach(() => vi.clearAllTimers())
+  afterAll(() => vi.useRealTimers())
 
   it('lands a reply after every progress event that came before it, still waiting for its batch', () => {
     const queryClient = new QueryClient()
