@@ -1,9 +1,7 @@
 import { join } from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { chromiumPath } from './src/test/support/host/chromium'
 import { SAFETY_NET_MS } from './src/test/support/process/limits'
-
-/** Debian's Chromium; a browser is never downloaded. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 // The hosts, CLIs and demo servers the specs start keep their compiled code between runs.
 process.env.NODE_COMPILE_CACHE ??= join(import.meta.dirname, 'node_modules/.cache/node-compile')
@@ -25,7 +23,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
     launchOptions: {
-      executablePath: chromiumPath,
+      executablePath: chromiumPath(),
       args: [
         '--no-sandbox',
         '--disable-gpu',

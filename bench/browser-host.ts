@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserType } from 'playwright-core'
+import { chromiumPath } from '#test/support/host/chromium'
 import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const HOST = resolve(root, 'out/main/host.js')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM = chromiumPath()
 /** How long a start may take before it counts as failed: a safety net, not a measurement. */
 export const START_TIMEOUT_MS = SAFETY_NET_MS
 /** The rag-tools-v1 fixture server (`--http`: one process serving every registry entry). */
