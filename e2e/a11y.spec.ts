@@ -16,13 +16,14 @@ import {
   type Launch,
 } from './console'
 import {
-  DEMO_SERVER_IDS,
   dataDirWithDemoSet,
   demoRegistry,
   everything,
+  openDemoWithErrors,
   openSearch,
   runGoldenSet,
   saveDemoUsers,
+  searchVpnSetup,
   slowServer,
   useDemoServers,
 } from './demo'
@@ -53,36 +54,8 @@ async function auditDialog(page: Page, name: string | RegExp, context: string): 
   await expect(dialog(page, name)).toBeHidden()
 }
 
-/** A sixth server with a wrong key puts errors in the waterfall, Health and Audit. */
-function withLockedOut(): Record<string, Entry> {
-  const lockedOut = {
-    url: demo().urls.ragSearch,
-    headers: { Authorization: 'Bearer not-the-key' },
-    dialect: 'rag-search',
-    groups: ['users'],
-  }
-  return { ...demoRegistry(demo()), lockedOut }
-}
-
-/** The demo servers and the locked-out one on a host, the page on Search as Carol. */
-async function openDemo(page: Page, launch: Launch): Promise<void> {
-  const { host } = await launch(withLockedOut(), {
-    env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() },
-  })
-  await openSearch(page, host.url, true)
-  await page.getByRole('button', { name: 'Dismiss notification' }).click()
-  await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
-}
-
-/** Searches for "vpn setup" and waits for every demo server's latency. */
-async function searchVpn(page: Page): Promise<void> {
-  await page.getByLabel('Query').fill('vpn setup')
-  await page.keyboard.press('ControlOrMeta+Enter')
-  const waterfall = page.getByRole('table', { name: 'Latency by server' })
-  for (const server of DEMO_SERVER_IDS) {
-    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
-  }
-}
+/** The demo registry and a locked-out server, the page on Search as Carol. */
+const openDemo = (page: Page, launch: Launch) => openDemoWithErrors(page, launch, demo())
 
 test('Search and Access, with results and errors', async ({ page, launch }) => {
   test.setTimeout(180_000)
@@ -97,7 +70,7 @@ test('Search and Access, with results and errors', async ({ page, launch }) => {
   await expectNoAxeViolations(page, 'the registry source popover')
   await page.keyboard.press('Escape')
 
-  await searchVpn(page)
+  await searchVpnSetup(page)
   await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
   await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()
   await expectNoAxeViolations(page, 'Search, results and the hit inspector')
@@ -142,7 +115,7 @@ test('Servers, Health, Config and Audit, with errors, and their dialogs', async 
 }) => {
   test.setTimeout(180_000)
   await openDemo(page, launch)
-  await searchVpn(page)
+  await searchVpnSetup(page)
 
   await nav(page, 'Servers')
   const card = (server: string) => page.getByRole('region', { name: server, exact: true })

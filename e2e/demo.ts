@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { DEMO_USERS } from '#demo/access'
 import { startChild } from '#test/support/process/start-child'
-import { expect, invoke, test, type Entry } from './console'
+import { expect, invoke, LATENCY, test, type Entry, type Launch } from './console'
 import { root } from './host'
 
 const DEMO = join(root, 'out/main/demo.js')
@@ -206,6 +206,44 @@ export function dataDirWithDemoSet(): string {
     join(dir, 'eval', 'sets', 'demo.json'),
   )
   return dir
+}
+
+/** The five demo servers and a sixth with a wrong key, which puts errors in the waterfall, Health and Audit. */
+export function demoRegistryWithLockedOut(demo: DemoServers): Record<string, Entry> {
+  const lockedOut = {
+    url: demo.urls.ragSearch,
+    headers: { Authorization: 'Bearer not-the-key' },
+    dialect: 'rag-search',
+    groups: ['users'],
+  }
+  return { ...demoRegistry(demo), lockedOut }
+}
+
+/**
+ * A host on {@link demoRegistryWithLockedOut} with the demo golden set, the page on Search as
+ * Carol, the "Now viewing as" notice dismissed (it would cover what follows).
+ */
+export async function openDemoWithErrors(
+  page: Page,
+  launch: Launch,
+  demo: DemoServers,
+): Promise<void> {
+  const { host } = await launch(demoRegistryWithLockedOut(demo), {
+    env: { ...demo.env, RAG_CONSOLE_HOME: dataDirWithDemoSet() },
+  })
+  await openSearch(page, host.url, true)
+  await page.getByRole('button', { name: 'Dismiss notification' }).click()
+  await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
+}
+
+/** Searches for "vpn setup" and resolves once every demo server's latency shows. */
+export async function searchVpnSetup(page: Page): Promise<void> {
+  await page.getByLabel('Query').fill('vpn setup')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  const waterfall = page.getByRole('table', { name: 'Latency by server' })
+  for (const server of DEMO_SERVER_IDS) {
+    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
+  }
 }
 
 /**

@@ -1,13 +1,11 @@
 import type { Page } from '@playwright/test'
 import { expectColumnsFit } from './columns'
-import { expect, LATENCY, screenshots, test } from './console'
+import { expect, screenshots, test } from './console'
 import {
-  DEMO_SERVER_IDS,
-  dataDirWithDemoSet,
-  demoRegistry,
-  openSearch,
+  openDemoWithErrors,
   runGoldenSet,
   saveDemoUsers,
+  searchVpnSetup,
   useDemoServers,
 } from './demo'
 
@@ -30,32 +28,13 @@ const nav = (page: Page, panel: string) =>
   page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: panel }).click()
 
 test('every panel is usable at the minimum window size', async ({ page, launch }) => {
-  // A sixth server with a wrong key puts errors in the waterfall, Health and Audit.
-  const lockedOut = {
-    url: demo().urls.ragSearch,
-    headers: { Authorization: 'Bearer not-the-key' },
-    dialect: 'rag-search',
-    groups: ['users'],
-  }
-  const { host } = await launch(
-    { ...demoRegistry(demo()), lockedOut },
-    { env: { ...demo().env, RAG_CONSOLE_HOME: dataDirWithDemoSet() } },
-  )
-  await openSearch(page, host.url, true)
-  // The "Now viewing as" notice would cover the screenshots.
-  await page.getByRole('button', { name: 'Dismiss notification' }).click()
-  await expect(page.getByRole('button', { name: /^Sources: \d servers/ })).toBeVisible()
+  await openDemoWithErrors(page, launch, demo())
   // A long label must not squeeze its icon in the narrow navigation.
   const icons = page.getByRole('navigation', { name: 'Main' }).locator('.ui-icon')
   for (const width of await icons.evaluateAll((all) => all.map((icon) => icon.clientWidth))) {
     expect(width, 'every navigation icon keeps its size').toBe(15)
   }
-  await page.getByLabel('Query').fill('vpn setup')
-  await page.keyboard.press('ControlOrMeta+Enter')
-  const waterfall = page.getByRole('table', { name: 'Latency by server' })
-  for (const server of DEMO_SERVER_IDS) {
-    await expect(waterfall.getByRole('row', { name: server })).toContainText(LATENCY)
-  }
+  await searchVpnSetup(page)
   await page.getByRole('listbox', { name: 'Merged hits' }).getByRole('option').first().click()
   await expect(page.getByRole('complementary', { name: 'Hit inspector' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Search', level: 1 })).toBeVisible()
