@@ -46,21 +46,16 @@ afterAll(async () => {
 
 failOnUncaught()
 
-/**
- * A page's socket, the protocol events it received so far (their entries, and the entries of
- * each server: every server numbers its own log), and its progress events.
- */
-async function page(): Promise<{
-  ws: WebSocket
-  protocol: ProtocolEntry[][]
-  servers: Set<string>
-  entriesOf: (server: string) => ProtocolEntry[]
-  progress: string[]
-}> {
+/** One `workbench:protocol` event as a page received it: whose log, and its new entries. */
+interface ProtocolEvent {
+  server: string
+  entries: ProtocolEntry[]
+}
+
+/** A page's socket, the protocol events it received so far, and its progress events. */
+async function page(): Promise<{ ws: WebSocket; protocol: ProtocolEvent[]; progress: string[] }> {
   const ws = await connect(host)
-  const protocol: ProtocolEntry[][] = []
-  const byServer: { server: string; entries: ProtocolEntry[] }[] = []
-  const servers = new Set<string>()
+  const protocol: ProtocolEvent[] = []
   const progress: string[] = []
   ws.on('message', (data) => {
     const { event } = JSON.parse(data.toString()) as {
@@ -70,16 +65,20 @@ async function page(): Promise<{
       }
     }
     if (event?.name === 'workbench:protocol') {
-      protocol.push(event.payload.entries)
-      byServer.push({ server: event.payload.server, entries: event.payload.entries })
-      servers.add(event.payload.server)
+      protocol.push({ server: event.payload.server, entries: event.payload.entries })
     }
     if (event?.name === 'search:progress') progress.push(event.payload.searchId)
   })
-  const entriesOf = (server: string) =>
-    byServer.filter((event) => event.server === server).flatMap((event) => event.entries)
-  return { ws, protocol, servers, entriesOf, progress }
+  return { ws, protocol, progress }
 }
+
+/** The servers whose protocol events reached a page. */
+const serversOf = (protocol: ProtocolEvent[]): Set<string> =>
+  new Set(protocol.map((event) => event.server))
+
+/** One server's entries among a page's protocol events (every server numbers its own log). */
+const entriesOf = (protocol: ProtocolEvent[], server: string): ProtocolEntry[] =>
+  protocol.filter((event) => event.server === server).flatMap((event) => event.entries)
 
 const subscribe = (ws: WebSocket, events: unknown[]): void =>
   ws.send(JSON.stringify({ subscribe: events }))
@@ -126,7 +125,7 @@ describe('protocol log events on the wire', () => {
     // came after it. The first of them may complete an entry the page already has (a reply to
     // an earlier search), so wait for the newer ones: this search's call to a.
     const fetched = Math.max(...log.value.entries.map((entry) => entry.seq))
-    const newer = () => watching.entriesOf('a').filter((entry) => entry.seq > fetched)
+    const newer = () => entriesOf(watching.protocol, 'a').filter((entry) => entry.seq > fetched)
     await waitFor(() => newer().length > 0, SAFETY_NET_MS, "a's entries after the fetched log")
     expect(newer()).toContainEqual(
       expect.objectContaining({ direction: 'out', kind: 'request', method: 'tools/call' }),
@@ -160,12 +159,12 @@ describe('protocol log events on the wire', () => {
     await request(one.ws, 'app:info')
     // Both servers answer the search: their replies are the last protocol events it causes.
     await search(one.ws)
-    await waitFor(() => one.servers.has('c'), SAFETY_NET_MS, "c's protocol events")
+    await waitFor(() => serversOf(one.protocol).has('c'), SAFETY_NET_MS, "c's protocol events")
     const sent = nextProtocolEvent()
     await search(one.ws)
     await sent
     await request(one.ws, 'app:info')
-    expect([...one.servers]).toEqual(['c'])
+    expect([...serversOf(one.protocol)]).toEqual(['c'])
     one.ws.close()
   })
 
