@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The README's test command: the build, then side by side typecheck and lint (followed by the
-// MCP conformance suite's client scenarios and the benchmarks' quick run), Playwright e2e, and
-// the unit + integration tests (inside a real Secret Service when the machine has one).
+// The README's test command: the build, then side by side lint, typecheck (followed by the MCP
+// conformance suite's client scenarios and the benchmarks' quick run), Playwright e2e, and the
+// unit + integration tests (inside a real Secret Service when the machine has one).
 // Output lines carry their runner's name.
 // Ends with one line `N passed, N failed` summing every runner.
 import { spawn, spawnSync } from 'node:child_process'
