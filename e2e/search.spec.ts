@@ -211,6 +211,34 @@ test('cancel stops a slow server and keeps what already arrived', async ({ page,
   )
 })
 
+test('Run pressed while the sources are still being found waits for them, then shows every server', async ({
+  page,
+  launch,
+}) => {
+  const { host } = await launch({ fast: slowServer('fast', 0), slow: slowServer('slow', 30_000) })
+  // The sources reach the page 2 s late, as on a loaded machine.
+  await page.routeWebSocket(/\/ipc\?/, (ws) => {
+    const server = ws.connectToServer()
+    ws.onMessage((message) => {
+      if (String(message).includes('"discovery:run"')) setTimeout(() => server.send(message), 2000)
+      else server.send(message)
+    })
+  })
+  await openSearch(page, host.url)
+  await page.getByLabel('Query').fill('vpn')
+  await page.keyboard.press('ControlOrMeta+Enter')
+  // Held, not lost: it can be cancelled, and runs once the sources are known.
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible()
+  await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
+  // The slow server is listed while it is still waiting, not only once it answers.
+  await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('waiting', {
+    timeout: 15_000,
+  })
+  await expect(waterfall(page).getByRole('row', { name: 'fast' })).toContainText('ok')
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('cancelled')
+})
+
 test('the inspector shows the violations and the raw JSON of a broken reply', async ({
   page,
   launch,

@@ -1,5 +1,5 @@
-import { useQuery } from '@tanstack/react-query'
-import { useCallback, useMemo, useState } from 'react'
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import type { Hit } from '#shared/model/rag'
 import {
   useJudgingSetSelected,
@@ -23,8 +23,8 @@ import {
   runBlockedReason,
   takingPart,
 } from './search-panel'
-import { mergedHits } from './search-run'
-import { searchSelection, serverSources } from './sources'
+import { mergedHits, type SearchDraft } from './search-run'
+import { searchSelection, serverSources, type ServerSources } from './sources'
 import { useSearch } from './use-search'
 
 /** The hit lists a closing inspector hands focus back to: those of the tab shown. */
@@ -61,7 +61,28 @@ export function useSearchPanel() {
     [discovery.data, toggles.data],
   )
   const selection = useMemo(() => searchSelection(servers, excluded), [servers, excluded])
-  const taking = takingPart(servers, excluded)
+  const taking = useMemo(() => takingPart(servers, excluded), [servers, excluded])
+
+  // Run pressed before the sources are known is held until they are: started at once, the run
+  // would list no server as waiting, and would run even when no source turns out selected.
+  const queryClient = useQueryClient()
+  const [held, setHeld] = useState(false)
+  const holding = useRef(0)
+  /** Runs on `on`, the servers found; none known when discovery failed (main asks them all). */
+  const startRun = (asked: SearchDraft, on: readonly ServerSources[] | undefined): void => {
+    const part = takingPart(on ?? [], excluded)
+    if (on && runBlockedReason(true, part)) return
+    setSelected(null)
+    start(asked, searchSelection(on ?? [], excluded), part)
+  }
+  const runWhenFound = async (asked: SearchDraft): Promise<void> => {
+    const ticket = ++holding.current
+    setHeld(true)
+    const found = await sourcesOnceFound(queryClient)
+    if (ticket !== holding.current) return
+    setHeld(false)
+    startRun(asked, found)
+  }
 
   // Hits are judged for the query that found them, not for what the form holds now.
   const judging = useJudging(run?.draft.query, profiles.data?.activeId)
@@ -79,7 +100,7 @@ export function useSearchPanel() {
     selection,
     disabledReason: runBlockedReason(discovery.isSuccess, taking),
     run,
-    running: run?.phase === 'running',
+    running: run?.phase === 'running' || held,
     merged,
     inspected,
     selected,
@@ -87,10 +108,14 @@ export function useSearchPanel() {
     replyArtifacts: reply?.artifacts,
     setSelected,
     runSearch: (): void => {
-      setSelected(null)
-      start(draft, selection, taking)
+      if (discovery.isPending) void runWhenFound(draft)
+      else startRun(draft, discovery.isSuccess ? servers : undefined)
     },
-    cancel,
+    cancel: (): void => {
+      holding.current++
+      setHeld(false)
+      cancel()
+    },
     judging,
     creatingSet,
     setCreatingSet,
@@ -109,5 +134,22 @@ export function useSearchPanel() {
       }
       setSelected(null)
     },
+  }
+}
+
+/**
+ * The servers and their selected sources once discovery has answered (at once when it has);
+ * undefined when it failed.
+ */
+async function sourcesOnceFound(queryClient: QueryClient): Promise<ServerSources[] | undefined> {
+  try {
+    const { activeId } = await queryClient.ensureQueryData(profileQueries.list())
+    const [discovered, toggles] = await Promise.all([
+      queryClient.ensureQueryData(searchQueries.discovery(activeId)),
+      queryClient.ensureQueryData(profileQueries.selection()),
+    ])
+    return serverSources(discovered, toggles)
+  } catch {
+    return undefined
   }
 }
