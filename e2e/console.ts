@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { acquireLock } from '#test/support/process/lock'
-import { expect, launchHost, screenshotPath, test as base, type RunningHost } from './host'
+import { expect, launchHost, screenshot, SCREENSHOTS, test as base, type RunningHost } from './host'
 
 /** A registry entry as written in rag-mcp.json. */
 export type Entry = Record<string, unknown>
@@ -206,10 +206,11 @@ export async function replaceEditorText(
 
 /** Saves a light and a dark screenshot: `<name>-light.png`, `<name>-dark.png`. */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return
   await page.emulateMedia({ colorScheme: 'light' })
-  await page.screenshot({ path: screenshotPath(`${name}-light`) })
+  await screenshot(page, `${name}-light`)
   await page.emulateMedia({ colorScheme: 'dark' })
-  await page.screenshot({ path: screenshotPath(`${name}-dark`) })
+  await screenshot(page, `${name}-dark`)
   await page.emulateMedia({ colorScheme: 'light' })
 }
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { test as base } from '@playwright/test'
+import { test as base, type Page } from '@playwright/test'
 import { SAFETY_NET_MS } from '#test/support/process/limits'
 import { startPrivateKeyring } from './keyring'
 
@@ -63,8 +63,16 @@ export async function launchHost(
   }
 }
 
-/** Screenshots land in e2e/screenshots/ for a reviewer to look at. */
-export const screenshotPath = (name: string): string => join(root, 'e2e/screenshots', `${name}.png`)
+/**
+ * Whether specs save screenshots. `RAG_E2E_SCREENSHOTS=off` (set by .ci/run, whose clone nobody
+ * opens) skips them: the suite's ~300 PNGs cost a run about 40 s of CPU.
+ */
+export const SCREENSHOTS = process.env.RAG_E2E_SCREENSHOTS !== 'off'
+
+/** Saves the page as e2e/screenshots/`name`.png, for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path: join(root, 'e2e/screenshots', `${name}.png`) })
+}
 
 export const test = base.extend<{ host: RunningHost }, { keyring: void }>({
   // Under scripts/with-keyring.sh (npm test), each worker gets a keyring of its own and every

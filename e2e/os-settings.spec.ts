@@ -11,7 +11,7 @@ import {
 } from './demo'
 import { expectColumnsFit } from './columns'
 import { expectFocusVisible } from './focus'
-import { screenshotPath } from './host'
+import { screenshot } from './host'
 
 /**
  * The OS settings a person may depend on: reduced motion, forced colors (Windows high contrast)
@@ -116,8 +116,7 @@ test('in forced colors (high contrast) borders, focus, selection and status stay
   await actAsCarol(page)
   await saveDemoUsers(page)
   await page.getByRole('button', { name: 'Dismiss notification' }).click()
-  const shot = (name: string) =>
-    page.screenshot({ path: screenshotPath(`os-forced-colors-${name}`) })
+  const shot = (name: string) => screenshot(page, `os-forced-colors-${name}`)
   const navigation = page.getByRole('navigation', { name: 'Main' })
 
   const card = page.getByRole('region', { name: 'knowledgeSearch', exact: true })
@@ -286,7 +285,7 @@ test.describe('zoomed to 200 %', () => {
     await saveDemoUsers(page)
     await page.getByRole('button', { name: 'Dismiss notification' }).click()
     const check = async (name: string, where: string) => {
-      await page.screenshot({ path: screenshotPath(`os-zoom-200-${name}`) })
+      await screenshot(page, `os-zoom-200-${name}`)
       await expectReflows(page, where)
     }
     await expect(page.getByRole('region', { name: 'knowledgeSearch' })).toContainText('ready')

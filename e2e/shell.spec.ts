@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { acquireLock } from '#test/support/process/lock'
-import { expect, launchHost, screenshotPath, test } from './host'
+import { expect, launchHost, screenshot, test } from './host'
 
 test('the renderer reaches the core through window.ragConsole', async ({ page, host }) => {
   const problems: string[] = []
@@ -20,9 +20,9 @@ test('the renderer reaches the core through window.ragConsole', async ({ page, h
   expect(page.url()).not.toContain('token=')
   expect(problems).toEqual([])
 
-  await page.screenshot({ path: screenshotPath('shell-light') })
+  await screenshot(page, 'shell-light')
   await page.emulateMedia({ colorScheme: 'dark' })
-  await page.screenshot({ path: screenshotPath('shell-dark') })
+  await screenshot(page, 'shell-dark')
 })
 
 test('a page with a wrong token is refused by the host', async ({ page, host }) => {
@@ -80,7 +80,7 @@ async function noticeAcrossRestart(
     expect((await notice.boundingBox())!.height).toBeLessThanOrEqual(40)
     await notice.getByText('How to fix').click()
     await expect(notice).toContainText('restart the console')
-    await page.screenshot({ path: screenshotPath('shell-keychain-notice') })
+    await screenshot(page, 'shell-keychain-notice')
     await notice.getByRole('button', { name: 'Dismiss' }).click()
     await expect(notice).toBeHidden()
     // Gone from the panel: not even after a reload of the page.
