@@ -35,6 +35,9 @@ export default defineConfig({
       ],
     },
     viewport: { width: 1360, height: 860 },
+    // Spinners and transitions stay still: they cost Chromium CPU and no spec asserts on them
+    // moving; os-settings.spec.ts holds the page to both settings.
+    reducedMotion: 'reduce',
     trace: 'off',
   },
 })
