@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SaveResult } from '#shared/ipc/registry'
 import type { Diagnostic } from '#shared/model/registry'
-import { enabledNotSaved, withKey, withoutKey } from './server-actions'
+import { busyKeys, enabledNotSaved, NO_KEYS, withKey, withoutKey } from './server-actions'
 
 const diagnostic = (severity: Diagnostic['severity'], message: string): Diagnostic => ({
   severity,
@@ -24,14 +24,21 @@ const conflict = (untrusted?: string): SaveResult => ({
 })
 
 describe('busy keys', () => {
-  it('adds and removes one key without touching the set it was given', () => {
-    const none: ReadonlySet<string> = new Set()
+  it('adds and removes one key without touching the keys it was given', () => {
+    const none = NO_KEYS
     const one = withKey(none, 'reconnect:kb')
     const two = withKey(one, 'sources:kb')
-    expect([...two]).toEqual(['reconnect:kb', 'sources:kb'])
-    expect([...withoutKey(two, 'reconnect:kb')]).toEqual(['sources:kb'])
-    expect(none.size).toBe(0)
-    expect([...one]).toEqual(['reconnect:kb'])
+    expect([...busyKeys(two)]).toEqual(['reconnect:kb', 'sources:kb'])
+    expect([...busyKeys(withoutKey(two, 'reconnect:kb'))]).toEqual(['sources:kb'])
+    expect(busyKeys(none).size).toBe(0)
+    expect([...busyKeys(one)]).toEqual(['reconnect:kb'])
+  })
+
+  it('keeps a key busy until every run of it has ended (two changes of one server’s sources)', () => {
+    const both = withKey(withKey(NO_KEYS, 'sources:kb'), 'sources:kb')
+    const firstEnded = withoutKey(both, 'sources:kb')
+    expect(busyKeys(firstEnded).has('sources:kb')).toBe(true)
+    expect(busyKeys(withoutKey(firstEnded, 'sources:kb')).size).toBe(0)
   })
 })
 

@@ -1,15 +1,25 @@
 import type { SaveResult } from '#shared/ipc/registry'
 
-/** The keys with `key` added (an action started). */
-export const withKey = (keys: ReadonlySet<string>, key: string): ReadonlySet<string> =>
-  new Set(keys).add(key)
+/** The actions running now: how many runs of each key (one server's sources may save twice). */
+export type RunningKeys = ReadonlyMap<string, number>
 
-/** The keys without `key` (an action ended). */
-export function withoutKey(keys: ReadonlySet<string>, key: string): ReadonlySet<string> {
-  const next = new Set(keys)
-  next.delete(key)
+export const NO_KEYS: RunningKeys = new Map()
+
+/** The running keys with one more run of `key` (an action started). */
+export const withKey = (keys: RunningKeys, key: string): RunningKeys =>
+  new Map(keys).set(key, (keys.get(key) ?? 0) + 1)
+
+/** The running keys with one run of `key` fewer (an action ended). */
+export function withoutKey(keys: RunningKeys, key: string): RunningKeys {
+  const next = new Map(keys)
+  const left = (next.get(key) ?? 0) - 1
+  if (left > 0) next.set(key, left)
+  else next.delete(key)
   return next
 }
+
+/** The keys with a run still going. */
+export const busyKeys = (keys: RunningKeys): ReadonlySet<string> => new Set(keys.keys())
 
 /**
  * Why switching a server on or off did not save, in words that say what to do next; null when

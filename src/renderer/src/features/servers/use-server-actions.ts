@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { call } from '../../api'
 import { useNoticePosted } from '../../state/store'
 import { appQueries } from '../app/queries'
 import { profileKeys } from '../profiles/queries'
 import { serverKeys } from './queries'
-import { enabledNotSaved, withKey, withoutKey } from './server-actions'
+import { busyKeys, enabledNotSaved, NO_KEYS, withKey, withoutKey } from './server-actions'
 import { signInTabs } from './sign-in-tabs'
 
 export interface ServerActions {
@@ -39,20 +39,21 @@ export function useServerActions(): ServerActions {
 /** The keys of the actions running now, and how to run one (its failure named in a notice). */
 function useActionRun(): { busy: ReadonlySet<string>; run: RunAction } {
   const notify = useNoticePosted()
-  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
+  const [running, setRunning] = useState(NO_KEYS)
   const run = useCallback<RunAction>(
     async (key, action, failed) => {
-      setBusy((all) => withKey(all, key))
+      setRunning((all) => withKey(all, key))
       try {
         await action()
       } catch (error) {
         notify({ tone: 'bad', message: failed, detail: (error as Error).message })
       } finally {
-        setBusy((all) => withoutKey(all, key))
+        setRunning((all) => withoutKey(all, key))
       }
     },
     [notify],
   )
+  const busy = useMemo(() => busyKeys(running), [running])
   return { busy, run }
 }
 
