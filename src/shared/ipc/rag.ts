@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import type { AccessCheck, LinkVerdict } from '../model/rag'
-import type {
-  AuditPage,
-  DiscoveryResult,
-  MergedHit,
-  SearchResult,
-  ServerAnswer,
-  ServerSearchResult,
+import {
+  MAX_EXTRA_PHRASES,
+  type AuditPage,
+  type DiscoveryResult,
+  type MergedHit,
+  type SearchResult,
+  type ServerAnswer,
+  type ServerSearchResult,
 } from '../model/operations'
 import type { ServerSummary } from '../model/server'
 
@@ -116,7 +117,7 @@ export const ragRequests = {
   'search:run': z.object({
     searchId: z.string().min(1).max(128),
     query: querySchema,
-    phrases: z.array(z.string().max(4000)).max(4).optional(),
+    phrases: z.array(z.string().max(4000)).max(MAX_EXTRA_PHRASES).optional(),
     topK: z.number().int().min(1).max(100).optional(),
     fusion: z.enum(['rrf', 'score', 'minmax']).optional(),
     selection: selectionSchema.optional(),

@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import type { GoldenSet } from './evaluation'
+import { MAX_EXTRA_PHRASES } from './operations'
 
 /** Limits that keep a set (and every run of it) a reasonable size. */
 export const GOLDEN_SET_LIMITS = {
   queries: 5000,
   judgmentsPerQuery: 1000,
-  phrases: 4,
+  phrases: MAX_EXTRA_PHRASES,
   text: 4000,
 } as const
 

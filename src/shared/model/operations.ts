@@ -8,11 +8,14 @@ export type Selection = Record<string, string[]>
 
 export type FusionMode = 'rrf' | 'score' | 'minmax'
 
+/** Extra phrases a search takes besides its query (rag-search, spec 000, sends five in all). */
+export const MAX_EXTRA_PHRASES = 4
+
 export interface SearchRequest {
   /** Client-chosen id so progress events and cancellation can refer to the search. */
   searchId: string
   query: string
-  /** Up to 4 extra phrases; phrase 0 sent to servers is always `query` itself. */
+  /** Up to {@link MAX_EXTRA_PHRASES}; phrase 0 sent to servers is always `query` itself. */
   phrases?: string[]
   topK?: number
   fusion?: FusionMode

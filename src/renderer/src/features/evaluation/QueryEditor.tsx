@@ -1,8 +1,9 @@
+import { MAX_EXTRA_PHRASES } from '#shared/model/operations'
 import type { EvalQuery } from '#shared/model/evaluation'
 import type { Profile } from '#shared/model/user'
 import { Banner, IconButton, Select, TextField } from '../../ui'
 import { JudgmentTable } from './JudgmentTable'
-import { invalidSources, MAX_PHRASES, profileOptions, sourcesToText } from './set-draft'
+import { invalidSources, profileOptions, sourcesToText } from './set-draft'
 import type { SetEditing } from './use-set-editor'
 
 export interface QueryEditorProps {
@@ -38,7 +39,7 @@ export function QueryEditor({ query, profiles, editor }: QueryEditorProps): Reac
       </div>
       <div className="eval-editor__fields">
         <label className="eval-textarea">
-          <span className="ui-field__label">Extra phrases (up to {MAX_PHRASES})</span>
+          <span className="ui-field__label">Extra phrases (up to {MAX_EXTRA_PHRASES})</span>
           <textarea
             rows={2}
             placeholder="one phrase a line"

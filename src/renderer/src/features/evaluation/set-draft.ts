@@ -1,9 +1,6 @@
 import type { EvalQuery, GoldenSet, Grade } from '#shared/model/evaluation'
-import type { Selection } from '#shared/model/operations'
+import { MAX_EXTRA_PHRASES, type Selection } from '#shared/model/operations'
 import type { Profile } from '#shared/model/user'
-
-/** At most this many extra phrases per query (the search sends five phrases in all). */
-export const MAX_PHRASES = 4
 
 /** Extra phrases from a text area: one a line, blank lines dropped. */
 export function phrasesFromText(text: string): string[] {
@@ -107,9 +104,9 @@ export const judgmentCount = (set: GoldenSet): number =>
 export const withProfile = (set: GoldenSet, queryId: string, profileId: string): GoldenSet =>
   withQuery(set, queryId, ({ profileId: _old, ...q }) => (profileId ? { ...q, profileId } : q))
 
-/** The set with a query's extra phrases as typed: the first {@link MAX_PHRASES}, or none. */
+/** The set with a query's extra phrases as typed: the first {@link MAX_EXTRA_PHRASES}, or none. */
 export function withPhrasesText(set: GoldenSet, queryId: string, text: string): GoldenSet {
-  const phrases = phrasesFromText(text).slice(0, MAX_PHRASES)
+  const phrases = phrasesFromText(text).slice(0, MAX_EXTRA_PHRASES)
   return withQuery(set, queryId, ({ phrases: _old, ...q }) =>
     phrases.length > 0 ? { ...q, phrases } : q,
   )

@@ -1,8 +1,8 @@
+import { MAX_EXTRA_PHRASES } from '#shared/model/operations'
 import { ariaShortcut, Button, IconButton, isMac, Kbd, Select, TextField } from '../../ui'
 import {
   FUSION_OPTIONS,
   isRunShortcut,
-  MAX_PHRASES,
   mayRun,
   TOP_K_OPTIONS,
   withNewPhrase,
@@ -99,8 +99,8 @@ export function QueryForm({
         <Button
           variant="ghost"
           icon="plus"
-          disabled={draft.phrases.length >= MAX_PHRASES}
-          title={`Up to ${MAX_PHRASES} extra phrases; each server gets the query first`}
+          disabled={draft.phrases.length >= MAX_EXTRA_PHRASES}
+          title={`Up to ${MAX_EXTRA_PHRASES} extra phrases; each server gets the query first`}
           onClick={() => onChange(withNewPhrase(draft))}
         >
           Add phrase

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  isRunShortcut,
-  MAX_PHRASES,
-  mayRun,
-  withNewPhrase,
-  withoutPhrase,
-  withPhrase,
-} from './query-form'
+import { MAX_EXTRA_PHRASES } from '#shared/model/operations'
+import { isRunShortcut, mayRun, withNewPhrase, withoutPhrase, withPhrase } from './query-form'
 import type { SearchDraft } from './search-run'
 
 const draft = (query: string, phrases: string[] = []): SearchDraft => ({
@@ -39,7 +33,7 @@ describe('extra phrases', () => {
     expect(withNewPhrase(draft('q', ['a'])).phrases).toEqual(['a', ''])
     const full = draft(
       'q',
-      Array.from({ length: MAX_PHRASES }, (_, i) => `p${i}`),
+      Array.from({ length: MAX_EXTRA_PHRASES }, (_, i) => `p${i}`),
     )
     expect(withNewPhrase(full)).toBe(full)
   })

@@ -1,13 +1,10 @@
-import type { FusionMode } from '#shared/model/operations'
+import { MAX_EXTRA_PHRASES, type FusionMode } from '#shared/model/operations'
 import type { SearchDraft } from './search-run'
 
 /**
  * The query form's choices and edits: what Top k and Fusion offer, when Run may go, and the
  * draft with a phrase added, changed or removed.
  */
-
-/** Extra phrases besides the query (spec 000 sends at most five in all). */
-export const MAX_PHRASES = 4
 
 export const FUSION_OPTIONS: { value: FusionMode; label: string }[] = [
   { value: 'rrf', label: 'Reciprocal rank (RRF)' },
@@ -30,9 +27,9 @@ export const isRunShortcut = (
   mac: boolean,
 ): boolean => event.key === 'Enter' && (mac ? event.metaKey : event.ctrlKey)
 
-/** The draft with one more, empty, phrase; as it is when it holds {@link MAX_PHRASES}. */
+/** The draft with one more, empty, phrase; as it is when it holds {@link MAX_EXTRA_PHRASES}. */
 export const withNewPhrase = (draft: SearchDraft): SearchDraft =>
-  draft.phrases.length >= MAX_PHRASES ? draft : { ...draft, phrases: [...draft.phrases, ''] }
+  draft.phrases.length >= MAX_EXTRA_PHRASES ? draft : { ...draft, phrases: [...draft.phrases, ''] }
 
 /** The draft with the phrase at `index` changed. */
 export const withPhrase = (draft: SearchDraft, index: number, value: string): SearchDraft => ({
