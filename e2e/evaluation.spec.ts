@@ -108,6 +108,9 @@ test('the demo set runs, shows its metrics and charts, and two runs compare', as
   const main = evaluation(page)
   await expect(main.getByRole('combobox', { name: 'Set', exact: true })).toHaveValue('demo')
   await expect(main.getByRole('table', { name: 'Golden sets' })).toContainText('Demo corpus')
+  // The set's editor has loaded (the screenshot is of the set, not of "Loading the set…").
+  const editor = main.getByRole('region', { name: 'Set Demo corpus' })
+  await expect(editor.getByRole('table', { name: 'Queries' })).toContainText('vpn setup')
   await screenshots(page, 'evaluation-sets')
 
   await main.getByRole('tab', { name: /^Runs/ }).click()
