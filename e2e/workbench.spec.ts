@@ -426,13 +426,20 @@ test('keeps a tried server listed across a reload until closed, and fills in a t
   const { host } = await launch(registry(), { env: demo().env })
   await openWorkbench(page, host.url, 'everything')
   const main = page.getByRole('main', { name: 'Workbench' })
-  await main.getByRole('button', { name: 'Try a server…' }).click()
+  const tryButton = main.getByRole('button', { name: 'Try a server…' })
+  const before = await tryButton.boundingBox()
+  await tryButton.click()
   const dialog = page.getByRole('dialog', { name: 'Try a server' })
   await dialog.getByLabel('Transport').selectOption('sse')
   await dialog.getByRole('textbox', { name: 'URL' }).fill(demo().urls.ragToolsSse)
   await dialog.getByRole('button', { name: 'Connect' }).click()
   await expect(main.getByText(/^try-\d+ is being tried \(sse\), not saved$/)).toBeVisible()
   const tried = await main.getByLabel('Server', { exact: true }).inputValue()
+  // The head does not shift, and the Server list names it as tried (its URL is in the banner).
+  expect(await tryButton.boundingBox()).toEqual(before)
+  await expect(main.getByLabel('Server', { exact: true }).locator('option:checked')).toHaveText(
+    `${tried} (tried)`,
+  )
   const form = await openTool(page, tried, 'rag_get_raw_results')
   await expect(form.getByRole('textbox', { name: 'query string' })).toBeVisible()
   // The console sends the acting user as `username`: the form neither shows nor requires it.

@@ -62,7 +62,8 @@ export function WorkbenchPanel() {
     ...(servers.data ?? []).filter((s) => s.visible).map((s) => ({ value: s.id, label: s.id })),
     ...(tried.data ?? []).map((t) => ({
       value: t.server,
-      label: `${t.server} (tried: ${t.url ?? t.command ?? ''})`,
+      // What it runs is in the banner below: the list only says it is tried.
+      label: `${t.server} (tried)`,
     })),
   ]
   const server = options.find((o) => o.value === selected)?.value ?? options[0]?.value
