@@ -1,17 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CanaryConfig } from '#shared/config/schema'
 import { OWN_DOC_HOST, startDemo, type DemoProcess } from './support/demo/programs'
-import {
-  DOWN_URL,
-  fixtureEntry,
-  startCore,
-  waitFor,
-  whenState,
-  type LiveCore,
-} from './support/core/live'
+import { DOWN_URL, fixtureEntry, startCore, whenState, type LiveCore } from './support/core/live'
+import { waitFor } from './support/process/wait-for'
 import { CanaryMonitor, type CanaryReport } from '#core/monitoring/canary-monitor'
 import { canaryNames, runCanary, type CanaryServices } from '#core/monitoring/canaries'
-import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * Canaries through the whole console against real servers: the rag-tools-v1 fixture over stdio
@@ -157,11 +150,10 @@ describe('the canary monitor', () => {
       ])
       // The edit: the server's key now comes from a session token nobody set.
       await live.rewrite(registry('${session:otherKey}'))
-      await waitFor(() => reports.length === 2, SAFETY_NET_MS, 'the canary to run after the reload')
+      await waitFor(() => reports.length === 2, 'the canary to run after the reload')
       expect(reports[1]).toMatchObject({ passed: false, regression: true, trigger: 'reload' })
       const entry = await waitFor(
         () => live.core.registry.history().findLast((e) => e.canaries && e.trigger === 'manual'),
-        SAFETY_NET_MS,
         'the reload history to show the canary',
       )
       expect(entry.diff?.changed).toEqual(['knowledgeSearch'])

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEMO_KEY_ENV, endpointUrls, planEndpoints } from '#demo/endpoints'
 import { postJson, startDemo, toolCallMessage, type DemoProcess } from './support/demo/programs'
-import { startCore, waitFor, type LiveCore } from './support/core/live'
+import { startCore, type LiveCore } from './support/core/live'
+import { waitFor } from './support/process/wait-for'
 import { demoProfile } from './support/demo/profiles'
 
 /** `demo.js all --endpoints`: many servers from one demo process, as a console meets them. */

@@ -9,10 +9,9 @@ import {
   type IpcClient,
   type IpcResponse,
 } from './support/host/host-process'
-import { waitFor } from './support/core/live'
+import { waitFor } from './support/process/wait-for'
 import { repoRoot } from './support/process/built'
 import { startFaultServer, type FaultServer } from './support/servers/fault-server'
-import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * Error codes are a contract: each documented code (src/shared/errors.ts, the table in
@@ -55,7 +54,6 @@ const ROWS: Row[] = [
         async () =>
           ((await ipc.call('search:cancel', { searchId: 'to-cancel' })) as Ok<Cancel>).value
             .cancelled,
-        SAFETY_NET_MS,
         'the search to be cancelled',
       )
       return serverError(await search, 'slow')
@@ -195,17 +193,13 @@ beforeAll(async () => {
   await ipc.call('servers:list')
   // The host has tried every server: it knows which are down or need a person.
   let states: Record<string, string> = {}
-  await waitFor(
-    async () => {
-      const reply = (await ipc.call('pool:status')) as Ok<
-        { server: string; status: { state: string } }[]
-      >
-      states = Object.fromEntries(reply.value.map((s) => [s.server, s.status.state]))
-      return states.dead === 'down' && !Object.values(states).includes('connecting')
-    },
-    SAFETY_NET_MS,
-    'the host to have tried every server',
-  ).catch((error: Error) => {
+  await waitFor(async () => {
+    const reply = (await ipc.call('pool:status')) as Ok<
+      { server: string; status: { state: string } }[]
+    >
+    states = Object.fromEntries(reply.value.map((s) => [s.server, s.status.state]))
+    return states.dead === 'down' && !Object.values(states).includes('connecting')
+  }, 'the host to have tried every server').catch((error: Error) => {
     throw new Error(`${error.message}: ${JSON.stringify(states)}`)
   })
   const searched = ROWS.filter((row) => row.server && row.search !== false).map(

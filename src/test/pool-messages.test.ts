@@ -16,9 +16,9 @@ import {
   liveServerConfig,
   stdioFixture,
   useTestScope,
-  waitFor,
   type TestPool,
 } from './support/pool/helpers'
+import { waitFor } from './support/process/wait-for'
 import { startQuirkyServer } from './support/servers/quirky-http'
 
 /**

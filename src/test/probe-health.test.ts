@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startDemo, type DemoProcess } from './support/demo/programs'
-import { startCore, waitFor, whenState, type LiveCore } from './support/core/live'
-import { SAFETY_NET_MS } from './support/process/limits'
+import { startCore, whenState, type LiveCore } from './support/core/live'
+import { waitFor } from './support/process/wait-for'
 
 /**
  * The VTEX demo answers `ping` with -32601 (method not found). A ping the server does not
@@ -35,7 +35,7 @@ describe('health probes of a server without ping', () => {
         .health('productCatalog')[0]!
         .operations.filter((op) => op.operation === 'ping' || op.operation === 'tools/list')
         .reduce((sum, op) => sum + op.calls, 0)
-    await waitFor(() => probes() >= 25, SAFETY_NET_MS, '25 probes')
+    await waitFor(() => probes() >= 25, '25 probes')
     const health = live.core.pool.health('productCatalog')[0]!
     expect(health.status.state).toBe('ready')
     expect(health.overall.errors).toEqual({})

@@ -5,7 +5,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cliHome, runCli, writeRegistry } from './support/cli/run-cli'
-import { waitFor } from './support/core/live'
+import { waitFor } from './support/process/wait-for'
 import { startHostProcess, type HostProcess, type IpcClient } from './support/host/host-process'
 import { SAFETY_NET_MS } from './support/process/limits'
 
@@ -99,7 +99,6 @@ describe('a launch server shared by consoles on one data folder', () => {
     await Promise.all([a!.ipc.call('servers:list'), b!.ipc.call('servers:list')])
     await waitFor(
       async () => (await state(a!)) === 'ready' && (await state(b!)) === 'ready',
-      SAFETY_NET_MS,
       'both consoles to have the server ready',
     )
     const logs = await Promise.all([logOf(a!), logOf(b!)])
@@ -144,7 +143,6 @@ describe('a launch server shared by consoles on one data folder', () => {
     await owner.host.stop()
     await waitFor(
       async () => (await echo(borrower, 'again')).ok,
-      60_000,
       'the remaining console to launch the server again',
     )
     expect(await logOf(borrower)).toMatch(/^launching /m)

@@ -5,11 +5,11 @@ import {
   fixtureEntry,
   startCore,
   startHttpFixture,
-  waitFor,
   whenState,
   type LiveCore,
   type Started,
 } from '#test/support/core/live'
+import { waitFor } from '#test/support/process/wait-for'
 import type { BrowserHost } from './server'
 import {
   closed,
@@ -126,7 +126,7 @@ describe('protocol log events on the wire', () => {
     // an earlier search), so wait for the newer ones: this search's call to a.
     const fetched = Math.max(...log.value.entries.map((entry) => entry.seq))
     const newer = () => entriesOf(watching.protocol, 'a').filter((entry) => entry.seq > fetched)
-    await waitFor(() => newer().length > 0, SAFETY_NET_MS, "a's entries after the fetched log")
+    await waitFor(() => newer().length > 0, "a's entries after the fetched log")
     expect(newer()).toContainEqual(
       expect.objectContaining({ direction: 'out', kind: 'request', method: 'tools/call' }),
     )
@@ -139,7 +139,7 @@ describe('protocol log events on the wire', () => {
     subscribe(leaving.ws, ['workbench:protocol'])
     subscribe(closing.ws, ['workbench:protocol'])
     await search(leaving.ws)
-    await waitFor(() => leaving.protocol.length > 0, SAFETY_NET_MS, 'protocol events')
+    await waitFor(() => leaving.protocol.length > 0, 'protocol events')
 
     subscribe(leaving.ws, [])
     closing.ws.close()
@@ -159,7 +159,7 @@ describe('protocol log events on the wire', () => {
     await request(one.ws, 'app:info')
     // Both servers answer the search: their replies are the last protocol events it causes.
     await search(one.ws)
-    await waitFor(() => serversOf(one.protocol).has('c'), SAFETY_NET_MS, "c's protocol events")
+    await waitFor(() => serversOf(one.protocol).has('c'), "c's protocol events")
     const sent = nextProtocolEvent()
     await search(one.ws)
     await sent

@@ -19,7 +19,8 @@ import { loadEmbeddedRegistry } from './embedded'
 import { contentHash } from './hash'
 import { layeredPaths } from './lookup'
 import { RegistryStore, type SecretStatus } from './store'
-import { tempDir, waitFor, writeFile } from '#test/support/files/temp-files'
+import { tempDir, writeFile } from '#test/support/files/temp-files'
+import { waitFor } from '#test/support/process/wait-for'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

@@ -15,7 +15,8 @@ import { EventBus } from '../events'
 import { layeredPaths } from './lookup'
 import { HISTORY_LIMIT, RegistryStore } from './store'
 import { AWAIT_WRITE_FINISH } from './file-watch'
-import { deeplyNested, makeFifo, tempDir, waitFor, writeFile } from '#test/support/files/temp-files'
+import { deeplyNested, makeFifo, tempDir, writeFile } from '#test/support/files/temp-files'
+import { waitFor } from '#test/support/process/wait-for'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

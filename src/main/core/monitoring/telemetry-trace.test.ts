@@ -4,7 +4,8 @@ import {
   startOtlpReceiver,
   type OtlpReceiver,
 } from '#test/support/servers/otlp-receiver'
-import { fixtureEntry, startCore, waitFor, whenState, type LiveCore } from '#test/support/core/live'
+import { fixtureEntry, startCore, whenState, type LiveCore } from '#test/support/core/live'
+import { waitFor } from '#test/support/process/wait-for'
 
 /**
  * The trace of one search, as an OTLP backend receives it from the app (the core with its

@@ -2,9 +2,10 @@ import { expect, it } from 'vitest'
 import { EventBus } from '../events'
 import type { CallRecord } from './call-observer'
 import { EnvSecretResolver } from '#test/support/pool/env-secrets'
-import { stdioFixture, TEST_POOL_OPTIONS, waitFor } from '#test/support/pool/helpers'
+import { stdioFixture, TEST_POOL_OPTIONS } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 import { ConnectionPool } from './pool'
-import { NEVER_MS, SAFETY_NET_MS } from '#test/support/process/limits'
+import { NEVER_MS } from '#test/support/process/limits'
 
 /** Metrics and traces hear of every call at the one place the pool measures it. */
 async function observedPool(probeIntervalMs = 0) {
@@ -43,7 +44,7 @@ it('reports each call once, with its tool and outcome but never its arguments', 
 it('marks the health probes as probes', async () => {
   const { pool, records } = await observedPool(50)
   try {
-    const probe = await waitFor(() => records.find((r) => r.probe), SAFETY_NET_MS, 'a probe')
+    const probe = await waitFor(() => records.find((r) => r.probe), 'a probe')
     expect(probe).toMatchObject({ server: 'kb', method: 'ping', probe: true })
     expect(records.find((r) => r.operation === 'connect')?.probe).toBeUndefined()
   } finally {

@@ -1,19 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { ActingUser } from '#shared/model/user'
-import {
-  rejection,
-  liveServerConfig,
-  textOf,
-  useTestScope,
-  waitFor,
-} from '#test/support/pool/helpers'
+import { rejection, liveServerConfig, textOf, useTestScope } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 import { startHttpFixture, type HttpFixture } from '../../../test/fixtures/pool/mcp-fixture.mjs'
 import {
   startQuirkyServer,
   type QuirkyOptions,
   type QuirkyServer,
 } from '#test/support/servers/quirky-http'
-import { SAFETY_NET_MS } from '#test/support/process/limits'
 
 const scope = useTestScope()
 const testPool = scope.pool
@@ -187,7 +181,7 @@ describe('HTTP fetch layers', () => {
     )
     expect(error).toMatchObject({ code: 'timeout', origin: 'local', server: 'slow' })
     const hung = server.requests.find((r) => r.rpcMethod === 'tools/call')
-    await waitFor(() => hung?.aborted, SAFETY_NET_MS, 'the server to see the request aborted')
+    await waitFor(() => hung?.aborted, 'the server to see the request aborted')
   })
 
   it('aborts the HTTP request of a cancelled call', async () => {

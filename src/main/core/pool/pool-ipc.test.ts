@@ -6,14 +6,8 @@ import type { EventMap } from '#shared/ipc/contract'
 import { dispatch } from '../api/dispatch'
 import { createHandlers, type Handlers } from '../api/handlers'
 import { Core } from '../core'
-import {
-  fixture,
-  isAlive,
-  stdioFixture,
-  TEST_POOL_OPTIONS,
-  waitFor,
-} from '#test/support/pool/helpers'
-import { SAFETY_NET_MS } from '#test/support/process/limits'
+import { fixture, isAlive, stdioFixture, TEST_POOL_OPTIONS } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 
 let dataDir: string
 let core: Core
@@ -122,7 +116,7 @@ describe('pool in the core', () => {
       await waitFor(() => connected.pool.serverIds().length === 1)
       expect(connected.pool.serverIds()).toEqual(['kb'])
       expect(connected.pool.pids()).toEqual([pids[0]])
-      await waitFor(() => !isAlive(pids[1]!), SAFETY_NET_MS, 'the removed server to stop')
+      await waitFor(() => !isAlive(pids[1]!), 'the removed server to stop')
     } finally {
       await connected.dispose()
     }

@@ -6,8 +6,8 @@ import {
   liveServerConfig,
   textOf,
   useTestScope,
-  waitFor,
 } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 
 const testPool = useTestScope().pool
 

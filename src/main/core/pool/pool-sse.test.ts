@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ConsoleError } from '#shared/errors'
-import { liveServerConfig, textOf, useTestScope, waitFor } from '#test/support/pool/helpers'
+import { liveServerConfig, textOf, useTestScope } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 import { startHttpFixture, type HttpFixture } from '../../../test/fixtures/pool/mcp-fixture.mjs'
 
 const scope = useTestScope()

@@ -7,8 +7,8 @@ import {
   stdioFixture,
   textOf,
   useTestScope,
-  waitFor,
 } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 
 const testPool = useTestScope().pool
 

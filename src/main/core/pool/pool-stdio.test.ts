@@ -8,8 +8,8 @@ import {
   stdioFixture,
   textOf,
   useTestScope,
-  waitFor,
 } from '#test/support/pool/helpers'
+import { waitFor } from '#test/support/process/wait-for'
 import { NEVER_MS, SAFETY_NET_MS } from '#test/support/process/limits'
 
 const testPool = useTestScope().pool
@@ -151,7 +151,7 @@ describe('stdio faults', () => {
     expect(down).toMatchObject({ lastError: { code: 'timeout', origin: 'local' } })
     const line = pool.log('stuck').find((l) => /raw stdio server pid/.test(l.text))
     const pid = Number(/pid (\d+)/.exec(line!.text)![1])
-    await waitFor(() => !isAlive(pid), SAFETY_NET_MS, 'the child to be gone')
+    await waitFor(() => !isAlive(pid), 'the child to be gone')
   })
 
   it('leaves no child process alive after dispose', async () => {
@@ -180,7 +180,7 @@ describe('stdio faults', () => {
     expect(server).not.toBe(wrapper)
     await pool.dispose()
     expect(isAlive(wrapper!)).toBe(false)
-    await waitFor(() => !isAlive(server), SAFETY_NET_MS, 'the wrapped server to stop')
+    await waitFor(() => !isAlive(server), 'the wrapped server to stop')
   })
 
   it('times out a hung call without touching the other servers', async () => {
@@ -272,7 +272,6 @@ describe('large stdio replies', () => {
     expect(error.code).toBe('timeout')
     const note = await waitFor(
       () => pool.log('raw').find((l) => /dropped the rest of a reply/.test(l.text)),
-      SAFETY_NET_MS,
       'the note about the dropped reply',
     ).catch((error: unknown) => {
       throw new Error(`${String(error)}; log: ${JSON.stringify(pool.log('raw'))}`)

@@ -7,12 +7,11 @@ import {
   fixtureEntry,
   startCore,
   startHttpFixture,
-  waitFor,
   whenState,
   type LiveCore,
   type Started,
 } from '#test/support/core/live'
-import { SAFETY_NET_MS } from '#test/support/process/limits'
+import { waitFor } from '#test/support/process/wait-for'
 
 /**
  * Fan-out search through the whole console (pool, adapters, audit, fusion) against fixture
@@ -209,11 +208,7 @@ describe('search fan-out', () => {
       query: 'vpn',
       selection: { fast: [], stuck: [] },
     })
-    await waitFor(
-      () => seen.events.some((e) => e.server === 'fast'),
-      SAFETY_NET_MS,
-      'fast to answer',
-    )
+    await waitFor(() => seen.events.some((e) => e.server === 'fast'), 'fast to answer')
     const cancelledAt = Date.now()
     expect(live.core.services.search.cancel('cancel-me')).toBe(true)
     const result = await pending
@@ -232,7 +227,6 @@ describe('search fan-out', () => {
         return (JSON.parse(text) as { cancelled: number }).cancelled >= 1
       },
       // On a loaded machine the poll's own calls queue behind other work.
-      SAFETY_NET_MS,
       'the stuck server to see the cancellation',
     )
   })

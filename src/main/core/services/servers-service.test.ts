@@ -4,11 +4,10 @@ import {
   RAG_FIXTURE,
   fixtureEntry,
   startCore,
-  waitFor,
   whenState,
   type LiveCore,
 } from '#test/support/core/live'
-import { SAFETY_NET_MS } from '#test/support/process/limits'
+import { waitFor } from '#test/support/process/wait-for'
 
 /** The server list as the Servers panel shows it, through the whole console. */
 let live: LiveCore
@@ -59,14 +58,10 @@ describe('servers:list', () => {
   })
 
   it('lists the keychain secrets a server references, unknown while the keychain is unreachable', async () => {
-    const keyed = await waitFor(
-      async () => {
-        const found = (await live.core.services.servers.list()).find((s) => s.id === 'keyed')
-        return found?.status.state === 'connecting' ? undefined : found
-      },
-      SAFETY_NET_MS,
-      'keyed to leave connecting',
-    )
+    const keyed = await waitFor(async () => {
+      const found = (await live.core.services.servers.list()).find((s) => s.id === 'keyed')
+      return found?.status.state === 'connecting' ? undefined : found
+    }, 'keyed to leave connecting')
     expect(keyed.secrets).toEqual([{ name: 'apiKey', present: null }])
     expect(keyed.status).toMatchObject({ lastError: { code: 'keychain_unavailable' } })
     expect(keyed.dialect).toMatchObject({ id: null, source: 'detected' })

@@ -3,9 +3,7 @@ import type { ServerState } from '#shared/model/server'
 import type { Core } from '#core/core'
 import { SAFETY_NET_MS } from '../process/limits'
 import { startChild } from '../process/start-child'
-import { untilStatus, waitFor } from '../pool/helpers'
-
-export { waitFor }
+import { untilStatus } from '../pool/helpers'
 export { startCore, type LiveCore } from './live-core'
 
 /** The delayed rag-tools-v1 fixture server (`src/test/fixtures/services/rag-fixture.mjs`). */

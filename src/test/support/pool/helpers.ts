@@ -1,6 +1,6 @@
 // Test helpers for the pool's tests and benchmark.
 import { createServer } from 'node:net'
-import { afterEach, expect, vi } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ServerConfig } from '#shared/config/schema'
@@ -116,27 +116,6 @@ export function untilStatus<T>(
     }
     check()
   })
-}
-
-/**
- * Polls `probe` until it returns a value (not undefined/false), or fails after `timeoutMs`
- * (default: the safety net). Prefer an event where the code emits one ({@link untilStatus}).
- */
-export async function waitFor<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = SAFETY_NET_MS,
-  what = 'condition',
-): Promise<T> {
-  return vi.waitFor(
-    async () => {
-      const value = await probe()
-      if (value === undefined || value === false) {
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-      }
-      return value
-    },
-    { timeout: timeoutMs, interval: 20 },
-  )
 }
 
 /** Whether a process with this id exists. */
