@@ -7,6 +7,7 @@ import { CHECK_IDS, NOT_PROVOKED_IDS } from '#core/services/doctor/registry'
 import { startCore, type LiveCore } from './support/core/live'
 import type { ServerDoctorReport } from '#shared/model/doctor'
 import { demoProfile } from './support/demo/profiles'
+import { SAFETY_NET_MS } from './support/process/limits'
 
 /**
  * Doctor against the real demo servers over their real transports: every family passes its
@@ -82,7 +83,7 @@ async function doctor(family: Family, breaks: string[] = []): Promise<ServerDoct
   const { entry, demo } = await serve(family, breaks)
   running.demo = demo
   const live = await startCore(
-    { probed: { ...entry, timeoutMs: 5_000 } },
+    { probed: { ...entry, timeoutMs: SAFETY_NET_MS } },
     { env: { DOCTOR_KEY: SECRET, RAGBOX_KEY: RAGBOX_KEYS.acme } },
   )
   running.live = live

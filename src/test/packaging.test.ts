@@ -84,7 +84,9 @@ describe('the packed app', () => {
     )
     resources = join(appDir, 'resources')
     files = listPackage(join(resources, 'app.asar'), { isPack: false })
-  })
+    // Packing is the whole app's worth of work (about 20 s of CPU alone): beside a second
+    // copy of the suite it took over the usual 180 s.
+  }, 10 * SAFETY_NET_MS)
 
   afterAll(() => rmSync(work, { recursive: true, force: true }))
 

@@ -157,9 +157,11 @@ const CASES: Case[] = [
     async produce(test, id) {
       const server = await startQuirkyServer({ hangTools: ['hang'] })
       scope.defer(() => server.close())
-      await test.pool.apply([{ ...http(id, server.url), timeoutMs: 300 }])
-      await test.pool.session(id, { timeoutMs: 5_000 })
-      return (await rejection(test.pool.callTool(id, 'hang', {}, { operation: 'call' }))).toInfo()
+      // Connecting has the safety net (a loaded machine may take seconds); the call has 300 ms.
+      await test.pool.apply([http(id, server.url)])
+      await test.pool.session(id)
+      const call = test.pool.callTool(id, 'hang', {}, { operation: 'call', timeoutMs: 300 })
+      return (await rejection(call)).toInfo()
     },
   },
   {
