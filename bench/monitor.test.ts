@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { builtFile } from '#test/support/process/built'
 import { inspectorUrl, isInspectorNotice } from './inspector'
-import { heapGrowth, heapSlopePerHour, measureMonitor, sampleValue, upCount } from './monitor'
+import {
+  heapGrowth,
+  heapSlopePerHour,
+  measureMonitor,
+  probeChecks,
+  sampleValue,
+  upCount,
+} from './monitor'
 
 const exposition = [
   '# HELP rag_console_server_up 1 when the server is connected',
@@ -22,6 +29,30 @@ describe('reading the monitor’s own metrics', () => {
 
   it('counts the servers that are up', () => {
     expect(upCount(exposition)).toBe(2)
+  })
+})
+
+describe('judging probes', () => {
+  const verdicts = (probes: { ok: number; failed: number; timedOut: number }, quick: boolean) =>
+    Object.fromEntries(probeChecks({ probes, upServers: 3 }, 3, quick).map((c) => [c.name, c.pass]))
+
+  it('fails a probe that errs, in either run', () => {
+    for (const quick of [true, false]) {
+      expect(verdicts({ ok: 9, failed: 1, timedOut: 0 }, quick)['probe-failures']).toBe(false)
+    }
+    expect(verdicts({ ok: 10, failed: 0, timedOut: 0 }, true)['probe-failures']).toBe(true)
+  })
+
+  it('reports a probe that timed out in the quick run (a loaded machine), judges it in the full', () => {
+    const quick = verdicts({ ok: 9, failed: 0, timedOut: 1 }, true)
+    expect(quick['probe-failures']).toBe(true)
+    expect(quick['probe-timeouts']).toBeUndefined()
+    expect(verdicts({ ok: 9, failed: 0, timedOut: 1 }, false)['probe-timeouts']).toBe(false)
+  })
+
+  it('fails when a server never came up', () => {
+    const checks = probeChecks({ probes: { ok: 9, failed: 0, timedOut: 0 }, upServers: 2 }, 3, true)
+    expect(checks.find((c) => c.name === 'probe-failures')?.pass).toBe(false)
   })
 })
 
