@@ -32,6 +32,20 @@ describe('built layout', () => {
     expect(main).toMatch(/setWindowOpenHandler\(\(\) => \(\{ action: "deny" \}\)\)/)
   })
 
+  it('the bundles carry the app’s version, not package.json’s scripts and dependency lists', () => {
+    const pkg = JSON.parse(readFileSync(resolve(mainDir, '../../package.json'), 'utf8')) as {
+      version: string
+    }
+    const bundles = readdirSync(mainDir)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(resolve(mainDir, name), 'utf8'))
+    expect(bundles.some((code) => code.includes(`"${pkg.version}"`))).toBe(true)
+    for (const code of bundles) {
+      expect(code).not.toMatch(/\bdevDependencies\b/)
+      expect(code).not.toContain('"test:quick"')
+    }
+  })
+
   it('the browser bridge is emitted beside index.html', () => {
     expect(
       existsSync(resolve(dirname(resolve(mainDir, PRELOAD_FILE)), '../renderer/web-bridge.js')),

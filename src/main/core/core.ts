@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import packageJson from '../../../package.json'
 import type { ServerConfig } from '#shared/config/schema'
 import { plaintextSecretValues } from '#shared/config/plaintext-secrets'
 import type { AppInfo, AppNotice, MetricsState } from '#shared/ipc/app'
@@ -10,7 +9,7 @@ import { RegistryStore } from './config/store'
 import type { Registry } from './config/types'
 import { EventBus } from './events'
 import { createLogger, type LogLevel, type Logger } from './log'
-import { PRODUCT_NAME, defaultDataDir } from './paths'
+import { APP_VERSION, PRODUCT_NAME, defaultDataDir } from './paths'
 import { MetricsSetting } from './monitoring/metrics-setting'
 import { Monitoring, type MonitoringOptions } from './monitoring/monitoring'
 import { CallObservers } from './pool/call-observer'
@@ -413,7 +412,7 @@ export class Core {
   info(): AppInfo {
     return {
       productName: PRODUCT_NAME,
-      version: packageJson.version,
+      version: APP_VERSION,
       versions: { node: process.versions.node, ...this.options.versions },
       platform: process.platform,
       dataDir: this.dataDir,

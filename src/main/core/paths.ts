@@ -1,7 +1,11 @@
+import { version } from '../../../package.json'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
 export const PRODUCT_NAME = 'RAG Console'
+
+/** The app's version: only this field of package.json goes into the bundles. */
+export const APP_VERSION: string = version
 
 /**
  * The app's data folder, the same one Electron's `app.getPath('userData')` gives, so the

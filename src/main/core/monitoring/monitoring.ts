@@ -1,9 +1,9 @@
-import packageJson from '../../../../package.json'
 import type { OAuthStatus } from '#shared/ipc/auth'
 import type { OAuthService } from '../auth/oauth-service'
 import type { RegistryStore } from '../config/store'
 import { detect } from '../dialects/registry'
 import type { EventBus } from '../events'
+import { APP_VERSION } from '../paths'
 import type { CallObservers } from '../pool/call-observer'
 import type { ConnectionPool } from '../pool/pool'
 import type { RagServices } from '../services/rag-services'
@@ -114,7 +114,7 @@ export class Monitoring {
         telemetry = new Telemetry({
           env,
           calls: core.calls,
-          version: packageJson.version,
+          version: APP_VERSION,
           dialectOf: (server) => dialectOf(core, server),
         })
       }
