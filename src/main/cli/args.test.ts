@@ -70,6 +70,29 @@ describe('command line parsing', () => {
     expect(parseInvocation(['-h']).help).toBe(true)
   })
 
+  it('checks an option that takes one of a few words, with one message for all', () => {
+    for (const [argv, message] of [
+      [
+        ['search', 'vpn', '--fusion', 'max'],
+        '--fusion must be one of rrf, score, minmax (got "max")',
+      ],
+      [['eval', '--format', 'csv'], '--format must be one of table, json, trec (got "csv")'],
+      [
+        ['tools', '--url', 'http://x/', '--transport', 'ws'],
+        '--transport must be one of http, sse (got "ws")',
+      ],
+      [
+        ['call', '--elicit', 'maybe'],
+        '--elicit must be one of ask, accept-defaults, decline, cancel (got "maybe")',
+      ],
+    ] as const) {
+      expect(() => parseInvocation([...argv])).toThrow(message)
+    }
+    expect(parseInvocation(['search', 'vpn', '--fusion', 'minmax']).call?.options).toEqual({
+      fusion: 'minmax',
+    })
+  })
+
   it('builds a selection from --server and --source', () => {
     expect(selectionOf(['a'], ['b:x', 'b:y', 'c:tag/vpn'])).toEqual({
       a: [],

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
-import type { FusionMode, Selection } from '#shared/model/operations'
+import type { Selection } from '#shared/model/operations'
 import type { ActingUser } from '#shared/model/user'
 import {
   COMMANDS,
@@ -49,6 +49,10 @@ function valuesOf<Os extends CommandSpec['options']>(table: Os, raw: RawValues):
       if ('default' in spec && spec.default !== undefined) values[name] = spec.default
     } else if (spec.type === 'number') {
       values[name] = integer(`--${name}`, String(value), spec.min, spec.max)
+    } else if (spec.type === 'choice' && !spec.choices.includes(String(value))) {
+      throw new UsageError(
+        `--${name} must be one of ${spec.choices.join(', ')} (got "${String(value)}")`,
+      )
     } else {
       values[name] = value
     }
@@ -195,17 +199,6 @@ export function jsonObject(flag: string, text: string): Record<string, unknown> 
     throw new UsageError(`${flag} must be a JSON object, e.g. '{"query": "vpn"}'`)
   }
   return value as Record<string, unknown>
-}
-
-const FUSIONS: readonly FusionMode[] = ['rrf', 'score', 'minmax']
-
-/** `--fusion`, checked. */
-export function fusionOf(text: string | undefined): FusionMode | undefined {
-  if (text === undefined) return undefined
-  if (!(FUSIONS as readonly string[]).includes(text)) {
-    throw new UsageError(`--fusion must be one of ${FUSIONS.join(', ')} (got "${text}")`)
-  }
-  return text as FusionMode
 }
 
 /**

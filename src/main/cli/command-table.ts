@@ -1,4 +1,5 @@
 import { DEFAULT_METRICS_PORT } from '#core/monitoring/metrics-server'
+import { FUSION_MODES } from '#shared/model/operations'
 
 /**
  * The CLI's one declaration of its commands and options. The parser's config (args.ts), each
@@ -41,7 +42,23 @@ export interface NumberSpec extends OptionBase {
   readonly default?: number
 }
 
-export type OptionSpec = FlagSpec | TextSpec | NumberSpec
+/** One of a few words, checked by the parser: `--fusion rrf|score|minmax`. */
+export interface ChoiceSpec extends OptionBase {
+  readonly type: 'choice'
+  readonly choices: readonly string[]
+  /** The value's placeholder in a synopsis when listing the words would be too long: `MODE`. */
+  readonly value?: string
+  readonly default?: string
+}
+
+export type OptionSpec = FlagSpec | TextSpec | NumberSpec | ChoiceSpec
+
+/** The value's placeholder in a synopsis: `ID`, `N`, `rrf|score|minmax`. */
+export const placeholderOf = (spec: TextSpec | NumberSpec | ChoiceSpec): string =>
+  spec.type === 'choice' ? (spec.value ?? spec.choices.join('|')) : spec.value
+
+/** Who answers a form a server asks for (`--elicit`). */
+export const ELICIT_MODES = ['ask', 'accept-defaults', 'decline', 'cancel'] as const
 
 /** A word after the command. */
 export interface ArgSpec {
@@ -122,10 +139,10 @@ const topK = {
 } as const satisfies NumberSpec
 
 const fusion = {
-  type: 'string',
-  value: 'rrf|score|minmax',
+  type: 'choice',
+  choices: FUSION_MODES,
   description: "how the servers' lists are merged into one",
-} as const satisfies TextSpec
+} as const satisfies ChoiceSpec
 
 const toolArgs = {
   type: 'string',
@@ -134,11 +151,12 @@ const toolArgs = {
 } as const satisfies TextSpec
 
 const elicit = {
-  type: 'string',
+  type: 'choice',
+  choices: ELICIT_MODES,
   value: 'MODE',
   description:
     'ask, accept-defaults, decline or cancel: who answers a form the server asks for (default: ask at a terminal, else the console offers none)',
-} as const satisfies TextSpec
+} as const satisfies ChoiceSpec
 
 /**
  * TARGET, the server `call`, `tools`, `resources` and `prompts` talk to: exactly one of
@@ -152,8 +170,8 @@ export const TARGET_OPTIONS = {
     description: 'an MCP server at this address, not in the registry',
   },
   transport: {
-    type: 'string',
-    value: 'http|sse',
+    type: 'choice',
+    choices: ['http', 'sse'],
     description: 'with --url: the transport (default: sse for a path ending in /sse, else http)',
   },
   stdio: {
@@ -326,8 +344,8 @@ export const COMMANDS = {
       },
       fusion: { ...fusion, description: `${fusion.description} (default rrf)` },
       format: {
-        type: 'string',
-        value: 'table|json|trec',
+        type: 'choice',
+        choices: ['table', 'json', 'trec'],
         description: 'the output (default table, json with --json)',
       },
       qrels: {
@@ -410,11 +428,13 @@ export type CommandName = keyof typeof COMMANDS
 /** The value an option gives its handler. */
 type ValueOf<S extends OptionSpec> = S extends FlagSpec
   ? boolean
-  : S extends NumberSpec
-    ? number
-    : S extends { type: 'list' }
-      ? string[]
-      : string
+  : S extends { type: 'choice'; choices: readonly (infer W)[] }
+    ? W
+    : S extends NumberSpec
+      ? number
+      : S extends { type: 'list' }
+        ? string[]
+        : string
 
 type WithDefault<Os> = { [K in keyof Os]: Os[K] extends { default: unknown } ? K : never }[keyof Os]
 

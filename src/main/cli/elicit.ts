@@ -11,11 +11,10 @@ import {
   type ElicitContent,
   type ElicitField,
 } from '#shared/model/elicitation'
+import type { ELICIT_MODES } from './command-table'
 import type { CliContext } from './context'
-import { UsageError } from './exit-codes'
 
 /** How `call` and `tools` answer a server's form (`--elicit`). */
-export const ELICIT_MODES = ['ask', 'accept-defaults', 'decline', 'cancel'] as const
 export type ElicitMode = (typeof ELICIT_MODES)[number]
 
 /** Where `ask` reads answers and writes prompts. */
@@ -25,15 +24,15 @@ export interface PromptStreams {
 }
 
 /**
- * `--elicit`, checked; without it: `ask` when a person is at the terminal, else none (the
- * server is told the console offers no elicitation, which is declining in advance).
+ * `--elicit` (the parser checked it); without it: `ask` when a person is at the terminal, else
+ * none (the server is told the console offers no elicitation, which is declining in advance).
  */
-export function elicitModeOf(text: string | undefined, interactive: boolean): ElicitMode | null {
-  if (text === undefined) return interactive ? 'ask' : null
-  if (!(ELICIT_MODES as readonly string[]).includes(text)) {
-    throw new UsageError(`--elicit must be one of ${ELICIT_MODES.join(', ')} (got "${text}")`)
-  }
-  return text as ElicitMode
+export function elicitModeOf(
+  mode: ElicitMode | undefined,
+  interactive: boolean,
+): ElicitMode | null {
+  if (mode === undefined) return interactive ? 'ask' : null
+  return mode
 }
 
 /**
@@ -42,10 +41,10 @@ export function elicitModeOf(text: string | undefined, interactive: boolean): El
  */
 export function cliElicitation(
   ctx: CliContext,
-  text: string | undefined,
+  asked: ElicitMode | undefined,
 ): ElicitationHandler | undefined {
   const interactive = !ctx.out.json && process.stdin.isTTY === true && process.stderr.isTTY === true
-  const mode = elicitModeOf(text, interactive)
+  const mode = elicitModeOf(asked, interactive)
   return mode ? elicitHandler(mode, (message) => ctx.out.warn(message)) : undefined
 }
 

@@ -2,6 +2,7 @@ import {
   COMMANDS,
   GLOBAL_OPTIONS,
   TARGET_OPTIONS,
+  placeholderOf,
   type CommandName,
   type CommandSpec,
   type OptionSpec,
@@ -88,7 +89,7 @@ function words(options: Options): string[] {
 function synopsisOf(name: string, spec: OptionSpec): string {
   const flag = spec.short ? `-${spec.short}|--${name}` : `--${name}`
   if (spec.type === 'boolean') return `[${flag}]`
-  const text = `${flag} ${spec.value}`
+  const text = `${flag} ${placeholderOf(spec)}`
   const required = 'required' in spec && spec.required === true
   return `${required ? text : `[${text}]`}${repeats(spec) ? '...' : ''}`
 }
@@ -100,7 +101,7 @@ function repeats(spec: OptionSpec): boolean {
 function optionLines(options: Options): string[] {
   return Object.entries(options).flatMap(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}`
-    const label = spec.type === 'boolean' ? flag : `${flag} ${spec.value}`
+    const label = spec.type === 'boolean' ? flag : `${flag} ${placeholderOf(spec)}`
     const repeat = repeats(spec) && !/repeatable/.test(spec.description)
     const extra = [
       ...(repeat ? ['repeatable'] : []),

@@ -10,6 +10,7 @@ import type {
   PoolDocumentText,
   RunComparison,
 } from '../model/evaluation'
+import { FUSION_MODES } from '../model/operations'
 import {
   docKeySchema,
   evalIdSchema,
@@ -22,7 +23,7 @@ import {
 const runId = runIdSchema
 const profileId = z.string().min(1).max(128)
 const k = z.number().int().min(1).max(100)
-const fusion = z.enum(['rrf', 'score', 'minmax'])
+const fusion = z.enum(FUSION_MODES)
 
 /** Which list of a run: one provider's own ranking, or the merged list under a fusion mode. */
 const listSchema = z.discriminatedUnion('kind', [

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { AccessCheck, LinkVerdict } from '../model/rag'
 import {
+  FUSION_MODES,
   MAX_EXTRA_PHRASES,
   type AuditPage,
   type DiscoveryResult,
@@ -119,7 +120,7 @@ export const ragRequests = {
     query: querySchema,
     phrases: z.array(z.string().max(4000)).max(MAX_EXTRA_PHRASES).optional(),
     topK: z.number().int().min(1).max(100).optional(),
-    fusion: z.enum(['rrf', 'score', 'minmax']).optional(),
+    fusion: z.enum(FUSION_MODES).optional(),
     selection: selectionSchema.optional(),
     filters: z.record(z.string(), z.unknown()).optional(),
     timeoutMs: budgetSchema.optional(),

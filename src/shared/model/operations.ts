@@ -6,7 +6,9 @@ import type { ServerState } from './server'
 /** Sources picked for an operation: server id → source ids (empty array: the server's default). */
 export type Selection = Record<string, string[]>
 
-export type FusionMode = 'rrf' | 'score' | 'minmax'
+export const FUSION_MODES = ['rrf', 'score', 'minmax'] as const
+
+export type FusionMode = (typeof FUSION_MODES)[number]
 
 /** Extra phrases a search takes besides its query (rag-search, spec 000, sends five in all). */
 export const MAX_EXTRA_PHRASES = 4

@@ -245,9 +245,6 @@ function adHocServer(options: TargetOptions, timeoutMs: number | undefined): Ser
   }
   const path = parsed.pathname
   const transport = options.transport ?? (/\/sse\/?$/.test(path) ? 'sse' : 'http')
-  if (transport !== 'http' && transport !== 'sse') {
-    throw new UsageError(`--transport must be http or sse (got "${transport}")`)
-  }
   const oauth = options.oauth === undefined ? {} : { oauth: oauthOf(options.oauth) }
   return entry({ transport, url, headers: headersOf(options.header ?? []), ...oauth })
 }

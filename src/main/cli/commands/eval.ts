@@ -21,14 +21,11 @@ import { parseGoldenSet } from '#core/services/eval/set-store'
 import { runToTrec } from '#core/services/eval/trec-files'
 import type { Core } from '#core/core'
 import type { CommandOptions } from '../command-table'
-import { fusionOf, integer, selectionOf } from '../args'
+import { integer, selectionOf } from '../args'
 import { connectServers, withCore, type CliContext } from '../context'
 import { EXIT, UsageError, isUnreached, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
 import { trecFilesCommand } from './eval-trec'
-
-const FORMATS = ['table', 'json', 'trec'] as const
-type Format = (typeof FORMATS)[number]
 
 /**
  * `eval SET.json …`: runs a golden set across the selected servers and profiles, prints its
@@ -40,7 +37,7 @@ export async function evalCommand(
   words: string[],
   options: CommandOptions<'eval'>,
 ): Promise<ExitCode> {
-  const format = formatOf(options.format, ctx.global.json)
+  const format = options.format ?? (ctx.global.json ? 'json' : 'table')
   if (options.qrels !== undefined || options.run !== undefined) {
     const stray = (['server', 'source', 'profile', 'baseline', 'min', 'fusion'] as const).filter(
       (name) => options[name] !== undefined,
@@ -67,7 +64,7 @@ export async function evalCommand(
   const thresholds = (options.min ?? []).map(thresholdOf)
   const k = options.k === undefined ? DEFAULT_EVAL_K : integer('--k', options.k, 1, 100)
   const runK = Math.max(k, ...thresholds.map((t) => t.k ?? k))
-  const fusion = fusionOf(options.fusion) ?? 'rrf'
+  const fusion = options.fusion ?? 'rrf'
   const selection = selectionOf(options.server, options.source)
   return withCore(ctx, { demoKeys: true }, async (core) => {
     const baseline = options.baseline ? loadBaseline(core, options.baseline) : undefined
@@ -185,14 +182,6 @@ function thresholdOf(text: string): Threshold {
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
-}
-
-function formatOf(text: string | undefined, json: boolean): Format {
-  if (text === undefined) return json ? 'json' : 'table'
-  if (!(FORMATS as readonly string[]).includes(text)) {
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${text}")`)
-  }
-  return text as Format
 }
 
 /** `--baseline`: a run file (kept by CI), else the id of a run in the data folder. */

@@ -1,7 +1,8 @@
+import { MAX_EXTRA_PHRASES } from '#shared/model/operations'
 import { randomUUID } from 'node:crypto'
 import type { ServerSearchResult } from '#shared/model/operations'
 import type { CommandOptions } from '../command-table'
-import { fusionOf, selectionOf } from '../args'
+import { selectionOf } from '../args'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
 import { exitOf, UsageError, type ExitCode } from '../exit-codes'
 import { ms, table } from '../output'
@@ -28,9 +29,11 @@ export async function searchCommand(
 ): Promise<ExitCode> {
   const query = queryOf('search', words)
   const { selection, topK } = selectors(options)
-  const fusion = fusionOf(options.fusion)
+  const fusion = options.fusion
   const phrases = options.phrase ?? []
-  if (phrases.length > 4) throw new UsageError('search takes at most 4 --phrase besides the query')
+  if (phrases.length > MAX_EXTRA_PHRASES) {
+    throw new UsageError(`search takes at most ${MAX_EXTRA_PHRASES} --phrase besides the query`)
+  }
   return withCore(ctx, { demoKeys: true }, async (core) => {
     await connectServers(core, selection && Object.keys(selection))
     const searchId = randomUUID()
