@@ -50,6 +50,15 @@ describe('judging probes', () => {
     expect(verdicts({ ok: 9, failed: 0, timedOut: 1 }, false)['probe-timeouts']).toBe(false)
   })
 
+  it('names the codes of the probes that failed', () => {
+    const [errors] = probeChecks(
+      { probes: { ok: 7, failed: 3, timedOut: 0 }, upServers: 3, failureCodes: { unreachable: 3 } },
+      3,
+      true,
+    )
+    expect(errors?.description).toMatch(/: unreachable 3$/)
+  })
+
   it('fails when a server never came up', () => {
     const checks = probeChecks({ probes: { ok: 9, failed: 0, timedOut: 0 }, upServers: 2 }, 3, true)
     expect(checks.find((c) => c.name === 'probe-failures')?.pass).toBe(false)

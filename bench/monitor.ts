@@ -60,6 +60,8 @@ export interface MonitorMeasurement {
   upServers: number
   /** Probes that answered, that failed with an error, and that timed out. */
   probes: { ok: number; failed: number; timedOut: number }
+  /** The failed probes' error codes, each with how many. */
+  failureCodes: Record<string, number>
 }
 
 /** A sample's value in Prometheus text exposition (the first series of that name). */
@@ -153,6 +155,7 @@ export async function measureMonitor(
   )
   const exited = new Promise<void>((done) => monitor.once('exit', () => done()))
   const probes = { ok: 0, failed: 0, timedOut: 0 }
+  const failureCodes: Record<string, number> = {}
   let metricsUrl: string | undefined
   let debuggerUrl: string | undefined
   eachLine(monitor.stdout, (text) => {
@@ -160,6 +163,7 @@ export async function measureMonitor(
     if (line.event === 'metrics') metricsUrl = line.url
     if (line.event === 'probe') {
       probes[line.ok ? 'ok' : line.code === 'timeout' ? 'timedOut' : 'failed']++
+      if (!line.ok) failureCodes[line.code ?? '?'] = (failureCodes[line.code ?? '?'] ?? 0) + 1
     }
   })
   eachLine(monitor.stderr, (text) => {
@@ -201,6 +205,7 @@ export async function measureMonitor(
       samples,
       upServers: upCount(last),
       probes,
+      failureCodes,
     }
   } finally {
     inspector?.close()
@@ -217,14 +222,15 @@ export async function measureMonitor(
  * the console, is what keeps 200 probes a second from answering in time.
  */
 export function probeChecks(
-  m: Pick<MonitorMeasurement, 'probes' | 'upServers'>,
+  m: Pick<MonitorMeasurement, 'probes' | 'upServers'> &
+    Partial<Pick<MonitorMeasurement, 'failureCodes'>>,
   servers: number,
   quick: boolean,
 ): Check[] {
   return [
     {
       name: 'probe-failures',
-      description: 'probes that failed with an error (every demo server stays up)',
+      description: `probes that failed with an error (every demo server stays up)${codesOf(m.failureCodes)}`,
       value: m.probes.failed,
       unit: 'count',
       target: '= 0',
@@ -239,6 +245,12 @@ export function probeChecks(
       ...(quick ? {} : { pass: m.probes.timedOut === 0 }),
     },
   ]
+}
+
+/** `: unreachable 3, protocol 1` when any probe failed. */
+const codesOf = (codes: Record<string, number> = {}): string => {
+  const named = Object.entries(codes).map(([code, count]) => `${code} ${count}`)
+  return named.length > 0 ? `: ${named.join(', ')}` : ''
 }
 
 /** `rag-console monitor` over 200 demo servers: CPU and steady memory. */
