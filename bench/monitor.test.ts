@@ -34,7 +34,12 @@ describe('reading the monitor’s own metrics', () => {
 
 describe('judging probes', () => {
   const verdicts = (probes: { ok: number; failed: number; timedOut: number }, quick: boolean) =>
-    Object.fromEntries(probeChecks({ probes, upServers: 3 }, 3, quick).map((c) => [c.name, c.pass]))
+    Object.fromEntries(
+      probeChecks({ probes, upServers: 3, failureCodes: {} }, 3, quick).map((c) => [
+        c.name,
+        c.pass,
+      ]),
+    )
 
   it('fails a probe that errs, in either run', () => {
     for (const quick of [true, false]) {
@@ -60,7 +65,11 @@ describe('judging probes', () => {
   })
 
   it('fails when a server never came up', () => {
-    const checks = probeChecks({ probes: { ok: 9, failed: 0, timedOut: 0 }, upServers: 2 }, 3, true)
+    const checks = probeChecks(
+      { probes: { ok: 9, failed: 0, timedOut: 0 }, upServers: 2, failureCodes: {} },
+      3,
+      true,
+    )
     expect(checks.find((c) => c.name === 'probe-failures')?.pass).toBe(false)
   })
 })

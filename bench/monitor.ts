@@ -60,7 +60,7 @@ export interface MonitorMeasurement {
   upServers: number
   /** Probes that answered, that failed with an error, and that timed out. */
   probes: { ok: number; failed: number; timedOut: number }
-  /** The failed probes' error codes, each with how many. */
+  /** The error codes of the probes that failed with an error (`failed`), each with how many. */
   failureCodes: Record<string, number>
 }
 
@@ -162,8 +162,13 @@ export async function measureMonitor(
     const line = JSON.parse(text) as { event: string; ok?: boolean; code?: string; url?: string }
     if (line.event === 'metrics') metricsUrl = line.url
     if (line.event === 'probe') {
-      probes[line.ok ? 'ok' : line.code === 'timeout' ? 'timedOut' : 'failed']++
-      if (!line.ok) failureCodes[line.code ?? '?'] = (failureCodes[line.code ?? '?'] ?? 0) + 1
+      if (line.ok) probes.ok++
+      else if (line.code === 'timeout') probes.timedOut++
+      else {
+        probes.failed++
+        const code = line.code ?? '?'
+        failureCodes[code] = (failureCodes[code] ?? 0) + 1
+      }
     }
   })
   eachLine(monitor.stderr, (text) => {
@@ -222,8 +227,7 @@ export async function measureMonitor(
  * the console, is what keeps 200 probes a second from answering in time.
  */
 export function probeChecks(
-  m: Pick<MonitorMeasurement, 'probes' | 'upServers'> &
-    Partial<Pick<MonitorMeasurement, 'failureCodes'>>,
+  m: Pick<MonitorMeasurement, 'probes' | 'upServers' | 'failureCodes'>,
   servers: number,
   quick: boolean,
 ): Check[] {
@@ -247,8 +251,8 @@ export function probeChecks(
   ]
 }
 
-/** `: unreachable 3, protocol 1` when any probe failed. */
-const codesOf = (codes: Record<string, number> = {}): string => {
+/** `: unreachable 3, protocol 1` when any probe failed with an error. */
+const codesOf = (codes: Record<string, number>): string => {
   const named = Object.entries(codes).map(([code, count]) => `${code} ${count}`)
   return named.length > 0 ? `: ${named.join(', ')}` : ''
 }

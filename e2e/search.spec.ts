@@ -229,6 +229,7 @@ test('Run pressed while the sources are still being found waits for them, then s
   await page.keyboard.press('ControlOrMeta+Enter')
   // Held, not lost: it can be cancelled, and runs once the sources are known.
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible()
+  await screenshots(page, 'search-held')
   await expect(page.getByRole('button', { name: /^Sources: 2 servers/ })).toBeVisible()
   // The slow server is listed while it is still waiting, not only once it answers.
   await expect(waterfall(page).getByRole('row', { name: 'slow' })).toContainText('waiting', {

@@ -31,8 +31,7 @@ export function elicitModeOf(
   mode: ElicitMode | undefined,
   interactive: boolean,
 ): ElicitMode | null {
-  if (mode === undefined) return interactive ? 'ask' : null
-  return mode
+  return mode ?? (interactive ? 'ask' : null)
 }
 
 /**

@@ -1,6 +1,6 @@
-import { version } from '../../../package.json'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { version } from '../../../package.json'
 
 export const PRODUCT_NAME = 'RAG Console'
 

@@ -1,6 +1,5 @@
-import { MAX_EXTRA_PHRASES } from '#shared/model/operations'
 import { randomUUID } from 'node:crypto'
-import type { ServerSearchResult } from '#shared/model/operations'
+import { MAX_EXTRA_PHRASES, type ServerSearchResult } from '#shared/model/operations'
 import type { CommandOptions } from '../command-table'
 import { selectionOf } from '../args'
 import { cliError, connectServers, withCore, type CliContext } from '../context'
@@ -29,7 +28,6 @@ export async function searchCommand(
 ): Promise<ExitCode> {
   const query = queryOf('search', words)
   const { selection, topK } = selectors(options)
-  const fusion = options.fusion
   const phrases = options.phrase ?? []
   if (phrases.length > MAX_EXTRA_PHRASES) {
     throw new UsageError(`search takes at most ${MAX_EXTRA_PHRASES} --phrase besides the query`)
@@ -45,7 +43,7 @@ export async function searchCommand(
       query,
       ...(phrases.length > 0 ? { phrases } : {}),
       ...(topK ? { topK } : {}),
-      ...(fusion ? { fusion } : {}),
+      ...(options.fusion ? { fusion: options.fusion } : {}),
       ...(selection ? { selection } : {}),
       ...(ctx.global.timeoutMs ? { timeoutMs: ctx.global.timeoutMs } : {}),
     })

@@ -22,7 +22,7 @@ const VERIFY_TOOL = 'verify_document_access'
 export const MAX_SEGMENTS = 20
 /** Spec 000: a headline is "up to 10 words". */
 export const MAX_HEADLINE_WORDS = 10
-const MAX_EXTRA_PHRASES = 5
+const MAX_PHRASES = 5
 
 /**
  * The phrases to send: the user's query exactly as typed first (spec 000: phrase 0 is the
@@ -32,7 +32,7 @@ const MAX_EXTRA_PHRASES = 5
 export function searchPhrases(input: Pick<SearchInput, 'query' | 'phrases'>): string[] {
   const phrases = [input.query]
   for (const phrase of input.phrases) {
-    if (phrases.length >= MAX_EXTRA_PHRASES) break
+    if (phrases.length >= MAX_PHRASES) break
     if (phrase.trim() !== '' && !phrases.includes(phrase)) phrases.push(phrase)
   }
   return phrases

@@ -61,7 +61,7 @@ export function useSearchPanel() {
     [discovery.data, toggles.data],
   )
   const selection = useMemo(() => searchSelection(servers, excluded), [servers, excluded])
-  const taking = useMemo(() => takingPart(servers, excluded), [servers, excluded])
+  const taking = takingPart(servers, excluded)
 
   // Run pressed before the sources are known is held until they are: started at once, the run
   // would list no server as waiting, and would run even when no source turns out selected.
