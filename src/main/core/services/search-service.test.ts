@@ -203,12 +203,21 @@ describe('search fan-out', () => {
 
   it('cancels a running search: in-flight calls are aborted and it resolves with what arrived', async () => {
     const seen = progressOf('cancel-me')
+    let stuckAsked = false
+    const off = live.core.pool.onProtocol((server, entry) => {
+      if (server === 'stuck' && entry.direction === 'out' && entry.method === 'tools/call') {
+        stuckAsked = true
+      }
+    })
     const pending = live.core.services.search.run({
       searchId: 'cancel-me',
       query: 'vpn',
       selection: { fast: [], stuck: [] },
     })
     await waitFor(() => seen.events.some((e) => e.server === 'fast'), 'fast to answer')
+    // The stuck server's call is in flight, not still on its way out.
+    await waitFor(() => stuckAsked, 'the search call to the stuck server to go out')
+    off()
     const cancelledAt = Date.now()
     expect(live.core.services.search.cancel('cancel-me')).toBe(true)
     const result = await pending
