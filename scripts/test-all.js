@@ -13,6 +13,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const reports = join(root, 'test-results')
 const bin = (name) => join(root, 'node_modules/.bin', name)
 const totals = { passed: 0, failed: 0, skipped: 0 }
+// Every Node process the runners start (CLIs, demo servers, hosts, the conformance suite's
+// clients, the benchmarks' children) keeps its compiled code for the next one.
+process.env.NODE_COMPILE_CACHE ??= join(root, 'node_modules/.cache/node-compile')
 const lines = []
 
 /** Clock ticks per second of /proc's CPU times. */
