@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { builtFile } from '#test/support/process/built'
 import { inspectorUrl, isInspectorNotice } from './inspector'
 import {
+  downReasonsOf,
   heapGrowth,
   heapSlopePerHour,
   measureMonitor,
@@ -35,10 +36,9 @@ describe('reading the monitor’s own metrics', () => {
 describe('judging probes', () => {
   const verdicts = (probes: { ok: number; failed: number; timedOut: number }, quick: boolean) =>
     Object.fromEntries(
-      probeChecks({ probes, upServers: 3, failureCodes: {} }, 3, quick).map((c) => [
-        c.name,
-        c.pass,
-      ]),
+      probeChecks({ probes, upServers: 3, failureCodes: {}, downReasons: [] }, 3, quick).map(
+        (c) => [c.name, c.pass],
+      ),
     )
 
   it('fails a probe that errs, in either run', () => {
@@ -55,18 +55,56 @@ describe('judging probes', () => {
     expect(verdicts({ ok: 9, failed: 0, timedOut: 1 }, false)['probe-timeouts']).toBe(false)
   })
 
-  it('names the codes of the probes that failed', () => {
+  it('names the codes of the probes that failed, and why their servers went down', () => {
     const [errors] = probeChecks(
-      { probes: { ok: 7, failed: 3, timedOut: 0 }, upServers: 3, failureCodes: { unreachable: 3 } },
+      {
+        probes: { ok: 7, failed: 3, timedOut: 0 },
+        upServers: 3,
+        failureCodes: { unreachable: 3 },
+        downReasons: [],
+      },
       3,
       true,
     )
     expect(errors?.description).toMatch(/: unreachable 3$/)
+    const [explained] = probeChecks(
+      {
+        probes: { ok: 7, failed: 3, timedOut: 0 },
+        upServers: 3,
+        failureCodes: { unreachable: 3 },
+        downReasons: ['cannot reach server S at http://127.0.0.1:PORT/mcp: connection reset'],
+      },
+      3,
+      true,
+    )
+    expect(explained?.description).toMatch(
+      /: unreachable 3 \(servers went down: "cannot reach server S at http:\/\/127\.0\.0\.1:PORT\/mcp: connection reset"\)$/,
+    )
+  })
+
+  it('keeps one reason per kind of failure, whatever server or port it came from', () => {
+    const reasons = downReasonsOf([
+      {
+        server: 'rs-17',
+        message: 'cannot reach server rs-17 at http://127.0.0.1:40125/mcp: reset',
+      },
+      { server: 'rs-3', message: 'cannot reach server rs-3 at http://127.0.0.1:39001/mcp: reset' },
+      { server: 'vtex-9', message: 'server vtex-9 closed the connection during ping' },
+    ])
+    expect(reasons).toEqual([
+      'cannot reach server S at http://127.0.0.1:PORT/mcp: reset',
+      'server S closed the connection during ping',
+    ])
   })
 
   it('fails when a server never came up', () => {
     const checks = probeChecks(
-      { probes: { ok: 9, failed: 0, timedOut: 0 }, upServers: 2, failureCodes: {} },
+      {
+        probes: { ok: 9, failed: 0, timedOut: 0 },
+        upServers: 2,
+        failureCodes: {},
+        downReasons: [],
+      },
       3,
       true,
     )

@@ -62,6 +62,8 @@ export interface MonitorMeasurement {
   probes: { ok: number; failed: number; timedOut: number }
   /** The error codes of the probes that failed with an error (`failed`), each with how many. */
   failureCodes: Record<string, number>
+  /** Why servers went down while measured, one message per kind (`downReasonsOf`). */
+  downReasons: string[]
 }
 
 /** A sample's value in Prometheus text exposition (the first series of that name). */
@@ -73,6 +75,27 @@ export function sampleValue(text: string, name: string): number | undefined {
 /** How many servers `rag_console_server_up` shows up. */
 export function upCount(text: string): number {
   return text.match(/^rag_console_server_up\{[^}]*\} 1$/gm)?.length ?? 0
+}
+
+/** At most this many kinds of failure are named: enough to tell one cause from several. */
+const MAX_DOWN_REASONS = 3
+
+/**
+ * The distinct messages of servers that went down, with the server's id and the port made
+ * generic (`S`, `PORT`), so 30 servers reset the same way give one reason.
+ */
+export function downReasonsOf(downs: { server: string; message: string }[]): string[] {
+  const reasons = new Set<string>()
+  for (const { server, message } of downs) {
+    if (reasons.size >= MAX_DOWN_REASONS) break
+    reasons.add(
+      message
+        .split(server)
+        .join('S')
+        .replace(/:\d{2,5}\b/g, ':PORT'),
+    )
+  }
+  return [...reasons]
 }
 
 /** Least-squares slope of heap over time, in MB per hour. */
@@ -156,11 +179,23 @@ export async function measureMonitor(
   const exited = new Promise<void>((done) => monitor.once('exit', () => done()))
   const probes = { ok: 0, failed: 0, timedOut: 0 }
   const failureCodes: Record<string, number> = {}
+  const downs: { server: string; message: string }[] = []
   let metricsUrl: string | undefined
   let debuggerUrl: string | undefined
   eachLine(monitor.stdout, (text) => {
-    const line = JSON.parse(text) as { event: string; ok?: boolean; code?: string; url?: string }
+    const line = JSON.parse(text) as {
+      event: string
+      ok?: boolean
+      code?: string
+      url?: string
+      server?: string
+      status?: string
+      error?: { message?: string }
+    }
     if (line.event === 'metrics') metricsUrl = line.url
+    if (line.event === 'status' && line.status === 'down' && line.error?.message) {
+      downs.push({ server: line.server ?? '', message: line.error.message })
+    }
     if (line.event === 'probe') {
       if (line.ok) probes.ok++
       else if (line.code === 'timeout') probes.timedOut++
@@ -211,6 +246,7 @@ export async function measureMonitor(
       upServers: upCount(last),
       probes,
       failureCodes,
+      downReasons: downReasonsOf(downs),
     }
   } finally {
     inspector?.close()
@@ -227,14 +263,14 @@ export async function measureMonitor(
  * the console, is what keeps 200 probes a second from answering in time.
  */
 export function probeChecks(
-  m: Pick<MonitorMeasurement, 'probes' | 'upServers' | 'failureCodes'>,
+  m: Pick<MonitorMeasurement, 'probes' | 'upServers' | 'failureCodes' | 'downReasons'>,
   servers: number,
   quick: boolean,
 ): Check[] {
   return [
     {
       name: 'probe-failures',
-      description: `probes that failed with an error (every demo server stays up)${codesOf(m.failureCodes)}`,
+      description: `probes that failed with an error (every demo server stays up)${codesOf(m.failureCodes)}${reasonsOf(m.downReasons)}`,
       value: m.probes.failed,
       unit: 'count',
       target: '= 0',
@@ -250,6 +286,12 @@ export function probeChecks(
     },
   ]
 }
+
+/** ` (servers went down: "…", "…")` when any did. */
+const reasonsOf = (reasons: string[]): string =>
+  reasons.length > 0
+    ? ` (servers went down: ${reasons.map((r) => JSON.stringify(r)).join(', ')})`
+    : ''
 
 /** `: unreachable 3, protocol 1` when any probe failed with an error. */
 const codesOf = (codes: Record<string, number>): string => {
