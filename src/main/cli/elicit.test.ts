@@ -75,4 +75,15 @@ describe('--elicit', () => {
   it('ask: the end of input cancels', async () => {
     expect((await typed(['a', 'Ada'])).answer).toEqual({ action: 'cancel' })
   })
+
+  it('ask: a form whose call was already cancelled is cancelled without a question', async () => {
+    // Nobody types: before, the question waited for a line that never came.
+    const input = new PassThrough()
+    const output = new PassThrough()
+    let shown = ''
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()))
+    const answer = await askForm(PROFILE, { input, output }, AbortSignal.abort())
+    expect(answer).toEqual({ action: 'cancel' })
+    expect(shown).toBe('')
+  }, 10_000)
 })

@@ -82,6 +82,8 @@ export async function askForm(
   { input, output }: PromptStreams,
   signal: AbortSignal,
 ): Promise<ElicitationAnswer> {
+  // A call cancelled before its form came: nothing to ask (an 'abort' event will not come).
+  if (signal.aborted) return { action: 'cancel' }
   // Lines typed ahead (or piped) wait in the iterator until their question comes.
   const lines = createInterface({ input, terminal: false })
   const next = lines[Symbol.asyncIterator]()
