@@ -270,7 +270,7 @@ export function probeChecks(
   return [
     {
       name: 'probe-failures',
-      description: `probes that failed with an error (every demo server stays up)${codesOf(m.failureCodes)}${reasonsOf(m.downReasons)}`,
+      description: `probes that failed with an error (every demo server stays up)${codesOf(m.failureCodes)}${m.probes.failed > 0 ? reasonsOf(m.downReasons) : ''}`,
       value: m.probes.failed,
       unit: 'count',
       target: '= 0',
