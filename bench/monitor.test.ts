@@ -4,6 +4,7 @@ import { inspectorUrl, isInspectorNotice } from './inspector'
 import {
   downReasonsOf,
   heapGrowth,
+  ProbeFailureReasons,
   heapSlopePerHour,
   measureMonitor,
   probeChecks,
@@ -104,6 +105,22 @@ describe('judging probes', () => {
       { server: 'vtex-9', message: 'server vtex-9 closed the connection during ping' },
     ])
     expect(reasons).toEqual([
+      'cannot reach server S at http://127.0.0.1:PORT/mcp: reset',
+      'server S closed the connection during ping',
+    ])
+  })
+
+  it('names why a failed probe’s server went down, not a slow connect at the start', () => {
+    const reasons = new ProbeFailureReasons()
+    // Down at the start, then up: no probe of it failed.
+    reasons.status('a', 'down', 'server a did not answer connect')
+    reasons.status('a', 'ready', undefined)
+    // The failed probe's line before its server's `down` line, and after it.
+    reasons.failedProbe('b')
+    reasons.status('b', 'down', 'cannot reach server b at http://127.0.0.1:40125/mcp: reset')
+    reasons.status('c', 'down', 'server c closed the connection during ping')
+    reasons.failedProbe('c')
+    expect(reasons.reasons()).toEqual([
       'cannot reach server S at http://127.0.0.1:PORT/mcp: reset',
       'server S closed the connection during ping',
     ])

@@ -62,7 +62,7 @@ export interface MonitorMeasurement {
   probes: { ok: number; failed: number; timedOut: number }
   /** The error codes of the probes that failed with an error (`failed`), each with how many. */
   failureCodes: Record<string, number>
-  /** Why servers went down while measured, one message per kind (`downReasonsOf`). */
+  /** Why the servers of the probes that failed went down, one message per kind. */
   downReasons: string[]
 }
 
@@ -88,14 +88,47 @@ export function downReasonsOf(downs: { server: string; message: string }[]): str
   const reasons = new Set<string>()
   for (const { server, message } of downs) {
     if (reasons.size >= MAX_DOWN_REASONS) break
-    reasons.add(
-      message
-        .split(server)
-        .join('S')
-        .replace(/:\d{2,5}\b/g, ':PORT'),
+    // The id as a whole word only: server `c` leaves "closed the connection" alone.
+    const id = new RegExp(
+      `(?<![\\w-])${server.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`,
+      'g',
     )
+    reasons.add((server ? message.replace(id, 'S') : message).replace(/:\d{2,5}\b/g, ':PORT'))
   }
   return [...reasons]
+}
+
+/**
+ * The messages of the servers whose probes failed with an error: each such probe is paired with
+ * its server's `down` status line, whichever of the two the monitor printed first. A server that
+ * went down for another reason (a slow connect while 200 servers start at once) names nothing.
+ */
+export class ProbeFailureReasons {
+  /** The message of each server that is down now. */
+  private readonly down = new Map<string, string>()
+  /** Servers whose failed probe came before their `down` line. */
+  private readonly waiting = new Set<string>()
+  private readonly found: { server: string; message: string }[] = []
+
+  status(server: string, state: string, message: string | undefined): void {
+    if (state !== 'down' || message === undefined) {
+      this.down.delete(server)
+      this.waiting.delete(server)
+      return
+    }
+    this.down.set(server, message)
+    if (this.waiting.delete(server)) this.found.push({ server, message })
+  }
+
+  failedProbe(server: string): void {
+    const message = this.down.get(server)
+    if (message === undefined) this.waiting.add(server)
+    else this.found.push({ server, message })
+  }
+
+  reasons(): string[] {
+    return downReasonsOf(this.found)
+  }
 }
 
 /** Least-squares slope of heap over time, in MB per hour. */
@@ -179,7 +212,7 @@ export async function measureMonitor(
   const exited = new Promise<void>((done) => monitor.once('exit', () => done()))
   const probes = { ok: 0, failed: 0, timedOut: 0 }
   const failureCodes: Record<string, number> = {}
-  const downs: { server: string; message: string }[] = []
+  const reasons = new ProbeFailureReasons()
   let metricsUrl: string | undefined
   let debuggerUrl: string | undefined
   eachLine(monitor.stdout, (text) => {
@@ -193,14 +226,15 @@ export async function measureMonitor(
       error?: { message?: string }
     }
     if (line.event === 'metrics') metricsUrl = line.url
-    if (line.event === 'status' && line.status === 'down' && line.error?.message) {
-      downs.push({ server: line.server ?? '', message: line.error.message })
+    if (line.event === 'status') {
+      reasons.status(line.server ?? '', line.status ?? '', line.error?.message)
     }
     if (line.event === 'probe') {
       if (line.ok) probes.ok++
       else if (line.code === 'timeout') probes.timedOut++
       else {
         probes.failed++
+        reasons.failedProbe(line.server ?? '')
         const code = line.code ?? '?'
         failureCodes[code] = (failureCodes[code] ?? 0) + 1
       }
@@ -246,7 +280,7 @@ export async function measureMonitor(
       upServers: upCount(last),
       probes,
       failureCodes,
-      downReasons: downReasonsOf(downs),
+      downReasons: reasons.reasons(),
     }
   } finally {
     inspector?.close()
